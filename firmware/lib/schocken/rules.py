@@ -1,0 +1,170 @@
+"""Rule sets: the presets drawn from the rule texts, and the options that tell them apart.
+
+Every difference between the seeds is an option, so any option can be switched on any preset
+(``Rules.preset("standard", jule=True)``). ``docs/rules.md`` quotes the passage each choice comes from.
+"""
+
+from schocken import RuleError
+
+# Option name -> default (the common bar rules of seed 002). The type of the default is the option's type.
+DEFAULTS = {
+    "deckel_total": 13,        # Deckel in the middle at the start of a half
+    "max_throws": 3,           # throws the opener may take
+    "jule": False,             # 1-2-4 is a special throw above every Schock
+    "jule_deckel": 7,          # what a Jule is worth
+    "jule_only_hand": False,   # a Jule counts only from the hand (no die set aside)
+    "strasse_only_hand": False,  # a Straße counts only from the hand
+    "general_only_hand": False,  # a General counts only from the hand
+    "ace_hundred": False,      # in a plain number a one counts as a hundred: 1-5-4 is 154
+    "schock_aus": "all",       # "all": the loser takes all Deckel, the half is lost; "middle": worth all 13 by the usual flow
+    "schock_aus_hand_beats": False,  # a Schock-Aus from the hand beats a built one, whatever the throws
+    "aside_only_ones": False,  # only ones may be set aside
+    "ones_must_stay": False,   # a one that fell must be set aside (house rule)
+    "sixes_turn": True,        # Sechsen drehen: two sixes of one throw -> one 1, three -> two 1s
+    "sixes_back": False,       # after Sechsen drehen the other six must go back into the cup
+    "one_half": False,         # play one half only, no final
+    "two_player_final": True,  # False: with two players the game is a single half
+    "min_players": 2,
+    "throw_off_deckel": False,  # the throw-off's lowest takes Deckel as the highest throw is worth
+    "einwuerfeln": False,      # a player out of the half may throw his way back in
+    "drop_penalty": 0,         # Deckel for a player who drops his dice
+    "final_opener": "first_half_loser",  # or "last_loser"
+}
+
+_CHOICES = {
+    "schock_aus": ("all", "middle"),
+    "final_opener": ("first_half_loser", "last_loser"),
+}
+
+# Each preset names its seed and lists only what differs from DEFAULTS.
+PRESETS = {
+    "standard": ("002", {}),
+    "verein": ("000", {
+        "schock_aus_hand_beats": True,
+        "throw_off_deckel": True,
+        "einwuerfeln": True,
+    }),
+    "wuerfel63": ("001", {
+        "jule": True,
+        "jule_only_hand": True,
+        "strasse_only_hand": True,
+        "general_only_hand": True,
+        "schock_aus_hand_beats": True,
+        "aside_only_ones": True,
+        "min_players": 3,
+    }),
+    "beton": ("003", {
+        "strasse_only_hand": True,
+        "general_only_hand": True,
+        "schock_aus_hand_beats": True,
+        "sixes_back": True,
+        "drop_penalty": 1,
+    }),
+    "ludomax": ("004", {
+        "ace_hundred": True,
+        "schock_aus": "middle",
+        "two_player_final": False,
+    }),
+}
+
+# Order in which options are listed for people.
+OPTION_NAMES = tuple(sorted(DEFAULTS))
+
+
+def _parse(name, value):
+    default = DEFAULTS[name]
+    if isinstance(default, bool):
+        if isinstance(value, bool):
+            return value
+        text = str(value).lower()
+        if text in ("1", "true", "yes", "on", "ja"):
+            return True
+        if text in ("0", "false", "no", "off", "nein"):
+            return False
+        raise RuleError("option %s needs true or false, not %r" % (name, value))
+    if isinstance(default, int):
+        try:
+            number = int(value)
+        except (TypeError, ValueError):
+            raise RuleError("option %s needs a whole number, not %r" % (name, value))
+        if isinstance(value, bool) or number < 0 or number > 99:
+            raise RuleError("option %s is out of range: %r" % (name, value))
+        return number
+    if value not in _CHOICES[name]:
+        raise RuleError("option %s must be one of %s, not %r" % (name, ", ".join(_CHOICES[name]), value))
+    return value
+
+
+class Rules:
+    """One rule set: a preset name plus option values. Immutable by convention; compare with ``options()``."""
+
+    def __init__(self, name="standard", **options):
+        if name not in PRESETS:
+            raise RuleError("unknown rule set %r (known: %s)" % (name, ", ".join(sorted(PRESETS))))
+        self.name = name
+        self.seed = PRESETS[name][0]
+        values = dict(DEFAULTS)
+        values.update(PRESETS[name][1])
+        for key in options:
+            if key not in DEFAULTS:
+                raise RuleError("unknown option %r (known: %s)" % (key, ", ".join(OPTION_NAMES)))
+            values[key] = _parse(key, options[key])
+        self._values = values
+        self._check()
+        for key in values:
+            setattr(self, key, values[key])
+
+    def _check(self):
+        v = self._values
+        if not 1 <= v["max_throws"] <= 3:
+            raise RuleError("option max_throws must be 1, 2 or 3")
+        if not 1 <= v["deckel_total"] <= 99:
+            raise RuleError("option deckel_total must be at least 1")
+        if v["min_players"] < 2:
+            raise RuleError("option min_players must be at least 2")
+
+    def options(self):
+        """All option values as a new dict."""
+        return dict(self._values)
+
+    def changed(self):
+        """Options that differ from the preset, as a dict (what ``--set`` changed)."""
+        base = dict(DEFAULTS)
+        base.update(PRESETS[self.name][1])
+        return {k: self._values[k] for k in OPTION_NAMES if self._values[k] != base[k]}
+
+    def with_options(self, **options):
+        merged = self.changed()
+        merged.update(options)
+        return Rules(self.name, **merged)
+
+    def to_dict(self):
+        """What the wire protocol and the game log carry: the preset and the options changed on it."""
+        return {"preset": self.name, "options": self.changed()}
+
+    def __eq__(self, other):
+        return isinstance(other, Rules) and self.name == other.name and self._values == other._values
+
+    def __repr__(self):
+        return "Rules(%r, %r)" % (self.name, self.changed())
+
+
+def from_dict(data):
+    """Inverse of ``Rules.to_dict``; raises RuleError on anything malformed."""
+    if not isinstance(data, dict) or not isinstance(data.get("preset"), str):
+        raise RuleError("rule set needs a preset name")
+    options = data.get("options") or {}
+    if not isinstance(options, dict):
+        raise RuleError("rule options must be an object")
+    return Rules(data["preset"], **options)
+
+
+def parse_assignments(items):
+    """``["jule=true", "max_throws=2"]`` -> dict, as given on the command line with ``--set``."""
+    result = {}
+    for item in items:
+        if "=" not in item:
+            raise RuleError("--set needs OPTION=VALUE, not %r" % item)
+        key, value = item.split("=", 1)
+        result[key.strip()] = value.strip()
+    return result
