@@ -118,6 +118,7 @@ class Half:
                 moves.append((s, 1))
         self.in_half.append(seat)
         self.in_half = [s for s in self.seats if s in self.in_half]
+        self._check_loser()  # with few Deckel in play, throwing back in can collect them all
         return moves
 
     # --- internals ---------------------------------------------------------------------------------
@@ -141,11 +142,14 @@ class Half:
                 return s
         return None
 
-    def _settle(self):
+    def _check_loser(self):
         for s in self.seats:
             if self.deckel[s] == self.total:
                 self.loser = s
                 self.opener = s
+
+    def _settle(self):
+        self._check_loser()
         if self.middle == 0:
             self.in_half = [s for s in self.in_half if self.deckel[s] > 0]
 
