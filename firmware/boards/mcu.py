@@ -1,0 +1,99 @@
+# Board implementation shared by the ESP32 and RP2 ports (docs/board-interface.md).
+#
+# Both ports offer the same machine.Pin / machine.I2C / neopixel API; only the ADC and the radio differ,
+# so esp32.py and rp2.py subclass McuBoard and override _make_adc(), _pin_mv() and radio_on().
+# All pin numbers come from spec["pins"] (hardware/boards/<name>.json, deployed as /board.json).
+
+import os
+
+from machine import I2C, Pin
+from neopixel import NeoPixel
+
+from boards import common
+
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+BUTTON_ROLES = ("button_die1", "button_die2", "button_die3", "button_main")  # bit 0..3
+_I2C_FREQ = const(400000)
+
+
+class McuBoard:
+    def __init__(self, spec):
+        self.spec = spec
+        self.name = spec.get("name", "unknown")
+        pins = spec["pins"]
+        n = spec["leds"]
+
+        self._np = NeoPixel(Pin(pins["led_data"], Pin.OUT), n)
+        brightness = spec.get("brightness", common.DEFAULT_BRIGHTNESS)
+        self.pixels = common.make_pixels(n, self._write_leds, brightness)
+
+        # Active-low buttons to GND with the internal pull-up: XOR with 1 turns "pressed" into 1.
+        self._invert = 1 if spec.get("buttons_active_low", True) else 0
+        pull = Pin.PULL_UP if spec.get("buttons_pull", "up") == "up" else None
+        self._buttons = [Pin(pins[role], Pin.IN, pull) for role in BUTTON_ROLES]
+        self.button_event = common.make_flag()
+        # The handler only sets the flag: no allocation and no app logic in interrupt context.
+        for p in self._buttons:
+            p.irq(handler=self._on_edge, trigger=Pin.IRQ_FALLING | Pin.IRQ_RISING)
+
+        self.sensor_kind = common.sensor_kind(spec)
+        self._switch = None
+        if self.sensor_kind == "accel":
+            i2c = I2C(spec.get("i2c_id", 0), scl=Pin(pins["i2c_scl"]), sda=Pin(pins["i2c_sda"]),
+                      freq=spec.get("i2c_freq", _I2C_FREQ))
+            # Bind the driver's method directly: one call level less in the 100 Hz loop.
+            self.read_accel = common.make_accel(spec, i2c).read_into
+        else:
+            self._switch = Pin(pins["shake_switch"], Pin.IN, pull)
+
+        bat = pins.get("battery_sense")
+        self._adc = None if bat is None else self._make_adc(bat)
+
+    def _write_leds(self, buf):
+        # Point the NeoPixel object at the GRB buffer instead of copying it; write() sends self.buf.
+        self._np.buf = buf
+        self._np.write()
+
+    def _on_edge(self, pin):
+        self.button_event.set()
+
+    def read_buttons(self):
+        m = 0
+        b, inv = self._buttons, self._invert
+        for i in range(4):
+            if b[i].value() ^ inv:
+                m |= 1 << i
+        return m
+
+    def read_accel(self, buf):
+        raise OSError("board has no accelerometer (sensor_kind %s)" % self.sensor_kind)
+
+    def read_switch(self):
+        # Vibration switch to GND with pull-up, like the buttons: 1 = contact closed.
+        return self._switch.value() ^ self._invert
+
+    def urandom(self, n):
+        return os.urandom(n)
+
+    def radio_on(self):
+        pass
+
+    def battery_mv(self):
+        if self._adc is None:
+            return None
+        return common.battery_mv_from(self._pin_mv(), self.spec)
+
+    def link(self):
+        return common.stdio_link()
+
+    # Port-specific hooks.
+    def _make_adc(self, pin):
+        raise NotImplementedError
+
+    def _pin_mv(self):
+        raise NotImplementedError

@@ -1,0 +1,65 @@
+# ST LIS3DH 3-axis accelerometer, register-level driver (datasheet DocID17530 rev 2).
+#
+# The I2C object is injected (machine.I2C on a board, a fake in tests), so this module imports no hardware.
+# read_into() allocates nothing: it runs at 100 Hz in the shake loop.
+
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+ADDR = const(0x18)  # SA0 low; 0x19 with SA0 high
+ID = const(0x33)  # WHO_AM_I value, datasheet table 17
+
+_WHO_AM_I = const(0x0F)
+_CTRL_REG1 = const(0x20)
+_CTRL_REG4 = const(0x23)
+_OUT_X_L = const(0x28)
+_AUTO_INC = const(0x80)  # I2C sub-address MSB: auto-increment for multi-byte reads (sec. 6.1.1)
+
+# CTRL_REG1 = ODR3..0 | LPen | Zen | Yen | Xen. ODR = 0101 -> 100 Hz, LPen = 0 (normal/HR), XYZ on.
+CTRL_REG1_100HZ = const(0x57)
+# CTRL_REG4 = BDU | BLE | FS1 FS0 | HR | ST1 ST0 | SIM. BDU = 1 (no torn high/low bytes),
+# FS = 01 -> +-4 g, HR = 1 -> 12-bit high-resolution output.
+CTRL_REG4_4G_HR = const(0x98)
+
+# Sensitivity at +-4 g in HR mode: 2 mg/digit on the 12-bit value (table 4).
+# mm/s^2 = digits * 2 mg * 9.80665 = digits * 19.6133 -> integer (digits * 196133 + 5000) // 10000.
+# |digits| <= 2048, so the product (< 4.1e8) stays a small int on 32-bit ports (< 2**30, no bignum).
+_MMS2_PER_DIGIT_X10000 = const(196133)
+
+
+class LIS3DH:
+    def __init__(self, i2c, addr=ADDR):
+        self.i2c = i2c
+        self.addr = addr
+        self._raw = bytearray(6)
+        self._one = bytearray(1)
+
+    def _write(self, reg, value):
+        self._one[0] = value
+        self.i2c.writeto_mem(self.addr, reg, self._one)
+
+    def who_am_i(self):
+        self.i2c.readfrom_mem_into(self.addr, _WHO_AM_I, self._one)
+        return self._one[0]
+
+    def init(self):
+        """Check the chip ID, then set 100 Hz, +-4 g, high resolution, block data update."""
+        if self.who_am_i() != ID:
+            raise OSError("LIS3DH not found at 0x%02x" % self.addr)
+        # FS/BDU first so the first sample after ODR starts is already in the right scale.
+        self._write(_CTRL_REG4, CTRL_REG4_4G_HR)
+        self._write(_CTRL_REG1, CTRL_REG1_100HZ)
+
+    def read_into(self, buf):
+        """Fill buf (array('i', 3)) with ax, ay, az in mm/s^2."""
+        raw = self._raw
+        self.i2c.readfrom_mem_into(self.addr, _OUT_X_L | _AUTO_INC, raw)
+        for i in range(3):
+            # Little-endian, left-justified 16-bit two's complement; 12 significant bits in HR mode.
+            v = raw[2 * i] | (raw[2 * i + 1] << 8)
+            if v & 0x8000:
+                v -= 0x10000
+            buf[i] = ((v >> 4) * _MMS2_PER_DIGIT_X10000 + 5000) // 10000
