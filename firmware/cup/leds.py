@@ -1,0 +1,202 @@
+"""LED views of the cup: three dice of seven pips and one status pixel on one WS2812B chain.
+
+Physical order of the chain, from the data input, 22 pixels:
+
+    0..6    die 1       7..13   die 2       14..20  die 3       21  status pixel
+
+Inside each die the pips are wired row by row, left to right, seen from the top of the cup:
+
+    0 . 1       0 top-left     1 top-right
+    2 3 4       2 middle-left  3 center      4 middle-right
+    5 . 6       5 bottom-left  6 bottom-right
+
+``PIPS[face]`` is a 7-bit mask, bit i = pip i lit; ``PIPS[0]`` is a blank die.
+
+Power: USB gives 500 mA. The board with its radio on (ESP32 BLE ~130 mA, Pico W less), the
+sensor (< 1 mA) and margin take 200 mA, leaving LED_BUDGET_MA = 300 mA for the LEDs. A WS2812B
+draws ~20 mA per channel at full and ~1 mA idle: 22 pixels white at full are 22 * 60 mA = 1.32 A.
+So BRIGHTNESS_CAP = (300 - 22 * 1) / (22 * 60) = 0.2106: all 22 pixels white at the cap draw
+22 + 1320 * int(255 * 0.2106) / 255 = 296 mA. ``DiceLeds`` never sets a brightness above it, and
+puts the brightness back if something else raised it.
+
+Refresh (``show_die``, ``clear_die``, ``status``, ``update``, ``frame``) allocates nothing: colors
+are preallocated tuples, buffers are bytearrays made in ``__init__``, arithmetic is on small ints.
+"""
+
+try:
+    from micropython import const
+except ImportError:
+
+    def const(x):
+        return x
+
+
+N_PIXELS = const(22)
+N_DICE = const(3)
+PIPS_PER_DIE = const(7)
+STATUS_INDEX = const(21)
+
+LED_BUDGET_MA = const(300)
+_MA_PER_CHANNEL = const(20)
+_MA_IDLE = const(1)
+BRIGHTNESS_CAP = (LED_BUDGET_MA - N_PIXELS * _MA_IDLE) / (N_PIXELS * 3 * _MA_PER_CHANNEL)
+
+# Face -> pips (bit i = pip i, order as in the docstring); standard die faces.
+PIPS = (
+    0b0000000,  # 0: blank
+    0b0001000,  # 1: center
+    0b1000001,  # 2: top-left, bottom-right
+    0b1001001,  # 3: diagonal
+    0b1100011,  # 4: corners
+    0b1101011,  # 5: corners + center
+    0b1110111,  # 6: two columns of three
+)
+
+# Colors are (r, g, b) tuples made once here, so passing them allocates nothing.
+OFF = (0, 0, 0)
+DIE = (255, 255, 255)  # a rolled die
+DIE_KEPT = (255, 128, 0)  # a die set aside ("rausgelegt")
+ON_TURN = (0, 255, 0)  # green: this cup's turn
+WAITING = (0, 0, 255)  # blue: another player's turn
+THROW_1 = (0, 255, 255)  # cyan: one throw used
+THROW_2 = (255, 255, 0)  # yellow: two throws used
+THROW_3 = (255, 96, 0)  # orange: all three throws used
+THROWS = (ON_TURN, THROW_1, THROW_2, THROW_3)  # index = throws used
+REFUSED = (255, 0, 0)  # red, flashed (``flash``): shake not accepted
+LOST = (255, 0, 0)  # red, steady: lost the round
+WON = (255, 255, 255)  # white: won the round
+ERROR = (255, 0, 255)  # magenta: RNG health test failed or other fault; the cup does not roll
+
+_TICKS_MAX = const(0x3FFFFFFF)  # MicroPython's ticks_ms wraps at 2**30
+_TICKS_HALF = const(0x20000000)
+
+
+class DiceLeds:
+    """Views on an Adafruit-``neopixel``-compatible ``pixels`` object of at least 22 pixels.
+
+    Every view method writes the pixels and calls ``pixels.show()`` unless ``show`` is False
+    (to batch several changes into one write). ``max_brightness`` is clamped to BRIGHTNESS_CAP.
+    """
+
+    def __init__(self, pixels, max_brightness=BRIGHTNESS_CAP):
+        if len(pixels) < N_PIXELS:
+            raise ValueError("need 22 pixels")
+        self._px = pixels
+        pixels.auto_write = False  # one write per view change, not one per pixel
+        self._cap = min(max(max_brightness, 0.0), BRIGHTNESS_CAP)
+        self._raw = bytearray(N_PIXELS * 3)  # colors as set, RGB, for frame()
+        self._frame = bytearray(N_PIXELS * 3)  # GRB bytes after brightness, for emulation
+        self._lut = bytearray(256)  # value -> int(value * pixels.brightness)
+        self._lut_for = -1.0  # brightness the table was made for
+        self._flashing = False
+        self._flash = OFF  # the flashing status color
+        self._flash_period = 0
+        self._flash_next = 0
+        self._flash_lit = False
+        self.brightness = self._cap
+        self.clear()
+
+    @property
+    def max_brightness(self):
+        return self._cap
+
+    @property
+    def brightness(self):
+        return self._px.brightness
+
+    @brightness.setter
+    def brightness(self, value):
+        # Clamp to the power cap: a higher request is not an error, it just cannot happen.
+        self._px.brightness = min(max(value, 0.0), self._cap)
+        self._make_lut()
+
+    def _make_lut(self):
+        # Mirror the pixel object's scaling (int(v * b)) for frame(); read the brightness back
+        # because neopixel ignores changes below 0.001.
+        b = self._px.brightness
+        lut = self._lut
+        for v in range(256):
+            lut[v] = int(v * b)
+        self._lut_for = b
+
+    def _set(self, i, color):
+        self._px[i] = color
+        r, g, b = color
+        o = i * 3
+        raw = self._raw
+        raw[o] = r
+        raw[o + 1] = g
+        raw[o + 2] = b
+
+    def _show(self, show):
+        if not show:
+            return
+        px = self._px
+        if px.brightness > self._cap:  # someone raised it behind our back: enforce the cap
+            self.brightness = self._cap
+        px.show()
+
+    def show_die(self, slot, face, color=DIE, show=True):
+        """Show ``face`` (1..6; 0 = blank) on die ``slot`` (0..2) in ``color``."""
+        if not 0 <= slot < N_DICE or not 0 <= face <= 6:
+            raise ValueError("slot 0..2, face 0..6")
+        mask = PIPS[face]
+        base = slot * PIPS_PER_DIE
+        for p in range(PIPS_PER_DIE):
+            self._set(base + p, color if (mask >> p) & 1 else OFF)
+        self._show(show)
+
+    def refresh(self):
+        """Push what was set with show=False to the LEDs."""
+        self._show(True)
+
+    def clear_die(self, slot, show=True):
+        self.show_die(slot, 0, OFF, show)
+
+    def status(self, color, show=True):
+        """Steady status color (stops a flash)."""
+        self._flashing = False
+        self._set(STATUS_INDEX, color)
+        self._show(show)
+
+    def flash(self, color, now_ms, period_ms=250):
+        """Flash the status pixel in ``color`` (e.g. REFUSED); call ``update`` from the loop."""
+        self._flashing = True
+        self._flash = color
+        self._flash_period = period_ms
+        self._flash_next = (now_ms + period_ms) & _TICKS_MAX
+        self._flash_lit = True
+        self._set(STATUS_INDEX, color)
+        self._show(True)
+
+    def update(self, now_ms):
+        """Advance a flash; ``now_ms`` from ``time.ticks_ms()``. Returns True if it wrote."""
+        if not self._flashing:
+            return False
+        # ticks_diff(now, next) >= 0, wrap-safe, in ints
+        if ((now_ms - self._flash_next + _TICKS_HALF) & _TICKS_MAX) - _TICKS_HALF < 0:
+            return False
+        self._flash_next = (self._flash_next + self._flash_period) & _TICKS_MAX
+        self._flash_lit = not self._flash_lit
+        self._set(STATUS_INDEX, self._flash if self._flash_lit else OFF)
+        self._show(True)
+        return True
+
+    def clear(self, show=True):
+        self._flashing = False
+        for i in range(N_PIXELS):
+            self._set(i, OFF)
+        self._show(show)
+
+    def frame(self):
+        """The 22 * 3 GRB bytes on the wire now (a reused bytearray: copy it to keep it)."""
+        if self._px.brightness != self._lut_for:
+            self._make_lut()
+        raw = self._raw
+        out = self._frame
+        lut = self._lut
+        for o in range(0, N_PIXELS * 3, 3):
+            out[o] = lut[raw[o + 1]]
+            out[o + 1] = lut[raw[o]]
+            out[o + 2] = lut[raw[o + 2]]
+        return out

@@ -1,0 +1,199 @@
+"""Dice roller on the board's hardware RNG, guarded by SP 800-90B style health tests.
+
+Source: the board's ``urandom(n)`` (``os.urandom``). On the ESP32 that is the hardware RNG, which
+is only true random while the radio is on, so pass ``radio_on`` (or switch BLE on before
+``health_check``). On the RP2040/RP2350 it is the ring oscillator. The source is injected so tests
+can feed stuck or biased bytes.
+
+A die is drawn by rejection sampling: bytes >= 252 are drawn again, bytes 0..251 map to
+``b % 6 + 1``. 252 = 6 * 42, so each face gets exactly 42 byte values; ``% 6`` on all 256 values
+would favour faces 1..4 (43 values against 42).
+
+Health tests (NIST SP 800-90B section 4.4), on every byte drawn, before the byte is used:
+
+* Repetition Count Test: fail when the same byte comes C_RCT times in a row.
+  C_RCT = 1 + ceil(-log2(alpha) / H) = 1 + ceil(20 / 7.5) = 4, with alpha = 2**-20 and an
+  assessed min-entropy H = 7.5 bits per byte. False alarm per byte at a full 8 bits: 256**-3
+  = 6e-8 (about one in 17 million bytes; a game draws some hundreds).
+* Adaptive Proportion Test, window W = 512 (the non-binary window): the first byte of each window
+  is the reference; fail when it occurs C_APT times in the window.
+  C_APT = 1 + CRITBINOM(512, 2**-7.5, 1 - 2**-20) = 15 (the spec's formula; it gives 13 for
+  H = 8 as in the spec's table 2).
+* Startup only, an extra proportion test in the same spirit ("developer-defined" in 90B): every
+  byte value is counted per 512-byte window, fail at C_HIST = 18 = 1 + CRITBINOM(512, 2**-7.5,
+  1 - 2**-28), i.e. alpha = 2**-20 shared over the 256 values (Bonferroni). The APT alone only
+  notices a value at 30 % when that value happens to open a window; this catches it at once.
+
+The startup test (``health_check``) draws at least 1024 bytes (SP 800-90B's minimum) and discards
+them. After a failure the roller stays unhealthy and ``roll`` raises ``RollRefused`` until
+``health_check`` passes again; whether and when to retry is the app's policy (the cup shows the
+error). A false alarm of the continuous tests is rare but not impossible (see above).
+"""
+
+try:
+    from micropython import const
+except ImportError:
+
+    def const(x):
+        return x
+
+
+RCT_CUTOFF = const(4)
+APT_WINDOW = const(512)
+APT_CUTOFF = const(15)
+HIST_CUTOFF = const(18)
+STARTUP_SAMPLES = const(1024)
+
+_REJECT = const(252)  # first byte value that is drawn again (252 = 6 * 42)
+_CHUNK = const(64)  # bytes per source read: one call (and at most one bytes object) per 64 bytes
+
+# Reasons, kept as module strings so a failure allocates nothing but the exception.
+NOT_CHECKED = "health not checked"
+FAIL_RCT = "repetition count test failed"
+FAIL_APT = "adaptive proportion test failed"
+FAIL_HIST = "proportion test failed"
+FAIL_SOURCE = "random source failed"
+
+
+class RollRefused(Exception):
+    """The RNG is not (or no longer) healthy: the cup must not roll and shows an error."""
+
+
+class Roller:
+    """Rolls dice from ``urandom(n) -> bytes``.
+
+    ``readinto(buf)``, if given, fills a bytearray in place instead (e.g. a register-reading RNG);
+    then ``roll_into`` allocates nothing at all. ``radio_on()``, if given, is called before the
+    startup test (the ESP32's RNG needs the radio on).
+    """
+
+    def __init__(self, urandom, readinto=None, radio_on=None):
+        self._urandom = urandom
+        self._readinto = readinto
+        self._radio_on = radio_on
+        self._buf = bytearray(_CHUNK)  # target for readinto, allocated once
+        self._pool = self._buf  # current chunk of tested bytes
+        self._pos = _CHUNK  # next unused byte in _pool; _CHUNK means empty
+        self.healthy = False  # nothing may be rolled before the startup test passed
+        self.reason = NOT_CHECKED
+        self._reset_tests()
+
+    def _reset_tests(self):
+        self._rct_a = -1  # RCT: last value and run length
+        self._rct_b = 0
+        self._apt_a = -1  # APT: reference value, its count and position in the window
+        self._apt_b = 0
+        self._apt_i = 0
+
+    def _fail(self, reason):
+        self.healthy = False
+        self.reason = reason
+        self._pos = _CHUNK  # drop the rest of the chunk: it failed the tests
+        return False
+
+    def _fill(self):
+        # Draw one chunk and run the continuous tests over all of it before any byte is used.
+        try:
+            if self._readinto is not None:
+                self._readinto(self._buf)
+                chunk = self._buf
+            else:
+                chunk = self._urandom(_CHUNK)
+                if len(chunk) != _CHUNK:
+                    return self._fail(FAIL_SOURCE)
+        except Exception:  # a dead source is a failed source, not a crash
+            return self._fail(FAIL_SOURCE)
+        # Test state in locals: attribute access per byte is slow in MicroPython.
+        ra = self._rct_a
+        rb = self._rct_b
+        aa = self._apt_a
+        ab = self._apt_b
+        ai = self._apt_i
+        for i in range(_CHUNK):  # range loop, not "for x in chunk": no iterator object
+            x = chunk[i]
+            if x == ra:
+                rb += 1
+                if rb >= RCT_CUTOFF:
+                    return self._fail(FAIL_RCT)
+            else:
+                ra = x
+                rb = 1
+            if ai == 0:
+                aa = x
+                ab = 1
+                ai = 1
+            else:
+                if x == aa:
+                    ab += 1
+                    if ab >= APT_CUTOFF:
+                        return self._fail(FAIL_APT)
+                ai += 1
+                if ai == APT_WINDOW:
+                    ai = 0
+        self._rct_a = ra
+        self._rct_b = rb
+        self._apt_a = aa
+        self._apt_b = ab
+        self._apt_i = ai
+        self._pool = chunk
+        self._pos = 0
+        return True
+
+    def health_check(self, n=STARTUP_SAMPLES):
+        """Startup test over at least ``n`` (>= 1024) fresh bytes; sets and returns ``healthy``."""
+        if self._radio_on is not None:
+            self._radio_on()
+        self.healthy = False
+        self._reset_tests()
+        self._pos = _CHUNK
+        if n < STARTUP_SAMPLES:
+            n = STARTUP_SAMPLES
+        windows = (n + APT_WINDOW - 1) // APT_WINDOW
+        counts = bytearray(256)  # boot only; counts stop at HIST_CUTOFF so a byte suffices
+        for _ in range(windows):
+            for v in range(256):
+                counts[v] = 0
+            for _ in range(APT_WINDOW):
+                if self._pos >= _CHUNK and not self._fill():
+                    return False
+                x = self._pool[self._pos]
+                self._pos += 1
+                c = counts[x] + 1
+                if c >= HIST_CUTOFF:
+                    return self._fail(FAIL_HIST)
+                counts[x] = c
+        self._pos = _CHUNK  # startup samples are not used for rolls
+        self.healthy = True
+        self.reason = None
+        return True
+
+    def roll_into(self, buf, n):
+        """Write ``n`` dice (1..6) into ``buf[0:n]`` (a preallocated bytearray); returns ``buf``.
+
+        Raises ``RollRefused`` when unhealthy or when a continuous test trips on the way (then
+        ``buf`` may be partly written and must be ignored).
+        """
+        if not self.healthy:
+            raise RollRefused(self.reason)
+        pool = self._pool
+        pos = self._pos
+        i = 0
+        while i < n:
+            if pos >= _CHUNK:
+                if not self._fill():
+                    raise RollRefused(self.reason)
+                pool = self._pool
+                pos = 0
+            x = pool[pos]
+            pos += 1
+            if x < _REJECT:  # rejection sampling: 252..255 are drawn again
+                buf[i] = x % 6 + 1
+                i += 1
+        self._pos = pos
+        return buf
+
+    def roll(self, n):
+        """Return a list of ``n`` dice 1..6 (allocates; the firmware's hot path uses roll_into)."""
+        buf = bytearray(n)
+        self.roll_into(buf, n)
+        return list(buf)

