@@ -1,0 +1,285 @@
+"""Shake detector: decides when a throw happens.
+
+A throw happens when shaking STOPS: first a real shake must be seen (strong
+motion for a while, with direction reversals), then the throw becomes final as
+soon as the cup is still again. Picking up, tilting, carrying, tapping and hard
+set-downs must never throw, so each of them fails at least one shake test:
+  - carrying / picking up: energy stays below the "high" threshold;
+  - tilting: slow, one direction, no reversals;
+  - taps / hard set-downs: spikes < 100 ms, far shorter than _MIN_SHAKE_MS, and
+    mostly quiet in between (low duty), even when several come in a row.
+
+Designed for 100 Hz sampling. Timestamps may be time.ticks_ms() values: all
+elapsed times are taken modulo 2**30 (the ticks period), forward only.
+
+Hot path rules (feed_accel / feed_switch run 100 times a second on the board):
+no allocation at all. Integers only, and every intermediate value stays below
+2**30 so it remains a small int on 32-bit ports (ESP32/RP2): a larger product
+would silently become a heap-allocated long int. Hence inputs are scaled to
+16 mm/s^2 units and clamped before anything is squared.
+"""
+
+try:
+    from micropython import const
+except ImportError:  # CPython: const() is only a compiler hint
+    def const(x):
+        return x
+
+IDLE = "idle"
+SHAKING = "shaking"
+SETTLING = "settling"
+
+# Tuning defaults (mm/s^2, ms, samples). Overridable per instance by keyword.
+_HI_MMS = const(8000)        # |a - g| above this is "high" (a shake is 15-30 m/s^2)
+_MIN_SHAKE_MS = const(300)   # a shake lasts at least this long (taps < 100 ms)
+_MIN_REVERSALS = const(2)    # ...and changes direction (tilting does not)
+_MIN_DUTY_PCT = const(40)    # ...and is high most of the time (tap series are not)
+_GAP_MS = const(120)         # longest low-energy dip inside a shake (zero crossings)
+_STILL_JERK_MMS = const(1000)  # |a[n] - a[n-1]| below this: not moving...
+_STILL_MAG_MMS = const(1500)   # ...and | |a| - 1 g | below this: not accelerating
+_STILL_N = const(5)          # consecutive still samples (50 ms) -> throw is final
+_QUIET_FINAL_MS = const(500)  # fallback: no high sample for this long -> final anyway
+_G_MMS = const(9807)         # 1 g; a cheap sensor's scale error hides in _STILL_MAG
+_LP_CLAMP_MMS = const(8000)  # gravity filter ignores the excess of spikes beyond this
+_SW_MIN_TOGGLES = const(10)  # switch: a shake gives many level changes...
+_SW_MIN_MS = const(300)      # ...spread over at least this long...
+_SW_SPACING_MS = const(50)   # ...and dense: mean spacing at most this (25 rejects fast
+                             # drumming too, but needs a switch that really chatters)
+_SW_QUIET_MS = const(80)     # no change for this long: shaking stopped (final)
+_SW_SETTLE_MS = const(50)    # no change for this long: show "settling"
+
+_SHIFT = const(4)       # mm/s^2 -> 16 mm/s^2 units (sensor noise is ~40 mm/s^2)
+_AMAX = const(8191)     # clamp (131 m/s^2): (2*_AMAX)^2 * 3 < 2**30
+_LP_SHIFT = const(4)    # gravity low-pass: alpha 1/16, tau ~160 ms at 100 Hz
+_TICKS_MASK = const(0x3FFFFFFF)
+
+# Internal phases (the public `state` string is derived from these)
+_P_IDLE = const(0)
+_P_CAND = const(1)      # high energy seen, not yet proven to be a shake
+_P_SHAKE = const(2)     # proven shake; waiting for stillness
+
+
+def _sq(mms):
+    # threshold in mm/s^2 -> squared 16 mm/s^2 units (init time only)
+    v = mms >> _SHIFT
+    return v * v
+
+
+class ShakeDetector:
+    def __init__(self, sensor="accel", hi_mms=_HI_MMS, min_shake_ms=_MIN_SHAKE_MS,
+                 min_reversals=_MIN_REVERSALS, min_duty_pct=_MIN_DUTY_PCT,
+                 gap_ms=_GAP_MS, still_jerk_mms=_STILL_JERK_MMS,
+                 still_mag_mms=_STILL_MAG_MMS, still_n=_STILL_N,
+                 quiet_final_ms=_QUIET_FINAL_MS, g_mms=_G_MMS,
+                 lp_clamp_mms=_LP_CLAMP_MMS, sw_min_toggles=_SW_MIN_TOGGLES,
+                 sw_min_ms=_SW_MIN_MS, sw_spacing_ms=_SW_SPACING_MS, sw_quiet_ms=_SW_QUIET_MS,
+                 sw_settle_ms=_SW_SETTLE_MS):
+        if sensor != "accel" and sensor != "switch":
+            raise ValueError("sensor must be 'accel' or 'switch'")
+        self.sensor = sensor
+        # Precompute squared thresholds once so the hot path only compares.
+        self._hi2 = _sq(hi_mms)
+        self._jerk2 = _sq(still_jerk_mms)
+        g = g_mms >> _SHIFT
+        tol = still_mag_mms >> _SHIFT
+        lo = g - tol if g > tol else 0
+        self._mag_lo2 = lo * lo      # |a|^2 window for "1 g only"
+        self._mag_hi2 = (g + tol) * (g + tol)
+        self._lp_clamp = lp_clamp_mms >> _SHIFT
+        self._min_ms = min_shake_ms
+        self._min_rev = min_reversals
+        self._duty = min_duty_pct
+        self._gap = gap_ms
+        self._still_n = still_n
+        self._quiet_final = quiet_final_ms
+        self._sw_min = sw_min_toggles
+        self._sw_min_ms = sw_min_ms
+        self._sw_spacing = sw_spacing_ms
+        self._sw_quiet = sw_quiet_ms
+        self._sw_settle = sw_settle_ms
+        self.reset()
+
+    def reset(self):
+        """Forget everything (e.g. after a game state change). Tunables stay.
+
+        Every attribute the hot path writes is created here: adding a new
+        attribute later would grow the instance dict, i.e. allocate.
+        """
+        self.state = IDLE
+        self._phase = _P_IDLE
+        self._seeded = False
+        self._gx = self._gy = self._gz = 0   # gravity, 16 mm/s^2 << _LP_SHIFT
+        self._px = self._py = self._pz = 0   # previous sample (for the jerk)
+        self._rx = self._ry = self._rz = 0   # direction of the last high sample
+        self._t0 = 0          # candidate start
+        self._t_high = 0      # last high sample (accel) / last toggle (switch)
+        self._n = 0           # samples since candidate start
+        self._n_high = 0      # high samples since candidate start
+        self._rev = 0         # direction reversals since candidate start
+        self._still = 0       # consecutive still samples
+        self._level = -1      # last switch level (-1: none yet)
+        self._toggles = 0     # switch level changes in the current burst
+
+    def feed_accel(self, t_ms, ax, ay, az):
+        """One accelerometer sample (ints, mm/s^2). True when a throw is final."""
+        # Scale and clamp first, so all squares below fit in a small int.
+        ax >>= _SHIFT
+        ay >>= _SHIFT
+        az >>= _SHIFT
+        if ax > _AMAX:
+            ax = _AMAX
+        elif ax < -_AMAX:
+            ax = -_AMAX
+        if ay > _AMAX:
+            ay = _AMAX
+        elif ay < -_AMAX:
+            ay = -_AMAX
+        if az > _AMAX:
+            az = _AMAX
+        elif az < -_AMAX:
+            az = -_AMAX
+        if not self._seeded:
+            # Assume the first sample is gravity; the filter corrects it anyway.
+            self._seeded = True
+            self._gx = ax << _LP_SHIFT
+            self._gy = ay << _LP_SHIFT
+            self._gz = az << _LP_SHIFT
+            self._px = ax
+            self._py = ay
+            self._pz = az
+            return False
+
+        # Dynamic part d = a - gravity estimate (estimate from before this sample).
+        dx = ax - (self._gx >> _LP_SHIFT)
+        dy = ay - (self._gy >> _LP_SHIFT)
+        dz = az - (self._gz >> _LP_SHIFT)
+        # Gravity low-pass, fixed point: g += clamp(d) / 16. The clamp makes it
+        # robust: a 100 m/s^2 set-down spike moves g as little as an 8 m/s^2
+        # one, yet slow tilts (any orientation, even upside down) are followed.
+        c = self._lp_clamp
+        self._gx += c if dx > c else (-c if dx < -c else dx)
+        self._gy += c if dy > c else (-c if dy < -c else dy)
+        self._gz += c if dz > c else (-c if dz < -c else dz)
+        high = dx * dx + dy * dy + dz * dz >= self._hi2
+
+        # Stillness does not use d: after a shake the gravity estimate lags and
+        # the cup may be held at a new angle. Instead: the reading barely changes
+        # (small jerk) AND its magnitude is 1 g (no linear acceleration). During
+        # an oscillation both are never small at once (the jerk peaks at the zero
+        # crossings, the magnitude at the turning points).
+        jx = ax - self._px
+        jy = ay - self._py
+        jz = az - self._pz
+        self._px = ax
+        self._py = ay
+        self._pz = az
+        m2 = ax * ax + ay * ay + az * az
+        still = (jx * jx + jy * jy + jz * jz < self._jerk2
+                 and self._mag_lo2 <= m2 <= self._mag_hi2)
+
+        phase = self._phase
+        if phase == _P_IDLE:
+            if high:
+                # Possible shake: start counting duration, duty and reversals.
+                self._phase = _P_CAND
+                self._t0 = self._t_high = t_ms
+                self._n = self._n_high = 1
+                self._rev = 0
+                self._rx = dx
+                self._ry = dy
+                self._rz = dz
+            return False
+
+        if high:
+            self._t_high = t_ms
+        if phase == _P_CAND:
+            self._n += 1
+            if high:
+                self._n_high += 1
+                # A reversal: this high sample points away (> 90 deg) from the
+                # previous one. Taps ring, but are too short; tilts never do it.
+                if dx * self._rx + dy * self._ry + dz * self._rz < 0:
+                    self._rev += 1
+                self._rx = dx
+                self._ry = dy
+                self._rz = dz
+            elif (t_ms - self._t_high) & _TICKS_MASK > self._gap:
+                self._phase = _P_IDLE      # it died out: was a tap / bump
+                return False
+            if ((t_ms - self._t0) & _TICKS_MASK >= self._min_ms
+                    and self._rev >= self._min_rev
+                    and self._n_high * 100 >= self._n * self._duty):
+                self._phase = _P_SHAKE
+                self._still = 0
+                self.state = SHAKING
+            return False
+
+        # _P_SHAKE: a real shake happened; final once the cup is still again.
+        if still:
+            self._still += 1
+            if self._still >= self._still_n:
+                return self._final(ax, ay, az)
+            if self._still >= 2:    # one still sample also occurs mid-shake
+                self.state = SETTLING
+        else:
+            self._still = 0
+            self.state = SHAKING
+        # Fallback for a hand that never gets quite still (tremor, walking off):
+        # the shake clearly ended long ago, so do not keep the throw pending.
+        if (t_ms - self._t_high) & _TICKS_MASK >= self._quiet_final:
+            return self._final(ax, ay, az)
+        return False
+
+    def _final(self, ax, ay, az):
+        # The cup is still (or at least calm, on the fallback): its reading is
+        # ~gravity. Re-seed the filter so the lag built up during the shake
+        # cannot start a false candidate.
+        self._gx = ax << _LP_SHIFT
+        self._gy = ay << _LP_SHIFT
+        self._gz = az << _LP_SHIFT
+        self._phase = _P_IDLE
+        self.state = IDLE
+        return True
+
+    def feed_switch(self, t_ms, level):
+        """One vibration/tilt switch sample (0/1). True when a throw is final.
+
+        A shake makes the contact chatter: a burst of level changes with no gap
+        longer than _SW_QUIET_MS. A burst of enough, dense changes lasting long
+        enough is a shake; it is final _SW_QUIET_MS after the last change. A tap
+        gives a few changes within ~30 ms; walking gives a few per step, steps
+        being far more than _SW_QUIET_MS apart, so their bursts never grow long;
+        fast knocking/drumming chains but is too sparse (_SW_SPACING_MS).
+        """
+        if level != self._level:
+            first = self._level < 0
+            self._level = level
+            if first:
+                return False            # initial level, not a change
+            if self._phase == _P_IDLE:
+                self._phase = _P_CAND
+                self._t0 = t_ms
+                self._toggles = 0
+            self._toggles += 1
+            self._t_high = t_ms
+            if self._phase == _P_CAND and self._toggles >= self._sw_min:
+                el = (t_ms - self._t0) & _TICKS_MASK
+                if el >= self._sw_min_ms and self._toggles * self._sw_spacing >= el:
+                    self._phase = _P_SHAKE
+            if self._phase == _P_SHAKE:
+                self.state = SHAKING
+            return False
+        if self._phase == _P_IDLE:
+            return False
+        quiet = (t_ms - self._t_high) & _TICKS_MASK
+        if self._phase == _P_CAND:
+            if quiet >= self._sw_quiet:
+                self._phase = _P_IDLE   # burst ended before it proved a shake
+            return False
+        if quiet >= self._sw_quiet:
+            self._phase = _P_IDLE
+            self.state = IDLE
+            return True
+        if quiet >= self._sw_settle:
+            self.state = SETTLING
+        return False

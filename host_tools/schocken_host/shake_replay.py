@@ -1,0 +1,106 @@
+"""`schocken shake-replay TRACE.csv [--sensor accel|switch]`: run a recorded sensor trace through the
+cup's shake detector and print one JSON line {"t_ms": N} per throw.
+
+The detector runs UNDER MICROPYTHON (the unix port), i.e. the very code and interpreter semantics of
+the cup: `micropython -m cup.replay` with MICROPYPATH=<repo>/firmware:<repo>/firmware/lib:.frozen.
+Without a `micropython` command it imports the same firmware module on CPython and says so on stderr.
+Bad input: one line on stderr, exit code 2, nothing on stdout.
+"""
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+FIRMWARE = REPO / "firmware"
+PROG = "schocken shake-replay"
+HEAP = "64k"  # the board's budget: replay streams the trace, so this suffices for any length
+TIMEOUT_S = 120
+
+
+def find_micropython():
+    """The unix port next to this Python (a venv's bin/) or on PATH; None if absent."""
+    return shutil.which("micropython", path=str(Path(sys.executable).parent)) or shutil.which("micropython")
+
+
+def _fail(msg):
+    sys.stderr.write("%s: %s\n" % (PROG, msg))
+    return 2
+
+
+def _run_micropython(mp, trace, sensor):
+    env = dict(os.environ, MICROPYPATH="%s:%s:.frozen" % (FIRMWARE, FIRMWARE / "lib"))
+    cmd = [mp, "-X", "heapsize=" + HEAP, "-m", "cup.replay", str(trace)]
+    if sensor:
+        cmd.append(sensor)
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=TIMEOUT_S)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return None, 1, "cannot run micropython: %s" % e
+    if proc.returncode == 2:  # cup.replay reports bad input as "error: <what>" on stderr
+        lines = proc.stderr.strip().splitlines() or ["bad input"]
+        msg = lines[-1]
+        return None, 2, msg[len("error: "):] if msg.startswith("error: ") else msg
+    if proc.returncode != 0:  # a crash: MicroPython prints tracebacks on stdout
+        out = (proc.stdout + proc.stderr).strip().splitlines() or ["exit code %d" % proc.returncode]
+        return None, 1, "micropython failed: %s" % out[-1]
+    throws = []
+    for line in proc.stdout.splitlines():
+        if line.strip():
+            throws.append(int(json.loads(line)["t_ms"]))
+    return throws, 0, None
+
+
+def _run_cpython(trace, sensor):
+    if str(FIRMWARE) not in sys.path:
+        sys.path.insert(0, str(FIRMWARE))
+    from cup.replay import replay  # the same module the board runs
+
+    try:
+        with open(trace, encoding="utf-8") as f:
+            return replay(f, sensor), 0, None
+    except (OSError, ValueError, UnicodeError) as e:
+        return None, 2, "%s: %s" % (trace, e)
+
+
+def run(trace_path, sensor=None):
+    """Replay one trace; print a JSON line per throw; return the exit code (0, 2 bad input, 1 failure)."""
+    trace = Path(trace_path)
+    if sensor not in (None, "accel", "switch"):
+        return _fail("sensor must be accel or switch, not %r" % sensor)
+    if not trace.is_file():
+        return _fail("%s: no such file" % trace_path)
+    mp = find_micropython()
+    if mp is None:
+        sys.stderr.write("%s: micropython not found; running the firmware detector on CPython\n" % PROG)
+        throws, code, msg = _run_cpython(trace.resolve(), sensor)
+    else:
+        throws, code, msg = _run_micropython(mp, trace.resolve(), sensor)
+    if code:
+        sys.stderr.write("%s: %s\n" % (PROG, msg))
+        return code
+    for t in throws:
+        sys.stdout.write(json.dumps({"t_ms": t}) + "\n")
+    sys.stdout.flush()
+    return 0
+
+
+def build_parser(parser=None):
+    p = parser or argparse.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0])
+    p.add_argument("trace", metavar="TRACE.csv", help="CSV: 't_ms,ax,ay,az' (m/s^2) or 't_ms,level'")
+    p.add_argument("--sensor", choices=("accel", "switch"), default=None,
+                   help="sensor kind (default: from the CSV header)")
+    return p
+
+
+def main(argv=None):
+    args = build_parser().parse_args(argv)
+    return run(args.trace, args.sensor)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
