@@ -1,0 +1,177 @@
+"""The cup application: cooperative asyncio tasks around the Cup state machine.
+
+Tasks: the shake sensor sampled at 100 Hz, the buttons polled (woken by the board's interrupt flag), the LED
+animation, and the host link. The board object is the only way to the hardware; it is handed in, never
+imported, so the same app runs on a board and emulated on a PC.
+"""
+
+import sys
+from array import array
+
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+from schocken import protocol as P
+
+from cup import buttons as B
+from cup.clock import asyncio, sleep_ms, ticks_ms
+from cup.core import Cup
+from cup.leds import DiceLeds
+from cup.roller import Roller
+from cup.shake import ShakeDetector
+from cup.view import View
+
+SAMPLE_MS = const(10)       # 100 Hz
+BUTTON_MS = const(10)
+LED_MS = const(50)
+READ_CHUNK = const(1)       # a blocking stream's read(n) waits for n bytes: take what has come
+
+
+class App:
+    def __init__(self, board, config, roller=None):
+        self.board = board
+        self.config = config
+        self.roller = roller or Roller(board.urandom, radio_on=board.radio_on)
+        self.leds = DiceLeds(board.pixels)
+        self.view = View(self.leds)
+        self.reader = self.writer = None
+        self.out = []               # messages waiting for the link task
+        self.out_flag = asyncio.Event()
+        identity = {"cup": config.get("cup_id", "cup"), "name": config.get("name", ""), "board": board.name}
+        self.cup = Cup(self.roller, self.view, self.send, identity, board.urandom)
+        self.cup.battery = board.battery_mv
+        self.buttons = B.Buttons(self.on_button, config.get("long_press_ms", B.LONG_MS))
+        self.detector = ShakeDetector(board.sensor_kind)
+
+    def send(self, msg):
+        self.out.append(msg)
+        self.out_flag.set()
+
+    # --- inputs -------------------------------------------------------------------------------------
+    def on_button(self, button, event, was_long):
+        try:
+            self._button(button, event, was_long)
+        except Exception as e:  # a bug must not take the cup off the table; KeyboardInterrupt still passes
+            self.internal_error(e)
+
+    def internal_error(self, e):
+        self.send(P.error("internal", "%s: %s" % (type(e).__name__, e)))
+        self.view.refuse(self.cup)
+
+    def _button(self, button, event, was_long):
+        cup = self.cup
+        if button == B.MAIN:
+            if event == B.PRESS:
+                if cup.state == "turn":
+                    cup.on_peek(True)
+                else:
+                    cup.on_main_short()
+            elif event == B.LONG:
+                cup.on_main_long()
+            elif cup.peeking:
+                cup.on_peek(False)
+        elif event == B.RELEASE and not was_long:
+            if cup.state == "turn":
+                cup.on_die(button)
+            else:
+                cup.on_die_idle(button)
+        elif event == B.LONG:
+            cup.on_die_long(button)
+
+    async def sample_task(self):
+        # The hot loop: a preallocated buffer and ints only, no allocation per sample.
+        board, detector = self.board, self.detector
+        buf = array("i", (0, 0, 0))
+        accel = board.sensor_kind == "accel"
+        while True:
+            now = ticks_ms()
+            if accel:
+                board.read_accel(buf)
+                thrown = detector.feed_accel(now, buf[0], buf[1], buf[2])
+            else:
+                thrown = detector.feed_switch(now, board.read_switch())
+            if thrown:
+                try:
+                    self.cup.on_shake()
+                except Exception as e:
+                    self.internal_error(e)
+            await sleep_ms(SAMPLE_MS)
+
+    async def button_task(self):
+        board, buttons = self.board, self.buttons
+        while True:
+            buttons.poll(ticks_ms(), board.read_buttons())
+            await sleep_ms(BUTTON_MS)
+
+    async def led_task(self):
+        while True:
+            self.view.tick(self.cup)
+            await sleep_ms(LED_MS)
+
+    async def link_in_task(self):
+        splitter = P.LineSplitter()
+        while True:
+            data = await self.reader.read(READ_CHUNK)
+            if not data:
+                return  # host closed the link; the cup keeps working alone
+            for line in splitter.feed(data):
+                self.on_line(line)
+
+    def on_line(self, line):
+        if line is None:
+            return self.send(P.error(P.E_TOO_LONG, "line longer than %d bytes" % P.MAX_LINE))
+        if not line.strip():
+            return
+        try:
+            msg = P.decode(line, P.HOST_TO_CUP)
+        except P.ProtocolError as e:
+            return self.send(P.error(e.code, e.msg))
+        try:
+            self.cup.on_message(msg)
+        except Exception as e:
+            self.internal_error(e)
+
+    async def link_out_task(self):
+        while True:
+            await self.out_flag.wait()
+            self.out_flag.clear()
+            while self.out:
+                msg = self.out.pop(0)
+                try:
+                    data = P.encode(msg)
+                except P.ProtocolError as e:
+                    data = P.encode(P.error(e.code, e.msg))
+                self.writer.write(data)
+                await self.writer.drain()
+
+    async def run(self, extra=()):
+        if not self.roller.health_check():
+            self.view.error(self.cup)
+        self.reader, self.writer = self.board.link()
+        tasks = [self.sample_task(), self.button_task(), self.led_task(), self.link_out_task()]
+        tasks.extend(extra)
+        running = [asyncio.create_task(t) for t in tasks]
+        try:
+            await self.link_in_task()
+            await asyncio.gather(*running)  # alone: the cup plays on without a host
+        finally:
+            for t in running:
+                t.cancel()
+
+
+def start(board, config, extra=()):
+    """Run the cup until interrupted. KeyboardInterrupt is never swallowed: a cup can always be reached."""
+    app = App(board, config)
+    try:
+        asyncio.run(app.run(extra))
+    finally:
+        if hasattr(asyncio, "new_event_loop"):
+            asyncio.new_event_loop()
+    return app
+
+
+if __name__ == "__main__":
+    sys.exit("start the cup with main.py")

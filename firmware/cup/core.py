@@ -1,0 +1,257 @@
+"""The cup's turn state machine: what the cup does with a throw, a button and a host message.
+
+Synchronous and free of hardware: inputs come as method calls (from the app's tasks), outputs go to
+``send(msg)`` (the link) and ``view`` (the LEDs). The rules package decides what is legal; the cup refuses
+everything else with a flash of the status pixel and, where a host asked, an error message.
+
+States: idle (not on turn) -> turn (shaking, peeking, setting aside) -> done (stood, throw hidden, committed)
+-> reveal_ready (round over, reveal button armed) -> revealed. ``outcome`` returns to idle.
+"""
+
+from schocken import RuleError
+from schocken import protocol as P
+from schocken.rules import Rules, PRESETS, from_dict
+from schocken.turn import Turn, IN_CUP
+
+FIRMWARE = "0.1.0"
+
+IDLE = "idle"
+TURN = "turn"
+DONE = "done"
+READY = "reveal_ready"
+REVEALED = "revealed"
+
+
+class Cup:
+    def __init__(self, roller, view, send, identity, urandom):
+        self.roller = roller
+        self.urandom = urandom          # the board's RNG, for the commitment's nonce
+        self.view = view
+        self.send = send
+        self.identity = identity        # dict: cup, name, board (and battery getter via battery())
+        self.battery = None             # callable -> mV or None
+        self.rules = Rules("standard")
+        self.name = identity.get("name", "")
+        self.seat = None
+        self.hosted = False             # a host has configured the cup
+        self.state = IDLE
+        self.round = 0
+        self.limit = None
+        self.turn = None
+        self.nonce = None
+        self.commit = None
+        self.peeking = False
+        self.standalone_limit = self.rules.max_throws
+        self.result = None
+        self.view.show(self)
+
+    # --- physical inputs ----------------------------------------------------------------------------
+    def on_shake(self):
+        """The shake detector says a throw happened: roll the dice still in the cup."""
+        if self.state != TURN or not self.turn.can_roll():
+            return self._refuse("not your turn" if self.state != TURN else "no throw left")
+        try:
+            dice = self.roller.roll(len(self.turn.in_cup()))
+        except Exception as e:  # RollRefused: the health test failed; never roll from a bad source
+            self.view.error(self)
+            return self._report(P.E_RNG, str(e))
+        try:
+            self.turn.roll(dice)
+        except RuleError as e:
+            return self._refuse(str(e))
+        self._progress("throw")
+        if self.turn.throws_used >= self.turn.limit:
+            self.turn.stand()
+            self._stand()  # the last permitted throw stays hidden, also from its owner: the turn is over
+        self.view.show(self)
+
+    def on_die(self, slot):
+        """A die button: set the die aside, or take it back within the same throw."""
+        if self.state != TURN:
+            return self._refuse("not your turn")
+        try:
+            if self.turn.state[slot] == IN_CUP:
+                self.turn.set_aside(slot)
+                event = "aside"
+            else:
+                self.turn.take_back(slot)
+                event = "back"
+        except RuleError as e:
+            return self._refuse(str(e))
+        self._progress(event)
+        self.view.show(self)
+
+    def on_die_long(self, slot):
+        """A long press on a six: Sechsen drehen (all offered sixes; two sixes -> one 1, three -> two 1s)."""
+        if self.state != TURN:
+            return self._refuse("not your turn")
+        sixes = self.turn.sixes_available()
+        if slot not in sixes:
+            return self._refuse("Sechsen drehen is not possible now")
+        try:
+            self.turn.turn_sixes(sixes)
+        except RuleError as e:
+            return self._refuse(str(e))
+        self._progress("turn")
+        self.view.show(self)
+
+    def on_peek(self, held):
+        """Main button held: look under the cup, as lifting it would; released: cover again."""
+        if held and (self.state != TURN or not self.turn.may_peek()):
+            self.peeking = False
+            return self._refuse("peeking is not allowed now")
+        self.peeking = held
+        self.view.show(self)
+
+    def on_main_long(self):
+        """Long press: stand (on turn), start a turn (alone, idle), or clear the table (alone, revealed)."""
+        self.peeking = False
+        if self.state == TURN:
+            try:
+                self.turn.stand()
+            except RuleError as e:
+                return self._refuse(str(e))
+            return self._stand()
+        if not self.hosted and self.state in (IDLE, REVEALED):
+            return self._begin(self.round + 1, self.standalone_limit)
+        self._refuse("nothing to do")
+
+    def on_main_short(self):
+        """A short press after the round: the reveal button."""
+        if self.state == READY or (not self.hosted and self.state == DONE):
+            return self._reveal()
+        if self.state != TURN:
+            self._refuse("the round is not over")
+
+    def on_die_idle(self, slot):
+        """Alone at a paper-Deckel table: die button k before the turn sets the throw limit to k+1."""
+        if self.hosted or self.state not in (IDLE, REVEALED):
+            return self._refuse("not your turn")
+        self.standalone_limit = min(slot + 1, self.rules.max_throws)
+        self.view.show(self)
+
+    # --- host messages ------------------------------------------------------------------------------
+    def on_message(self, msg):
+        kind = msg["t"]
+        handler = getattr(self, "_msg_" + kind, None)
+        if handler is None:
+            return self._report(P.E_UNKNOWN, "unknown message type", kind)
+        handler(msg)
+
+    def _msg_hello(self, msg):
+        if msg["v"] != P.VERSION:
+            return self._report(P.E_VERSION, "protocol version %d, cup speaks %d" % (msg["v"], P.VERSION), "hello")
+        out = {"t": "identity", "v": P.VERSION, "cup": self.identity["cup"], "name": self.name,
+               "fw": FIRMWARE, "board": self.identity["board"], "battery": self.battery() if self.battery else None,
+               "presets": sorted(PRESETS)}
+        self.send(out)
+
+    def _msg_configure(self, msg):
+        if self.state in (TURN, DONE, READY):
+            return self._report(P.E_STATE, "cannot change the rules during a round", "configure")
+        try:
+            rules = from_dict(msg["rules"])
+        except RuleError as e:
+            return self._report(P.E_BAD_MESSAGE, str(e), "configure")
+        if msg["seat"] < 0 or len(msg["name"]) > P.MAX_NAME:
+            return self._report(P.E_BAD_MESSAGE, "seat must be >= 0 and the name short", "configure")
+        self.rules, self.name, self.seat, self.hosted = rules, msg["name"], msg["seat"], True
+        self.state = IDLE
+        self._ok("configure")
+        self.view.show(self)
+
+    def _msg_turn(self, msg):
+        if not self.hosted:
+            return self._report(P.E_STATE, "configure the cup first", "turn")
+        if self.state in (TURN, DONE, READY):
+            return self._report(P.E_STATE, "a round is still open", "turn")
+        limit = msg.get("limit")
+        if limit is not None and not 1 <= limit <= self.rules.max_throws:
+            return self._report(P.E_BAD_MESSAGE, "limit must be 1 to %d" % self.rules.max_throws, "turn")
+        self._ok("turn")
+        self._begin(msg["round"], limit)
+
+    def _msg_round_end(self, msg):
+        if self.state != DONE or msg["round"] != self.round:
+            return self._report(P.E_STATE, "no finished turn of round %d" % msg["round"], "round_end")
+        self.state = READY
+        self._ok("round_end")
+        self.view.show(self)
+
+    def _msg_reveal(self, msg):
+        if self.state not in (DONE, READY, REVEALED) or msg["round"] != self.round:
+            return self._report(P.E_STATE, "no finished turn of round %d" % msg["round"], "reveal")
+        self._reveal()
+
+    def _msg_outcome(self, msg):
+        if msg["result"] not in P.RESULTS:
+            return self._report(P.E_BAD_MESSAGE, "unknown result", "outcome")
+        if self.state in (TURN, DONE, READY):
+            return self._report(P.E_STATE, "reveal first", "outcome")
+        self.result = msg["result"]
+        self.state = IDLE
+        self._ok("outcome")
+        self.view.show(self)
+
+    def _msg_status(self, msg):
+        self.send({"t": "status", "state": self.state, "round": self.round if self.turn else None,
+                   "throws": self.turn.throws_used if self.turn else 0,
+                   "public": self._public(), "seat": self.seat, "name": self.name})
+        if self.state in (DONE, READY):  # a host that lost the commitment gets it again
+            self.send({"t": "done", "round": self.round, "throws": self.turn.throws_used, "commit": self.commit})
+
+    # --- internals ----------------------------------------------------------------------------------
+    def _begin(self, round_id, limit):
+        self.round = round_id
+        self.limit = limit
+        self.turn = Turn(self.rules, limit)
+        self.state = TURN
+        self.nonce = self.commit = self.result = None
+        self.peeking = False
+        self.view.show(self)
+
+    def _stand(self):
+        self.state = DONE
+        self.peeking = False
+        self.nonce = "".join("%02x" % b for b in self.urandom(16))
+        self.commit = P.commitment(self.round, self.turn.dice(), self.nonce)
+        self.send({"t": "done", "round": self.round, "throws": self.turn.throws_used, "commit": self.commit})
+        self.view.show(self)
+
+    def _reveal(self):
+        self.state = REVEALED
+        t = self.turn
+        self.send({"t": "revealed", "round": self.round, "dice": t.dice(), "nonce": self.nonce,
+                   "throws": t.throws_used, "hand": t.hand(), "transcript": t.transcript})
+        self.view.show(self)
+
+    def _public(self):
+        return [[s, v] for s, v in self.turn.public()] if self.turn else []
+
+    def _progress(self, event):
+        self.send({"t": "progress", "round": self.round, "throws": self.turn.throws_used,
+                   "public": self._public(), "event": event})
+
+    def _ok(self, re):
+        self.send({"t": "ok", "re": re})
+
+    def _report(self, code, text, re=None):
+        self.send(P.error(code, text, re))
+        self.view.refuse(self)
+
+    def _refuse(self, text):
+        # A physical input the rules refuse: the status pixel flashes; the host hears of it too.
+        self.view.refuse(self)
+        self.send(P.error(P.E_REFUSED, text, "input"))
+
+    def shown_dice(self):
+        """(slot, value, kind) for the LEDs: dice set aside are public, the rest only while peeking or after
+        the reveal (kind "aside" or "cup")."""
+        if not self.turn or not self.turn.throws_used:
+            return []
+        out = []
+        for s in range(3):
+            kept = self.turn.state[s] != IN_CUP
+            if kept or self.peeking or self.state == REVEALED:
+                out.append((s, self.turn.values[s], "aside" if kept else "cup"))
+        return out

@@ -1,0 +1,78 @@
+"""What the LEDs show in each state of the cup (docs/firmware.md has the table).
+
+Dice set aside lie open on the table, so they are always lit (orange); the dice under the cup light (white)
+only while the owner peeks and after the reveal. The status pixel tells the state; a refused input flashes it
+red for a second, then the state color returns.
+"""
+
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+from cup import leds as L
+from cup.clock import ticks_ms, ticks_diff, ticks_add
+
+_REFUSE_MS = const(1000)
+DONE = (128, 0, 255)      # violet: stood, throw hidden, waiting for the round to end
+READY = (255, 255, 0)     # yellow: round over, press to reveal
+ALONE = (40, 40, 40)      # dim white: alone at a paper-Deckel table, not on turn
+HALF_LOST = (255, 0, 0)
+
+
+class View:
+    def __init__(self, dice_leds):
+        self.leds = dice_leds
+        self.refusing_until = None
+        self.failed = False
+
+    def show(self, cup):
+        shown = cup.shown_dice()
+        lit = [False, False, False]
+        for slot, value, kind in shown:
+            self.leds.show_die(slot, value, L.DIE_KEPT if kind == "aside" else L.DIE, show=False)
+            lit[slot] = True
+        for slot in range(3):
+            if not lit[slot]:
+                self.leds.clear_die(slot, show=False)
+        if self.refusing_until is None:
+            self.leds.status(self._status_color(cup), show=False)
+        self.leds.refresh()
+
+    def _status_color(self, cup):
+        if self.failed:
+            return L.ERROR
+        state = cup.state
+        if state == "turn":
+            return L.THROWS[min(cup.turn.throws_used, 3)]
+        if state == "done":
+            return DONE
+        if state == "reveal_ready":
+            return READY
+        if state == "revealed" or cup.result is not None:
+            return {"lost": L.LOST, "half_lost": HALF_LOST, "game_lost": HALF_LOST,
+                    "won": L.WON}.get(cup.result, L.OFF)
+        if not cup.hosted:
+            return L.THROWS[cup.standalone_limit] if cup.standalone_limit < 3 else ALONE
+        return L.WAITING
+
+    def refuse(self, cup):
+        now = ticks_ms()
+        self.refusing_until = ticks_add(now, _REFUSE_MS)
+        self.leds.flash(L.REFUSED, now)
+
+    def error(self, cup):
+        self.failed = True
+        self.leds.status(L.ERROR)
+
+    def tick(self, cup):
+        """Called by the LED task every few ms: advances a flash and ends it after a second."""
+        if self.refusing_until is None:
+            return
+        now = ticks_ms()
+        if ticks_diff(now, self.refusing_until) >= 0:
+            self.refusing_until = None
+            self.leds.status(self._status_color(cup))
+        else:
+            self.leds.update(now)

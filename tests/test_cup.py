@@ -1,0 +1,178 @@
+"""The cup's state machine through its real inputs on the MicroPython unix port: the serial link (pyserial on a
+pseudo-terminal) and the control channel (buttons, shakes); LED frames are read back from the emulated board."""
+
+import json
+
+import pytest
+
+from schocken import protocol as P
+from schocken.rules import Rules
+
+from conftest import micropython_path
+
+pytestmark = pytest.mark.skipif(micropython_path() is None, reason="needs the micropython unix port")
+
+from cupkit import CupDriver  # noqa: E402
+
+
+@pytest.fixture
+def cup():
+    driver = CupDriver()
+    yield driver
+    driver.close()
+
+
+def test_hello_identity_and_version(cup):
+    ident = cup.request("identity", t="hello", v=P.VERSION)
+    assert ident["v"] == P.VERSION and ident["board"] == "emulated" and "standard" in ident["presets"]
+    cup.send(t="hello", v=99)
+    err = cup.recv("error")
+    assert err["code"] == P.E_VERSION
+
+
+def test_whole_turn_with_set_aside_peek_stand_reveal(cup):
+    cup.start()
+    cup.request(t="turn", round=1, limit=None)
+    p = cup.throw(1, 4, 2)
+    assert p["throws"] == 1 and p["public"] == []          # the dice are hidden under the cup
+    cup.settle()
+    assert cup.faces() == [0, 0, 0]
+    cup.hold_main()                                          # peek: shown while held
+    assert cup.faces() == [1, 4, 2]
+    cup.release_main()
+    assert cup.faces() == [0, 0, 0]
+    cup.die(0)                                               # set the one aside: public from now on
+    p = cup.recv("progress")
+    assert p["event"] == "aside" and p["public"] == [[0, 1]]
+    cup.settle()
+    assert cup.faces() == [1, 0, 0]
+    p = cup.throw(1, 3)
+    assert p["throws"] == 2 and p["public"] == [[0, 1]]
+    done = cup.stand()
+    assert done["throws"] == 2 and len(done["commit"]) == 64
+    cup.request(t="round_end", round=1)
+    cup.cup.press(3, 60)                                      # the reveal button
+    rev = cup.recv("revealed")
+    assert rev["dice"] == [1, 1, 3] and rev["throws"] == 2 and rev["hand"] is False
+    throw = P.check_reveal(Rules("standard"), None, done["commit"], rev)
+    assert throw.label == "Schock 3"
+    cup.settle()
+    assert cup.faces() == [1, 1, 3]
+
+
+def test_take_back_within_throw_but_not_after(cup):
+    cup.start()
+    cup.request(t="turn", round=1, limit=None)
+    cup.throw(5, 5, 2)
+    cup.die(2)
+    assert cup.recv("progress")["public"] == [[2, 2]]
+    cup.die(2)                                                 # changed his mind: back into the cup
+    p = cup.recv("progress")
+    assert p["event"] == "back" and p["public"] == []
+    cup.die(0)
+    cup.recv("progress")
+    cup.throw(6, 6)
+    cup.die(0)                                                 # set aside in the last throw: stays out
+    err = cup.recv("error")
+    assert err["code"] == P.E_REFUSED and "never goes back" in err["msg"]
+
+
+def test_sechsen_drehen_and_limit(cup):
+    cup.start(preset="beton")
+    cup.request(t="turn", round=1, limit=2)
+    cup.throw(6, 3, 6)
+    cup.die_long(0)                                            # a long press on a six turns the sixes
+    p = cup.recv("progress")
+    assert p["event"] == "turn" and p["public"] == [[0, 1]]
+    cup.die(2)                                                 # beton: the other six goes back into the cup
+    assert "goes back" in cup.recv("error")["msg"]
+    cup.throw(1, 4)                                            # second and last throw: the turn ends by itself
+    done = cup.recv("done")
+    assert done["throws"] == 2
+    cup.hold_main()                                            # the last throw stays hidden, also from its owner
+    assert cup.recv("error")["code"] == P.E_REFUSED
+    cup.release_main()
+    cup.cup.shake(800)                                         # past the limit
+    assert cup.recv("error")["code"] == P.E_REFUSED
+    cup.send(t="reveal", round=1)
+    rev = cup.recv("revealed")
+    assert rev["dice"] == [1, 1, 4]
+    assert P.check_reveal(Rules("beton"), 2, done["commit"], rev).label == "Schock 4"
+
+
+def test_sixes_refused_on_last_throw(cup):
+    cup.start()
+    cup.request(t="turn", round=1, limit=2)
+    cup.throw(2, 3, 4)
+    cup.throw(6, 6, 1)
+    cup.recv("done")                                           # limit reached: nothing left to turn for
+    cup.die_long(0)
+    assert cup.recv("error")["code"] == P.E_REFUSED
+
+
+def test_refusals_out_of_turn(cup):
+    cup.start()
+    cup.cup.shake(800)                                         # no Spinksen: not on turn, no throw
+    assert cup.recv("error")["code"] == P.E_REFUSED
+    cup.hold_main()
+    assert cup.recv("error")["code"] == P.E_REFUSED
+    cup.release_main()
+    cup.settle(0.3)
+    status = cup.request("status", t="status")
+    assert status["state"] == "idle" and status["throws"] == 0
+
+
+def test_bad_messages_change_nothing(cup):
+    cup.start()
+    cup.request(t="turn", round=7, limit=None)
+    cup.throw(1, 1, 5)
+    before = cup.request("status", t="status")
+    cup.send_raw(b"this is not json\n")
+    assert cup.recv("error")["code"] == P.E_BAD_JSON
+    cup.send_raw(b'{"t": "turn", "round": "x"}\n')
+    assert cup.recv("error")["code"] == P.E_BAD_MESSAGE
+    cup.send_raw(b'{"t": "launch"}\n')
+    assert cup.recv("error")["code"] == P.E_UNKNOWN
+    cup.send_raw(b"{" + b"x" * 3000 + b"}\n")
+    assert cup.recv("error")["code"] == P.E_TOO_LONG
+    cup.send_raw(b"\xff\xfe\n")
+    assert cup.recv("error")["code"] == P.E_BAD_JSON
+    cup.send(t="turn", round=8, limit=None)                      # out of turn: a round is open
+    assert cup.recv("error")["code"] == P.E_STATE
+    cup.send(t="reveal", round=7)                               # not stood yet
+    assert cup.recv("error")["code"] == P.E_STATE
+    after = cup.request("status", t="status")
+    assert after == before
+    cup.send(t="hello", v=P.VERSION)                            # and the cup still answers
+    assert cup.recv("identity")["v"] == P.VERSION
+
+
+def test_three_rounds_within_the_heap(cup):
+    """Three full rounds through the serial link, in the heap the cup is started with (tests/cupkit.py)."""
+    cup.start()
+    for r in (1, 2, 3):
+        cup.request(t="turn", round=r, limit=1 if r > 1 else None)
+        cup.throw()
+        if r == 1:
+            done = cup.stand()
+        else:
+            done = cup.recv("done")
+        rev = cup.request("revealed", t="reveal", round=r)
+        P.check_reveal(Rules("standard"), None if r == 1 else 1, done["commit"], rev)
+        cup.request(t="outcome", round=r, result="won", deckel=0, middle=13)
+    assert cup.cup.alive()
+
+
+def test_alone_at_a_paper_table():
+    """Without a host: a die button sets the limit, a long press starts the turn, the cup plays alone."""
+    cup = CupDriver()
+    try:
+        cup.die(1)                                              # limit 2
+        cup.cup.press(3, cup.long_ms + 200)                      # start the turn
+        cup.throw(2, 2, 2)
+        cup.throw(3, 3, 3)                                       # second throw = limit: stood, hidden
+        assert cup.recv("done")["throws"] == 2
+        cup.cup.press(3, 60)                                     # reveal
+        assert cup.recv("revealed")["dice"] == [3, 3, 3]
+    finally:
+        cup.close()
