@@ -128,6 +128,10 @@ async def control_task(reader, board, roller, say):
         words = line.split()
         if words and words[0] == b"dice":
             err = roller.queue_line([w.decode() for w in words[1:]])
+        elif words and words[0] == b"mem":  # live heap, for bench/cup.py
+            import gc
+            gc.collect()
+            err = "mem %d %d" % (gc.mem_alloc(), gc.mem_free())
         else:
             err = board.apply_control(line)
         if err is not None:

@@ -197,7 +197,7 @@ class Cup:
         self.send({"t": "status", "state": self.state, "round": self.round if self.turn else None,
                    "throws": self.turn.throws_used if self.turn else 0,
                    "public": self._public(), "seat": self.seat, "name": self.name})
-        if self.state in (DONE, READY):  # a host that lost the commitment gets it again
+        if self.state in (DONE, READY, REVEALED):  # a host that lost the commitment gets it again
             self.send({"t": "done", "round": self.round, "throws": self.turn.throws_used, "commit": self.commit})
 
     # --- internals ----------------------------------------------------------------------------------

@@ -98,6 +98,7 @@ class EmulatedCup:
         self.on_frame = on_frame
         self.frames = []             # LED frames (bytes), newest last
         self.control_errors = []
+        self.control_lines = []       # every other line the cup said on its control channel
         self.interpreter = interpreter or ("micropython" if micropython_exe() else "cpython")
         self._link_master, self._link_slave = _pty()
         self._ctl_master, self._ctl_slave = _pty()
@@ -165,6 +166,8 @@ class EmulatedCup:
             self._ready.set()
         elif line.startswith("error:"):
             self.control_errors.append(line)
+        else:
+            self.control_lines.append(line)
 
     # --- the physical world ---------------------------------------------------------------------
     def control(self, line):

@@ -7,7 +7,7 @@ does it with two players where ``two_player_final`` is off (seed 004).
 
 from schocken import RuleError
 from schocken.throws import evaluate
-from schocken.ranking import rank_round
+from schocken.ranking import rank_round, RoundResult
 from schocken.half import Half
 
 PHASES = ("throw_off", "half1", "half2", "final", "over")
@@ -76,14 +76,33 @@ class Game:
         self._in_play()
         return self.half.order()
 
-    def play_round(self, entries):
-        """``entries``: (dice, throws, hand) for each seat of ``order()``, in that order.
+    def play_round(self, entries, forfeit=()):
+        """``entries``: (dice, throws, hand) for each seat of ``order()``, in that order. ``forfeit``: positions
+        in that order whose throw is void (a cup caught cheating, when the table rules that the cheater takes
+        the Deckel); they rank below everyone, the first of them in seating order is the round's worst.
         Returns (RoundResult, moves) where moves are the Deckel moved, see ``Half.give``."""
         self._in_play()
         order = self.half.order()
         if len(entries) != len(order):
             raise RuleError("this round needs %d throws (seats %s), got %d" % (len(order), order, len(entries)))
-        result = rank_round(self.rules, entries)
+        honest = [i for i in range(len(order)) if i not in forfeit]
+        if not honest:
+            raise RuleError("no valid throw in this round: it must be played again")
+        if forfeit:
+            if len(honest) > 1:
+                sub = rank_round(self.rules, [entries[i] for i in honest])
+                ranking = [honest[i] for i in sub.ranking]
+                results = [None] * len(order)
+                for k, i in enumerate(honest):
+                    results[i] = sub.results[k]
+            else:
+                results = [None] * len(order)
+                results[honest[0]] = rank_round(self.rules, [entries[honest[0]]] * 2).results[0]
+                ranking = honest
+            forfeited = [i for i in range(len(order)) if i in forfeit]
+            result = RoundResult(results, ranking + forfeited[1:] + forfeited[:1])
+        else:
+            result = rank_round(self.rules, entries)
         moves = self.half.give(order[result.best], order[result.worst], result.deckel)
         self.rounds += 1
         self._after_round()

@@ -19,7 +19,8 @@ class RoundResult:
 
     def to_dict(self):
         return {"best": self.best, "worst": self.worst, "deckel": self.deckel,
-                "ranking": list(self.ranking), "results": [t.to_dict() for t in self.results]}
+                "ranking": list(self.ranking),
+                "results": [t.to_dict() if t is not None else None for t in self.results]}
 
 
 def order_key(throw, position):

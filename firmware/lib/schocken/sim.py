@@ -13,6 +13,8 @@ _SCHOCK_KEY = 3000  # the key of the lowest Schock (see schocken.throws)
 def keep_ones(turn, stand_key=_SCHOCK_KEY):
     """After a throw: stand on a throw at least as good as ``stand_key`` (a Schock by default);
     otherwise turn two sixes, set the ones aside and throw again. Returns True to stand."""
+    if turn.turned:
+        return False  # after Sechsen drehen the next throw must be taken
     if not turn.can_roll() or turn.result().key >= stand_key:
         return True
     sixes = turn.sixes_available()

@@ -1,0 +1,147 @@
+"""Plain output: one line per event, for logs, screen readers and when standard output is not a terminal."""
+
+import sys
+
+from schocken.throws import ALL
+
+TEXT = {
+    "de": {
+        "start": "Spiel {game_id}: Regeln {rules}, Spieler: {players}",
+        "opener": "{name} beginnt.",
+        "turn": "Runde {round}: {name} ist am Zug{limit}.",
+        "limit": " (höchstens {n} Würfe)",
+        "progress": "{name}: Wurf {throws}{public}",
+        "public": ", liegen: {dice}",
+        "done": "{name} steht nach {throws} Würfen.",
+        "reveal": "{name} deckt auf: {dice} = {label} ({throws} Würfe{built})",
+        "built": ", zusammengewürfelt",
+        "throw_off": "Auswürfeln: {result}",
+        "throw_off_again": "Auswürfeln: Gleichstand, Stechen zwischen {names}",
+        "throw_off_opener": "{name} hat den niedrigsten Wurf und beginnt",
+        "round": "Runde {round}: {best} hat den besten Wurf, {worst} verliert und bekommt {deckel} Deckel. Mitte: {middle}, {standings}",
+        "all": "alle",
+        "cheat": "ACHTUNG: Becher von {name} ist ungültig: {reason}",
+        "replay_round": "Runde {round} wird wiederholt.",
+        "half_lost": "{name} verliert die {phase}.",
+        "game_over": "Spiel aus: {name} hat verloren{blatt}.",
+        "blatt": " (Blattschuss)",
+        "pause": "PAUSE: Becher von {name} ist weg ({reason}). Warte …",
+        "resume": "Becher von {name} ist wieder da, es geht weiter.",
+        "resumed": "Spiel fortgesetzt.",
+        "penalty": "{name} hat die Würfel fallen lassen: ein Strafdeckel.",
+        "einwuerfeln": "{name} würfelt sich wieder ein.",
+        "half1": "1. Hälfte", "half2": "2. Hälfte", "final": "Finale",
+    },
+    "en": {
+        "start": "Game {game_id}: rules {rules}, players: {players}",
+        "opener": "{name} opens.",
+        "turn": "Round {round}: {name} is on turn{limit}.",
+        "limit": " (at most {n} throws)",
+        "progress": "{name}: throw {throws}{public}",
+        "public": ", set aside: {dice}",
+        "done": "{name} stands after {throws} throws.",
+        "reveal": "{name} reveals: {dice} = {label} ({throws} throws{built})",
+        "built": ", built",
+        "throw_off": "Throw-off: {result}",
+        "throw_off_again": "Throw-off: a tie, Stechen between {names}",
+        "throw_off_opener": "{name} has the lowest throw and opens",
+        "round": "Round {round}: {best} has the best throw, {worst} loses and takes {deckel} Deckel. Middle: {middle}, {standings}",
+        "all": "all",
+        "cheat": "WARNING: the cup of {name} is invalid: {reason}",
+        "replay_round": "Round {round} is played again.",
+        "half_lost": "{name} loses the {phase}.",
+        "game_over": "Game over: {name} lost{blatt}.",
+        "blatt": " (Blattschuss)",
+        "pause": "PAUSE: the cup of {name} is gone ({reason}). Waiting …",
+        "resume": "The cup of {name} is back, the game goes on.",
+        "resumed": "Game resumed.",
+        "penalty": "{name} dropped the dice: one penalty Deckel.",
+        "einwuerfeln": "{name} throws back in.",
+        "half1": "1. Hälfte", "half2": "2. Hälfte", "final": "Finale",
+    },
+}
+
+
+def _dice(d):
+    return "-".join(str(x) for x in d)
+
+
+class PlainUI:
+    def __init__(self, lang="de", out=None):
+        self.t = TEXT.get(lang, TEXT["de"])
+        self.out = out or sys.stdout
+
+    def say(self, key, **kw):
+        self.out.write(self.t[key].format(**kw) + "\n")
+        self.out.flush()
+
+    def note(self, text):
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    def update(self, st, ev):
+        kind = ev["ev"]
+        fn = getattr(self, "_" + kind, None)
+        if fn:
+            fn(st, ev)
+
+    def _start(self, st, ev):
+        self.say("start", game_id=ev["game_id"], rules=ev["rules"]["preset"],
+                 players=", ".join("%d %s" % (p["seat"] + 1, p["name"]) for p in ev["players"]))
+
+    def _opener(self, st, ev):
+        self.say("opener", name=st.name(ev["seat"]))
+
+    def _turn(self, st, ev):
+        limit = self.t["limit"].format(n=ev["limit"]) if ev.get("limit") else ""
+        self.say("turn", round=ev["round"], name=st.name(ev["seat"]), limit=limit)
+
+    def _progress(self, st, ev):
+        public = self.t["public"].format(dice=_dice(v for _, v in ev["public"])) if ev["public"] else ""
+        self.say("progress", name=st.name(ev["seat"]), throws=ev["throws"], public=public)
+
+    def _done(self, st, ev):
+        self.say("done", name=st.name(ev["seat"]), throws=ev["throws"])
+
+    def _reveal(self, st, ev):
+        self.say("reveal", name=st.name(ev["seat"]), dice=_dice(ev["dice"]), label=ev["label"],
+                 throws=ev["throws"], built="" if ev["hand"] else self.t["built"])
+
+    def _throw_off(self, st, ev):
+        if ev["opener"] is None:
+            self.say("throw_off_again", names=", ".join(st.name(s) for s in st.game.throw_off_seats))
+        else:
+            self.say("throw_off", result=self.t["throw_off_opener"].format(name=st.name(ev["opener"])))
+
+    def _round(self, st, ev):
+        deckel = self.t["all"] if ev["deckel"] == ALL else ev["deckel"]
+        standings = ", ".join("%s %d" % (p.name, st.deckel(p.seat)) for p in st.players)
+        self.say("round", round=ev["round"], best=st.name(ev["best"]), worst=st.name(ev["worst"]),
+                 deckel=deckel, middle=st.middle(), standings=standings)
+
+    def _cheat(self, st, ev):
+        self.say("cheat", name=st.name(ev["seat"]), reason=ev["reason"])
+
+    def _replay_round(self, st, ev):
+        self.say("replay_round", round=ev["round"])
+
+    def _half_lost(self, st, ev):
+        self.say("half_lost", name=st.name(ev["seat"]), phase=self.t.get(ev["phase"], ev["phase"]))
+
+    def _game_over(self, st, ev):
+        self.say("game_over", name=st.name(ev["loser"]), blatt=self.t["blatt"] if ev["blattschuss"] else "")
+
+    def _pause(self, st, ev):
+        self.say("pause", name=st.name(ev["seat"]), reason=ev["reason"])
+
+    def _resume(self, st, ev):
+        self.say("resume", name=st.name(ev["seat"]))
+
+    def _resumed(self, st, ev):
+        self.say("resumed")
+
+    def _penalty(self, st, ev):
+        self.say("penalty", name=st.name(ev["seat"]))
+
+    def _einwuerfeln(self, st, ev):
+        self.say("einwuerfeln", name=st.name(ev["seat"]))

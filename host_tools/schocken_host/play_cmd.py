@@ -1,0 +1,219 @@
+"""`schocken play`: seat the players, connect their cups (serial ports and/or emulated cups), run the referee
+with a scoreboard, log everything; `--resume` continues a logged game."""
+
+import asyncio
+import hashlib
+import sys
+
+from schocken import RuleError
+from schocken.rules import Rules, from_dict, parse_assignments
+
+from schocken_host import gamelog
+from schocken_host.bots import Bot, STRATEGIES
+from schocken_host.emulator import EmulatedCup
+from schocken_host.plain import PlainUI
+from schocken_host.referee import Referee, Seat
+from schocken_host.state import TableState, LogError
+from schocken_host.transport import SerialTransport, discover
+
+KEYS = {"s": ("shake", 800), "1": ("tap", 0), "2": ("tap", 1), "3": ("tap", 2), "q": ("long", 0),
+        "w": ("long", 1), "e": ("long", 2), "p": ("peek", 3), "": ("long", 3), "enter": ("long", 3),
+        "r": ("tap", 3)}
+
+
+def add_arguments(p):
+    p.add_argument("--emulate", type=int, default=0, metavar="N", help="start N emulated cups")
+    p.add_argument("--bots", type=int, default=None, metavar="K",
+                   help="K of the emulated cups are played by bots (default: all)")
+    p.add_argument("--port", action="append", default=[], help="serial port of a cup (repeatable)")
+    p.add_argument("--names", default=None, help="player names in seating order, comma separated")
+    p.add_argument("--table", default=None, metavar="FILE.toml", help="seating from a table file")
+    p.add_argument("--rules", default=None, metavar="PRESET")
+    p.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE")
+    p.add_argument("--plain", action="store_true", help="one line per event instead of the scoreboard")
+    p.add_argument("--reveal", choices=("all", "button"), default="all",
+                   help="uncover all cups at once, or each player presses his cup's button")
+    p.add_argument("--cheat", choices=("replay", "deckel"), default="replay",
+                   help="a cup caught cheating: play the round again, or the cheater takes the Deckel")
+    p.add_argument("--strategy", choices=sorted(STRATEGIES), default="schock", help="how the bots play")
+    p.add_argument("--seed", type=int, default=None, help="dice for emulated bot cups from this seed")
+    p.add_argument("--opener", type=int, default=None, help="seat that opens (skips the throw-off)")
+    p.add_argument("--resume", nargs="?", const="latest", default=None, metavar="LOG",
+                   help="continue an interrupted game (the newest log if none is named)")
+    p.add_argument("--log-dir", default=None, help="where game logs go (default: the user data directory)")
+    p.add_argument("--heap", default="128k", help="heap of each emulated cup (micropython -X heapsize)")
+
+
+def seeded_dice(seed):
+    """Dice as a function of (seed, round, seat, throw): the same table plays the same dice again, also
+    after a resume, whatever happened in between."""
+    def dice(round_id, seat, throw, n):
+        digest = hashlib.sha256(("%s:%s:%s:%s" % (seed, round_id, seat, throw)).encode()).digest()
+        out = [b % 6 + 1 for b in digest if b < 252]
+        return out[:n]
+    return dice
+
+
+def read_table(path):
+    import tomllib
+    with open(path, "rb") as f:
+        data = tomllib.load(f)
+    players = data.get("players")
+    if not isinstance(players, list) or not all(isinstance(p, dict) and "name" in p for p in players):
+        raise RuleError("%s: needs [[players]] entries with a name (and optionally port)" % path)
+    return data
+
+
+class Table:
+    """Who sits where, and the cups and bots behind them."""
+
+    def __init__(self, args, resume_start=None):
+        self.args = args
+        self.cups = []
+        self.bots = []
+        self.seats = []
+        self.names = []
+        self.ports = list(args.port)
+        self.rules_dict = None
+        table = read_table(args.table) if args.table else {}
+        if table:
+            self.names = [p["name"] for p in table["players"]]
+            self.ports += [p["port"] for p in table["players"] if p.get("port")]
+            if table.get("rules"):
+                self.rules_dict = {"preset": table["rules"], "options": table.get("options", {})}
+        if args.names:
+            self.names = [n.strip() for n in args.names.split(",") if n.strip()]
+        self.resume_start = resume_start
+
+    def rules(self):
+        if self.resume_start:
+            return from_dict(self.resume_start["rules"])
+        if self.args.rules or self.args.set or not self.rules_dict:
+            return Rules(self.args.rules or "standard", **parse_assignments(self.args.set))
+        return from_dict(self.rules_dict)
+
+    async def build(self):
+        args = self.args
+        if self.resume_start:
+            players = self.resume_start["players"]
+            kinds = [p.get("kind", "cup") for p in players]
+            self.names = [p["name"] for p in players]
+            emulated = [p for p in players if p.get("cup", "").startswith("emu")]
+            n_emu = len(emulated)
+            n_bots = sum(1 for p in emulated if p.get("kind") == "bot")
+        else:
+            n_emu = args.emulate
+            n_bots = n_emu if args.bots is None else min(args.bots, n_emu)
+            kinds = None
+        for port in self.ports:
+            self.seats.append(Seat(self._name(len(self.seats), "cup"), SerialTransport(port), "cup"))
+        if not self.ports and not n_emu:
+            for transport, ident in await discover():
+                transport.close()
+                self.seats.append(Seat(ident.get("name") or self._name(len(self.seats), "cup"),
+                                       SerialTransport(transport.port), "cup"))
+        dice = seeded_dice(args.seed) if args.seed is not None else None
+        for k in range(n_emu):
+            seat_no = len(self.seats)
+            kind = "bot" if k < n_bots else "human"
+            cup = EmulatedCup("emu%d" % (k + 1), self._name(seat_no, kind), heap=args.heap, long_ms=300)
+            self.cups.append(cup)
+            seat = Seat(self._name(seat_no, kind), SerialTransport(cup.port), kind)
+            self.seats.append(seat)
+            if kind == "bot":
+                self.bots.append(Bot(seat_no, cup, args.strategy, dice=dice))
+            else:
+                self.human = cup
+        if kinds and [s.kind for s in self.seats] != kinds:
+            raise RuleError("the table does not match the log: seats %s, the log has %s"
+                            % ([s.kind for s in self.seats], kinds))
+        if len(self.seats) < 2:
+            raise RuleError("a game needs at least two cups (use --emulate N or --port)")
+
+    def _name(self, seat_no, kind):
+        if seat_no < len(self.names):
+            return self.names[seat_no]
+        return ("Bot %d" if kind == "bot" else "Spieler %d") % (seat_no + 1)
+
+    def close(self):
+        for cup in self.cups:
+            cup.close()
+
+
+async def keyboard(cup):
+    """The human at an emulated table: keys as lines on standard input (see KEYS)."""
+    loop = asyncio.get_running_loop()
+    while True:
+        line = await loop.run_in_executor(None, sys.stdin.readline)
+        if not line:
+            return
+        key = line.strip().lower()
+        if key not in KEYS:
+            continue
+        what, arg = KEYS[key]
+        if what == "shake":
+            cup.shake(arg)
+        elif what == "peek":
+            cup.control("press 3")
+            await asyncio.sleep(1.0)
+            cup.control("release 3")
+        else:
+            cup.control("press %d" % arg)
+            await asyncio.sleep(0.06 if what == "tap" else 0.5)
+            cup.control("release %d" % arg)
+
+
+async def play(args, ui_factory):
+    state = None
+    log = None
+    start = None
+    if args.resume:
+        path = gamelog.latest(args.log_dir) if args.resume == "latest" else args.resume
+        if path is None:
+            raise RuleError("no game log to resume")
+        state = TableState()
+        for n, ev in gamelog.read(path):
+            try:
+                state.apply(ev)
+            except LogError as e:
+                raise RuleError("%s line %d: %s" % (path, n, e))
+            if ev["ev"] == "start":
+                start = ev
+        if state.over:
+            raise RuleError("%s: this game is over already" % path)
+        log = gamelog.GameLog(path)
+    table = Table(args, start)
+    try:
+        await table.build()
+        rules = table.rules()
+        if log is None:
+            log = gamelog.GameLog.new(args.log_dir)
+        ui = ui_factory()
+        ui.note("Log: %s" % log.path)
+        for cup in table.cups:
+            ui.note("%s: %s (%s)" % (cup.cup_id, cup.port, cup.interpreter))
+        referee = Referee(rules, table.seats, log, ui, reveal=args.reveal, cheat=args.cheat, state=state)
+        tasks = [asyncio.create_task(b.run(referee)) for b in table.bots]
+        if getattr(table, "human", None) is not None:
+            tasks.append(asyncio.create_task(keyboard(table.human)))
+        try:
+            await referee.run(opener=args.opener)
+        finally:
+            for t in tasks:
+                t.cancel()
+            referee.close()
+        return referee.state
+    finally:
+        table.close()
+        if log is not None:
+            log.close()
+
+
+def cmd_play(args):
+    lang = getattr(args, "lang", "de")
+    if args.plain or not sys.stdout.isatty():
+        state = asyncio.run(play(args, lambda: PlainUI(lang)))
+    else:
+        from schocken_host.scoreboard import run_scoreboard
+        state = run_scoreboard(args, play, lang)
+    return 0 if state is not None and state.over else 1

@@ -1,0 +1,256 @@
+"""The referee: drives a whole game through the cups, ranks with the rules package, moves the Deckel.
+
+Everything that happens becomes an event: written to the game log first, then applied to the TableState
+(which recomputes the game with the rules package), then shown. A round is played as a continuation: what the
+state already knows (a cup that is done, a reveal that was checked) is not asked again, so a cup that
+reconnects, or a host that resumes from its log, goes on where the game was without re-throwing anything.
+"""
+
+import asyncio
+import time
+import uuid
+
+from schocken import RuleError
+from schocken import protocol as P
+
+from schocken_host.state import TableState, LOG_VERSION
+from schocken_host.transport import TransportClosed, hello
+
+
+class Seat:
+    def __init__(self, name, transport, kind="cup", reconnect=None):
+        self.name = name
+        self.transport = transport
+        self.kind = kind              # "bot", "human" (an emulated cup on the keyboard) or "cup"
+        self.reconnect = reconnect    # async () -> Transport, for a cup that went away
+        self.identity = None
+        self.inbox = None
+        self.pump = None
+
+
+class Referee:
+    def __init__(self, rules, seats, log, ui, reveal="all", cheat="replay", state=None, reply_timeout=None):
+        self.rules = rules
+        self.seats = seats
+        self.log = log
+        self.ui = ui
+        self.reveal_mode = reveal     # "all": the host uncovers every cup; "button": each player presses
+        self.cheat_policy = cheat     # "replay": play the round again; "deckel": the cheater takes the Deckel
+        self.state = state or TableState()
+        self.reply_timeout = reply_timeout
+        self.closing = False
+
+    # --- events -------------------------------------------------------------------------------------
+    def emit(self, ev):
+        ev["ts"] = round(time.time(), 3)
+        self.log.append(ev)
+        self.state.apply(ev)
+        self.ui.update(self.state, ev)
+
+    # --- cups ---------------------------------------------------------------------------------------
+    async def connect(self, seat_no):
+        seat = self.seats[seat_no]
+        await seat.transport.open()
+        ident = await hello(seat.transport)
+        if seat.identity is not None and ident["cup"] != seat.identity["cup"]:
+            raise TransportClosed("a different cup (%s) answers for seat %d" % (ident["cup"], seat_no))
+        if self.rules.name not in ident.get("presets", []):
+            raise TransportClosed("cup %s does not know the rule set %s" % (ident["cup"], self.rules.name))
+        seat.identity = ident
+        seat.inbox = asyncio.Queue()
+        await seat.transport.send({"t": "configure", "rules": self.rules.to_dict(), "name": seat.name,
+                                   "seat": seat_no})
+        seat.pump = asyncio.create_task(self._pump(seat_no))
+
+    async def _pump(self, seat_no):
+        seat = self.seats[seat_no]
+        while True:
+            try:
+                msg = await seat.transport.recv()
+            except TransportClosed as e:
+                await seat.inbox.put(e)
+                return
+            if msg["t"] == "progress" and msg["round"] == self.state.round:
+                self.emit({"ev": "progress", "round": msg["round"], "seat": seat_no, "throws": msg["throws"],
+                           "public": msg["public"]})
+            elif msg["t"] in ("ok", "identity") or (msg["t"] == "error" and msg.get("re") == "input"):
+                continue  # acknowledgements, and a player's refused button press (the cup shows it)
+            else:
+                await seat.inbox.put(msg)
+
+    async def expect(self, seat_no, kind, round_id):
+        """The next ``kind`` message of this round from a seat; waits through a disconnect."""
+        while True:
+            seat = self.seats[seat_no]
+            item = await seat.inbox.get()
+            if isinstance(item, Exception):
+                await self._rejoin(seat_no, str(item))
+                continue
+            if item["t"] == kind and (round_id is None or item.get("round") == round_id):
+                return item
+            if item["t"] == "garbage":
+                self.ui.note("Becher %d sendet Unsinn: %s" % (seat_no, item["msg"]))
+
+    async def _rejoin(self, seat_no, reason):
+        seat = self.seats[seat_no]
+        self.emit({"ev": "pause", "seat": seat_no, "reason": reason})
+        delay = 0.2
+        while not self.closing:
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 2.0)
+            try:
+                if seat.reconnect:
+                    seat.transport = await seat.reconnect()
+                await self.connect(seat_no)
+            except (TransportClosed, asyncio.TimeoutError, OSError):
+                continue
+            break
+        self.emit({"ev": "resume", "seat": seat_no})
+        await seat.transport.send({"t": "status"})  # a cup that is done sends its commitment again
+
+    async def send(self, seat_no, msg):
+        while True:
+            try:
+                return await self.seats[seat_no].transport.send(msg)
+            except TransportClosed as e:
+                await self._rejoin(seat_no, str(e))
+
+    # --- the game -----------------------------------------------------------------------------------
+    async def run(self, opener=None):
+        for n in range(len(self.seats)):
+            await self.connect(n)
+        if self.state.game is None:
+            self.emit({"ev": "start", "version": LOG_VERSION, "game_id": uuid.uuid4().hex[:12],
+                       "rules": self.rules.to_dict(), "reveal": self.reveal_mode, "cheat": self.cheat_policy,
+                       "players": [{"seat": i, "name": s.name, "cup": s.identity["cup"], "kind": s.kind}
+                                   for i, s in enumerate(self.seats)]})
+            if opener is not None:
+                self.emit({"ev": "opener", "seat": opener})
+        else:
+            self.emit({"ev": "resumed"})
+        while not self.state.over:
+            if self.state.phase() == "throw_off":
+                await self.throw_off()
+            else:
+                await self.play_round()
+        half = self.state.game
+        self.emit({"ev": "game_over", "loser": half.loser, "blattschuss": half.blattschuss})
+
+    def _round_id(self):
+        """The round in progress (a resumed host or a rejoined cup continues it), else a new one."""
+        st = self.state
+        return st.round if st.round > st.closed else st.closed + 1
+
+    async def throw_off(self):
+        st = self.state
+        seats = list(st.game.throw_off_seats)
+        round_id = self._round_id()
+        throws = await self._collect(round_id, seats, kind="throw_off", limit=1)
+        if throws is None:
+            return
+        dice = [throws[s]["dice"] for s in seats]
+        opener = _peek_throw_off(st.game, dice)
+        self.emit({"ev": "throw_off", "round": round_id, "seats": seats, "dice": dice, "opener": opener})
+        await self._outcome(round_id, seats, None)
+
+    async def play_round(self):
+        st = self.state
+        order = st.game.order()
+        round_id = self._round_id()
+        throws = await self._collect(round_id, order, kind="round", limit=None)
+        if throws is None:
+            return
+        entries, forfeit = [], []
+        for s in order:
+            t = throws[s]
+            if t is None:
+                forfeit.append(s)
+                entries.append(None)
+            else:
+                entries.append([t["dice"], t["throws"], t["hand"]])
+        phase = st.game.phase
+        result, moves = _peek_round(st.game, entries, [order.index(s) for s in forfeit])
+        self.emit({"ev": "round", "round": round_id, "order": order, "entries": entries, "forfeit": forfeit,
+                   "ranking": [order[i] for i in result.ranking], "best": order[result.best],
+                   "worst": order[result.worst], "deckel": result.deckel, "moves": [[m[0], m[1]] for m in moves]})
+        if st.game.phase != phase:
+            lost = st.game.half_losers[-1] if st.game.phase != "over" else st.game.loser
+            self.emit({"ev": "half_lost", "phase": phase, "seat": lost})
+        await self._outcome(round_id, order, order[result.worst])
+
+    async def _collect(self, round_id, order, kind, limit):
+        """Turns in seating order, then the reveal and its check. Returns {seat: reveal or None (void)},
+        or None when the round has to be played again."""
+        st = self.state
+        for pos, s in enumerate(order):
+            p = st.players[s]
+            if st.round == round_id and p.done:
+                continue
+            lim = limit if kind == "throw_off" else (None if pos == 0 else st.limit)
+            # Ask first: a cup that kept its state (the host restarted, the link dropped) goes on with it.
+            await self.send(s, {"t": "status"})
+            status = await self.expect(s, "status", None)
+            if status.get("round") != round_id or status["state"] == "idle":
+                await self.send(s, {"t": "turn", "round": round_id, "limit": lim})
+            self.emit({"ev": "turn", "round": round_id, "seat": s, "limit": lim, "kind": kind, "order": order})
+            done = await self.expect(s, "done", round_id)
+            self.emit({"ev": "done", "round": round_id, "seat": s, "throws": done["throws"],
+                       "commit": done["commit"]})
+        for s in order:
+            await self.send(s, {"t": "round_end", "round": round_id})
+        if self.reveal_mode == "all":
+            for s in order:
+                if st.players[s].revealed is None:
+                    await self.send(s, {"t": "reveal", "round": round_id})
+        out, cheaters = {}, []
+        for pos, s in enumerate(order):
+            p = st.players[s]
+            if p.revealed is not None and not p.flagged:
+                out[s] = p.revealed
+                continue
+            rev = await self.expect(s, "revealed", round_id)
+            lim = limit if kind == "throw_off" else (None if pos == 0 else st.limit)
+            try:
+                throw = P.check_reveal(self.rules, lim, p.commit, rev)
+            except RuleError as e:
+                self.emit({"ev": "cheat", "round": round_id, "seat": s, "reason": str(e)})
+                cheaters.append(s)
+                out[s] = None
+                continue
+            self.emit({"ev": "reveal", "round": round_id, "seat": s, "dice": rev["dice"], "throws": rev["throws"],
+                       "hand": rev["hand"], "nonce": rev["nonce"], "transcript": rev["transcript"],
+                       "label": throw.label, "kind": throw.kind})
+            out[s] = st.players[s].revealed
+        if cheaters and (self.cheat_policy == "replay" or kind == "throw_off" or len(cheaters) == len(order)):
+            self.emit({"ev": "replay_round", "round": round_id, "reason": "cheat", "seats": cheaters})
+            await self._outcome(round_id, order, None)
+            return None
+        return out
+
+    async def _outcome(self, round_id, order, loser):
+        st = self.state
+        for s in order:
+            result = "none" if loser is None else ("lost" if s == loser else "won")
+            if st.over:
+                result = "game_lost" if s == st.loser else "won"
+            await self.send(s, {"t": "outcome", "round": round_id, "result": result, "deckel": st.deckel(s),
+                                "middle": st.middle()})
+
+    def close(self):
+        self.closing = True
+        for seat in self.seats:
+            if seat.pump:
+                seat.pump.cancel()
+            seat.transport.close()
+
+
+def _peek_throw_off(game, dice):
+    """What the throw-off will give, computed on a copy so the event can be logged before it is applied."""
+    import copy
+    return copy.deepcopy(game).throw_off(dice)
+
+
+def _peek_round(game, entries, forfeit):
+    import copy
+    filled = [e if e is not None else ([1, 1, 1], 1, True) for e in entries]
+    return copy.deepcopy(game).play_round(filled, set(forfeit))

@@ -1,0 +1,102 @@
+"""`schocken replay LOG [--json]` and `schocken stats`: recompute logged games with the rules package."""
+
+import json
+import sys
+from pathlib import Path
+
+from schocken import RuleError
+
+from schocken_host import gamelog
+from schocken_host.state import TableState, LogError
+
+
+def replay(path):
+    """A log -> TableState, every game-changing event recomputed; RuleError names the first bad line."""
+    try:
+        events = gamelog.read(path)
+    except (OSError, ValueError) as e:
+        raise RuleError("%s: %s" % (path, e))
+    if not events or events[0][1].get("ev") != "start":
+        raise RuleError("%s: a game log starts with a start event" % path)
+    state = TableState()
+    for n, ev in events:
+        try:
+            state.apply(ev)
+        except LogError as e:
+            raise RuleError("%s line %d: %s" % (path, n, e))
+    return state
+
+
+def cmd_replay(args):
+    state = replay(args.log)
+    standings = state.standings()
+    if args.json:
+        sys.stdout.write(json.dumps(standings, ensure_ascii=False) + "\n")
+        return 0
+    de = getattr(args, "lang", "de") != "en"
+    out = sys.stdout
+    out.write(("Spiel %s, Regeln %s, %s, %d Runden\n" if de else "Game %s, rules %s, %s, %d rounds\n")
+              % (standings["game_id"], standings["rules"]["preset"], standings["phase"], standings["rounds"]))
+    for p in standings["players"]:
+        out.write("  %-16s %2d Deckel%s\n" % (p["name"], p["deckel"], "  (!) " + p["flagged"] if p["flagged"] else ""))
+    out.write(("  Mitte: %d\n" if de else "  middle: %d\n") % standings["middle"])
+    for i, s in enumerate(standings["half_losers"]):
+        out.write(("  %d. Hälfte verloren: %s\n" if de else "  lost half %d: %s\n") % (i + 1, state.name(s)))
+    if standings["loser"] is not None:
+        out.write(("  Verloren: %s%s\n" if de else "  Lost: %s%s\n")
+                  % (state.name(standings["loser"]), " (Blattschuss)" if standings["blattschuss"] else ""))
+    return 0
+
+
+def stats(paths):
+    """Per player name: games, halves lost, finals lost, games lost, Schock-Aus thrown, Deckel taken."""
+    table = {}
+    games = 0
+    for path in paths:
+        try:
+            events = gamelog.read(path)
+        except (OSError, ValueError):
+            continue
+        state = TableState()
+        final = []
+        try:
+            for _, ev in events:
+                state.apply(ev)
+                if ev["ev"] == "start":
+                    for p in ev["players"]:
+                        table.setdefault(p["name"], {"games": 0, "halves_lost": 0, "finals_lost": 0, "games_lost": 0,
+                                                     "schock_aus": 0, "deckel_taken": 0})["games"] += 1
+                elif ev["ev"] == "reveal" and ev.get("kind") == "schock_aus":
+                    table[state.name(ev["seat"])]["schock_aus"] += 1
+                elif ev["ev"] == "round":
+                    taken = sum(m[1] for m in ev["moves"])
+                    table[state.name(ev["worst"])]["deckel_taken"] += taken
+                elif ev["ev"] == "half_lost":
+                    key = "finals_lost" if ev["phase"] == "final" else "halves_lost"
+                    table[state.name(ev["seat"])][key] += 1
+                    final.append(ev["phase"])
+                elif ev["ev"] == "game_over":
+                    table[state.name(ev["loser"])]["games_lost"] += 1
+        except LogError:
+            continue  # a broken log counts for what it had before the break
+        games += 1
+    return games, table
+
+
+def cmd_stats(args):
+    directory = Path(args.log_dir) if args.log_dir else gamelog.log_dir()
+    paths = sorted(directory.glob("*.jsonl"))
+    games, table = stats(paths)
+    if args.json:
+        sys.stdout.write(json.dumps({"games": games, "players": table}, ensure_ascii=False) + "\n")
+        return 0
+    de = getattr(args, "lang", "de") != "en"
+    sys.stdout.write(("%d Spiele in %s\n" if de else "%d games in %s\n") % (games, directory))
+    head = ("Spieler", "Spiele", "Hälften", "Finale", "verloren", "Schock-Aus", "Deckel") if de else \
+        ("Player", "games", "halves", "finals", "lost", "Schock-Aus", "Deckel")
+    sys.stdout.write("%-16s %6s %8s %7s %9s %10s %7s\n" % head)
+    for name in sorted(table):
+        r = table[name]
+        sys.stdout.write("%-16s %6d %8d %7d %9d %10d %7d\n" % (name, r["games"], r["halves_lost"], r["finals_lost"],
+                                                               r["games_lost"], r["schock_aus"], r["deckel_taken"]))
+    return 0

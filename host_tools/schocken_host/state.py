@@ -1,0 +1,218 @@
+"""The table as the host sees it, rebuilt from events: the referee's live view, the scoreboard's model, and the
+replay of a game log are one and the same thing.
+
+Every event is a dict with "ev". ``TableState.apply(event)`` updates the state; events that change the game
+(throw-off, round, penalty, Einwürfeln) are recomputed with the rules package and must agree with what the
+event recorded, otherwise ``LogError`` says what differs. docs/gamelog.md lists the events.
+"""
+
+from schocken import RuleError
+from schocken.game import Game
+from schocken.rules import from_dict
+
+LOG_VERSION = 1
+
+
+class LogError(ValueError):
+    pass
+
+
+class Player:
+    def __init__(self, seat, name, cup=None, kind="cup"):
+        self.seat = seat
+        self.name = name
+        self.cup = cup
+        self.kind = kind
+        self.throws = 0          # throws used in the current round
+        self.public = []         # dice lying open: [[slot, value], ...]
+        self.done = False
+        self.commit = None
+        self.revealed = None     # {"dice", "throws", "hand", "label", "kind"}
+        self.flagged = None      # why the cup was caught, if it was
+        self.connected = True
+
+    def new_round(self):
+        self.throws = 0
+        self.public = []
+        self.done = False
+        self.commit = None
+        self.revealed = None
+
+
+class TableState:
+    def __init__(self):
+        self.game = None
+        self.rules = None
+        self.players = []
+        self.game_id = None
+        self.round = 0               # round id of the round being played (throw-offs included)
+        self.closed = 0              # id of the last round that ended (ranked, thrown off or voided)
+        self.round_kind = None       # "throw_off" or "round"
+        self.order = []              # seats of the current round from the opener
+        self.limit = None            # the opener's throws, once he stood
+        self.on_turn = None
+        self.last_round = None       # the last "round" event
+        self.half_losers = []
+        self.paused = {}             # seat -> reason
+        self.notes = []              # last messages for people
+        self.events = 0
+        self.over = False
+        self.loser = None
+
+    # --- reading ----------------------------------------------------------------------------------
+    def phase(self):
+        return self.game.phase if self.game else "setup"
+
+    def deckel(self, seat):
+        half = self.game.half if self.game else None
+        return half.deckel.get(seat, 0) if half else 0
+
+    def middle(self):
+        half = self.game.half if self.game else None
+        return half.middle if half else (self.rules.deckel_total if self.rules else 13)
+
+    def in_half(self, seat):
+        half = self.game.half if self.game else None
+        return bool(half) and seat in half.in_half
+
+    def name(self, seat):
+        return self.players[seat].name
+
+    # --- applying events --------------------------------------------------------------------------
+    def apply(self, ev):
+        kind = ev.get("ev")
+        handler = getattr(self, "_ev_" + str(kind), None)
+        if handler is None:
+            raise LogError("unknown event %r" % (kind,))
+        try:
+            handler(ev)
+        except RuleError as e:
+            raise LogError("%s event: the rules refuse it: %s" % (kind, e))
+        except (KeyError, TypeError, IndexError) as e:
+            raise LogError("%s event is malformed: %s" % (kind, e))
+        self.events += 1
+
+    def _ev_start(self, ev):
+        if ev.get("version") != LOG_VERSION:
+            raise LogError("log version %r, this host reads %d" % (ev.get("version"), LOG_VERSION))
+        self.rules = from_dict(ev["rules"])
+        self.game_id = ev["game_id"]
+        self.players = [Player(p["seat"], p["name"], p.get("cup"), p.get("kind", "cup")) for p in ev["players"]]
+        self.game = Game(self.rules, [p.name for p in self.players])
+
+    def _ev_turn(self, ev):
+        if ev["round"] != self.round:
+            self.round = ev["round"]
+            self.round_kind = ev.get("kind", "round")
+            self.order = ev.get("order", [])
+            self.limit = None
+            for p in self.players:
+                p.new_round()
+        self.on_turn = ev["seat"]
+        if ev.get("limit") is not None:
+            self.limit = ev["limit"]
+
+    def _ev_progress(self, ev):
+        p = self.players[ev["seat"]]
+        p.throws = ev["throws"]
+        p.public = ev["public"]
+
+    def _ev_done(self, ev):
+        p = self.players[ev["seat"]]
+        p.done, p.throws, p.commit = True, ev["throws"], ev["commit"]
+        if self.order and ev["seat"] == self.order[0] and self.round_kind == "round":
+            self.limit = ev["throws"]
+        if self.on_turn == ev["seat"]:
+            self.on_turn = None
+
+    def _ev_reveal(self, ev):
+        p = self.players[ev["seat"]]
+        p.revealed = {k: ev[k] for k in ("dice", "throws", "hand", "label", "kind")}
+
+    def _ev_cheat(self, ev):
+        self.players[ev["seat"]].flagged = ev["reason"]
+        self.notes.append("cheat:%d:%s" % (ev["seat"], ev["reason"]))
+
+    def _ev_replay_round(self, ev):
+        self.notes.append("replay:%s" % ev.get("reason", ""))
+        self.closed = ev["round"]
+
+    def _ev_throw_off(self, ev):
+        seats = list(self.game.throw_off_seats)
+        if ev["seats"] != seats:
+            raise LogError("throw-off by seats %s, the game expected %s" % (ev["seats"], seats))
+        opener = self.game.throw_off([list(d) for d in ev["dice"]])
+        if opener != ev["opener"]:
+            raise LogError("throw-off opener is %r, the log says %r" % (opener, ev["opener"]))
+        self.closed = ev["round"]
+        self._after_change()
+
+    def _ev_opener(self, ev):
+        self.game.set_opener(ev["seat"])
+
+    def _ev_round(self, ev):
+        order = self.game.order()
+        if ev["order"] != order:
+            raise LogError("round %s by seats %s, the game expected %s" % (ev["round"], ev["order"], order))
+        entries = [tuple(e) if e is not None else ([1, 1, 1], 1, True) for e in ev["entries"]]
+        forfeit = {order.index(s) for s in ev.get("forfeit", [])}
+        result, moves = self.game.play_round(entries, forfeit)
+        got = {"best": order[result.best], "worst": order[result.worst], "deckel": result.deckel,
+               "moves": [[m[0], m[1]] for m in moves]}
+        for key in got:
+            if ev[key] != got[key]:
+                raise LogError("round %s: %s is %r, the rules give %r" % (ev["round"], key, ev[key], got[key]))
+        self.last_round = ev
+        self.closed = ev["round"]
+        self._after_change()
+
+    def _ev_penalty(self, ev):
+        moves = [[m[0], m[1]] for m in self.game.penalty(ev["seat"])]
+        if moves != ev["moves"]:
+            raise LogError("penalty moves %r, the rules give %r" % (ev["moves"], moves))
+        self._after_change()
+
+    def _ev_einwuerfeln(self, ev):
+        moves = [[m[0], m[1]] for m in self.game.einwuerfeln(ev["seat"])]
+        if moves != ev["moves"]:
+            raise LogError("Einwürfeln moves %r, the rules give %r" % (ev["moves"], moves))
+
+    def _ev_pause(self, ev):
+        self.paused[ev["seat"]] = ev["reason"]
+        self.players[ev["seat"]].connected = False
+
+    def _ev_resume(self, ev):
+        self.paused.pop(ev["seat"], None)
+        self.players[ev["seat"]].connected = True
+
+    def _ev_resumed(self, ev):
+        self.notes.append("resumed")
+
+    def _ev_half_lost(self, ev):
+        pass  # derived from the round before it; kept in the log for people and stats
+
+    def _ev_game_over(self, ev):
+        if not self.over or self.loser != ev["loser"]:
+            raise LogError("game over with loser %r, the rules say %r" % (ev["loser"], self.loser))
+
+    def _after_change(self):
+        self.half_losers = list(self.game.half_losers)
+        if self.game.phase == "over":
+            self.over = True
+            self.loser = self.game.loser
+
+    def standings(self):
+        """The documented shape of `schocken replay --json` (docs/gamelog.md)."""
+        g = self.game
+        return {
+            "game_id": self.game_id,
+            "rules": self.rules.to_dict() if self.rules else None,
+            "phase": self.phase(),
+            "rounds": g.rounds if g else 0,
+            "players": [{"seat": p.seat, "name": p.name, "deckel": self.deckel(p.seat),
+                         "in_half": self.in_half(p.seat), "flagged": p.flagged} for p in self.players],
+            "middle": self.middle(),
+            "half_losers": list(self.half_losers),
+            "loser": self.loser,
+            "blattschuss": bool(g and g.blattschuss),
+        }
