@@ -176,3 +176,32 @@ def test_alone_at_a_paper_table():
         assert cup.recv("revealed")["dice"] == [3, 3, 3]
     finally:
         cup.close()
+
+
+def test_reset_mid_turn_keeps_the_throw(cup):
+    """Pulled plug mid turn: the cup comes back from its flash with the same throw; it can neither re-roll
+    the dice it had nor lose them."""
+    cup.start()
+    cup.request(t="turn", round=4, limit=None)
+    cup.throw(1, 5, 5)
+    cup.die(0)
+    cup.recv("progress")
+    before = cup.request("status", t="status")
+    cup.link.close()
+    cup.cup.restart()
+    import serial
+    cup.link = serial.Serial(cup.cup.port, timeout=0.1)
+    cup.inbox = []
+    after = cup.request("status", t="status")
+    assert after == before and after["state"] == "turn" and after["throws"] == 1
+    p = cup.throw(1, 2)
+    assert p["throws"] == 2 and p["public"] == [[0, 1]]
+    done = cup.stand()
+    cup.link.close()
+    cup.cup.restart()                                          # and once more after standing
+    cup.link = serial.Serial(cup.cup.port, timeout=0.1)
+    again = cup.request("done", t="status")
+    assert again["commit"] == done["commit"]
+    rev = cup.request("revealed", t="reveal", round=4)
+    assert rev["dice"] == [1, 1, 2]
+    assert P.check_reveal(Rules("standard"), None, done["commit"], rev).label == "Schock 2"

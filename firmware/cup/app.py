@@ -1,6 +1,6 @@
 """The cup application: cooperative asyncio tasks around the Cup state machine.
 
-Tasks: the shake sensor sampled at 100 Hz, the buttons polled (woken by the board's interrupt flag), the LED
+Tasks: the shake sensor sampled at 100 Hz, the buttons polled every 10 ms (debounced in cup.buttons), the LED
 animation, and the host link. The board object is the only way to the hardware; it is handed in, never
 imported, so the same app runs on a board and emulated on a PC.
 """
@@ -43,6 +43,13 @@ class App:
         identity = {"cup": config.get("cup_id", "cup"), "name": config.get("name", ""), "board": board.name}
         self.cup = Cup(self.roller, self.view, self.send, identity, board.urandom)
         self.cup.battery = board.battery_mv
+        if config.get("state_path"):
+            from cup.store import Store
+            self.cup.store = Store(config["state_path"])
+            saved = self.cup.store.load()
+            if saved:
+                self.cup.restore(saved)  # back from a reset: same turn, same hidden dice
+        self.main_revealed = False
         self.buttons = B.Buttons(self.on_button, config.get("long_press_ms", B.LONG_MS))
         self.detector = ShakeDetector(board.sensor_kind)
 
@@ -58,19 +65,21 @@ class App:
             self.internal_error(e)
 
     def internal_error(self, e):
-        self.send(P.error("internal", "%s: %s" % (type(e).__name__, e)))
+        self.send(P.error(P.E_INTERNAL, "%s: %s" % (type(e).__name__, e)))
         self.view.refuse(self.cup)
 
     def _button(self, button, event, was_long):
         cup = self.cup
         if button == B.MAIN:
             if event == B.PRESS:
+                self.main_revealed = False
                 if cup.state == "turn":
                     cup.on_peek(True)
                 else:
-                    cup.on_main_short()
+                    self.main_revealed = cup.on_main_short()
             elif event == B.LONG:
-                cup.on_main_long()
+                if not self.main_revealed:  # the press that revealed must not also start the next turn
+                    cup.on_main_long()
             elif cup.peeking:
                 cup.on_peek(False)
         elif event == B.RELEASE and not was_long:
@@ -156,7 +165,8 @@ class App:
         running = [asyncio.create_task(t) for t in tasks]
         try:
             await self.link_in_task()
-            await asyncio.gather(*running)  # alone: the cup plays on without a host
+            self.cup.hosted = False  # the host is gone: the cup plays on alone
+            await asyncio.gather(*running)
         finally:
             for t in running:
                 t.cancel()

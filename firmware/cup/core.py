@@ -11,7 +11,7 @@ States: idle (not on turn) -> turn (shaking, peeking, setting aside) -> done (st
 from schocken import RuleError
 from schocken import protocol as P
 from schocken.rules import Rules, PRESETS, from_dict
-from schocken.turn import Turn, IN_CUP
+from schocken.turn import Turn, IN_CUP, apply_steps
 
 FIRMWARE = "0.1.0"
 
@@ -43,7 +43,35 @@ class Cup:
         self.peeking = False
         self.standalone_limit = self.rules.max_throws
         self.result = None
+        self.store = None               # a cup.store.Store: the state survives a reset
         self.view.show(self)
+
+    # --- surviving a reset --------------------------------------------------------------------------
+    def snapshot(self):
+        t = self.turn
+        return {"rules": self.rules.to_dict(), "name": self.name, "seat": self.seat, "hosted": self.hosted,
+                "state": self.state, "round": self.round, "limit": self.limit, "nonce": self.nonce,
+                "commit": self.commit, "result": self.result,
+                "transcript": t.transcript if t else None}
+
+    def restore(self, data):
+        """Back to the state of a snapshot; a snapshot that does not replay under the rules is ignored."""
+        try:
+            rules = from_dict(data["rules"])
+            turn = None
+            if data["transcript"] is not None:
+                turn = apply_steps(Turn(rules, data["limit"]), data["transcript"])
+            self.rules, self.name, self.seat, self.hosted = rules, data["name"], data["seat"], data["hosted"]
+            self.state, self.round, self.limit, self.turn = data["state"], data["round"], data["limit"], turn
+            self.nonce, self.commit, self.result = data["nonce"], data["commit"], data["result"]
+        except (RuleError, KeyError, TypeError, ValueError):
+            return False
+        self.view.show(self)
+        return True
+
+    def save(self):
+        if self.store is not None:
+            self.store.save(self.snapshot())
 
     # --- physical inputs ----------------------------------------------------------------------------
     def on_shake(self):
@@ -117,11 +145,13 @@ class Cup:
         self._refuse("nothing to do")
 
     def on_main_short(self):
-        """A short press after the round: the reveal button."""
+        """A press after the round: the reveal button. Returns True if it revealed."""
         if self.state == READY or (not self.hosted and self.state == DONE):
-            return self._reveal()
-        if self.state != TURN:
+            self._reveal()
+            return True
+        if self.hosted and self.state == DONE:
             self._refuse("the round is not over")
+        return False  # alone and idle: the long press that starts a turn is on its way
 
     def on_die_idle(self, slot):
         """Alone at a paper-Deckel table: die button k before the turn sets the throw limit to k+1."""
@@ -132,11 +162,8 @@ class Cup:
 
     # --- host messages ------------------------------------------------------------------------------
     def on_message(self, msg):
-        kind = msg["t"]
-        handler = getattr(self, "_msg_" + kind, None)
-        if handler is None:
-            return self._report(P.E_UNKNOWN, "unknown message type", kind)
-        handler(msg)
+        """A message that protocol.decode validated against HOST_TO_CUP."""
+        getattr(self, "_msg_" + msg["t"])(msg)
 
     def _msg_hello(self, msg):
         if msg["v"] != P.VERSION:
@@ -157,6 +184,7 @@ class Cup:
             return self._report(P.E_BAD_MESSAGE, "seat must be >= 0 and the name short", "configure")
         self.rules, self.name, self.seat, self.hosted = rules, msg["name"], msg["seat"], True
         self.state = IDLE
+        self.result = None
         self._ok("configure")
         self.view.show(self)
 
@@ -208,6 +236,7 @@ class Cup:
         self.state = TURN
         self.nonce = self.commit = self.result = None
         self.peeking = False
+        self.save()
         self.view.show(self)
 
     def _stand(self):
@@ -215,11 +244,13 @@ class Cup:
         self.peeking = False
         self.nonce = "".join("%02x" % b for b in self.urandom(16))
         self.commit = P.commitment(self.round, self.turn.dice(), self.nonce)
+        self.save()  # the commitment is in flash before anyone hears of it
         self.send({"t": "done", "round": self.round, "throws": self.turn.throws_used, "commit": self.commit})
         self.view.show(self)
 
     def _reveal(self):
         self.state = REVEALED
+        self.save()
         t = self.turn
         self.send({"t": "revealed", "round": self.round, "dice": t.dice(), "nonce": self.nonce,
                    "throws": t.throws_used, "hand": t.hand(), "transcript": t.transcript})
@@ -229,10 +260,13 @@ class Cup:
         return [[s, v] for s, v in self.turn.public()] if self.turn else []
 
     def _progress(self, event):
+        self.save()
         self.send({"t": "progress", "round": self.round, "throws": self.turn.throws_used,
                    "public": self._public(), "event": event})
 
     def _ok(self, re):
+        if re in ("configure", "round_end", "outcome"):
+            self.save()
         self.send({"t": "ok", "re": re})
 
     def _report(self, code, text, re=None):

@@ -16,7 +16,7 @@ from cup.clock import ticks_ms, ticks_diff, ticks_add
 
 _REFUSE_MS = const(1000)
 DONE = (128, 0, 255)      # violet: stood, throw hidden, waiting for the round to end
-READY = (255, 255, 0)     # yellow: round over, press to reveal
+READY = (255, 0, 128)     # pink: round over, press to reveal (yellow is two throws used)
 ALONE = (40, 40, 40)      # dim white: alone at a paper-Deckel table, not on turn
 HALF_LOST = (255, 0, 0)
 

@@ -100,21 +100,30 @@ class EmulatedCup:
         self.control_errors = []
         self.control_lines = []       # every other line the cup said on its control channel
         self.interpreter = interpreter or ("micropython" if micropython_exe() else "cpython")
-        self._link_master, self._link_slave = _pty()
-        self._ctl_master, self._ctl_slave = _pty()
-        self.port = os.ttyname(self._link_slave)
-        args = ["--control", os.ttyname(self._ctl_slave), "--cup", cup_id, "--name", name]
+        import tempfile
+        self._flash = tempfile.TemporaryDirectory(prefix="cup-%s-" % cup_id)
+        args = ["--cup", cup_id, "--name", name, "--state", os.path.join(self._flash.name, "state.json")]
         if sensor:
             args += ["--sensor", sensor]
         if board:
             args += ["--board", str(board)]
         if long_ms:
             args += ["--long-ms", str(long_ms)]
+        self._args = args
+        self._heap = heap
+        self._closed = False
+        self._start()
+
+    def _start(self):
+        self._link_master, self._link_slave = _pty()
+        self._ctl_master, self._ctl_slave = _pty()
+        self.port = os.ttyname(self._link_slave)
+        args = ["--control", os.ttyname(self._ctl_slave)] + self._args
         env = dict(os.environ)
         if self.interpreter == "micropython":
             tree = compile_firmware()
             env["MICROPYPATH"] = "%s:%s:.frozen" % (tree, tree / "lib")
-            cmd = [micropython_exe(), "-X", "heapsize=" + heap, "-m", "emulate"] + args
+            cmd = [micropython_exe(), "-X", "heapsize=" + self._heap, "-m", "emulate"] + args
         else:
             env["PYTHONPATH"] = "%s%s%s" % (FIRMWARE, os.pathsep, FIRMWARE / "lib")
             cmd = [sys.executable, str(FIRMWARE / "emulate.py")] + args
@@ -123,28 +132,34 @@ class EmulatedCup:
         self.proc = subprocess.Popen(cmd, stdin=self._link_master, stdout=self._link_master,
                                      stderr=subprocess.PIPE, env=env, start_new_session=True)
         self._ready = threading.Event()
-        self._closed = False
         self.hello = None
-        self._reader = threading.Thread(target=self._read_control, daemon=True)
+        self._reader = threading.Thread(target=self._read_control, args=(self._ctl_master,), daemon=True)
         self._reader.start()
         if not self._ready.wait(20):
             err = self._stderr()
             self.close()
-            raise RuntimeError("emulated cup %s did not start: %s" % (cup_id, err))
+            raise RuntimeError("emulated cup %s did not start: %s" % (self.cup_id, err))
+
+    def restart(self):
+        """Pull the plug and plug it in again: a new process (and a new link device, as USB would give)
+        that finds its state in the emulated flash."""
+        self.kill()
+        self._close_fds()
+        self._start()
 
     def _stderr(self):
         if self.proc.poll() is None:
             return "still starting"
         return (self.proc.stderr.read() or b"").decode(errors="replace")[-2000:]
 
-    def _read_control(self):
+    def _read_control(self, fd):
         buf = b""
         while not self._closed:
             try:
-                ready, _, _ = select.select([self._ctl_master], [], [], 0.2)
+                ready, _, _ = select.select([fd], [], [], 0.2)
                 if not ready:
                     continue
-                data = os.read(self._ctl_master, 65536)
+                data = os.read(fd, 65536)
             except OSError:
                 return
             if not data:
@@ -196,14 +211,18 @@ class EmulatedCup:
             self.proc.kill()
             self.proc.wait(5)
 
-    def close(self):
-        self._closed = True
-        self.kill()
+    def _close_fds(self):
         for fd in (self._link_master, self._link_slave, self._ctl_master, self._ctl_slave):
             try:
                 os.close(fd)
             except OSError:
                 pass
+
+    def close(self):
+        self._closed = True
+        self.kill()
+        self._close_fds()
+        self._flash.cleanup()
 
     def __enter__(self):
         return self

@@ -3,7 +3,7 @@ cup's shake detector and print one JSON line {"t_ms": N} per throw.
 
 The detector runs UNDER MICROPYTHON (the unix port), i.e. the very code and interpreter semantics of
 the cup: `micropython -m cup.replay` with MICROPYPATH=<repo>/firmware:<repo>/firmware/lib:.frozen.
-Without a `micropython` command it imports the same firmware module on CPython and says so on stderr.
+Without a `micropython` command it runs the same firmware module under CPython and says so on stderr.
 Bad input: one line on stderr, exit code 2, nothing on stdout.
 """
 
@@ -32,39 +32,34 @@ def _fail(msg):
     return 2
 
 
-def _run_micropython(mp, trace, sensor):
-    env = dict(os.environ, MICROPYPATH="%s:%s:.frozen" % (FIRMWARE, FIRMWARE / "lib"))
-    cmd = [mp, "-X", "heapsize=" + HEAP, "-m", "cup.replay", str(trace)]
+def _run_firmware(mp, trace, sensor):
+    """Run cup.replay in its own process: under MicroPython (``mp``), else under this CPython. The host
+    never imports the cup's code (docs/architecture.md)."""
+    env = dict(os.environ)
+    if mp:
+        env["MICROPYPATH"] = "%s:%s:.frozen" % (FIRMWARE, FIRMWARE / "lib")
+        cmd = [mp, "-X", "heapsize=" + HEAP, "-m", "cup.replay", str(trace)]
+    else:
+        env["PYTHONPATH"] = os.pathsep.join([str(FIRMWARE), str(FIRMWARE / "lib")])
+        cmd = [sys.executable, "-m", "cup.replay", str(trace)]
     if sensor:
         cmd.append(sensor)
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=TIMEOUT_S)
     except (OSError, subprocess.TimeoutExpired) as e:
-        return None, 1, "cannot run micropython: %s" % e
+        return None, 1, "cannot run the firmware: %s" % e
     if proc.returncode == 2:  # cup.replay reports bad input as "error: <what>" on stderr
         lines = proc.stderr.strip().splitlines() or ["bad input"]
         msg = lines[-1]
         return None, 2, msg[len("error: "):] if msg.startswith("error: ") else msg
     if proc.returncode != 0:  # a crash: MicroPython prints tracebacks on stdout
         out = (proc.stdout + proc.stderr).strip().splitlines() or ["exit code %d" % proc.returncode]
-        return None, 1, "micropython failed: %s" % out[-1]
+        return None, 1, "the firmware failed: %s" % out[-1]
     throws = []
     for line in proc.stdout.splitlines():
         if line.strip():
             throws.append(int(json.loads(line)["t_ms"]))
     return throws, 0, None
-
-
-def _run_cpython(trace, sensor):
-    if str(FIRMWARE) not in sys.path:
-        sys.path.insert(0, str(FIRMWARE))
-    from cup.replay import replay  # the same module the board runs
-
-    try:
-        with open(trace, encoding="utf-8") as f:
-            return replay(f, sensor), 0, None
-    except (OSError, ValueError, UnicodeError) as e:
-        return None, 2, "%s: %s" % (trace, e)
 
 
 def run(trace_path, sensor=None):
@@ -77,9 +72,7 @@ def run(trace_path, sensor=None):
     mp = find_micropython()
     if mp is None:
         sys.stderr.write("%s: micropython not found; running the firmware detector on CPython\n" % PROG)
-        throws, code, msg = _run_cpython(trace.resolve(), sensor)
-    else:
-        throws, code, msg = _run_micropython(mp, trace.resolve(), sensor)
+    throws, code, msg = _run_firmware(mp, trace.resolve(), sensor)
     if code:
         sys.stderr.write("%s: %s\n" % (PROG, msg))
         return code

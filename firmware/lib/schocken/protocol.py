@@ -1,8 +1,8 @@
 """The wire protocol between cup and host: one definition, imported by the firmware and by the host.
 
-Line-delimited UTF-8 JSON objects, one message per line, at most MAX_LINE bytes. Every message has a type
-field "t". A line that does not start with "{" is noise (a REPL banner, a boot message) and is skipped by the
-reader; everything else must decode and validate, or it gets an error reply and changes nothing.
+Line-delimited UTF-8 JSON objects, one message per line, at most MAX_LINE bytes with the newline. Every
+message has a type field "t". The host skips lines from a cup that do not start with "{" (a REPL banner, a
+boot message: ``is_noise``); the cup answers every line it cannot decode with an error and changes nothing.
 docs/protocol.md documents every message, field and error.
 """
 
@@ -34,6 +34,7 @@ E_VERSION = "bad_version"
 E_STATE = "out_of_turn"            # not allowed in the cup's present state
 E_REFUSED = "refused"              # the rules refuse the move
 E_RNG = "rng_failed"               # the health test failed: the cup does not roll
+E_INTERNAL = "internal"            # a bug in the cup; it stays on the table and says so
 
 # Field kinds: i int, s string, b bool, d dice (list of 1..3 dice 1..6), l list, o object, h hex string,
 # a trailing "?" allows null or absence.
@@ -50,7 +51,7 @@ HOST_TO_CUP = {
 CUP_TO_HOST = {
     "identity": {"v": "i", "cup": "s", "name": "s", "fw": "s", "board": "s", "battery": "i?", "presets": "l"},
     "ok": {"re": "s"},
-    "error": {"code": "s", "msg": "s"},
+    "error": {"code": "s", "msg": "s", "re": "s?"},
     "progress": {"round": "i", "throws": "i", "public": "l", "event": "s"},
     "done": {"round": "i", "throws": "i", "commit": "h"},
     "revealed": {"round": "i", "dice": "d", "nonce": "h", "throws": "i", "hand": "b", "transcript": "l"},
@@ -161,7 +162,7 @@ def validate(msg, table):
 
 def decode(line, table):
     """One received line (bytes or str, newline allowed) -> validated message dict."""
-    if len(line) > MAX_LINE:
+    if len(line) > MAX_LINE or (len(line) == MAX_LINE and line[-1:] not in (b"\n", "\n")):
         raise ProtocolError(E_TOO_LONG, "line longer than %d bytes" % MAX_LINE)
     if isinstance(line, (bytes, bytearray)):
         try:
@@ -202,10 +203,12 @@ def commitment(round_id, dice, nonce):
     return "".join("%02x" % b for b in digest)
 
 
-def check_reveal(rules, limit, commit, revealed):
+def check_reveal(rules, limit, commit, revealed, round_id=None):
     """Host side: verify a "revealed" message against the cup's earlier commitment and the rules.
     Returns the Throw; raises RuleError naming the first problem."""
     from schocken.turn import replay
+    if round_id is not None and revealed["round"] != round_id:
+        raise RuleError("the reveal is for round %d, not %d" % (revealed["round"], round_id))
     if commitment(revealed["round"], revealed["dice"], revealed["nonce"]) != commit:
         raise RuleError("the revealed dice do not match the commitment")
     if limit is not None and revealed["throws"] > limit:

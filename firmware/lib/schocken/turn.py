@@ -173,9 +173,8 @@ class Turn:
 _MOVES = ("roll", "aside", "back", "turn", "stand")
 
 
-def replay(rules, limit, transcript):
-    """Replay a transcript into a new Turn; raises RuleError naming the first illegal step."""
-    turn = Turn(rules, limit)
+def apply_steps(turn, transcript):
+    """Apply a transcript's steps to a Turn; raises RuleError naming the first illegal step."""
     if not isinstance(transcript, (list, tuple)):
         raise RuleError("transcript must be a list")
     for n, step in enumerate(transcript):
@@ -197,6 +196,12 @@ def replay(rules, limit, transcript):
                 turn.turn_sixes(step[1])
         except RuleError as e:
             raise RuleError("step %d (%s): %s" % (n + 1, move, e))
+    return turn
+
+
+def replay(rules, limit, transcript):
+    """Replay a finished turn's transcript into a new Turn (the host's check of a reveal)."""
+    turn = apply_steps(Turn(rules, limit), transcript)
     if not turn.finished:
         raise RuleError("transcript does not end with stand")
     return turn
