@@ -3,7 +3,7 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test venv bench clean
+.PHONY: demo play test venv bench clean
 
 $(BIN)/schocken: pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -14,7 +14,10 @@ $(BIN)/schocken: pyproject.toml
 venv: $(BIN)/schocken
 
 demo: venv
-	$(BIN)/schocken rules
+	$(BIN)/schocken play --emulate 4 --bots 4
+
+play: venv
+	$(BIN)/schocken play --emulate 4 --bots 3
 
 test: venv
 	$(BIN)/python -m pytest

@@ -22,7 +22,7 @@ TEXT = {
         "all": "alle",
         "cheat": "ACHTUNG: Becher von {name} ist ungültig: {reason}",
         "replay_round": "Runde {round} wird wiederholt.",
-        "half_lost": "{name} verliert die {phase}.",
+        "half_lost": "{name} verliert {phase}.",
         "game_over": "Spiel aus: {name} hat verloren{blatt}.",
         "blatt": " (Blattschuss)",
         "pause": "PAUSE: Becher von {name} ist weg ({reason}). Warte …",
@@ -30,7 +30,7 @@ TEXT = {
         "resumed": "Spiel fortgesetzt.",
         "penalty": "{name} hat die Würfel fallen lassen: ein Strafdeckel.",
         "einwuerfeln": "{name} würfelt sich wieder ein.",
-        "half1": "1. Hälfte", "half2": "2. Hälfte", "final": "Finale",
+        "half1": "die 1. Hälfte", "half2": "die 2. Hälfte", "final": "das Finale",
     },
     "en": {
         "start": "Game {game_id}: rules {rules}, players: {players}",
@@ -49,7 +49,7 @@ TEXT = {
         "all": "all",
         "cheat": "WARNING: the cup of {name} is invalid: {reason}",
         "replay_round": "Round {round} is played again.",
-        "half_lost": "{name} loses the {phase}.",
+        "half_lost": "{name} loses {phase}.",
         "game_over": "Game over: {name} lost{blatt}.",
         "blatt": " (Blattschuss)",
         "pause": "PAUSE: the cup of {name} is gone ({reason}). Waiting …",
@@ -57,7 +57,7 @@ TEXT = {
         "resumed": "Game resumed.",
         "penalty": "{name} dropped the dice: one penalty Deckel.",
         "einwuerfeln": "{name} throws back in.",
-        "half1": "1. Hälfte", "half2": "2. Hälfte", "final": "Finale",
+        "half1": "the 1. Hälfte", "half2": "the 2. Hälfte", "final": "the Finale",
     },
 }
 
