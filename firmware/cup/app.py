@@ -27,6 +27,7 @@ from cup.view import View
 SAMPLE_MS = const(10)       # 100 Hz
 BUTTON_MS = const(10)
 LED_MS = const(50)
+_MAX_QUEUED = const(16)
 READ_CHUNK = const(1)       # a blocking stream's read(n) waits for n bytes: take what has come
 
 
@@ -54,6 +55,8 @@ class App:
         self.detector = ShakeDetector(board.sensor_kind)
 
     def send(self, msg):
+        if len(self.out) >= _MAX_QUEUED:
+            self.out.pop(0)  # nobody reads the link (alone, no host): keep the heap, drop the oldest
         self.out.append(msg)
         self.out_flag.set()
 

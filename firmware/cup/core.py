@@ -282,6 +282,8 @@ class Cup:
         """(slot, value, kind) for the LEDs: dice set aside are public, the rest only while peeking or after
         the reveal (kind "aside" or "cup")."""
         if not self.turn or not self.turn.throws_used:
+            if self.hosted and self.state == IDLE and self.seat is not None and self.seat < 6:
+                return [(0, self.seat + 1, "seat")]  # seated by the host: die 1 shows the seat until play starts
             return []
         out = []
         for s in range(3):

@@ -31,7 +31,8 @@ class View:
         shown = cup.shown_dice()
         lit = [False, False, False]
         for slot, value, kind in shown:
-            self.leds.show_die(slot, value, L.DIE_KEPT if kind == "aside" else L.DIE, show=False)
+            color = L.DIE_KEPT if kind == "aside" else L.WAITING if kind == "seat" else L.DIE
+            self.leds.show_die(slot, value, color, show=False)
             lit[slot] = True
         for slot in range(3):
             if not lit[slot]:

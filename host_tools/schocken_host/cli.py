@@ -37,7 +37,42 @@ def build_parser():
     _rule_args(p)
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.set_defaults(run="schocken_host.rules_cmd:cmd_rank")
+
+    p = verbs.add_parser("cup", help="run an emulated cup and play it from the keyboard")
+    _common(p)
+    from schocken_host.cup_cmd import add_arguments
+    add_arguments(p)
+    p.set_defaults(run="schocken_host.cup_cmd:cmd_cup")
+
+    p = verbs.add_parser("shake-replay", help="run a recorded sensor trace through the cup's shake detector")
+    _common(p)
+    from schocken_host import shake_replay
+    shake_replay.build_parser(p)
+    p.set_defaults(run="schocken_host.cli:cmd_shake_replay")
+
+    p = verbs.add_parser("play", help="referee a game: cups over serial ports and/or emulated cups")
+    _common(p)
+    from schocken_host.play_cmd import add_arguments as play_arguments
+    play_arguments(p)
+    p.set_defaults(run="schocken_host.play_cmd:cmd_play")
+
+    p = verbs.add_parser("replay", help="recompute a logged game and print the standings")
+    _common(p)
+    p.add_argument("log", help="a game log (.jsonl)")
+    p.add_argument("--json", action="store_true", help="the final state as JSON (docs/gamelog.md)")
+    p.set_defaults(run="schocken_host.replay_cmd:cmd_replay")
+
+    p = verbs.add_parser("stats", help="summarize the logged games per player")
+    _common(p)
+    p.add_argument("--log-dir", default=None, help="folder of game logs (default: the user data directory)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run="schocken_host.replay_cmd:cmd_stats")
     return parser
+
+
+def cmd_shake_replay(args):
+    from schocken_host import shake_replay
+    return shake_replay.run(args.trace, args.sensor)
 
 
 def main(argv=None):

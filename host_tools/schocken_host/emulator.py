@@ -38,12 +38,8 @@ def mpy_cross_exe():
 
 
 def build_dir():
-    try:
-        import platformdirs
-        base = Path(platformdirs.user_cache_dir("schocken"))
-    except ImportError:
-        base = Path.home() / ".cache" / "schocken"
-    return base / "firmware-mpy"
+    """Per checkout (build/ is ignored by git): two checkouts never share compiled firmware."""
+    return ROOT / "build" / "firmware-mpy"
 
 
 def compile_firmware(out=None, arch=None, skip=("main.py",)):

@@ -3,6 +3,7 @@ with a scoreboard, log everything; `--resume` continues a logged game."""
 
 import asyncio
 import hashlib
+import os
 import sys
 
 from schocken import RuleError
@@ -140,27 +141,50 @@ class Table:
             cup.close()
 
 
-async def keyboard(cup):
-    """The human at an emulated table: keys as lines on standard input (see KEYS)."""
+async def keyboard(cup, referee):
+    """The human at an emulated table: keys as lines on standard input (see KEYS); and the table's word:
+    "drop N" (seat N dropped the dice: a penalty Deckel), "ein N" (seat N throws back in)."""
     loop = asyncio.get_running_loop()
-    while True:
-        line = await loop.run_in_executor(None, sys.stdin.readline)
-        if not line:
+    lines = asyncio.Queue()
+    fd = sys.stdin.fileno()
+
+    def readable():
+        data = os.read(fd, 4096)
+        if not data:
+            loop.remove_reader(fd)
+            lines.put_nowait(None)
             return
-        key = line.strip().lower()
-        if key not in KEYS:
-            continue
-        what, arg = KEYS[key]
-        if what == "shake":
-            cup.shake(arg)
-        elif what == "peek":
-            cup.control("press 3")
-            await asyncio.sleep(1.0)
-            cup.control("release 3")
-        else:
-            cup.control("press %d" % arg)
-            await asyncio.sleep(0.06 if what == "tap" else 0.5)
-            cup.control("release %d" % arg)
+        for line in data.decode(errors="replace").splitlines():
+            lines.put_nowait(line)
+    loop.add_reader(fd, readable)  # no reader thread: nothing blocks the host's exit
+    try:
+        while True:
+            line = await lines.get()
+            if line is None:
+                return
+            await _key(line.strip().lower(), cup, referee)
+    finally:
+        loop.remove_reader(fd)
+
+
+async def _key(key, cup, referee):
+    words = key.split()
+    if len(words) == 2 and words[0] in ("drop", "ein") and words[1].isdigit():
+        referee.request("penalty" if words[0] == "drop" else "einwuerfeln", int(words[1]) - 1)
+        return
+    if cup is None or key not in KEYS:
+        return
+    what, arg = KEYS[key]
+    if what == "shake":
+        cup.shake(arg)
+    elif what == "peek":
+        cup.control("press 3")
+        await asyncio.sleep(1.0)
+        cup.control("release 3")
+    else:
+        cup.control("press %d" % arg)
+        await asyncio.sleep(0.06 if what == "tap" else 0.5)
+        cup.control("release %d" % arg)
 
 
 async def play(args, ui_factory):
@@ -194,8 +218,8 @@ async def play(args, ui_factory):
             ui.note("%s: %s (%s)" % (cup.cup_id, cup.port, cup.interpreter))
         referee = Referee(rules, table.seats, log, ui, reveal=args.reveal, cheat=args.cheat, state=state)
         tasks = [asyncio.create_task(b.run(referee)) for b in table.bots]
-        if getattr(table, "human", None) is not None:
-            tasks.append(asyncio.create_task(keyboard(table.human)))
+        if getattr(table, "human", None) is not None or (not sys.stdin.isatty() and args.plain):
+            tasks.append(asyncio.create_task(keyboard(getattr(table, "human", None), referee)))
         try:
             await referee.run(opener=args.opener)
         finally:

@@ -13,7 +13,7 @@ import uuid
 from schocken import RuleError
 from schocken import protocol as P
 
-from schocken_host.state import TableState, LOG_VERSION
+from schocken_host.state import TableState, LogError, LOG_VERSION
 from schocken_host.transport import TransportClosed, hello
 
 
@@ -39,6 +39,7 @@ class Referee:
         self.state = state or TableState()
         self.reply_timeout = reply_timeout
         self.closing = False
+        self.requests = []            # ("penalty" | "einwuerfeln", seat) from the table, done between rounds
 
     # --- events -------------------------------------------------------------------------------------
     def emit(self, ev):
@@ -132,9 +133,36 @@ class Referee:
             if self.state.phase() == "throw_off":
                 await self.throw_off()
             else:
-                await self.play_round()
+                self._table_requests()
+                if not self.state.over:
+                    await self.play_round()
         half = self.state.game
         self.emit({"ev": "game_over", "loser": half.loser, "blattschuss": half.blattschuss})
+
+    def request(self, what, seat):
+        """The table reports a dropped die ("penalty") or a player throwing back in ("einwuerfeln")."""
+        self.requests.append((what, seat))
+
+    def _table_requests(self):
+        while self.requests and not self.state.over:
+            what, seat = self.requests.pop(0)
+            try:
+                moves = _peek(self.state.game, what, seat)
+            except RuleError as e:
+                self.ui.note("%s %s: %s" % (what, seat + 1, e))
+                continue
+            phase = self.state.game.phase
+            try:
+                self.emit({"ev": what, "seat": seat, "moves": [[m[0], m[1]] for m in moves]})
+            except LogError as e:
+                self.ui.note(str(e))
+            self._half_change(phase)
+
+    def _half_change(self, phase):
+        game = self.state.game
+        if game.phase != phase:
+            lost = game.half_losers[-1] if game.phase != "over" else game.loser
+            self.emit({"ev": "half_lost", "phase": phase, "seat": lost})
 
     def _round_id(self):
         """The round in progress (a resumed host or a rejoined cup continues it), else a new one."""
@@ -173,9 +201,7 @@ class Referee:
         self.emit({"ev": "round", "round": round_id, "order": order, "entries": entries, "forfeit": forfeit,
                    "ranking": [order[i] for i in result.ranking], "best": order[result.best],
                    "worst": order[result.worst], "deckel": result.deckel, "moves": [[m[0], m[1]] for m in moves]})
-        if st.game.phase != phase:
-            lost = st.game.half_losers[-1] if st.game.phase != "over" else st.game.loser
-            self.emit({"ev": "half_lost", "phase": phase, "seat": lost})
+        self._half_change(phase)
         await self._outcome(round_id, order, order[result.worst])
 
     async def _collect(self, round_id, order, kind, limit):
@@ -248,6 +274,12 @@ def _peek_throw_off(game, dice):
     """What the throw-off will give, computed on a copy so the event can be logged before it is applied."""
     import copy
     return copy.deepcopy(game).throw_off(dice)
+
+
+def _peek(game, what, seat):
+    import copy
+    g = copy.deepcopy(game)
+    return g.penalty(seat) if what == "penalty" else g.einwuerfeln(seat)
 
 
 def _peek_round(game, entries, forfeit):

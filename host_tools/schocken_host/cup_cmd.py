@@ -1,0 +1,478 @@
+"""`schocken cup --emulate`: one emulated cup, played from the keyboard.
+
+The cup is the unchanged firmware in an EmulatedCup process (host_tools/schocken_host/emulator.py). Its host
+link is a pseudo-terminal whose path is printed as ``Link: /dev/pts/N``: a host (pyserial, a referee) can open
+it at any time; until one configures the cup, it plays alone. The keyboard is the physical world: shake,
+die buttons, main button. The dice are redrawn from the cup's LED frames (host_tools/schocken_host/render.py).
+
+On a terminal, keys are read raw (termios) and the screen is redrawn; the terminal is restored on exit. When
+standard input is not a terminal, it is read as lines, one key name each ("s", "1", "enter", "x", ...), each
+line is carried out to the end before the next, and every change of the LEDs is printed as text. A line
+"dice D [D [D]]" queues the dice of the next throw (tests); "#" starts a comment.
+"""
+
+import collections
+import fcntl
+import os
+import select
+import struct
+import sys
+import termios
+import threading
+import time
+
+from schocken.rules import PRESETS
+
+from schocken_host import render
+
+DEFAULT_LONG_MS = 1200   # firmware/cup/buttons.py LONG_MS
+TAP_MS = 60
+GAP_MS = 80
+PEEK_S = 1.0
+QUIET_S = 0.3            # scripted lines: the cup is settled after this long without a new LED frame
+SHAKE_MS = 800           # one throw (docs/emulation.md)
+LINK_DRAIN_BYTES = 8192  # unread link output beyond this, nobody is reading: drop it (see _LinkGuard)
+
+MAIN = 3
+
+TEXT = {
+    "de": {
+        "title": "Schocken-Becher (emuliert, {interp})",
+        "link": "Link: {port}",
+        "keys": "s schütteln · 1 2 3 Würfel (tippen) · Shift+1/2/3 oder q w e lang (Sechsen drehen)\n"
+                "Leertaste/p spicken · Enter lang (stehen / Zug beginnen) · r kurz (aufdecken) · x Ende",
+        "alone": "Ohne Host spielt der Becher allein: vor dem Zug setzt Würfel k das Wurflimit k, Enter beginnt.",
+        "rules_note": "Hinweis: allein spielt die Firmware immer nach 'standard'; --rules {preset} wirkt nicht "
+                      "(die Regeln setzt ein Host mit configure).",
+        "shake": "geschüttelt",
+        "tap": "Würfel {n} getippt",
+        "long": "Würfel {n} lang gedrückt",
+        "peek": "gespickt",
+        "stand": "Hauptknopf lang",
+        "reveal": "Hauptknopf kurz",
+        "quit": "Ende",
+        "unknown": "unbekannte Taste: {key!r}",
+        "cup_error": "Becher: {msg}",
+        "cup_gone": "Der Becher-Prozess ist beendet.",
+        "start_failed": "Becher startet nicht: {err}",
+    },
+    "en": {
+        "title": "Schocken cup (emulated, {interp})",
+        "link": "Link: {port}",
+        "keys": "s shake · 1 2 3 die (tap) · Shift+1/2/3 or q w e long (Sechsen drehen)\n"
+                "space/p peek · Enter long (stand / start a turn) · r short (reveal) · x quit",
+        "alone": "Without a host the cup plays alone: before a turn die k sets the throw limit k, Enter starts.",
+        "rules_note": "Note: alone, the firmware always plays 'standard'; --rules {preset} has no effect "
+                      "(a host sets the rules with configure).",
+        "shake": "shaken",
+        "tap": "die {n} tapped",
+        "long": "die {n} held long",
+        "peek": "peeked",
+        "stand": "main button long",
+        "reveal": "main button short",
+        "quit": "quit",
+        "unknown": "unknown key: {key!r}",
+        "cup_error": "cup: {msg}",
+        "cup_gone": "The cup process has ended.",
+        "start_failed": "the cup does not start: {err}",
+    },
+}
+
+
+def t(lang, name, **kw):
+    text = TEXT.get(lang, TEXT["de"]).get(name) or TEXT["de"][name]
+    return text.format(**kw) if kw else text
+
+
+# Key (raw byte string or line word) -> action. Actions: ("shake",), ("tap", slot), ("long", slot), ("peek",),
+# ("stand",), ("reveal",), ("quit",).
+KEYS = {
+    "s": ("shake",), "shake": ("shake",),
+    "1": ("tap", 0), "2": ("tap", 1), "3": ("tap", 2),
+    # long press: Shift+1/2/3 on German ("!", '"', "§") and US ("!", "@", "#") layouts, or q w e
+    "!": ("long", 0), '"': ("long", 1), "@": ("long", 1), "§": ("long", 2), "#": ("long", 2),
+    "q": ("long", 0), "w": ("long", 1), "e": ("long", 2),
+    "long1": ("long", 0), "long2": ("long", 1), "long3": ("long", 2),
+    " ": ("peek",), "p": ("peek",), "space": ("peek",), "peek": ("peek",),
+    "\r": ("stand",), "\n": ("stand",), "enter": ("stand",), "stand": ("stand",),
+    "r": ("reveal",), "reveal": ("reveal",),
+    "x": ("quit",), "\x03": ("quit",), "\x04": ("quit",), "quit": ("quit",), "exit": ("quit",),
+}
+
+
+def action_for(key):
+    """The action of a key or a line's word (case-insensitive for words), or None."""
+    if key in KEYS:
+        return KEYS[key]
+    word = key.strip().lower()
+    return KEYS.get(word) if word else None
+
+
+class _LinkGuard:
+    """Keeps the cup's link from filling up while no host reads it.
+
+    The cup writes its messages to the link whether or not a host listens; a pseudo-terminal holds ~17 KB, then
+    the cup's output task stalls and its queue grows in the cup's small heap. Our own descriptor on the link
+    path sees how much is unread (FIONREAD): a host that is connected reads it at once, so a backlog beyond
+    LINK_DRAIN_BYTES means nobody is there, and it is dropped."""
+
+    def __init__(self, port, limit=LINK_DRAIN_BYTES):
+        self.limit = limit
+        self.fd = os.open(port, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
+        self.dropped = 0
+
+    def pending(self):
+        buf = fcntl.ioctl(self.fd, termios.FIONREAD, struct.pack("i", 0))
+        return struct.unpack("i", buf)[0]
+
+    def check(self):
+        try:
+            if self.pending() < self.limit:
+                return
+            while True:
+                data = os.read(self.fd, 65536)
+                self.dropped += len(data)
+                if len(data) < 65536:
+                    return
+        except (BlockingIOError, OSError):
+            return
+
+    def close(self):
+        try:
+            os.close(self.fd)
+        except OSError:
+            pass
+
+
+class CupSession:
+    """An EmulatedCup with the keyboard's actions and a record of its LED frames."""
+
+    def __init__(self, lang="de", sensor=None, board=None, name="", long_ms=None, on_change=None):
+        from schocken_host.emulator import EmulatedCup
+
+        self.lang = lang
+        self.long_ms = long_ms or DEFAULT_LONG_MS
+        self.on_change = on_change           # called (from the reader thread) with a new frame
+        self.messages = collections.deque(maxlen=6)
+        self.frame = None
+        self.frame_count = 0
+        self.frame_at = 0.0                  # time.monotonic() of the newest frame
+        self.lock = threading.Lock()
+        self.changed = threading.Condition(self.lock)
+        self._errors_seen = 0
+        self.cup = EmulatedCup(cup_id="emu1", name=name, sensor=sensor, board=board, long_ms=long_ms,
+                               on_frame=self._on_frame)
+        self.port = self.cup.port
+        self.guard = None
+        try:
+            self.guard = _LinkGuard(self.port)
+            self._await_ready()
+        except BaseException:
+            self.close()
+            raise
+
+    def _await_ready(self, timeout=10.0):
+        """Wait until the cup's tasks run: the first LED frame comes before them, and buttons pressed before
+        the button task polls are lost. Nobody can be on the link yet (its path is not printed), so a hello
+        on it is safe; the identity reply is dropped."""
+        from schocken import protocol as P
+
+        fd = self.guard.fd
+        os.write(fd, P.encode({"t": "hello", "v": P.VERSION}))
+        buf = b""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end and self.cup.alive():
+            ready, _, _ = select.select([fd], [], [], 0.1)
+            if ready:
+                try:
+                    buf += os.read(fd, 4096)
+                except (BlockingIOError, OSError):
+                    continue
+                if b'"identity"' in buf and buf.endswith(b"\n"):
+                    return
+        raise RuntimeError("no answer on the link within %.0f s" % timeout)
+
+    def _on_frame(self, cup, frame):
+        with self.lock:
+            self.frame = frame
+            self.frame_count += 1
+            self.frame_at = time.monotonic()
+            self.changed.notify_all()
+        if self.on_change:
+            self.on_change(frame)
+
+    def note(self, text):
+        self.messages.append(text)
+
+    def poll_errors(self):
+        """Control-channel errors from the cup, as message lines."""
+        errs = self.cup.control_errors
+        while self._errors_seen < len(errs):
+            self.note(t(self.lang, "cup_error", msg=errs[self._errors_seen]))
+            self._errors_seen += 1
+
+    def wait_frame(self, after, timeout):
+        """Wait until more than ``after`` frames have come, at most ``timeout`` s."""
+        end = time.monotonic() + timeout
+        with self.lock:
+            while self.frame_count <= after:
+                left = end - time.monotonic()
+                if left <= 0:
+                    return False
+                self.changed.wait(left)
+        return True
+
+    def wait_quiet(self, quiet=QUIET_S, timeout=3.0):
+        """Wait until no frame has come for ``quiet`` s (a refusal's flash is over), at most ``timeout`` s."""
+        start = time.monotonic()
+        end = start + timeout
+        while True:
+            now = time.monotonic()
+            left = max(self.frame_at, start) + quiet - now
+            if left <= 0 or now >= end:
+                return
+            time.sleep(min(left, end - now))
+
+    def _press(self, button, hold_s):
+        self.cup.control("press %d" % button)
+        time.sleep(hold_s)
+        self.cup.control("release %d" % button)
+        time.sleep(GAP_MS / 1000)
+
+    def do(self, action, settle=False):
+        """Carry out one action (blocking for its presses). With ``settle``, also wait until the cup has shown
+        what it did (the next LED frame), so scripted lines follow one another like a person's hands."""
+        kind = action[0]
+        before = self.frame_count
+        long_s = (self.long_ms + 250) / 1000
+        if kind == "shake":
+            self.cup.shake(SHAKE_MS)
+            self.note(t(self.lang, "shake"))
+            if settle:  # the throw lands (or is refused) once the shake is over and the cup is still
+                self.wait_frame(before, SHAKE_MS / 1000 + 3.0)
+        elif kind == "tap":
+            self._press(action[1], TAP_MS / 1000)
+            self.note(t(self.lang, "tap", n=action[1] + 1))
+        elif kind == "long":
+            self._press(action[1], long_s)
+            self.note(t(self.lang, "long", n=action[1] + 1))
+        elif kind == "peek":
+            self.cup.control("press %d" % MAIN)
+            time.sleep(min(PEEK_S, 0.7 * self.long_ms / 1000))  # held any longer, it would stand
+            self.cup.control("release %d" % MAIN)
+            time.sleep(GAP_MS / 1000)
+            self.note(t(self.lang, "peek"))
+        elif kind == "stand":
+            self._press(MAIN, long_s)
+            self.note(t(self.lang, "stand"))
+        elif kind == "reveal":
+            self._press(MAIN, TAP_MS / 1000)
+            self.note(t(self.lang, "reveal"))
+        if settle:
+            self.wait_quiet()
+        self.guard.check()
+        self.poll_errors()
+
+    def alive(self):
+        return self.cup.alive()
+
+    def close(self):
+        if self.guard is not None:
+            self.guard.close()
+        self.cup.close()
+
+
+# --- line mode (standard input is not a terminal) ---------------------------------------------------------
+def _run_lines(session, lang, out):
+    last = [None]
+    out_lock = threading.Lock()
+
+    def show(frame):
+        info = render.decode(frame)
+        key = (tuple(info["dice"]), tuple(info["colors"]), info["status"])
+        with out_lock:
+            if key == last[0]:
+                return
+            last[0] = key
+            out.write(render.faces_text(frame, lang) + "\n\n")
+            out.flush()
+
+    session.on_change = show
+    if session.frame is not None:
+        show(session.frame)
+    for raw in sys.stdin:
+        word = raw.rstrip("\r\n")
+        if not word.strip() or word.lstrip().startswith("#"):
+            continue
+        if word.split()[0] == "dice":  # scripted dice for the next throw (emulate.py's ScriptedRoller)
+            session.cup.control(word.strip())
+            continue
+        action = action_for(word)
+        if action is None:
+            sys.stderr.write("schocken cup: %s\n" % t(lang, "unknown", key=word.strip()))
+            continue
+        if action[0] == "quit":
+            break
+        with out_lock:
+            out.write("> %s\n" % word.strip())
+            out.flush()
+        session.do(action, settle=True)
+        if not session.alive():
+            sys.stderr.write("schocken cup: %s\n" % t(lang, "cup_gone"))
+            return 1
+    return 0
+
+
+# --- terminal mode ------------------------------------------------------------------------------------------
+def _ansi(markup):
+    """Rich markup -> ANSI text with CR LF line ends (the terminal is raw)."""
+    import io
+
+    from rich.console import Console
+
+    buf = io.StringIO()
+    Console(file=buf, force_terminal=True, color_system="truecolor", width=120, highlight=False,
+            soft_wrap=True).print(markup, end="")
+    return buf.getvalue().replace("\n", "\r\n")
+
+
+def _screen(session, lang, interp, notes):
+    from rich.markup import escape
+
+    lines = ["[bold]%s[/]" % escape(t(lang, "title", interp=interp)),
+             "[bold cyan]%s[/]" % escape(t(lang, "link", port=session.port)),
+             "[dim]%s[/]" % escape(t(lang, "keys"))]
+    lines += ["[dim]%s[/]" % escape(n) for n in notes]
+    lines.append("")
+    if session.frame is not None:
+        lines.append(render.faces_text(session.frame, lang, markup=True))
+    lines.append("")
+    lines += ["» " + escape(m) for m in session.messages]
+    return "\x1b[H\x1b[2J" + _ansi("\n".join(lines)) + "\r\n"
+
+
+def _decode_keys(data):
+    """Raw bytes from the terminal -> key strings (UTF-8 aware, so "§" is one key)."""
+    text = data.decode("utf-8", errors="ignore")
+    keys = []
+    i = 0
+    while i < len(text):
+        if text[i] == "\x1b":  # an escape sequence (arrows & co.): skip it whole
+            j = i + 1
+            if j < len(text) and text[j] in "[O":
+                j += 1
+                while j < len(text) and not (text[j].isalpha() or text[j] == "~"):
+                    j += 1
+                j += 1
+            i = j
+            continue
+        keys.append(text[i])
+        i += 1
+    return keys
+
+
+def _run_tty(session, lang, notes):
+    import queue
+    import tty
+
+    fd = sys.stdin.fileno()
+    old = termios.tcgetattr(fd)
+    dirty = threading.Event()
+    dirty.set()
+    actions = queue.Queue()
+    stop = threading.Event()
+
+    def worker():  # presses take time; the screen keeps redrawing meanwhile
+        while not stop.is_set():
+            try:
+                action = actions.get(timeout=0.1)
+            except queue.Empty:
+                continue
+            session.do(action)
+            dirty.set()
+
+    session.on_change = lambda frame: dirty.set()
+    hands = threading.Thread(target=worker, daemon=True)
+    out = sys.stdout
+    try:
+        tty.setraw(fd)
+        out.write("\x1b[?25l")  # hide the cursor
+        hands.start()
+        while True:
+            if dirty.is_set():
+                dirty.clear()
+                session.poll_errors()
+                out.write(_screen(session, lang, session.cup.interpreter, notes))
+                out.flush()
+            if not session.alive():
+                session.note(t(lang, "cup_gone"))
+                out.write(_screen(session, lang, session.cup.interpreter, notes))
+                return 1
+            ready, _, _ = select.select([fd], [], [], 0.05)
+            if not ready:
+                session.guard.check()
+                continue
+            data = os.read(fd, 64)
+            if not data:
+                return 0
+            for key in _decode_keys(data):
+                action = action_for(key)
+                if action is None:
+                    session.note(t(lang, "unknown", key=key))
+                    dirty.set()
+                elif action[0] == "quit":
+                    return 0
+                else:
+                    actions.put(action)
+    finally:
+        stop.set()
+        termios.tcsetattr(fd, termios.TCSADRAIN, old)
+        out.write("\x1b[?25h\r\n")
+        out.flush()
+
+
+def cmd_cup(args):
+    lang = getattr(args, "lang", "de")
+    if not args.emulate:
+        sys.stderr.write("schocken cup: %s\n" % (
+            "nur --emulate gibt es bisher" if lang == "de" else "only --emulate exists so far"))
+        return 2
+    if args.board and not os.path.isfile(args.board):
+        sys.stderr.write("schocken cup: %s: %s\n" % (
+            args.board, "keine solche Datei" if lang == "de" else "no such file"))
+        return 2
+    if args.long_ms is not None and not 100 <= args.long_ms <= 10000:
+        sys.stderr.write("schocken cup: --long-ms 100..10000\n")
+        return 2
+    notes = [t(lang, "alone")]
+    if args.rules != "standard":
+        notes.append(t(lang, "rules_note", preset=args.rules))
+        sys.stderr.write("schocken cup: %s\n" % notes[-1])
+    try:
+        session = CupSession(lang=lang, sensor=args.sensor, board=args.board, name=args.name,
+                             long_ms=args.long_ms)
+    except (RuntimeError, OSError) as e:
+        sys.stderr.write("schocken cup: %s\n" % t(lang, "start_failed", err=e))
+        return 1
+    try:
+        interactive = sys.stdin.isatty() and sys.stdout.isatty()
+        if not interactive:
+            sys.stdout.write(t(lang, "link", port=session.port) + "\n")
+            sys.stdout.flush()
+            return _run_lines(session, lang, sys.stdout)
+        return _run_tty(session, lang, notes)
+    finally:
+        session.close()
+
+
+def add_arguments(p):
+    p.add_argument("--emulate", action="store_true", help="run an emulated cup (the only kind so far)")
+    p.add_argument("--sensor", choices=("accel", "switch"), default=None,
+                   help="shake sensor of the emulated board (default: the board's)")
+    p.add_argument("--board", default=None, metavar="FILE", help="board file, e.g. hardware/boards/pico_w.json")
+    p.add_argument("--name", default="", help="the cup's player name")
+    p.add_argument("--rules", default="standard", choices=sorted(PRESETS), metavar="PRESET",
+                   help="rule set: %s (alone the firmware plays standard)" % ", ".join(sorted(PRESETS)))
+    p.add_argument("--long-ms", type=int, default=None, metavar="MS",
+                   help="long-press time of the cup's buttons (default: the firmware's 1200 ms)")
+    return p
