@@ -34,14 +34,15 @@ def parse_args(argv):
 def open_control(path):
     """The control pseudo-terminal, raw: returns (file, async reader)."""
     import termios
-    f = open(path, "r+b")
-    fd = f.fileno()
     if MICROPYTHON:
-        termios.setraw(fd)
+        f = open(path, "r+b")
+        termios.setraw(f.fileno())
         return f, asyncio.StreamReader(f)
+    import os
     import tty
+    fd = os.open(path, os.O_RDWR | os.O_NOCTTY)
     tty.setraw(fd)
-    return f, _cpython_reader(fd)
+    return os.fdopen(fd, "wb", buffering=0), _cpython_reader(fd)
 
 
 def _cpython_reader(fd):

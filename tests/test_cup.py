@@ -205,3 +205,22 @@ def test_reset_mid_turn_keeps_the_throw(cup):
     rev = cup.request("revealed", t="reveal", round=4)
     assert rev["dice"] == [1, 1, 2]
     assert P.check_reveal(Rules("standard"), None, done["commit"], rev).label == "Schock 2"
+
+
+def test_same_firmware_under_cpython():
+    """Where the unix port does not exist (a Mac, Windows), the same firmware runs under CPython, says so, and
+    plays the same turn."""
+    cup = CupDriver(interpreter="cpython")
+    try:
+        assert cup.cup.hello == "cpython"
+        cup.start()
+        cup.request(t="turn", round=1, limit=None)
+        cup.throw(6, 6, 2)
+        cup.die_long(1)
+        assert cup.recv("progress")["public"] == [[0, 1]]
+        cup.throw(1, 5)
+        done = cup.stand()
+        rev = cup.request("revealed", t="reveal", round=1)
+        assert P.check_reveal(Rules("standard"), None, done["commit"], rev).label == "Schock 5"
+    finally:
+        cup.close()
