@@ -71,9 +71,9 @@ class SerialTransport(Transport):
             for line in splitter.feed(data):
                 if line is None:
                     self._put({"t": "garbage", "code": P.E_TOO_LONG, "msg": "line too long"})
-                elif not P.is_noise(line):
+                elif P.message_part(line) is not None:
                     try:
-                        self._put(P.decode(line, P.CUP_TO_HOST))
+                        self._put(P.decode(P.message_part(line), P.CUP_TO_HOST))
                     except P.ProtocolError as e:
                         self._put({"t": "garbage", "code": e.code, "msg": e.msg})
 

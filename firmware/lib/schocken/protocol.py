@@ -101,6 +101,13 @@ class LineSplitter:
         return out
 
 
+def message_part(line):
+    """Host side: the message in a line from a cup, or None for pure noise. REPL prompts and boot output can
+    run into a message on the same line ('>>> {"t": ...}'): everything before the first "{" is dropped."""
+    i = line.find(b"{" if isinstance(line, (bytes, bytearray)) else "{")
+    return None if i < 0 else line[i:]
+
+
 def is_noise(line):
     """True for lines that are not messages at all (REPL prompts, boot output, empty lines)."""
     s = line.strip()
