@@ -12,7 +12,7 @@ from schocken import RuleError
 from schocken.rules import Rules
 from schocken.throws import evaluate
 from schocken.ranking import rank_round
-from schocken.turn import Turn
+from schocken.turn import Turn, apply_steps
 from schocken.half import Half
 from schocken.game import Game
 
@@ -111,19 +111,7 @@ def case_table(case):
 
 
 def _apply_move(turn, move):
-    kind = move[0]
-    if kind == "roll":
-        turn.roll(move[1])
-    elif kind == "aside":
-        turn.set_aside(move[1])
-    elif kind == "back":
-        turn.take_back(move[1])
-    elif kind == "turn":
-        turn.turn_sixes(move[1])
-    elif kind == "stand":
-        turn.stand()
-    else:
-        raise ValueError("unknown move %r" % (kind,))
+    apply_steps(turn, [move])  # the same step interpreter the host uses on a revealed transcript
 
 
 def case_turn(case):

@@ -9,6 +9,8 @@ except ImportError:
     def const(x):
         return x
 
+from drivers.i2cdev import I2CDevice
+
 ADDR = const(0x18)  # SA0 low; 0x19 with SA0 high
 ID = const(0x33)  # WHO_AM_I value, datasheet table 17
 
@@ -30,25 +32,17 @@ CTRL_REG4_4G_HR = const(0x98)
 _MMS2_PER_DIGIT_X10000 = const(196133)
 
 
-class LIS3DH:
+class LIS3DH(I2CDevice):
+    WHO_AM_I_REG = _WHO_AM_I
+    CHIP_ID = ID
+    PART = "LIS3DH"
+
     def __init__(self, i2c, addr=ADDR):
-        self.i2c = i2c
-        self.addr = addr
-        self._raw = bytearray(6)
-        self._one = bytearray(1)
-
-    def _write(self, reg, value):
-        self._one[0] = value
-        self.i2c.writeto_mem(self.addr, reg, self._one)
-
-    def who_am_i(self):
-        self.i2c.readfrom_mem_into(self.addr, _WHO_AM_I, self._one)
-        return self._one[0]
+        I2CDevice.__init__(self, i2c, addr)
 
     def init(self):
         """Check the chip ID, then set 100 Hz, +-4 g, high resolution, block data update."""
-        if self.who_am_i() != ID:
-            raise OSError("LIS3DH not found at 0x%02x" % self.addr)
+        self._check_id()
         # FS/BDU first so the first sample after ODR starts is already in the right scale.
         self._write(_CTRL_REG4, CTRL_REG4_4G_HR)
         self._write(_CTRL_REG1, CTRL_REG1_100HZ)

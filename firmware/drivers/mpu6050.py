@@ -9,6 +9,8 @@ except ImportError:
     def const(x):
         return x
 
+from drivers.i2cdev import I2CDevice
+
 ADDR = const(0x68)  # AD0 low; 0x69 with AD0 high
 ID = const(0x68)  # WHO_AM_I value (sec. 4.32): bits 6..1 of the address, AD0 not reflected
 
@@ -40,25 +42,17 @@ _MMS2_SHIFT = const(14)
 _MMS2_ROUND = const(8192)
 
 
-class MPU6050:
+class MPU6050(I2CDevice):
+    WHO_AM_I_REG = _WHO_AM_I
+    CHIP_ID = ID
+    PART = "MPU-6050"
+
     def __init__(self, i2c, addr=ADDR):
-        self.i2c = i2c
-        self.addr = addr
-        self._raw = bytearray(6)
-        self._one = bytearray(1)
-
-    def _write(self, reg, value):
-        self._one[0] = value
-        self.i2c.writeto_mem(self.addr, reg, self._one)
-
-    def who_am_i(self):
-        self.i2c.readfrom_mem_into(self.addr, _WHO_AM_I, self._one)
-        return self._one[0]
+        I2CDevice.__init__(self, i2c, addr)
 
     def init(self):
         """Check the chip ID, wake it, then set 100 Hz, DLPF 44 Hz, +-4 g, gyros in standby."""
-        if self.who_am_i() != ID:
-            raise OSError("MPU-6050 not found at 0x%02x" % self.addr)
+        self._check_id()
         # Wake first: while SLEEP is set the other registers still take writes, but keep the
         # datasheet's power-up order.
         self._write(_PWR_MGMT_1, PWR_MGMT_1_WAKE)
