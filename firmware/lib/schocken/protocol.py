@@ -69,33 +69,38 @@ class ProtocolError(ValueError):
 
 
 class LineSplitter:
-    """Cuts a byte stream into lines of at most MAX_LINE bytes without ever holding more than that: an
-    overlong line is dropped up to its newline and reported once, so garbage cannot exhaust a cup's heap."""
+    """Cuts a byte stream into lines of at most MAX_LINE bytes (newline included) in one buffer allocated
+    once: an overlong line is dropped up to its newline and reported once, so garbage can neither exhaust nor
+    fragment a cup's heap."""
 
     def __init__(self, limit=MAX_LINE):
         self.limit = limit
-        self.buf = bytearray()
+        self.buf = bytearray(limit)
+        self.n = 0
         self.skipping = False
 
     def feed(self, data):
         """Returns a list of complete lines (bytes, without newline); an overlong line appears as None."""
         out = []
+        view = memoryview(data)
         start = 0
         while start < len(data):
             end = data.find(b"\n", start)
-            chunk = data[start:] if end < 0 else data[start:end]
+            stop = len(data) if end < 0 else end
             if not self.skipping:
-                if len(self.buf) + len(chunk) >= self.limit:
+                k = stop - start
+                if self.n + k >= self.limit:
                     self.skipping = True
-                    self.buf = bytearray()
+                    self.n = 0
                     out.append(None)
                 else:
-                    self.buf.extend(chunk)
+                    self.buf[self.n:self.n + k] = view[start:stop]
+                    self.n += k
             if end < 0:
                 break
             if not self.skipping:
-                out.append(bytes(self.buf))
-            self.buf = bytearray()
+                out.append(bytes(self.buf[:self.n]))
+            self.n = 0
             self.skipping = False
             start = end + 1
         return out

@@ -1,0 +1,173 @@
+"""Fuzzes the cup's side of the link: generated lines go through the same path as App.on_line (LineSplitter,
+protocol.decode, Cup.on_message) of a cup in the middle of a turn. Runs under the MicroPython unix port (and
+CPython). Usage: fuzz.py N SEED. Prints "fuzz N lines, E errors, A accepted, min_free F" and "N passed, M failed".
+
+Checks for every line: nothing escapes as an exception; a line answered with an error leaves the cup exactly as
+it was; the heap stays bounded (the free heap after a collection never falls below a floor).
+"""
+
+import gc
+import sys
+
+from schocken import protocol as P
+from cup.core import Cup
+
+_WORDS = ("hello", "configure", "turn", "reveal", "round_end", "outcome", "status", "launch", "", "T", "v",
+          "round", "limit", "rules", "name", "seat", "result", "deckel", "middle", "preset", "options")
+
+
+_PAD = b"y" * 64
+DEBUG = False
+
+
+class Lcg:
+    def __init__(self, seed):
+        self.x = seed & 0x7FFFFFFF
+
+    def next(self, n):
+        self.x = (self.x * 1103515245 + 12345) & 0x7FFFFFFF
+        return self.x % n
+
+
+class Quiet:
+    def show(self, cup):
+        pass
+
+    def refuse(self, cup):
+        pass
+
+    def error(self, cup):
+        pass
+
+
+class Dice:
+    def __init__(self):
+        self.k = 0
+
+    def roll(self, n):
+        self.k += 1
+        return [(self.k + i) % 6 + 1 for i in range(n)]
+
+
+def value(r, depth=0):
+    k = r.next(9)
+    if k == 0:
+        return r.next(2000000000) - 1000000000
+    if k == 1:
+        return 10 ** r.next(40)  # huge numbers
+    if k == 2:
+        return _WORDS[r.next(len(_WORDS))]
+    if k == 3:
+        return None
+    if k == 4:
+        return r.next(2) == 1
+    if k == 5 and depth < 3:
+        return [value(r, depth + 1) for _ in range(r.next(4))]
+    if k == 6 and depth < 3:
+        return {_WORDS[r.next(len(_WORDS))]: value(r, depth + 1) for _ in range(r.next(4))}
+    if k == 7:
+        return r.next(7)
+    return "x" * r.next(40)
+
+
+def line(r, previous):
+    kind = r.next(10)
+    if kind == 0:  # random bytes
+        return bytes(r.next(256) for _ in range(r.next(60)))
+    if kind == 1 and previous:  # replayed
+        return previous[r.next(len(previous))]
+    if kind == 2 and previous:  # truncated
+        p = previous[r.next(len(previous))]
+        return p[:r.next(len(p) + 1)]
+    if kind == 3:  # overlong: arrives in pieces, as from the serial port
+        return P.MAX_LINE + r.next(3000)
+    msg = {"t": _WORDS[r.next(8)]}
+    for _ in range(r.next(5)):
+        msg[_WORDS[r.next(len(_WORDS))]] = value(r)
+    try:
+        data = P.encode(msg)[:-1]
+    except Exception:
+        data = b"{}"
+    return data
+
+
+def snapshot(cup):
+    t = cup.turn
+    return (cup.state, cup.round, cup.limit, cup.name, cup.seat, cup.hosted, cup.commit, cup.result,
+            repr(cup.rules), t.transcript[:] if t else None)
+
+
+def mem_free():
+    return gc.mem_free() if hasattr(gc, "mem_free") else 1 << 30  # CPython: no heap limit to watch
+
+
+def main(n, seed):
+    out = []
+    cup = Cup(Dice(), Quiet(), out.append, {"cup": "fz", "name": "F", "board": "emulated"}, lambda k: b"\x00" * k)
+    cup.on_message({"t": "configure", "rules": {"preset": "standard"}, "name": "F", "seat": 0})
+    cup.on_message({"t": "turn", "round": 1, "limit": None})
+    cup.on_shake()
+    r = Lcg(seed)
+    splitter = P.LineSplitter()
+    previous = []
+    errors = accepted = failed = 0
+    gc.collect()
+    floor = mem_free()
+    min_free = floor
+    for i in range(n):
+        data = line(r, previous)
+        if isinstance(data, int):
+            pads = data // len(_PAD)
+            first = b'{"t": "hello", "pad": "'
+            last = b'"}\n'
+        else:
+            pads = 0
+            first = data
+            last = b"\n"
+            if len(previous) < 16 and len(data) < 200:
+                previous.append(data)
+        before = snapshot(cup)
+        del out[:]
+        try:
+            items = splitter.feed(first)  # bytes arrive in pieces, as from the serial port
+            for _ in range(pads):
+                items.extend(splitter.feed(_PAD))
+            items.extend(splitter.feed(last))
+            for item in items:
+                if item is None:
+                    out.append(P.error(P.E_TOO_LONG, "long"))
+                    continue
+                if not item.strip():
+                    continue
+                try:
+                    msg = P.decode(item, P.HOST_TO_CUP)
+                except P.ProtocolError as e:
+                    out.append(P.error(e.code, e.msg))
+                    continue
+                cup.on_message(msg)
+        except Exception as e:  # the one thing that must never happen
+            failed += 1
+            print("FAIL line %d crashed: %s %r" % (i, type(e).__name__, first[:80]))
+            continue
+        if any(m.get("t") == "error" for m in out):
+            errors += 1
+            if snapshot(cup) != before:
+                failed += 1
+                print("FAIL line %d: error reply but the cup changed: %r" % (i, first[:80]))
+        else:
+            accepted += 1
+        if i % 500 == 0:
+            gc.collect()
+            free = mem_free()
+            min_free = min(min_free, free)
+            if DEBUG: print(i, free)
+            if free < floor - 8192:
+                failed += 1
+                print("FAIL line %d: heap grew by %d bytes" % (i, floor - free))
+                break
+    print("fuzz %d lines, %d errors, %d accepted, min_free %d" % (n, errors, accepted, min_free))
+    print("%d passed, %d failed" % (n - failed, failed))
+    return 1 if failed else 0
+
+
+sys.exit(main(int(sys.argv[1]), int(sys.argv[2])))
