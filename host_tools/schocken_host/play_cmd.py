@@ -15,10 +15,10 @@ from schocken_host.emulator import EmulatedCup
 from schocken_host.plain import PlainUI
 from schocken_host.referee import Referee, Seat
 from schocken_host.state import TableState, LogError
-from schocken_host.transport import SerialTransport, discover
+from schocken_host.transport import SerialTransport, TransportClosed, discover
 
-KEYS = {"s": ("shake", 800), "1": ("tap", 0), "2": ("tap", 1), "3": ("tap", 2), "q": ("long", 0),
-        "w": ("long", 1), "e": ("long", 2), "p": ("peek", 3), "": ("long", 3), "enter": ("long", 3),
+KEYS = {"s": ("shake", 800), "1": ("tap", 0), "2": ("tap", 1), "3": ("tap", 2), "4": ("long", 0),
+        "5": ("long", 1), "6": ("long", 2), "p": ("peek", 3), "": ("long", 3), "enter": ("long", 3),
         "r": ("tap", 3)}
 
 
@@ -53,6 +53,13 @@ def seeded_dice(seed):
         out = [b % 6 + 1 for b in digest if b < 252]
         return out[:n]
     return dice
+
+
+def _reopen(cup):
+    """A restarted emulated cup has a new link device (as a replugged USB cup would): open that one."""
+    async def reconnect():
+        return SerialTransport(cup.port)
+    return reconnect
 
 
 def read_table(path):
@@ -119,7 +126,7 @@ class Table:
             kind = "bot" if k < n_bots else "human"
             cup = EmulatedCup("emu%d" % (k + 1), self._name(seat_no, kind), heap=args.heap, long_ms=300)
             self.cups.append(cup)
-            seat = Seat(self._name(seat_no, kind), SerialTransport(cup.port), kind)
+            seat = Seat(self._name(seat_no, kind), SerialTransport(cup.port), kind, reconnect=_reopen(cup))
             self.seats.append(seat)
             if kind == "bot":
                 self.bots.append(Bot(seat_no, cup, args.strategy, dice=dice))
@@ -139,6 +146,12 @@ class Table:
     def close(self):
         for cup in self.cups:
             cup.close()
+
+
+async def ui_keys(queue, cup, referee):
+    """Keys the scoreboard forwards (it owns the terminal): the same meaning as on standard input."""
+    while True:
+        await _key((await queue.get()).strip().lower(), cup, referee)
 
 
 async def keyboard(cup, referee):
@@ -218,10 +231,17 @@ async def play(args, ui_factory):
             ui.note("%s: %s (%s)" % (cup.cup_id, cup.port, cup.interpreter))
         referee = Referee(rules, table.seats, log, ui, reveal=args.reveal, cheat=args.cheat, state=state)
         tasks = [asyncio.create_task(b.run(referee)) for b in table.bots]
-        if getattr(table, "human", None) is not None or (not sys.stdin.isatty() and args.plain):
-            tasks.append(asyncio.create_task(keyboard(getattr(table, "human", None), referee)))
+        human = getattr(table, "human", None)
+        if hasattr(ui, "keys"):
+            tasks.append(asyncio.create_task(ui_keys(ui.keys, human, referee)))
+        elif human is not None or (not sys.stdin.isatty() and args.plain):
+            tasks.append(asyncio.create_task(keyboard(human, referee)))
         try:
             await referee.run(opener=args.opener)
+        except TransportClosed as e:  # only a cup that cannot be reached at the start gets here
+            raise RuleError(str(e))
+        except asyncio.TimeoutError:
+            raise RuleError("a cup does not answer (%s)" % ", ".join(s.transport.name for s in table.seats))
         finally:
             for t in tasks:
                 t.cancel()
@@ -231,6 +251,8 @@ async def play(args, ui_factory):
         table.close()
         if log is not None:
             log.close()
+            if not args.resume and log.path.exists() and log.path.stat().st_size == 0:
+                log.path.unlink()  # no game was started: leave no empty log behind
 
 
 def cmd_play(args):

@@ -32,6 +32,7 @@ class Player:
         self.connected = True
 
     def new_round(self):
+        self.flagged = None      # a cup caught cheating is flagged for the round it was caught in
         self.throws = 0
         self.public = []
         self.done = False
@@ -108,6 +109,8 @@ class TableState:
             self.limit = None
             for p in self.players:
                 p.new_round()
+        elif self.players[ev["seat"]].done:
+            self.players[ev["seat"]].new_round()  # on turn again: its cup lost the finished turn (host crash)
         self.on_turn = ev["seat"]
         if ev.get("limit") is not None:
             self.limit = ev["limit"]

@@ -1,0 +1,611 @@
+"""The full-screen scoreboard of `schocken play` (Textual).
+
+One screen for the whole table: every player with his Deckel in large digits, the middle (Mitte), the phase,
+who is on turn and how many throws he used against the limit, the dice set aside (drawn as pip grids), the
+revealed throws with their labels, the round's result, the losers of the halves, players out of the half
+greyed, a cup caught cheating in red with the reason, a paused (disconnected) cup, and a log of the last
+events (the texts of ``plain.PlainUI``).
+
+The scoreboard is a view of a ``state.TableState``: ``Scoreboard.update(state, event)`` redraws it from the
+state after the event was applied, exactly like the plain UI. ``run_scoreboard`` runs the game itself as a
+Textual worker in the app's own event loop, so the referee calls ``update`` from the same loop and no thread
+is involved (a call from another thread is handed over with ``call_from_thread``).
+"""
+
+import asyncio
+import io
+import threading
+
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Grid, Horizontal, Vertical
+from textual.css.query import NoMatches
+from textual.widgets import Digits, Footer, Log, Static
+
+from schocken.throws import ALL, evaluate
+
+from schocken_host.plain import PlainUI
+from schocken_host.render import PIPS, PIP_CELLS
+
+TEXT = {
+    "de": {
+        "title": "Schocken",
+        "rules": "Regeln: {name}",
+        "setup": "Vorbereitung", "throw_off": "Auswürfeln", "half1": "1. Hälfte", "half2": "2. Hälfte",
+        "final": "Finale", "over": "Spiel aus",
+        "round_no": "Runde {n}",
+        "middle": "Mitte",
+        "deckel": "Deckel",
+        "on_turn": "▶ am Zug · Wurf {n}/{limit}",
+        "on_turn_head": "▶ {name} ist am Zug · Wurf {n}/{limit}",
+        "nobody": "Aufdecken …",
+        "stands": "steht · Wurf {n}/{limit}",
+        "waits": "wartet",
+        "out": "raus aus der Hälfte",
+        "watches": "schaut zu",
+        "paused": "⏸ PAUSE: {reason}",
+        "flagged": "✗ UNGÜLTIG: {reason}",
+        "game_lost": "hat das Spiel verloren",
+        "covered": "verdeckt",
+        "aside": "beiseite",
+        "throws": "{n} Würfe", "throws_1": "1 Wurf",
+        "built": "zusammengewürfelt",
+        "best": "bester Wurf",
+        "worst": "verliert +{n}",
+        "worst_all": "verliert: alle",
+        "result": "Runde {round}: {worst} verliert und bekommt {deckel} Deckel {source} ({best}: {label}).",
+        "result_all": "Runde {round}: {worst} verliert: Schock-Aus von {best}, alle Deckel!",
+        "from_middle": "aus der Mitte",
+        "from_player": "von {name}",
+        "throw_off_opener": "Auswürfeln: {name} hat den niedrigsten Wurf und beginnt.",
+        "stechen": "Auswürfeln: Gleichstand, Stechen zwischen {names}.",
+        "halves": "Hälften verloren: {list}",
+        "none_yet": "noch keine",
+        "game_over": "SPIEL AUS – {name} hat verloren{blatt}",
+        "blatt": " (Blattschuss)",
+        "pause": "PAUSE: Becher von {name} ist weg ({reason}). Warte …",
+        "hint": "q: beenden",
+        "hint_over": "Spiel aus – q beendet",
+        "error": "Fehler: {error}",
+        "quit": "Beenden",
+        "log": "Verlauf",
+    },
+    "en": {
+        "title": "Schocken",
+        "rules": "Rules: {name}",
+        "setup": "Setup", "throw_off": "Throw-off (Auswürfeln)", "half1": "1. Hälfte", "half2": "2. Hälfte",
+        "final": "Finale", "over": "Game over",
+        "round_no": "Round {n}",
+        "middle": "Middle",
+        "deckel": "Deckel",
+        "on_turn": "▶ on turn · throw {n}/{limit}",
+        "on_turn_head": "▶ {name} is on turn · throw {n}/{limit}",
+        "nobody": "Reveal …",
+        "stands": "stands · throw {n}/{limit}",
+        "waits": "waits",
+        "out": "out of the half",
+        "watches": "watches",
+        "paused": "⏸ PAUSE: {reason}",
+        "flagged": "✗ INVALID: {reason}",
+        "game_lost": "lost the game",
+        "covered": "covered",
+        "aside": "set aside",
+        "throws": "{n} throws", "throws_1": "1 throw",
+        "built": "built",
+        "best": "best throw",
+        "worst": "loses +{n}",
+        "worst_all": "loses: all",
+        "result": "Round {round}: {worst} loses and takes {deckel} Deckel {source} ({best}: {label}).",
+        "result_all": "Round {round}: {worst} loses: Schock-Aus by {best}, all Deckel!",
+        "from_middle": "from the middle",
+        "from_player": "from {name}",
+        "throw_off_opener": "Throw-off: {name} has the lowest throw and opens.",
+        "stechen": "Throw-off: a tie, Stechen between {names}.",
+        "halves": "Halves lost: {list}",
+        "none_yet": "none yet",
+        "game_over": "GAME OVER – {name} lost{blatt}",
+        "blatt": " (Blattschuss)",
+        "pause": "PAUSE: the cup of {name} is gone ({reason}). Waiting …",
+        "hint": "q: quit",
+        "hint_over": "Game over – q quits",
+        "error": "Error: {error}",
+        "quit": "Quit",
+        "log": "Log",
+    },
+}
+
+# Die styles: revealed dice white like a die under the cup, dice set aside orange like the cup's LEDs.
+DIE_STYLE = {"cup": "bold #000000 on #e8e8e8", "aside": "bold #000000 on #ff8000", "empty": "on #3a3a3a"}
+PIP = "●"
+FACES = "⚀⚁⚂⚃⚄⚅"
+
+LOG_LINES = 200
+
+
+def die_rows(value):
+    """A die face as three rows of five cells (pips in columns 0, 2, 4); ``None`` for a blank die."""
+    rows = [[" "] * 5 for _ in range(3)]
+    if value:
+        for p, (r, c) in enumerate(PIP_CELLS):
+            if PIPS[value] >> p & 1:
+                rows[r][2 * c] = PIP
+    return ["".join(r) for r in rows]
+
+
+def dice_text(dice, kinds):
+    """Up to three dice side by side as pip grids: ``dice`` values (None = not shown), ``kinds`` per die
+    "cup" (revealed), "aside" (set aside) or "empty" (still in the covered cup)."""
+    out = Text()
+    grids = [die_rows(v) for v in dice]
+    for r in range(3):
+        if r:
+            out.append("\n")
+        for d, grid in enumerate(grids):
+            if d:
+                out.append(" ")
+            out.append(grid[r], style=DIE_STYLE[kinds[d]])
+    return out
+
+
+def faces(dice):
+    """Dice as Unicode die faces, e.g. ⚃⚃⚀."""
+    return "".join(FACES[v - 1] for v in dice if 1 <= v <= 6)
+
+
+def _plain(content):
+    if isinstance(content, Text):
+        return content.plain
+    return str(content)
+
+
+class PlayerCard(Vertical):
+    """One player: name, Deckel (large), status, dice, label, flag."""
+
+    def __init__(self, seat, info=None):
+        super().__init__(id="seat-%d" % seat, classes="card")
+        self.seat = seat
+        self.info = info or {}
+
+    def compose(self) -> ComposeResult:
+        info = self.info
+        yield Static(info.get("name", ""), classes="name")
+        with Horizontal(classes="deckel-row"):
+            yield Digits(info.get("deckel", "0"), classes="deckel")
+            yield Static(info.get("deckel_caption", ""), classes="deckel-caption")
+        yield Static(info.get("status", ""), classes="status")
+        yield Static(info.get("dice", ""), classes="dice")
+        yield Static(info.get("label", ""), classes="label")
+        flag = Static(info.get("flag", ""), classes="flag")
+        flag.display = bool(info.get("flag"))
+        yield flag
+
+    def show(self, info):
+        self.info = info
+        for cls in ("on-turn", "out", "cheat", "paused", "loser", "done", "best", "worst"):
+            self.set_class(bool(info.get(cls)), "-" + cls)
+        try:
+            self.query_one(".name", Static).update(info["name"])
+            self.query_one(".deckel", Digits).update(info["deckel"])
+            self.query_one(".deckel-caption", Static).update(info["deckel_caption"])
+            self.query_one(".status", Static).update(info["status"])
+            self.query_one(".dice", Static).update(info["dice"])
+            self.query_one(".label", Static).update(info["label"])
+            flag = self.query_one(".flag", Static)
+            flag.update(info["flag"])
+            flag.display = bool(info["flag"])
+        except NoMatches:
+            pass  # not composed yet: compose() reads self.info
+
+    def text(self):
+        """Everything the card shows, as plain text (for tests and screen readers)."""
+        i = self.info
+        return "\n".join([_plain(i.get("name", "")), "%s %s" % (i.get("deckel", ""), i.get("deckel_caption", "")),
+                          _plain(i.get("status", "")), _plain(i.get("label", "")), _plain(i.get("flag", ""))])
+
+
+class _UI:
+    """What the game runner gets from ``ui_factory()``: update/note forwarded to the scoreboard."""
+
+    def __init__(self, app):
+        self.app = app
+        self.keys = asyncio.Queue()  # keys for a person's emulated cup (play_cmd reads them, not stdin)
+
+    def update(self, state, ev):
+        self.app.update(state, ev)
+
+    def note(self, text):
+        self.app.note(text)
+
+
+class Scoreboard(App):
+    """The table on one screen. ``state``: a TableState (or anything with its reading interface);
+    ``game``: optional ``async (ui_factory) -> TableState`` run as a worker once the app is up."""
+
+    TITLE = "Schocken"
+    ENABLE_COMMAND_PALETTE = False
+    CSS = """
+    Screen { layout: vertical; }
+    #top { height: 5; }
+    #phase-box { width: 1fr; border: round $primary; padding: 0 1; height: 5; }
+    #phase { text-style: bold; color: $text; }
+    #middle-box { width: 22; border: round $accent; height: 5; padding: 0 1; }
+    #middle-caption { width: 8; height: 3; content-align: left middle; text-style: bold; }
+    #middle { width: 1fr; }
+    #banner { height: auto; display: none; text-style: bold; padding: 0 1; }
+    #banner.-show { display: block; }
+    #banner.-over { background: $error; color: $text; text-align: center; border: heavy $error-lighten-2; }
+    #banner.-pause { background: $warning 40%; color: $text; }
+    #players { height: auto; grid-gutter: 0 1; }
+    .card { border: round $panel-lighten-2; height: auto; padding: 0 1; }
+    .card .name { text-style: bold; }
+    .card .deckel-row { height: 3; }
+    .card .deckel { width: auto; }
+    .card .deckel-caption { width: 1fr; height: 3; content-align: left bottom; padding-left: 1; color: $text-muted; }
+    .card .dice { height: 3; margin-top: 1; }
+    .card .label { height: auto; min-height: 1; }
+    .card .flag { height: auto; color: $error; text-style: bold; }
+    .card.-on-turn { border: heavy $success; background: $success 12%; }
+    .card.-on-turn .status { color: $success; text-style: bold; }
+    .card.-out { opacity: 45%; border: round $panel; }
+    .card.-paused { border: dashed $warning; }
+    .card.-paused .status { color: $warning; text-style: bold; }
+    .card.-cheat { border: heavy $error; background: $error 15%; }
+    .card.-worst .status { color: $error; text-style: bold; }
+    .card.-best .status { color: $success; text-style: bold; }
+    .card.-loser { border: double $error; }
+    .card.-loser .status { color: $error; text-style: bold; }
+    #result { height: auto; padding: 0 1; text-style: bold; }
+    #halves { height: auto; padding: 0 1; color: $text-muted; }
+    #log { height: 1fr; min-height: 4; border: round $panel-lighten-1; }
+    """
+    BINDINGS = [
+        Binding("q", "quit_game", "Beenden", priority=True),
+        Binding("ctrl+c", "quit_game", "Beenden", show=False, priority=True),
+    ]
+
+    def __init__(self, state=None, lang="de", game=None, auto_exit=None):
+        super().__init__()
+        self.lang = lang if lang in TEXT else "de"
+        self.t = TEXT[self.lang]
+        self.state = state
+        self.game = game
+        self.auto_exit = auto_exit
+        self.final_state = None
+        self.error = None
+        self.finished = False
+        self.throw_off_text = None
+        self._buf = io.StringIO()
+        self._plain = PlainUI(self.lang, out=self._buf)
+        self._lines = []
+        self._cards = {}
+        self._loop_thread = None
+        self._worker = None
+        self._ui = None
+        self.title = self.t["title"]
+        self._localize_bindings()
+
+    def _localize_bindings(self):
+        try:
+            import dataclasses
+            for key, bindings in self._bindings.key_to_bindings.items():
+                self._bindings.key_to_bindings[key] = [
+                    dataclasses.replace(b, description=self.t["quit"]) if b.action == "quit_game" else b
+                    for b in bindings]
+        except (AttributeError, TypeError):
+            pass  # only the footer's wording; a Textual without this map keeps the German label
+
+    # --- the interface of a UI (plain.PlainUI) ----------------------------------------------------
+    def update(self, state, ev):
+        """Redraw after ``ev`` was applied to ``state``. Safe from the app's own loop (the game worker);
+        from another thread it is handed over to the loop."""
+        if self._other_thread():
+            self.call_from_thread(self.update, state, ev)
+            return
+        self.state = state
+        kind = ev.get("ev")
+        if kind == "throw_off":
+            if ev.get("opener") is None:
+                self.throw_off_text = self.t["stechen"].format(
+                    names=", ".join(state.name(s) for s in state.game.throw_off_seats))
+            else:
+                self.throw_off_text = self.t["throw_off_opener"].format(name=state.name(ev["opener"]))
+        elif kind in ("start", "round"):
+            self.throw_off_text = None
+        self._buf.seek(0)
+        self._buf.truncate()
+        try:
+            self._plain.update(state, ev)
+        except Exception as e:  # the log line must never take the scoreboard down
+            self._buf.write("%s: %s\n" % (kind, e))
+        for line in self._buf.getvalue().splitlines():
+            self._add_line(line)
+        self.refresh_view()
+
+    def note(self, text):
+        if self._other_thread():
+            self.call_from_thread(self.note, text)
+            return
+        for line in str(text).splitlines() or [""]:
+            self._add_line(line)
+
+    def _other_thread(self):
+        return self._loop_thread is not None and threading.get_ident() != self._loop_thread
+
+    def _add_line(self, line):
+        self._lines.append(line)
+        del self._lines[:-LOG_LINES]
+        if self.is_running:
+            try:
+                log = self.query_one("#log", Log)
+            except NoMatches:
+                return
+            log.write_line(line, scroll_end=False)
+            # After the next layout, when the log knows its new height (an immediate scroll would use the
+            # old one and leave a burst of lines below the fold).
+            log.scroll_end(animate=False, x_axis=False)
+
+    # --- layout -----------------------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="top"):
+            with Vertical(id="phase-box"):
+                yield Static("", id="phase")
+                yield Static("", id="turn-line")
+                yield Static("", id="rules-line")
+            with Horizontal(id="middle-box"):
+                yield Static(self.t["middle"], id="middle-caption")
+                yield Digits("", id="middle")
+        yield Static("", id="banner")
+        yield Grid(id="players")
+        yield Static("", id="result")
+        yield Static("", id="halves")
+        yield Log(id="log", max_lines=LOG_LINES, highlight=False)
+        yield Footer()
+
+    def on_mount(self):
+        self._loop_thread = threading.get_ident()
+        self.query_one("#log", Log).border_title = self.t["log"]
+        if self._lines:
+            self.query_one("#log", Log).write_lines(self._lines, scroll_end=False)
+            self.query_one("#log", Log).scroll_end(animate=False, x_axis=False)
+        self.refresh_view()
+        if self.game is not None:
+            self._worker = self.run_worker(self._run_game(), name="game", exit_on_error=False)
+
+    def on_key(self, event):
+        """Every key but the bindings' goes to the game: a person at an emulated cup plays with it."""
+        if self._ui is not None:
+            self._ui.keys.put_nowait("enter" if event.key == "enter" else (event.character or event.key))
+
+    async def _run_game(self):
+        ui = self._ui = _UI(self)
+        try:
+            self.final_state = await self.game(lambda: ui)
+        except asyncio.CancelledError:
+            raise
+        except Exception as e:
+            self.error = e
+            self.exit()
+            return
+        if self.final_state is not None:
+            self.state = self.final_state
+        self.finished = True
+        self.refresh_view()
+        if self.auto_exit:
+            self.set_timer(float(self.auto_exit), self.exit)
+
+    async def action_quit_game(self):
+        """q / Ctrl-C: stop the game (its task is cancelled, play's finally closes the cups), then leave."""
+        worker = self._worker
+        if worker is not None and worker.is_running:
+            worker.cancel()
+            try:
+                await asyncio.wait_for(worker.wait(), 10)
+            except Exception:
+                pass
+        self.exit()
+
+    # --- drawing ----------------------------------------------------------------------------------
+    def refresh_view(self):
+        if not self.is_running:
+            return
+        try:
+            self._draw()
+        except NoMatches:
+            pass
+
+    def _draw(self):
+        st = self.state
+        t = self.t
+        phase = st.phase() if st is not None else "setup"
+        players = list(st.players) if st is not None else []
+        # Header: phase, round, who is on turn, the rule set; the middle in large digits.
+        head = Text(t.get(phase, phase), style="bold")
+        if st is not None and st.round and phase != "over":
+            head.append("  ·  " + t["round_no"].format(n=st.round), style="")
+        self.query_one("#phase", Static).update(head)
+        self.query_one("#turn-line", Static).update(self._turn_line(st, phase))
+        rules = st.rules.name if st is not None and st.rules is not None else ""
+        self.query_one("#rules-line", Static).update(Text(t["rules"].format(name=rules) if rules else "",
+                                                          style="dim"))
+        self.query_one("#middle", Digits).update(str(st.middle()) if st is not None else "")
+        # Banner: game over, paused cups.
+        banner = self.query_one("#banner", Static)
+        lines = []
+        over = bool(st is not None and st.over)
+        if over:
+            blatt = t["blatt"] if st.game is not None and st.game.blattschuss else ""
+            lines.append(t["game_over"].format(name=st.name(st.loser), blatt=blatt))
+            lines.append(t["hint_over"])
+        if st is not None:
+            for seat, reason in sorted(st.paused.items()):
+                lines.append(t["pause"].format(name=st.name(seat), reason=reason))
+        banner.update("\n".join(lines))
+        banner.set_class(bool(lines), "-show")
+        banner.set_class(over, "-over")
+        banner.set_class(bool(lines) and not over, "-pause")
+        # Players.
+        grid = self.query_one("#players", Grid)
+        if set(self._cards) != set(range(len(players))):
+            grid.remove_children()
+            self._cards = {p.seat: PlayerCard(p.seat) for p in players}
+            n = len(players)
+            grid.styles.grid_size_columns = max(1, n if n <= 4 else min(4, (n + 1) // 2))
+        for p in players:
+            self._cards[p.seat].show(self._card_info(st, p, phase))
+        new = [c for c in self._cards.values() if c.parent is None]
+        if new:
+            grid.mount(*new)
+        # Result of the last round (or of the throw-off), losers of the halves.
+        self.query_one("#result", Static).update(self._result_line(st))
+        self.query_one("#halves", Static).update(self._halves_line(st))
+
+    def _limit(self, st, seat):
+        max_throws = st.rules.max_throws if st.rules is not None else 3
+        if st.round_kind == "throw_off":
+            return st.limit or 1
+        if st.order and seat == st.order[0]:
+            return max_throws
+        return st.limit or max_throws
+
+    def _turn_line(self, st, phase):
+        if st is None or phase in ("over", "setup"):
+            return Text("")
+        if st.on_turn is None:
+            lr = st.last_round
+            ended = st.closed >= st.round or (lr is not None and lr.get("round") == st.round)
+            if st.order and not ended and all(st.players[s].done for s in st.order):
+                return Text(self.t["nobody"], style="bold")
+            return Text("")
+        p = st.players[st.on_turn]
+        return Text(self.t["on_turn_head"].format(name=p.name, n=p.throws, limit=self._limit(st, p.seat)),
+                    style="bold green")
+
+    def _card_info(self, st, p, phase):
+        t = self.t
+        seat = p.seat
+        name = Text("%d  %s" % (seat + 1, p.name), style="bold")
+        if getattr(p, "kind", "cup") == "bot":
+            name.append("  (Bot)", style="dim")
+        info = {"name": name, "deckel": str(st.deckel(seat)), "deckel_caption": t["deckel"]}
+        in_play = phase in ("half1", "half2", "final")
+        out = in_play and not st.in_half(seat)
+        watches = phase == "throw_off" and st.game is not None and seat not in st.game.throw_off_seats
+        on_turn = st.on_turn == seat and phase != "over"
+        loser = st.over and st.loser == seat
+        paused = seat in st.paused
+        # Status line.
+        if paused:
+            status = t["paused"].format(reason=st.paused[seat])
+        elif loser:
+            status = t["game_lost"]
+        elif out:
+            status = t["out"]
+        elif watches:
+            status = t["watches"]
+        elif on_turn:
+            status = t["on_turn"].format(n=p.throws, limit=self._limit(st, seat))
+        elif p.done:
+            status = t["stands"].format(n=p.throws, limit=self._limit(st, seat))
+        elif st.over:
+            status = ""
+        else:
+            status = t["waits"]
+        # Dice: the revealed throw, else the dice set aside (the rest still in the cup).
+        label = Text("")
+        lr = st.last_round
+        current = lr is not None and lr.get("round") == st.round
+        best = current and lr["best"] == seat
+        worst = current and lr["worst"] == seat
+        if p.revealed:
+            r = p.revealed
+            dice = dice_text(list(r["dice"]), ["cup"] * 3)
+            throws = t["throws_1"] if r["throws"] == 1 else t["throws"].format(n=r["throws"])
+            label = Text("%s %s" % (faces(r["dice"]), r["label"]), style="bold")
+            label.append(" · " + throws + ("" if r["hand"] else ", " + t["built"]), style="")
+            # Once the round is ranked, the verdict takes the status line.
+            if worst and not (paused or loser):
+                status = t["worst_all"] if lr["deckel"] == ALL else t["worst"].format(
+                    n=sum(m[1] for m in lr["moves"]))
+            elif best and not (paused or loser):
+                status = t["best"]
+        elif p.public or p.throws or p.done:
+            slots = [None, None, None]
+            for slot, value in p.public:
+                if 0 <= slot < 3:
+                    slots[slot] = value
+            dice = dice_text(slots, ["aside" if v else "empty" for v in slots])
+            if p.public:
+                label = Text("%s: %s" % (t["aside"], "-".join(str(v) for v in slots if v)))
+            if p.done:
+                label.append((" · " if p.public else "") + t["covered"])
+        else:
+            dice = Text("")
+        flag = t["flagged"].format(reason=p.flagged) if p.flagged else ""
+        info.update({"status": status, "dice": dice, "label": label, "flag": flag, "on-turn": on_turn,
+                     "out": out or watches, "cheat": bool(p.flagged), "paused": paused, "loser": loser,
+                     "done": p.done, "best": best, "worst": worst})
+        return info
+
+    def _result_line(self, st):
+        if st is None:
+            return ""
+        if self.throw_off_text:
+            return self.throw_off_text
+        lr = st.last_round
+        if lr is None:
+            return ""
+        t = self.t
+        best, worst = st.name(lr["best"]), st.name(lr["worst"])
+        if lr["deckel"] == ALL:
+            return Text(t["result_all"].format(round=lr["round"], worst=worst, best=best), style="bold red")
+        moved = sum(m[1] for m in lr["moves"])
+        sources = []
+        for src, _ in lr["moves"]:
+            sources.append(t["from_middle"] if src == "middle" else t["from_player"].format(name=st.name(src)))
+        label = ""
+        order, entries = lr.get("order", []), lr.get("entries", [])
+        if lr["best"] in order and entries and entries[order.index(lr["best"])] is not None:
+            try:
+                dice, throws, hand = entries[order.index(lr["best"])]
+                label = evaluate(dice, throws, hand, st.rules).label
+            except Exception:
+                label = ""
+        return Text(t["result"].format(round=lr["round"], worst=worst, deckel=moved, source=", ".join(sources),
+                                       best=best, label=label).replace(" ()", ""))
+
+    def _halves_line(self, st):
+        if st is None or st.game is None:
+            return ""
+        names = []
+        for i, seat in enumerate(st.half_losers):
+            names.append("%s: %s" % (self.t["half1" if i == 0 else "half2"], st.name(seat)))
+        return self.t["halves"].format(list=" · ".join(names) if names else self.t["none_yet"])
+
+    # --- reading (tests, screen readers) ----------------------------------------------------------
+    def text_of(self, selector):
+        widget = self.query_one(selector)
+        if isinstance(widget, Digits):
+            return widget.value
+        if isinstance(widget, Log):
+            return "\n".join(widget.lines)
+        content = getattr(widget, "content", None)  # Textual >= 2; older ones call it renderable
+        return _plain(content if content is not None else getattr(widget, "renderable", ""))
+
+    def card_text(self, seat):
+        return self._cards[seat].text()
+
+    def card(self, seat):
+        return self._cards[seat]
+
+
+def run_scoreboard(args, play, lang="de"):
+    """Run ``play(args, ui_factory)`` inside the scoreboard; keep the final screen until q. Returns the final
+    TableState (the last one seen if the game was stopped); an error of the game is raised again after the
+    screen is gone, so the command line reports it as usual."""
+    app = Scoreboard(lang=lang, game=lambda ui_factory: play(args, ui_factory),
+                     auto_exit=getattr(args, "auto_exit", None))
+    app.run()
+    if app.error is not None:
+        raise app.error
+    return app.final_state if app.final_state is not None else app.state

@@ -1,0 +1,467 @@
+"""The full-screen scoreboard of `schocken play` (host_tools/schocken_host/scoreboard.py).
+
+The table is rebuilt from realistic event sequences, shaped like the referee's (referee.py) and computed with
+the rules package (the referee's own ``_peek_throw_off`` / ``_peek_round`` on a copy of the game), then fed
+to a running Scoreboard through ``update(state, event)`` exactly as the referee does. Each phase is checked by
+the text of its widgets and by an SVG snapshot in tests/snapshots/ (written when missing, compared after
+normalizing what Textual varies between runs; delete a file to accept a deliberate change).
+"""
+
+import asyncio
+import functools
+import re
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from textual.app import App
+
+from schocken import RuleError
+from schocken.rules import Rules
+from schocken.throws import evaluate
+
+from schocken_host.referee import _peek_round, _peek_throw_off
+from schocken_host.scoreboard import Scoreboard, run_scoreboard, die_rows
+from schocken_host.state import LOG_VERSION, TableState
+
+SNAPSHOTS = Path(__file__).resolve().parent / "snapshots"
+SIZE = (110, 40)
+NAMES = ("Anna", "Ben", "Cem")
+
+
+# --- events, the way the referee makes them ------------------------------------------------------------
+class Table:
+    """A TableState and the events that built it; ``app`` (if set) sees every event like the referee's UI."""
+
+    def __init__(self, names=NAMES, rules="standard", app=None):
+        self.rules = Rules(rules)
+        self.names = names
+        self.st = TableState()
+        self.app = app
+
+    def emit(self, ev):
+        self.st.apply(ev)
+        if self.app is not None:
+            self.app.update(self.st, ev)
+
+    def emit_all(self, events):
+        for ev in events:
+            self.emit(ev)
+
+    def start(self, opener=None):
+        self.emit({"ev": "start", "version": LOG_VERSION, "game_id": "0123456789ab", "rules": self.rules.to_dict(),
+                   "reveal": "all", "cheat": "replay",
+                   "players": [{"seat": i, "name": n, "cup": "emu%d" % (i + 1), "kind": "bot" if i == 2 else "cup"}
+                               for i, n in enumerate(self.names)]})
+        if opener is not None:
+            self.emit({"ev": "opener", "seat": opener})
+
+    def next_round(self):
+        st = self.st
+        return st.round + 1 if st.round <= st.closed else st.round
+
+    def turn_events(self, round_id, order, plays, kind="round"):
+        """turn / progress / done per seat of ``order``; ``plays[seat] = (dice, throws, aside)`` with
+        ``aside`` the dice set aside as [[slot, value], ...] (shown from the second throw on)."""
+        events, limit = [], None
+        for pos, seat in enumerate(order):
+            dice, throws, aside = plays[seat]
+            lim = 1 if kind == "throw_off" else (None if pos == 0 else limit)
+            events.append({"ev": "turn", "round": round_id, "seat": seat, "limit": lim, "kind": kind,
+                           "order": order})
+            for k in range(1, throws + 1):
+                events.append({"ev": "progress", "round": round_id, "seat": seat, "throws": k,
+                               "public": aside if k > 1 else []})
+            events.append({"ev": "done", "round": round_id, "seat": seat, "throws": throws,
+                           "commit": "%064x" % (round_id * 10 + seat)})
+            if pos == 0:
+                limit = throws
+        return events
+
+    def reveal_events(self, round_id, order, plays, skip=()):
+        events = []
+        for seat in order:
+            if seat in skip:
+                continue
+            dice, throws, aside = plays[seat]
+            throw = evaluate(dice, throws, not aside, self.rules)
+            events.append({"ev": "reveal", "round": round_id, "seat": seat, "dice": list(dice), "throws": throws,
+                           "hand": not aside, "nonce": "00" * 8, "transcript": [], "label": throw.label,
+                           "kind": throw.kind})
+        return events
+
+    def throw_off(self, dice):
+        """A whole throw-off, one throw each: returns its events (not emitted yet)."""
+        game = self.st.game
+        seats = list(game.throw_off_seats)
+        round_id = self.next_round()
+        plays = {s: (d, 1, []) for s, d in zip(seats, dice)}
+        opener = _peek_throw_off(game, [list(d) for d in dice])
+        return (self.turn_events(round_id, seats, plays, "throw_off") + self.reveal_events(round_id, seats, plays)
+                + [{"ev": "throw_off", "round": round_id, "seats": seats, "dice": [list(d) for d in dice],
+                    "opener": opener}])
+
+    def round(self, plays):
+        """A whole round of the current half: returns its events (not emitted yet), up to game_over."""
+        game = self.st.game
+        order = game.order()
+        round_id = self.next_round()
+        entries = [[list(plays[s][0]), plays[s][1], not plays[s][2]] for s in order]
+        result, moves = _peek_round(game, entries, [])
+        events = self.turn_events(round_id, order, plays) + self.reveal_events(round_id, order, plays)
+        events.append({"ev": "round", "round": round_id, "order": order, "entries": entries, "forfeit": [],
+                       "ranking": [order[i] for i in result.ranking], "best": order[result.best],
+                       "worst": order[result.worst], "deckel": result.deckel,
+                       "moves": [[m[0], m[1]] for m in moves]})
+        # What the referee adds when the round ended a half or the game: computed on a copy.
+        probe = TableState()
+        probe.__dict__.update({k: v for k, v in self.st.__dict__.items() if k != "game"})
+        import copy
+        probe.game = copy.deepcopy(game)
+        probe.game.play_round([tuple(e) for e in entries], set())
+        if probe.game.phase != game.phase:
+            lost = probe.game.half_losers[-1] if probe.game.phase != "over" else probe.game.loser
+            events.append({"ev": "half_lost", "phase": game.phase, "seat": lost})
+        if probe.game.phase == "over":
+            events.append({"ev": "game_over", "loser": probe.game.loser, "blattschuss": probe.game.blattschuss})
+        return events
+
+
+def until(events, kind, seat=None, throws=None):
+    """Index just after the first event of ``kind`` (for ``seat``, with ``throws``)."""
+    for i, ev in enumerate(events):
+        if ev["ev"] == kind and (seat is None or ev.get("seat") == seat) and (
+                throws is None or ev.get("throws") == throws):
+            return i + 1
+    raise AssertionError("no %s event for seat %s" % (kind, seat))
+
+
+# A whole game of three: Ben opens after the throw-off, Anna takes 4 in round 2, Cem's Schock-Aus ends the
+# 1. Hälfte for Ben and the 2. Hälfte for Anna, and Anna's Schock-Aus in the Finale makes Ben lose the game.
+THROW_OFF = [(6, 5, 3), (3, 2, 2), (5, 4, 2)]
+FINAL = {0: ((1, 1, 1), 1, []), 1: ((4, 4, 2), 1, [])}
+ROUND_2 = {1: ((1, 1, 4), 2, [[0, 1], [1, 1]]), 2: ((5, 5, 5), 1, []), 0: ((6, 3, 2), 2, [])}
+ROUND_3 = {0: ((6, 4, 2), 1, []), 1: ((2, 2, 1), 1, []), 2: ((1, 1, 1), 1, [])}
+ROUND_4 = {0: ((6, 4, 2), 1, []), 1: ((3, 2, 1), 1, []), 2: ((1, 1, 1), 1, [])}
+PLAYS = {"half1": ROUND_3, "half2": ROUND_4, "final": FINAL}
+
+
+# --- snapshots ------------------------------------------------------------------------------------------
+def normalize_svg(svg):
+    """Textual/Rich name every SVG class and clip path after a hash of the content plus a per-export id
+    ("terminal-1234567-r5", "terminal-1234567-clip-line-3"): reduce them to stable names."""
+    svg = re.sub(r"terminal-\d+", "terminal", svg)
+    svg = re.sub(r"\s+$", "", svg, flags=re.M)
+    return svg
+
+
+def check_snapshot(app, name):
+    svg = normalize_svg(app.export_screenshot(title="schocken %s" % name))
+    path = SNAPSHOTS / ("scoreboard_%s.svg" % name)
+    if not path.exists():
+        SNAPSHOTS.mkdir(exist_ok=True)
+        path.write_text(svg, encoding="utf-8")
+        return
+    stored = normalize_svg(path.read_text(encoding="utf-8"))
+    new = path.with_suffix(".new.svg")
+    if stored == svg:
+        new.unlink(missing_ok=True)
+    else:
+        new.write_text(svg, encoding="utf-8")
+        raise AssertionError("scoreboard snapshot %s changed: compare %s with %s (delete the stored file to "
+                             "accept the change)" % (name, path.name, new.name))
+
+
+def card_classes(app, seat):
+    return set(app.card(seat).classes)
+
+
+def run_async(fn):
+    """The suite has no asyncio plugin: run each Textual test in its own event loop."""
+    @functools.wraps(fn)
+    def wrapper(*args, **kw):
+        return asyncio.run(fn(*args, **kw))
+    return wrapper
+
+
+# --- the game, phase by phase ---------------------------------------------------------------------------
+@run_async
+async def test_a_whole_game_phase_by_phase():
+    app = Scoreboard(lang="de")
+    async with app.run_test(size=SIZE) as pilot:
+        table = Table(app=app)
+        table.start()
+        await pilot.pause()
+        assert app.text_of("#phase").startswith("Auswürfeln")
+        assert app.text_of("#middle") == "13"
+        assert len(app.query(".card")) == 3
+
+        # Throw-off: Anna has thrown (covered), Ben is on turn with one throw allowed.
+        events = table.throw_off(THROW_OFF)
+        table.emit_all(events[:until(events, "turn", seat=1)])
+        await pilot.pause()
+        assert "Auswürfeln" in app.text_of("#phase") and "Runde 1" in app.text_of("#phase")
+        assert app.text_of("#turn-line") == "▶ Ben ist am Zug · Wurf 0/1"
+        assert "steht · Wurf 1/1" in app.card_text(0) and "verdeckt" in app.card_text(0)
+        assert "-on-turn" in card_classes(app, 1) and "-on-turn" not in card_classes(app, 0)
+        assert "wartet" in app.card_text(2)
+        assert "Auswürfeln: Ben ist am Zug" not in app.text_of("#log")
+        assert "Runde 1: Ben ist am Zug (höchstens 1 Würfe)." in app.text_of("#log")
+        check_snapshot(app, "throw_off")
+        table.emit_all(events[until(events, "turn", seat=1):])
+        await pilot.pause()
+        assert app.text_of("#phase").startswith("1. Hälfte")
+        assert app.text_of("#result") == "Auswürfeln: Ben hat den niedrigsten Wurf und beginnt."
+        assert "Zahl" in app.card_text(1) or "322" in app.card_text(1)
+
+        # 1. Hälfte mid-round: Ben opens, has thrown twice and set two ones aside.
+        events = table.round(ROUND_2)
+        table.emit_all(events[:until(events, "progress", seat=1, throws=2)])
+        await pilot.pause()
+        assert app.text_of("#phase") == "1. Hälfte  ·  Runde 2"
+        assert app.text_of("#turn-line") == "▶ Ben ist am Zug · Wurf 2/3"
+        ben = app.card_text(1)
+        assert "am Zug · Wurf 2/3" in ben and "beiseite: 1-1" in ben
+        assert "●" in app.text_of("#seat-1 .dice")   # the two ones drawn as pip grids
+        assert app.text_of("#seat-1 .dice").splitlines()[1].startswith("  ●     ●  ")
+        assert "-on-turn" in card_classes(app, 1)
+        # The result line still tells the throw-off until the first round is over.
+        check_snapshot(app, "half1_turn")
+        # Cem follows with the limit Ben set.
+        rest = events[until(events, "progress", seat=1, throws=2):]
+        table.emit_all(rest[:until(rest, "turn", seat=2)])
+        await pilot.pause()
+        assert app.text_of("#turn-line") == "▶ Cem ist am Zug · Wurf 0/2"
+        assert "steht · Wurf 2/3" in app.card_text(1)
+
+        # Everybody stands: the cups are uncovered next.
+        rest = rest[until(rest, "turn", seat=2):]
+        table.emit_all(rest[:until(rest, "done", seat=0)])
+        await pilot.pause()
+        assert app.text_of("#turn-line") == "Aufdecken …"
+        assert all("verdeckt" in app.card_text(s) for s in range(3))
+        # After the round: revealed throws, labels, the result, Anna took 4 Deckel from the middle.
+        table.emit_all(rest[until(rest, "done", seat=0):])
+        await pilot.pause()
+        assert app.text_of("#result") == ("Runde 2: Anna verliert und bekommt 4 Deckel aus der Mitte "
+                                          "(Ben: Schock 4).")
+        assert app.text_of("#middle") == "9"
+        assert app.text_of("#seat-0 .deckel") == "4" and app.text_of("#seat-1 .deckel") == "0"
+        assert "Schock 4" in app.card_text(1) and "zusammengewürfelt" in app.card_text(1)
+        assert "bester Wurf" in app.card_text(1)
+        assert "General" in app.card_text(2)
+        assert "verliert +4" in app.card_text(0) and "-worst" in card_classes(app, 0)
+        assert app.text_of("#turn-line") == ""
+        assert "Runde 2: Ben hat den besten Wurf, Anna verliert und bekommt 4 Deckel." in app.text_of("#log")
+        assert app.text_of("#halves") == "Hälften verloren: noch keine"
+        check_snapshot(app, "after_round")
+
+        # Cem's Schock-Aus: Ben loses the 1. Hälfte; the 2. Hälfte starts with Ben opening.
+        events = table.round(ROUND_3)
+        assert [e["ev"] for e in events[-2:]] == ["round", "half_lost"]
+        table.emit_all(events)
+        nxt = table.round(ROUND_4)
+        table.emit_all(nxt[:until(nxt, "progress", seat=1, throws=1)])
+        await pilot.pause()
+        assert app.text_of("#phase").startswith("2. Hälfte")
+        assert app.text_of("#halves") == "Hälften verloren: 1. Hälfte: Ben"
+        assert app.text_of("#middle") == "13"
+        assert all(app.text_of("#seat-%d .deckel" % s) == "0" for s in range(3))
+        assert app.text_of("#turn-line") == "▶ Ben ist am Zug · Wurf 1/3"
+        assert "Ben verliert die 1. Hälfte." in app.text_of("#log")
+        check_snapshot(app, "half2")
+
+        # Cem again: Anna loses the 2. Hälfte, the Finale is Anna against Ben; Cem is out (greyed).
+        table.emit_all(nxt[until(nxt, "progress", seat=1, throws=1):])
+        fin = table.round(FINAL)
+        table.emit_all(fin[:until(fin, "turn", seat=1)])
+        await pilot.pause()
+        assert app.text_of("#phase").startswith("Finale")
+        assert app.text_of("#halves") == "Hälften verloren: 1. Hälfte: Ben · 2. Hälfte: Anna"
+        assert "-out" in card_classes(app, 2) and "raus aus der Hälfte" in app.card_text(2)
+        assert "-out" not in card_classes(app, 0) and "-out" not in card_classes(app, 1)
+        assert app.text_of("#turn-line") == "▶ Ben ist am Zug · Wurf 0/3"
+        check_snapshot(app, "final")
+
+        # Anna's Schock-Aus in the Finale: Ben loses the game.
+        table.emit_all(fin[until(fin, "turn", seat=1):])
+        await pilot.pause()
+        assert table.st.over and table.st.loser == 1
+        assert app.text_of("#phase") == "Spiel aus"
+        assert app.text_of("#banner").splitlines()[0] == "SPIEL AUS – Ben hat verloren"
+        assert "-over" in app.query_one("#banner").classes
+        assert "hat das Spiel verloren" in app.card_text(1) and "-loser" in card_classes(app, 1)
+        assert app.text_of("#result") == "Runde 5: Ben verliert: Schock-Aus von Anna, alle Deckel!"
+        assert "Spiel aus: Ben hat verloren." in app.text_of("#log")
+        check_snapshot(app, "game_over")
+
+
+@run_async
+async def test_a_cup_caught_cheating_is_flagged_in_red():
+    app = Scoreboard(lang="de")
+    async with app.run_test(size=SIZE) as pilot:
+        table = Table(app=app)
+        table.start(opener=0)
+        events = table.round(ROUND_2 | {0: ((6, 3, 2), 3, [])})
+        order = table.st.game.order()
+        reveals = [e for e in events if e["ev"] == "reveal"]
+        table.emit_all([e for e in events if e["ev"] in ("turn", "progress", "done")])
+        table.emit_all([e for e in reveals if e["seat"] != 2])
+        reason = "the transcript does not match the commitment"
+        table.emit({"ev": "cheat", "round": 1, "seat": 2, "reason": reason})
+        table.emit({"ev": "replay_round", "round": 1, "reason": "cheat", "seats": [2]})
+        await pilot.pause()
+        assert order == [0, 1, 2]
+        assert "-cheat" in card_classes(app, 2)
+        assert "✗ UNGÜLTIG: " + reason in app.card_text(2)
+        assert app.text_of("#seat-2 .flag") == "✗ UNGÜLTIG: " + reason
+        assert "ACHTUNG: Becher von Cem ist ungültig: " + reason in app.text_of("#log")
+        assert "Runde 1 wird wiederholt." in app.text_of("#log")
+        check_snapshot(app, "cheat")
+
+
+@run_async
+async def test_a_paused_cup_shows_a_message_until_it_is_back():
+    app = Scoreboard(lang="de")
+    async with app.run_test(size=SIZE) as pilot:
+        table = Table(app=app)
+        table.start(opener=2)
+        events = table.round({2: ((5, 3, 1), 2, [[2, 1]]), 0: ((2, 2, 2), 1, []), 1: ((6, 6, 1), 1, [])})
+        table.emit_all(events[:until(events, "turn", seat=0)])
+        table.emit({"ev": "pause", "seat": 0, "reason": "link lost"})
+        await pilot.pause()
+        banner = app.query_one("#banner")
+        assert banner.display and "-pause" in banner.classes
+        assert app.text_of("#banner") == "PAUSE: Becher von Anna ist weg (link lost). Warte …"
+        assert "⏸ PAUSE: link lost" in app.card_text(0) and "-paused" in card_classes(app, 0)
+        assert app.text_of("#turn-line") == "▶ Anna ist am Zug · Wurf 0/2"
+        check_snapshot(app, "paused")
+        table.emit({"ev": "resume", "seat": 0})
+        await pilot.pause()
+        assert not app.query_one("#banner").display
+        assert "-paused" not in card_classes(app, 0)
+        assert "Becher von Anna ist wieder da, es geht weiter." in app.text_of("#log")
+
+
+@run_async
+async def test_english_labels_keep_the_german_game_terms():
+    app = Scoreboard(lang="en")
+    async with app.run_test(size=SIZE) as pilot:
+        table = Table(app=app)
+        table.start()
+        table.emit_all(table.throw_off(THROW_OFF))
+        events = table.round(ROUND_2)
+        table.emit_all(events[:until(events, "progress", seat=1, throws=2)])
+        await pilot.pause()
+        assert app.text_of("#phase") == "1. Hälfte  ·  Round 2"
+        assert app.text_of("#turn-line") == "▶ Ben is on turn · throw 2/3"
+        assert app.text_of("#middle-caption") == "Middle"
+        assert "set aside: 1-1" in app.card_text(1) and "0 Deckel" in app.card_text(1)
+        assert app.text_of("#result") == "Throw-off: Ben has the lowest throw and opens."
+        assert "Round 2: Ben is on turn." in app.text_of("#log")
+        table.emit_all(events[until(events, "progress", seat=1, throws=2):])
+        await pilot.pause()
+        assert app.text_of("#result") == "Round 2: Anna loses and takes 4 Deckel from the middle (Ben: Schock 4)."
+        assert "best throw" in app.card_text(1) and "built" in app.card_text(1)
+        check_snapshot(app, "english")
+
+
+@run_async
+async def test_a_state_given_up_front_is_drawn_at_once():
+    table = Table()
+    table.start()
+    table.emit_all(table.throw_off(THROW_OFF))
+    app = Scoreboard(table.st, lang="de")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert app.text_of("#phase") == "1. Hälfte  ·  Runde 1"
+        assert [app.card_text(s).splitlines()[0] for s in range(3)] == ["1  Anna", "2  Ben", "3  Cem  (Bot)"]
+
+
+def test_die_faces_follow_the_pip_table():
+    assert die_rows(1) == ["     ", "  ●  ", "     "]
+    assert die_rows(6) == ["●   ●", "●   ●", "●   ●"]
+    assert die_rows(None) == ["     "] * 3
+
+
+# --- the game as a worker inside the app ----------------------------------------------------------------
+def fake_play(steps, delay=0.0, fail=None, closed=None):
+    """A stand-in for play_cmd.play: emits ``steps`` events through the UI it gets from ui_factory."""
+    async def play(args, ui_factory):
+        table = Table()
+        ui = ui_factory()
+        table.app = ui
+        try:
+            ui.note("Log: /tmp/game.jsonl")
+            table.start()
+            for ev in steps(table):
+                table.emit(ev)
+                await asyncio.sleep(delay)
+            if fail:
+                raise fail
+            if closed is not None and delay:
+                await asyncio.sleep(3600)
+            return table.st
+        finally:
+            if closed is not None:
+                closed.append(True)
+    return play
+
+
+def whole_game(table):
+    for ev in table.throw_off(THROW_OFF):
+        yield ev
+    while not table.st.over:
+        for ev in table.round(PLAYS[table.st.phase()]):
+            yield ev
+
+
+@run_async
+async def test_the_game_runs_as_a_worker_and_q_leaves_the_final_screen():
+    play = fake_play(whole_game)
+    app = Scoreboard(lang="de", game=lambda ui_factory: play(None, ui_factory))
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(100):
+            if app.finished:
+                break
+            await pilot.pause(0.02)
+        assert app.finished and app.final_state is not None and app.final_state.over
+        assert app.text_of("#banner").startswith("SPIEL AUS – Ben hat verloren")
+        assert "Log: /tmp/game.jsonl" in app.text_of("#log")
+        assert app.is_running
+        await pilot.press("q")
+        await pilot.pause()
+    assert not app.is_running
+
+
+@pytest.mark.parametrize("key", ["q", "ctrl+c"])
+@run_async
+async def test_q_during_a_game_cancels_it_and_the_cups_are_closed(key):
+    closed = []
+    play = fake_play(lambda table: iter(table.throw_off(THROW_OFF)[:2]), delay=0.01, closed=closed)
+    app = Scoreboard(lang="de", game=lambda ui_factory: play(None, ui_factory))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause(0.1)
+        assert app.state is not None and app.state.on_turn == 0 and not app.finished
+        await pilot.press(key)
+        await pilot.pause()
+        assert closed == [True]
+    assert not app.finished and app.final_state is None
+
+
+def _headless(monkeypatch):
+    monkeypatch.setattr(Scoreboard, "run", lambda self, **kw: App.run(self, headless=True, size=SIZE, **kw))
+
+
+def test_run_scoreboard_returns_the_final_state(monkeypatch):
+    _headless(monkeypatch)
+    args = SimpleNamespace(auto_exit=0.05)
+    state = run_scoreboard(args, fake_play(whole_game), "en")
+    assert state.over and state.loser == 1
+
+
+def test_run_scoreboard_raises_the_game_error_after_the_screen_is_gone(monkeypatch):
+    _headless(monkeypatch)
+    with pytest.raises(RuleError, match="at least two cups"):
+        run_scoreboard(SimpleNamespace(), fake_play(lambda t: iter(()), fail=RuleError("a game needs at least "
+                                                                                          "two cups")), "de")
