@@ -1,0 +1,104 @@
+"""Fair play: dice that neither the cup nor the host decides alone, and messages only the paired host and cup
+can write. Pure functions on both interpreters (MicroPython has hashlib.sha256 but no hmac module, so HMAC is
+written out here, RFC 2104). docs/fairness.md explains the construction and what it does not protect against.
+"""
+
+import hashlib
+
+from schocken import RuleError
+
+_BLOCK = 64
+_IPAD = bytes((x ^ 0x36) for x in range(256))
+_OPAD = bytes((x ^ 0x5C) for x in range(256))
+MAC_HEX = 32           # hex digits of a message MAC (128 bits)
+_MAC_SUFFIX = len(b',"mac":"') + MAC_HEX + len(b'"}')
+
+
+def _hex(data):
+    return "".join("%02x" % b for b in data)
+
+
+def unhex(text):
+    try:
+        if len(text) % 2:
+            raise ValueError
+        return bytes(int(text[i:i + 2], 16) for i in range(0, len(text), 2))
+    except (ValueError, TypeError):
+        raise RuleError("not a hex string")
+
+
+def hmac_sha256(key, msg):
+    if len(key) > _BLOCK:
+        key = hashlib.sha256(key).digest()
+    key = key + b"\x00" * (_BLOCK - len(key))
+    inner = hashlib.sha256(bytes(_IPAD[b] for b in key) + msg).digest()
+    return hashlib.sha256(bytes(_OPAD[b] for b in key) + inner).digest()
+
+
+# --- provably fair dice ------------------------------------------------------------------------------
+def seed_commitment(seed):
+    """What the cup sends before its turn: the hash of its secret seed (hex)."""
+    return _hex(hashlib.sha256(b"schocken-seed:" + seed).digest())
+
+
+def derive_dice(seed, host_nonce, round_id, throw, n):
+    """Throw ``throw`` of round ``round_id``: n dice from HMAC-SHA-256 keyed with the cup's seed over the
+    host's nonce for that throw. Bytes >= 252 are drawn again (252 = 6 * 42: every face gets 42 values)."""
+    dice = []
+    counter = 0
+    while len(dice) < n:
+        msg = ("%d:%d:%s:%d" % (round_id, throw, host_nonce, counter)).encode()
+        for b in hmac_sha256(seed, msg):
+            if b < 252:
+                dice.append(b % 6 + 1)
+                if len(dice) == n:
+                    break
+        counter += 1
+    return dice
+
+
+def check_dice(seed_hex, seed_hash, nonces, round_id, transcript):
+    """Host side at reveal: the disclosed seed matches the hash sent before the turn, and every roll of the
+    transcript is what seed and host nonces give. ``nonces``: {throw number: host nonce}."""
+    seed = unhex(seed_hex)
+    if seed_commitment(seed) != seed_hash:
+        raise RuleError("the disclosed seed does not match the cup's seed commitment")
+    throw = 0
+    for step in transcript:
+        if step and step[0] == "roll":
+            throw += 1
+            nonce = nonces.get(throw)
+            if nonce is None:
+                raise RuleError("throw %d was rolled without a nonce from the host" % throw)
+            want = derive_dice(seed, nonce, round_id, throw, len(step[1]))
+            if list(step[1]) != want:
+                raise RuleError("throw %d shows %s, seed and nonce give %s" % (throw, step[1], want))
+    return throw
+
+
+# --- authenticated messages --------------------------------------------------------------------------
+def session_key(secret, host_nonce, cup_nonce):
+    """A key per connection: replayed messages of an earlier session do not verify."""
+    return hmac_sha256(secret, ("session:%s:%s" % (host_nonce, cup_nonce)).encode())
+
+
+def sign(key, body):
+    """``body``: the message's JSON bytes (with its counter "c"), ending in "}". Returns the line without
+    newline: the body with a "mac" field appended."""
+    mac = _hex(hmac_sha256(key, body))[:MAC_HEX]
+    return body[:-1] + b',"mac":"' + mac.encode() + b'"}'
+
+
+def verify(key, line):
+    """A signed line (without newline) -> the body it signs; raises RuleError if forged or malformed."""
+    if len(line) < _MAC_SUFFIX + 2 or line[-_MAC_SUFFIX:-_MAC_SUFFIX + 8] != b',"mac":"' or line[-2:] != b'"}':
+        raise RuleError("message is not signed")
+    body = line[:-_MAC_SUFFIX] + b"}"
+    mac = line[-_MAC_SUFFIX + 8:-2]
+    want = _hex(hmac_sha256(key, body))[:MAC_HEX].encode()
+    diff = 0
+    for a, b in zip(mac, want):  # compare all of it: no early exit to time
+        diff |= a ^ b
+    if diff or len(mac) != len(want):
+        raise RuleError("message MAC does not verify")
+    return body
