@@ -32,6 +32,7 @@ CONFIG_KEYS = {
     "cup_id": (str, True),         # identity "cup" on the wire
     "name": (str, False),          # identity "name" until a host configures the cup
     "long_press_ms": (int, False),  # buttons: held this long = long press (default cup.buttons.LONG_MS)
+    "secret": (str, False),        # per-cup secret for the fair-play features, written by `schocken deploy`
 }
 MAX_ID = 24                        # = schocken.protocol.MAX_NAME (checked by tests/test_main.py)
 LONG_PRESS_MIN_MS = 200            # far above the 20 ms debounce, below any "press and hold"

@@ -29,6 +29,7 @@ BUTTON_MS = const(10)
 LED_MS = const(50)
 _MAX_QUEUED = const(16)
 READ_CHUNK = const(1)       # a blocking stream's read(n) waits for n bytes: take what has come
+CTRL_C = b"\x03"            # interrupt character of the REPL (never valid in a JSON line)
 
 
 class App:
@@ -123,12 +124,18 @@ class App:
             self.view.tick(self.cup)
             await sleep_ms(LED_MS)
 
+    repl_link = False  # set by run()
+
     async def link_in_task(self):
         splitter = P.LineSplitter()
         while True:
             data = await self.reader.read(READ_CHUNK)
             if not data:
                 return  # host closed the link; the cup keeps working alone
+            if self.repl_link and CTRL_C in data:
+                # mpremote's Ctrl-C reached the app as data (the unix port on a pty has no USB driver that
+                # raises it): stop as a board's driver would, so deploy and doctor can always reach the REPL.
+                raise KeyboardInterrupt
             for line in splitter.feed(data):
                 self.on_line(line)
 
@@ -163,6 +170,7 @@ class App:
         if not self.roller.health_check():
             self.view.error(self.cup)
         self.reader, self.writer = self.board.link()
+        self.repl_link = _repl_link(self.board, self.reader)
         tasks = [self.sample_task(), self.button_task(), self.led_task(), self.link_out_task()]
         tasks.extend(extra)
         running = [asyncio.create_task(t) for t in tasks]
@@ -173,6 +181,15 @@ class App:
         finally:
             for t in running:
                 t.cancel()
+
+
+def _repl_link(board, reader):
+    """True when the link is the REPL's console and nothing below the app turns Ctrl-C into KeyboardInterrupt:
+    the board file says so ("link_is_repl", written by `schocken deploy` for the emulated board) and the reader
+    reads standard input (MicroPython's StreamReader keeps its stream in ``.s``). Never on a BLE link."""
+    spec = board.spec if type(board.spec) is dict else {}
+    stream = getattr(reader, "s", None)
+    return spec.get("link_is_repl") is True and stream is not None and stream is getattr(sys.stdin, "buffer", 0)
 
 
 def start(board, config, extra=()):

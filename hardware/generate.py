@@ -1,0 +1,322 @@
+"""Generate the build documents from data: BOM per board, wiring diagram per board (SVG) and the power budget.
+
+    python hardware/generate.py          # write hardware/bom/*.csv, hardware/wiring/*.svg, hardware/power_budget.md
+    python hardware/generate.py --check  # exit 1 if a generated file differs from what the data gives
+
+Inputs: hardware/boards/*.json (pins, module, power figures: the same files the firmware reads),
+hardware/parts.json (the parts around the module, LED and battery figures, use scenarios) and the brightness
+cap, computed from firmware/cup/leds.py's constants exactly as the firmware computes it. The output is
+deterministic (sorted, no dates), so tests/test_hardware.py can regenerate it and compare.
+"""
+
+import csv
+import io
+import json
+import re
+import sys
+from pathlib import Path
+
+HW = Path(__file__).resolve().parent
+ROOT = HW.parent
+LEDS_PY = ROOT / "firmware" / "cup" / "leds.py"
+ROLE_TEXT = {
+    "button_die1": "button 1 (die 1)", "button_die2": "button 2 (die 2)", "button_die3": "button 3 (die 3)",
+    "button_main": "main button", "i2c_sda": "SDA", "i2c_scl": "SCL", "shake_switch": "vibration switch",
+    "battery_sense": "battery sense", "led_data": "LED data",
+}
+
+
+def load():
+    boards = {p.stem: json.loads(p.read_text()) for p in sorted((HW / "boards").glob("*.json"))}
+    parts = json.loads((HW / "parts.json").read_text())
+    return boards, parts
+
+
+def led_constants():
+    """The constants of firmware/cup/leds.py and BRIGHTNESS_CAP computed the same way."""
+    src = LEDS_PY.read_text()
+
+    def const(name):
+        return int(re.search(r"^%s = const\((\d+)\)" % name, src, re.M).group(1))
+    c = {"N_PIXELS": const("N_PIXELS"), "LED_BUDGET_MA": const("LED_BUDGET_MA"),
+         "MA_PER_CHANNEL": const("_MA_PER_CHANNEL"), "MA_IDLE": const("_MA_IDLE")}
+    c["BRIGHTNESS_CAP"] = (c["LED_BUDGET_MA"] - c["N_PIXELS"] * c["MA_IDLE"]) / (c["N_PIXELS"] * 3 * c["MA_PER_CHANNEL"])
+    return c
+
+
+def gpio_name(spec, pin):
+    if spec["chip"].startswith("rp2"):
+        return "GP%d" % pin
+    return "GPIO%d" % pin
+
+
+def pin_label(spec, pin, parts):
+    name = gpio_name(spec, pin)
+    if spec["chip"].startswith("rp2"):
+        phys = parts["rp2_header"]["pins"].get(str(pin))
+        if phys:
+            name += " (pin %d)" % phys
+    return name
+
+
+# --- BOM --------------------------------------------------------------------------------------------------
+
+def bom_rows(spec, parts):
+    m = spec["module"]
+    rows = [{"part": m["part"], "quantity": 1, "part_number": m["number"], "notes": m["notes"]}]
+    rows += parts["bom"]
+    rows += parts["bom_by_scheme"][spec["power"]["scheme"]]
+    return rows
+
+
+def bom_csv(spec, parts):
+    out = io.StringIO()
+    w = csv.DictWriter(out, ["part", "quantity", "part_number", "notes"], lineterminator="\n")
+    w.writeheader()
+    for row in bom_rows(spec, parts):
+        w.writerow(row)
+    return out.getvalue()
+
+
+# --- power budget ----------------------------------------------------------------------------------------
+
+def pixel_ma(color, brightness, leds):
+    # As on the wire: each channel is int(v * brightness) (cup/pixels.py), current proportional to it.
+    return leds["ma_idle"] + sum(leds["ma_per_channel"] * int(v * brightness) / 255 for v in color)
+
+
+def led_ma(scenario, brightness, n_pixels, leds):
+    lit = sum(g["count"] for g in scenario["pixels"])
+    total = 0.0
+    for g in scenario["pixels"]:
+        on = pixel_ma(g["color"], brightness, leds)
+        total += g["count"] * (g["duty"] * on + (1 - g["duty"]) * leds["ma_idle"])
+    return total + (n_pixels - lit) * leds["ma_idle"]
+
+
+def budget(spec, parts, consts):
+    """Per scenario: LED, board, sensor current at the supply, battery current and hours."""
+    leds, bat = parts["led"], parts["battery"]
+    cap = consts["BRIGHTNESS_CAP"]
+    p = spec["power"]
+    sensor = parts["sensor_ma"][spec["sensor"]] + (parts["breakout_led_ma"] if spec["sensor"] != "switch" else 0)
+    divider = bat["nominal_v"] / sum(parts["divider_ohm"]) * 1000
+    rows = {}
+    for name, sc in sorted(parts["scenarios"].items()):
+        led = led_ma(sc, cap, consts["N_PIXELS"], leds)
+        board = p["board_ma"][sc["board"]]
+        load = led + board + sensor
+        if p["scheme"] == "boost":
+            battery = load * p["supply_v"] / (bat["nominal_v"] * parts["boost_efficiency"]) + divider
+        else:
+            battery = load + divider
+        rows[name] = {"led_ma": led, "board_ma": board, "sensor_ma": sensor, "load_ma": load,
+                      "battery_ma": battery, "hours": bat["capacity_mah"] * bat["usable"] / battery}
+    return rows
+
+
+def power_md(boards, parts, consts):
+    bat, leds = parts["battery"], parts["led"]
+    cap = consts["BRIGHTNESS_CAP"]
+    worst_px = pixel_ma((255, 255, 255), cap, leds)
+    lines = [
+        "# Power budget",
+        "",
+        "Generated by `hardware/generate.py` from `hardware/boards/*.json`, `hardware/parts.json` and the constants",
+        "of `firmware/cup/leds.py`; do not edit by hand (tests/test_hardware.py regenerates and compares).",
+        "",
+        "## LEDs at the firmware's brightness cap",
+        "",
+        "- `BRIGHTNESS_CAP` = (LED_BUDGET_MA %d - N_PIXELS %d x %d mA idle) / (%d x 3 x %d mA) = **%.4f**"
+        % (consts["LED_BUDGET_MA"], consts["N_PIXELS"], consts["MA_IDLE"], consts["N_PIXELS"],
+           consts["MA_PER_CHANNEL"], cap),
+        "  (`cup.leds.DiceLeds` sets the pixels to the cap; a board's `brightness` is only the starting value).",
+        "- One pixel white at the cap: %d mA idle + 3 x %d mA x int(255 x %.4f) / 255 = %.1f mA; all %d: **%.0f mA**"
+        % (leds["ma_idle"], leds["ma_per_channel"], cap, worst_px, consts["N_PIXELS"], worst_px * consts["N_PIXELS"]),
+        "  (inside the %d mA the firmware allows the LEDs on USB)." % consts["LED_BUDGET_MA"],
+        "- Battery: %s; %d mAh x %.0f %% usable." % (bat["note"], bat["capacity_mah"], bat["usable"] * 100),
+        "",
+        "Scenarios (`parts.json`):",
+        "",
+    ]
+    for name, sc in sorted(parts["scenarios"].items()):
+        lines.append("- **%s**: %s (board current: `%s`)" % (name, sc["about"], sc["board"]))
+    lines += ["", "## Per board", "",
+              "| board | scenario | LEDs mA | board mA | sensor mA | load mA | battery mA | battery life |",
+              "|---|---|---:|---:|---:|---:|---:|---:|"]
+    for bname, spec in sorted(boards.items()):
+        rows = budget(spec, parts, consts)
+        for name in ("play", "idle", "worst"):
+            r = rows[name]
+            lines.append("| %s | %s | %.1f | %d | %.3f | %.1f | %.1f | %.1f h |" % (
+                bname, name, r["led_ma"], r["board_ma"], r["sensor_ma"], r["load_ma"], r["battery_ma"], r["hours"]))
+    lines += ["", "How the battery current is computed:", ""]
+    for bname, spec in sorted(boards.items()):
+        p = spec["power"]
+        how = ("LiPo -> charger -> switch -> boost to %.1f V (efficiency %.0f %%) -> %s pin and LED strip: "
+               "battery mA = load mA x %.1f V / (%.1f V x %.2f)" % (
+                   p["supply_v"], parts["boost_efficiency"] * 100, spec["power_pins"]["supply"], p["supply_v"],
+                   bat["nominal_v"], parts["boost_efficiency"])
+               if p["scheme"] == "boost" else
+               "LiPo -> charger -> switch -> Schottky diode -> %s; LEDs on VSYS: battery mA = load mA"
+               % spec["power_pins"]["supply"])
+        lines.append("- **%s**: %s; plus the battery divider (%.3f mA). Board figures: %s" % (
+            bname, how, bat["nominal_v"] / sum(parts["divider_ohm"]) * 1000, p["source"]))
+    lines += ["", "The board never sleeps while the app runs (100 Hz sensor loop), so its current flows in idle too;",
+              "the 22 dark pixels alone draw about 22 mA. Cutting the strip's supply between turns (a P-MOSFET) and",
+              "light sleep between samples are the two ways to a longer battery life (not done by the firmware).", ""]
+    return "\n".join(lines)
+
+
+# --- wiring diagram ----------------------------------------------------------------------------------------
+
+def _esc(s):
+    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+class Svg:
+    def __init__(self, w, h):
+        self.w, self.h = w, h
+        self.items = []
+
+    def text(self, x, y, s, size=12, anchor="start", weight="normal", color="#000"):
+        self.items.append('<text x="%d" y="%d" font-size="%d" text-anchor="%s" font-weight="%s" fill="%s">%s</text>'
+                          % (x, y, size, anchor, weight, color, _esc(s)))
+
+    def line(self, x1, y1, x2, y2, color="#000", dash=False, width=1.5):
+        self.items.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="%s" stroke-width="%.1f"%s/>'
+                          % (x1, y1, x2, y2, color, width, ' stroke-dasharray="5,4"' if dash else ""))
+
+    def rect(self, x, y, w, h, fill="#fff", stroke="#000", dash=False):
+        self.items.append('<rect x="%d" y="%d" width="%d" height="%d" fill="%s" stroke="%s"%s/>'
+                          % (x, y, w, h, fill, stroke, ' stroke-dasharray="5,4"' if dash else ""))
+
+    def part(self, x, y, label, w=None, fill="#fffbe6"):
+        w = w or max(60, 7 * len(label) + 12)
+        self.rect(x, y - 11, w, 22, fill=fill)
+        self.text(x + w // 2, y + 4, label, 11, "middle")
+        return x + w
+
+    def render(self):
+        return ('<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" '
+                'font-family="Helvetica, Arial, sans-serif">\n<rect width="100%%" height="100%%" fill="#fff"/>\n%s\n'
+                '</svg>\n' % (self.w, self.h, self.w, self.h, "\n".join(self.items)))
+
+
+def wiring_svg(spec, parts):
+    pins = spec["pins"]
+    pp = spec["power_pins"]
+    sensor = spec["sensor"]
+    rows = []   # (pin label, role, [inline parts], end part, dashed, color)
+    data = pin_label(spec, pins["led_data"], parts)
+    rows.append((data, "LED data", ["74AHCT125 1A->1Y", "330 \u03a9"], "DIN of pixel 0 (die 1)", False, "#1565c0"))
+    for role in ("button_die1", "button_die2", "button_die3", "button_main"):
+        rows.append((pin_label(spec, pins[role], parts), ROLE_TEXT[role], ["push button"], "GND", False, "#2e7d32"))
+    accel = sensor in ("lis3dh", "mpu6050")
+    chip = {"lis3dh": "LIS3DH", "mpu6050": "MPU-6050"}.get(sensor, "LIS3DH")
+    addr = spec.get("i2c_addr", 24)
+    for role, sig in (("i2c_sda", "SDA"), ("i2c_scl", "SCL")):
+        if pins.get(role) is not None:
+            rows.append((pin_label(spec, pins[role], parts), "I2C%d %s" % (spec.get("i2c_id", 0), sig), [],
+                         "%s %s (0x%02X)" % (chip, sig, addr), not accel, "#6a1b9a"))
+    if pins.get("shake_switch") is not None:
+        rows.append((pin_label(spec, pins["shake_switch"], parts), "vibration switch",
+                     ["SW-18010P"], "GND (only with sensor \"switch\")", accel, "#6a1b9a"))
+    if pins.get("battery_sense") is not None:
+        rows.append((pin_label(spec, pins["battery_sense"], parts), "battery sense (ADC)",
+                     ["100 k\u03a9 to BAT+", "100 k\u03a9 to GND", "100 nF to GND"],
+                     "divider = %g" % spec["battery_divider"], False, "#c62828"))
+    rows.append((pp["3v3"], "3.3 V out", [], "%s breakout VIN" % chip, not accel, "#ef6c00"))
+    rows.append((pp["gnd"], "ground", [], "GND of all parts (one star point)", False, "#000"))
+
+    top = 90
+    step = 38
+    h = top + step * len(rows) + 250
+    s = Svg(980, h)
+    s.text(20, 30, "Schocken cup: wiring for %s (%s)" % (spec["name"], spec["module"]["part"]), 18, weight="bold")
+    s.text(20, 52, "Generated by hardware/generate.py from hardware/boards/%s.json - do not edit." % spec["name"], 11,
+           color="#555")
+    bx, bw = 20, 250
+    s.rect(bx, top - 25, bw, step * len(rows) + 10, fill="#e3f2fd")
+    s.text(bx + 10, top - 8, spec["module"]["part"][:38], 11, weight="bold")
+    for i, (label, role, inline, end, dashed, color) in enumerate(rows):
+        y = top + 15 + i * step
+        s.text(bx + bw - 8, y + 4, label, 12, "end", "bold")
+        s.text(bx + 10, y + 4, role, 11)
+        x = bx + bw
+        s.rect(x - 4, y - 4, 8, 8, fill=color, stroke=color)
+        for part in inline:
+            s.line(x, y, x + 20, y, color, dashed)
+            x = s.part(x + 20, y, part)
+        end_x = max(640, x + 20)
+        s.line(x, y, end_x, y, color, dashed)
+        s.text(end_x + 8, y + 4, end, 12)
+    # Power chain and LED strip.
+    y0 = top + step * len(rows) + 40
+    s.text(20, y0, "Power and LED strip", 14, weight="bold")
+    y = y0 + 35
+    x = 20
+    chain = ["LiPo 1S %d mAh" % parts["battery"]["capacity_mah"], "TP4056 charger (USB-C)", "power switch"]
+    if spec["power"]["scheme"] == "boost":
+        chain += ["boost 5 V"]
+        supply = "%s pin + LED strip 5V" % pp["supply"]
+    else:
+        chain += ["1N5817"]
+        supply = "%s + LED strip VDD" % pp["supply"]
+    for i, part in enumerate(chain):
+        x = s.part(x, y, part, fill="#fdecea")
+        s.line(x, y, x + 18, y, "#c62828", width=2.5)
+        x += 18
+    s.text(x + 4, y + 4, supply, 12, weight="bold")
+    y += 45
+    x = s.part(20, y, "1000 \u00b5F across VDD/GND at the strip input", fill="#fdecea")
+    x = s.part(x + 20, y, "WS2812B x %d: DIN at die 1, pips row by row, status pixel last" % spec["leds"], fill="#e8f5e9")
+    y += 40
+    notes = [
+        "LED data: 3.3 V logic; WS2812B wants 0.7 x VDD (3.5 V at 5 V): the 74AHCT125 (VCC from the LED supply, "
+        "1OE to GND) shifts it.",
+        "Without it the strip must run from the cell (<= 4.2 V). The 330 \u03a9 resistor sits next to the first "
+        "pixel's DIN (300-500 \u03a9).",
+        "Buttons: to GND, internal pull-ups (active-low). Dashed: not fitted with the default sensor (%s)." % sensor,
+        "BAT+ for the divider is taken after the power switch, so the divider draws nothing while the cup is off.",
+    ]
+    for n in notes:
+        s.text(20, y, n, 11, color="#333")
+        y += 18
+    return s.render()
+
+
+# --- all outputs -------------------------------------------------------------------------------------------
+
+def outputs():
+    """{path relative to hardware/: text} of every generated file."""
+    boards, parts = load()
+    consts = led_constants()
+    out = {}
+    for name, spec in sorted(boards.items()):
+        out["bom/%s.csv" % name] = bom_csv(spec, parts)
+        out["wiring/%s.svg" % name] = wiring_svg(spec, parts)
+    out["power_budget.md"] = power_md(boards, parts, consts)
+    return out
+
+
+def main(argv):
+    check = "--check" in argv
+    stale = []
+    for rel, text in outputs().items():
+        path = HW / rel
+        if check:
+            if not path.exists() or path.read_text() != text:
+                stale.append(rel)
+            continue
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+        print("wrote hardware/%s" % rel)
+    if stale:
+        print("out of date (run python hardware/generate.py): %s" % ", ".join(stale))
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

