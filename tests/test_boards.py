@@ -144,7 +144,7 @@ def test_validator_checks_rp2_i2c_block_and_sensor_fields():
 # --- source rules -------------------------------------------------------------------------------------
 
 SOURCES = sorted((FIRMWARE / "boards").glob("*.py")) + sorted((FIRMWARE / "drivers").glob("*.py"))
-HARDWARE_MODULES = {"mcu.py", "esp32.py", "rp2.py"}
+HARDWARE_MODULES = {"mcu.py", "esp32.py", "rp2.py", "ble.py"}  # = tests/test_main.py HARDWARE_BOARD_MODULES
 
 
 @pytest.mark.parametrize("path", SOURCES, ids=lambda p: f"{p.parent.name}/{p.name}")

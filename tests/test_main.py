@@ -49,7 +49,8 @@ EMULATED_SPEC = {"name": "emulated", "chip": None, "leds": 22, "sensor": "lis3dh
 
 HARDWARE = {"machine", "neopixel", "bluetooth", "aioble"}
 FIRMWARE_TOP = {"cup", "boards", "drivers", "emulate", "main", "boot_select"}
-HARDWARE_BOARD_MODULES = {"firmware/boards/mcu.py", "firmware/boards/esp32.py", "firmware/boards/rp2.py"}
+HARDWARE_BOARD_MODULES = {"firmware/boards/mcu.py", "firmware/boards/esp32.py", "firmware/boards/rp2.py",
+                          "firmware/boards/ble.py"}
 
 # (area, forbidden top-level modules, why)
 RULES = (

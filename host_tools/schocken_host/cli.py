@@ -56,6 +56,24 @@ def build_parser():
     play_arguments(p)
     p.set_defaults(run="schocken_host.play_cmd:cmd_play")
 
+    p = verbs.add_parser("deploy", help="put the cup firmware on a board (compile, copy, configure, verify)")
+    _common(p)
+    from schocken_host.deploy_cmd import add_arguments as deploy_arguments
+    deploy_arguments(p)
+    p.set_defaults(run="schocken_host.deploy_cmd:cmd_deploy")
+
+    p = verbs.add_parser("doctor", help="self-test of a cup: LEDs, buttons, shake sensor, RNG, battery, firmware")
+    _common(p)
+    from schocken_host.doctor_cmd import add_arguments as doctor_arguments
+    doctor_arguments(p)
+    p.set_defaults(run="schocken_host.doctor_cmd:cmd_doctor")
+
+    p = verbs.add_parser("scan", help="list the cups in reach: serial ports and Bluetooth LE")
+    _common(p)
+    from schocken_host.scan_cmd import add_scan_arguments
+    add_scan_arguments(p)
+    p.set_defaults(run="schocken_host.scan_cmd:cmd_scan")
+
     p = verbs.add_parser("replay", help="recompute a logged game and print the standings")
     _common(p)
     p.add_argument("log", help="a game log (.jsonl)")

@@ -1,0 +1,571 @@
+"""Cups over Bluetooth Low Energy (issue 6), without Bluetooth hardware.
+
+- The format (schocken/bleformat.py, shared by cup and host): fragments, reassembly, the advertisement; the same
+  answers on the MicroPython unix port; the cup's state tracker (cup/blelink.py).
+- The firmware's real BLE link (boards/ble.py) on an aioble shim over Google's bumble stack, with the host's
+  BumbleTransport on the same virtual link (tests/blekit.py): a full refereed game with four cups, messages
+  larger than the MTU, a link dropped mid round, eight cups at once, garbage written to the characteristic.
+- The bleak backend with a fake bleak client and scanner at bleak's interface; ``schocken scan``.
+"""
+
+import asyncio
+import io
+import json
+import random
+import subprocess
+from types import SimpleNamespace
+
+import pytest
+
+import blekit  # noqa: F401  (puts firmware/ on sys.path)
+from cup.blelink import Tracker
+from schocken import bleformat as BL
+from schocken import protocol as P
+from schocken.rules import Rules
+from schocken_host import ble as HB
+from schocken_host import scan_cmd as SC
+from schocken_host.referee import Referee, Seat
+from schocken_host.transport import TransportClosed, hello
+
+from conftest import micropython_path, mp_env
+
+REPO = blekit.REPO
+
+
+def run(coro, timeout=30):
+    async def guarded():
+        return await asyncio.wait_for(coro, timeout)
+    return asyncio.run(guarded())
+
+
+# --- the format -------------------------------------------------------------------------------------------
+
+def test_fragments_follow_the_mtu_and_reassemble():
+    line = P.encode({"t": "hello", "v": 1, "pad": "x" * 700})
+    for mtu in (None, 23, 100, 247, 517):
+        parts = BL.fragments(line, mtu)
+        size = (mtu or 23) - 3
+        assert all(0 < len(p) <= size for p in parts) and b"".join(parts) == line
+        r = BL.Reassembler()
+        lines = []
+        for p in parts:
+            lines += r.feed(p)
+        assert lines == [line[:-1]]
+    assert BL.payload_size(5) == 20  # below the minimum ATT MTU: the minimum
+
+
+def test_reassembler_resets_between_connections_and_limits_lines():
+    r = BL.Reassembler()
+    assert r.feed(b'{"t": "sta') == [] and r.pending() == 10
+    r.reset()  # the link dropped: the half line must not run into the next connection's first line
+    assert r.feed(b'{"t": "status"}\n') == [b'{"t": "status"}']
+    assert r.feed(b"x" * 3000) == [None] and r.feed(b"\n{}\n") == [b"{}"]
+
+
+def test_advertisement_round_trip_and_sizes():
+    adv, resp = BL.advertising_data("done", 7, 2, 3912, "cup-7", "Anna")
+    assert len(adv) <= BL.ADV_MAX and len(resp) <= BL.ADV_MAX
+    got = BL.decode_advertisement(adv + resp)
+    assert got == {"state": "done", "seq": 7, "seat": 2, "battery": 3900, "cup": "cup-7", "name": "Anna",
+                   "truncated": False, "adv_name": "Anna"}
+    assert BL.decode_advertisement(adv)["name"] == "Anna"       # passive scan: the name, no payload
+    assert BL.decode_advertisement(resp) is None                # no service UUID: not ours
+
+
+@pytest.mark.parametrize("cup_id, name", [("c" * 24, "n" * 24), ("cup-1", "Jürgen Müller-Lüdenscheid"),
+                                          ("cup-1", ""), ("ü" * 12, "x")])
+def test_long_names_are_cut_on_character_boundaries(cup_id, name):
+    adv, resp = BL.advertising_data("turn", 300, None, None, cup_id, name)
+    assert len(adv) <= BL.ADV_MAX and len(resp) <= BL.ADV_MAX
+    got = BL.decode_advertisement(adv + resp)
+    assert got["seq"] == 300 & 0xFF and got["seat"] is None and got["battery"] is None
+    assert cup_id.startswith(got["cup"]) and name.startswith(got["name"])
+    assert got["truncated"] == (got["cup"] != cup_id or got["name"] != name)
+    assert got["adv_name"] and (name or cup_id).startswith(got["adv_name"])
+
+
+def test_payload_round_trip_and_refusals():
+    """The payload the cup encodes is what the host decodes (one module serves both)."""
+    assert HB.decode_payload is BL.decode_payload and HB.SERVICE_UUID == BL.SERVICE_UUID
+    rnd = random.Random(1)
+    for _ in range(300):
+        state = rnd.choice(["idle", "turn", "done", "reveal_ready", "revealed"])
+        args = (state, rnd.randrange(1000), rnd.choice([None, 0, 5, 254]), rnd.choice([None, 0, 3700, 9000]),
+                "".join(rnd.choice("aäz-1") for _ in range(rnd.randrange(1, 25))),
+                "".join(rnd.choice("Bö é") for _ in range(rnd.randrange(0, 25))))
+        got = BL.decode_payload(BL.encode_payload(*args))
+        assert got["state"] == BL.STATES[BL.STATE_CODE[state]] and got["seq"] == args[1] & 0xFF
+        assert got["seat"] == args[2]
+        assert args[4].startswith(got["cup"]) and args[5].startswith(got["name"])
+    for bad in (b"", b"\x10\x00", b"\x27\x00\x00\x00\x00", b"\x10\x00\x00\x00\x09ab"):
+        with pytest.raises(ValueError):
+            BL.decode_payload(bad)
+        with pytest.raises(ValueError):
+            BL.decode_payload(bad)
+
+
+def test_tracker_follows_the_cup_from_its_link():
+    bat = [3800]
+    t = Tracker("cup-1", "Anna", battery=lambda: bat[0])
+    changes = []
+    t.changed = lambda: changes.append(t.seq)
+    t.host_bytes(P.encode({"t": "configure", "rules": {"preset": "standard", "options": {}}, "name": "Bea",
+                           "seat": 3}))
+    assert (t.name, t.seat) == ("Anna", None)              # not before the cup said ok
+    for msg, state in [({"t": "ok", "re": "configure"}, "idle"), ({"t": "ok", "re": "turn"}, "turn"),
+                       ({"t": "done", "round": 1, "throws": 1, "commit": "ab"}, "done"),
+                       ({"t": "ok", "re": "round_end"}, "reveal_ready"),
+                       ({"t": "done", "round": 1, "throws": 1, "commit": "ab"}, "reveal_ready"),
+                       ({"t": "revealed"}, "revealed"), ({"t": "ok", "re": "outcome"}, "idle")]:
+        data = P.encode(msg)
+        t.cup_bytes(data[:5])
+        t.cup_bytes(data[5:])                               # a line in two writes
+        assert t.state == state, msg
+    assert (t.name, t.seat) == ("Bea", 3) and changes == list(range(1, len(changes) + 1))
+    t.cup_bytes(b"garbage\n\xff\xfe\n")                      # never raises
+    got = BL.decode_advertisement(b"".join(t.advertisement()))
+    assert (got["state"], got["seat"], got["name"], got["battery"]) == ("idle", 3, "Bea", 3800)
+
+
+MP_SCRIPT = r"""
+import json
+from schocken import bleformat as BL
+out = []
+for args in json.loads(input()):
+    adv, resp = BL.advertising_data(*args)
+    out.append([adv.hex(), resp.hex(), BL.decode_advertisement(adv + resp)])
+frags = [f.hex() for f in BL.fragments(b"x" * 600 + b"\n", 100)]
+r = BL.Reassembler()
+lines = []
+for f in BL.fragments(b'{"t": "status"}\n' * 30, 23):
+    lines += r.feed(f)
+print(json.dumps([out, frags, len(lines)]))
+"""
+
+MP_CASES = [["done", 7, 2, 3912, "cup-7", "Anna"], ["turn", 255, None, None, "c" * 24, "Jürgen Müller"],
+            ["idle", 0, 0, 0, "ü" * 12, ""]]
+
+
+def test_blelink_runs_on_micropython():
+    mp = micropython_path()
+    if mp is None:
+        pytest.skip("the micropython unix port is only on Linux x86_64")
+    r = subprocess.run([mp, "-X", "heapsize=64k", "-c", MP_SCRIPT], input=json.dumps(MP_CASES) + "\n",
+                       capture_output=True, text=True, timeout=60,
+                       env=mp_env(REPO / "firmware", REPO / "firmware" / "lib"))
+    assert r.returncode == 0, r.stdout + r.stderr
+    out, frags, n = json.loads(r.stdout.strip().splitlines()[-1])
+    for (adv, resp, dec), args in zip(out, MP_CASES):
+        a, s = BL.advertising_data(*args)
+        assert (adv, resp) == (a.hex(), s.hex())
+        assert dec == BL.decode_advertisement(a + s)
+    assert frags == [f.hex() for f in BL.fragments(b"x" * 600 + b"\n", 100)] and n == 30
+
+
+# --- over the virtual BLE link ------------------------------------------------------------------------------
+
+async def _expect(t, kind, timeout=5):
+    while True:
+        msg = await t.recv(timeout)
+        if msg["t"] == kind:
+            return msg
+
+
+def test_scan_lists_cups_with_name_seat_battery_state():
+    async def go():
+        table = blekit.Table(3, names=["Anna", "Bo", ""])
+        await table.start()
+        try:
+            t = table.transport(1)
+            await t.open()
+            await hello(t)
+            await t.send({"t": "configure", "rules": {"preset": "standard", "options": {}}, "name": "Bea",
+                          "seat": 4})
+            assert (await _expect(t, "ok"))["re"] == "configure"
+            await t.aclose()
+            await asyncio.sleep(0.1)  # the cup advertises again, now with its seat
+            found = {f["cup"]: f for f in await table.central.scan(0.15)}
+        finally:
+            await table.close()
+        assert sorted(found) == ["ble1", "ble2", "ble3"]
+        assert (found["ble1"]["name"], found["ble1"]["seat"], found["ble1"]["state"]) == ("Anna", None, "idle")
+        assert (found["ble2"]["name"], found["ble2"]["seat"]) == ("Bea", 4) and found["ble2"]["seq"] >= 1
+        assert found["ble3"]["name"] == "" and found["ble3"]["adv_name"] == "ble3"
+        assert all(f["battery"] == 3900 and f["rssi"] is not None for f in found.values())
+    run(go())
+
+
+def test_messages_larger_than_the_mtu_both_ways():
+    async def go():
+        table = blekit.Table(1)
+        await table.start()
+        try:
+            for mtu in (HB.WANT_MTU, None):  # 244 and 20 bytes per fragment
+                table.central.mtu = mtu
+                t = table.transport(0)
+                await t.open()
+                assert t.mtu == (mtu or 23)
+                writes = []
+                write = t._write
+
+                async def counting(chunk):
+                    writes.append(len(chunk))
+                    await write(chunk)
+                t._write = counting
+                # 900 bytes to the cup (unknown fields are ignored): several writes, one message
+                await t.send({"t": "hello", "v": 1, "pad": "x" * 880})
+                ident = await _expect(t, "identity")
+                assert len(writes) == -(-len(P.encode({"t": "hello", "v": 1, "pad": "x" * 880})) // (
+                    (mtu or 23) - 3)) and max(writes) == (mtu or 23) - 3
+                assert ident["cup"] == "ble1"
+                # a revealed message with a long transcript, from the cup
+                cup = table.cups[0].cup
+                await t.send({"t": "configure", "rules": {"preset": "standard", "options": {}}, "name": "A",
+                              "seat": 0})
+                await t.send({"t": "turn", "round": 5, "limit": None})
+                await _expect(t, "ok")
+                while cup.state != "turn":
+                    await asyncio.sleep(0.001)
+                cup.on_shake()
+                for _ in range(20):
+                    cup.on_die(0)       # aside, back, aside, ...: a long transcript
+                cup.on_die(0)
+                cup.on_shake()
+                cup.on_main_long()
+                done = await _expect(t, "done")
+                await t.send({"t": "reveal", "round": 5})
+                rev = await _expect(t, "revealed")
+                assert len(P.encode(rev)) > (mtu or 23) - 3          # came in several notifications
+                P.check_reveal(Rules("standard"), None, done["commit"], rev)
+                await t.send({"t": "outcome", "round": 5, "result": "won", "deckel": 0, "middle": 0})
+                await _expect(t, "ok")
+                await t.aclose()
+                await asyncio.sleep(0.05)
+        finally:
+            await table.close()
+    run(go())
+
+
+def test_garbage_written_to_the_characteristic():
+    async def go():
+        table = blekit.Table(1)
+        await table.start()
+        try:
+            t = table.transport(0)
+            await t.open()
+            await t.send_bytes(b"\xff\xfe\x00garbage\n")
+            assert (await _expect(t, "error"))["code"] == P.E_BAD_JSON
+            await t.send_bytes(b"not json at all\n")
+            assert (await _expect(t, "error"))["code"] == P.E_BAD_JSON
+            await t.send_bytes(b'{"t": "launch"}\n')
+            assert (await _expect(t, "error"))["code"] == P.E_UNKNOWN
+            await t.send_bytes(bytes(random.Random(3).getrandbits(8) for _ in range(3000)).replace(b"\n", b" ")
+                               + b"\n")
+            assert (await _expect(t, "error"))["code"] == P.E_TOO_LONG
+            # writes that bypass the transport: raw ATT writes of odd sizes, also an empty one
+            for chunk in (b"", b"\n", b"{", b"}\n"):
+                await t.peer.write_value(t.rx, chunk, with_response=True)
+            assert (await _expect(t, "error"))["code"] == P.E_BAD_MESSAGE   # "{}" has no type
+            ident = await hello(t)
+            assert ident["cup"] == "ble1" and table.cups[0].task.done() is False
+        finally:
+            await table.close()
+    run(go())
+
+
+def test_link_dropped_mid_round_keeps_the_hidden_throw():
+    async def go():
+        table = blekit.Table(1)
+        await table.start()
+        rig = table.cups[0]
+        cup = rig.cup
+        try:
+            t = table.transport(0)
+            await t.open()
+            await hello(t)
+            await t.send({"t": "configure", "rules": {"preset": "standard", "options": {}}, "name": "A",
+                          "seat": 1})
+            await t.send({"t": "turn", "round": 3, "limit": None})
+            await _expect(t, "ok")
+            while cup.state != "turn":
+                await asyncio.sleep(0.001)
+            cup.on_shake()
+            await _expect(t, "progress")
+            await rig.drop()                                  # the radio link breaks mid turn
+            with pytest.raises(TransportClosed):
+                await _expect(t, "never")
+            with pytest.raises(TransportClosed):
+                await t.send({"t": "status"})
+            cup.on_shake()                                    # the player goes on alone ...
+            cup.on_main_long()                                # ... and stands: "done" goes nowhere
+            commit, dice, transcript = cup.commit, cup.turn.dice(), list(cup.turn.transcript)
+            assert cup.state == "done"
+            # the advertisement says so before anybody connects
+            await asyncio.sleep(0.05)
+            found = await table.central.scan(0.1)
+            assert found[0]["state"] == "done" and found[0]["seat"] == 1
+            await t.open()                                    # the host reconnects
+            assert t.reconnects == 2 and rig.ble.connections == 2
+            await hello(t)
+            await t.send({"t": "status"})
+            status = await _expect(t, "status")
+            done = await _expect(t, "done")
+            assert status["state"] == "done" and done["commit"] == commit and done["round"] == 3
+            await t.send({"t": "reveal", "round": 3})
+            rev = await _expect(t, "revealed")
+            assert rev["dice"] == dice and rev["transcript"] == transcript
+            P.check_reveal(Rules("standard"), None, commit, rev)
+        finally:
+            await table.close()
+    run(go())
+
+
+def test_eight_cups_at_once():
+    async def go():
+        table = blekit.Table(8)
+        await table.start()
+        try:
+            ts = [table.transport(i) for i in range(8)]
+            await asyncio.gather(*(t.open() for t in ts))
+            idents = await asyncio.gather(*(hello(t) for t in ts))
+            assert [i["cup"] for i in idents] == ["ble%d" % (k + 1) for k in range(8)]
+            for rnd in range(3):  # everybody talks at once, nobody hears another cup's lines
+                await asyncio.gather(*(t.send({"t": "hello", "v": 1, "pad": "%d" % k * 400})
+                                       for k, t in enumerate(ts)))
+                again = await asyncio.gather(*(_expect(t, "identity") for t in ts))
+                assert [i["cup"] for i in again] == [i["cup"] for i in idents]
+            assert all(c.ble.connections == 1 for c in table.cups)
+            assert len(table.device.connections) == 8
+        finally:
+            await table.close()
+    run(go())
+
+
+class _UI:
+    def __init__(self):
+        self.events = []
+        self.notes = []
+
+    def update(self, state, ev):
+        self.events.append(ev)
+
+    def note(self, text):
+        self.notes.append(text)
+
+
+async def _player(rig, rnd, drop_at=None):
+    """Plays one cup through its core, as a person with the cup in hand: shakes, sometimes again, stands.
+    ``drop_at`` = round: break the radio link once, right after standing in that round."""
+    cup = rig.cup
+    dropped = False
+    while True:
+        await asyncio.sleep(0.002)
+        if cup.state != "turn" or cup.turn is None:
+            continue
+        if cup.turn.throws_used == 0 or (cup.turn.can_roll() and rnd.random() < 0.35):
+            cup.on_shake()
+        else:
+            cup.on_main_long()
+        if cup.state == "done" and drop_at is not None and cup.round >= drop_at and not dropped:
+            dropped = True
+            await rig.drop()
+
+
+def test_full_game_four_cups_refereed_over_ble():
+    """The referee, unchanged, over BumbleTransport; one cup's link drops mid round and comes back."""
+    async def go():
+        names = ["Anna", "Bo", "Cem", "Dana"]
+        table = blekit.Table(4, names=names, seed=4)
+        await table.start()
+        rnd = random.Random(4)
+        players = [asyncio.create_task(_player(c, random.Random(rnd.random()), drop_at=3 if i == 2 else None))
+                   for i, c in enumerate(table.cups)]
+        seats = [Seat(names[i], table.transport(i), "cup") for i in range(4)]
+        ui = _UI()
+        log = []
+        ref = Referee(Rules("standard"), seats, log, ui)
+        try:
+            await ref.run()
+        finally:
+            ref.close()
+            for p in players:
+                p.cancel()
+            await asyncio.sleep(0.01)
+            await table.close()
+        kinds = [e["ev"] for e in log]
+        assert kinds[0] == "start" and kinds[-1] == "game_over" and ref.state.over
+        assert "cheat" not in kinds                              # every reveal matched its commitment
+        rounds = [e for e in log if e["ev"] == "round"]
+        assert len(rounds) >= 3
+        pauses = [e for e in log if e["ev"] == "pause"]
+        assert [p["seat"] for p in pauses] == [2] and "resume" in kinds
+        assert table.cups[2].ble.connections == 2 and all(c.ble.connections == 1 for i, c in
+                                                         enumerate(table.cups) if i != 2)
+        # the dropped cup's round went on with the throw it had: its reveal is in the log, checked
+        pause_at = kinds.index("pause")
+        assert any(e["ev"] == "reveal" and e["seat"] == 2 for e in log[pause_at:])
+    run(go(), timeout=50)
+
+
+# --- the bleak backend, with a fake bleak ---------------------------------------------------------------------
+
+class FakeScanner:
+    """bleak.BleakScanner.discover(timeout, return_adv=True, service_uuids=[...]) -> {address: (dev, adv)}."""
+    calls = []
+    cups = {}
+
+    @classmethod
+    async def discover(cls, timeout=5.0, return_adv=False, service_uuids=None, **kw):
+        cls.calls.append((timeout, return_adv, service_uuids))
+        assert return_adv and service_uuids == [HB.SERVICE_UUID]
+        out = {}
+        for address, (cup_id, name) in cls.cups.items():
+            adv, resp = BL.advertising_data("idle", 1, 0, 4000, cup_id, name)
+            manufacturer = {}
+            for kind, value in BL.parse_ad(resp):
+                if kind == 0xFF:
+                    manufacturer[value[0] | value[1] << 8] = bytes(value[2:])
+            out[address] = (SimpleNamespace(address=address),
+                            SimpleNamespace(rssi=-61, manufacturer_data=manufacturer, local_name=name,
+                                            service_uuids=[HB.SERVICE_UUID]))
+        return out
+
+
+class FakeClient:
+    """bleak.BleakClient's interface as BleakTransport uses it; plays a cup that answers hello."""
+    instances = []
+    fail_connects = 0
+
+    def __init__(self, device, disconnected_callback=None, services=None):
+        self.device = device
+        self.disconnected_callback = disconnected_callback
+        self.services = services
+        self.written = []
+        self.notify = None
+        self.connected = False
+        self.mtu_size = 185
+        self.fail_writes = False
+        FakeClient.instances.append(self)
+
+    async def connect(self, **kw):
+        if FakeClient.fail_connects:
+            FakeClient.fail_connects -= 1
+            raise OSError("le-connection-abort-by-local")
+        self.connected = True
+
+    async def start_notify(self, uuid, callback):
+        assert uuid == HB.TX_UUID
+        self.notify = callback
+
+    async def write_gatt_char(self, uuid, data, response=False):
+        assert uuid == HB.RX_UUID and response and self.connected
+        if self.fail_writes:
+            raise OSError("Not connected")
+        assert len(data) <= self.mtu_size - 3
+        self.written.append(bytes(data))
+        if b"".join(self.written).endswith(b"\n"):
+            msg = json.loads(b"".join(self.written))
+            self.written = []
+            reply = P.encode({"t": "identity", "v": 1, "cup": "c9", "name": "N" * 20, "fw": "0.1.0",
+                              "board": "pico_w", "battery": None, "presets": ["standard"], "pad": msg.get("pad")})
+            for k in range(0, len(reply), 7):                     # notifications of odd sizes
+                self.notify(None, bytearray(reply[k:k + 7]))
+
+    async def disconnect(self):
+        self.connected = False
+
+    def drop(self):
+        self.connected = False
+        self.disconnected_callback(self)
+
+
+@pytest.fixture
+def fake_bleak():
+    FakeClient.instances = []
+    FakeClient.fail_connects = 0
+    FakeScanner.calls = []
+    FakeScanner.cups = {"AA:00": ("c1", "Anna"), "AA:09": ("c9", "Ida")}
+    return lambda **kw: HB.BleakTransport(cup="c9", client_factory=FakeClient, scanner=FakeScanner,
+                                          backoff=(0.001, 0.004), **kw)
+
+
+def test_bleak_transport_finds_connects_and_talks(fake_bleak):
+    async def go():
+        t = fake_bleak()
+        await t.open()
+        client = FakeClient.instances[-1]
+        assert client.device == "AA:09" and client.services == [HB.SERVICE_UUID] and t.mtu == 185
+        await t.send({"t": "hello", "v": 1, "pad": "p" * 500})
+        ident = await t.recv(1)
+        assert ident["cup"] == "c9" and ident["pad"] == "p" * 500
+        t.close()
+        await asyncio.sleep(0)
+        assert not client.connected
+    run(go())
+
+
+def test_bleak_transport_reconnects_with_backoff(fake_bleak):
+    async def go():
+        t = fake_bleak()
+        FakeClient.fail_connects = 2
+        await t.open()                                          # third try
+        assert len(FakeClient.instances) == 3 and len(t.errors) == 2
+        FakeClient.instances[-1].drop()
+        with pytest.raises(TransportClosed):
+            await t.recv(1)
+        with pytest.raises(TransportClosed):
+            await t.send({"t": "status"})
+        await t.open()                                          # what Referee._rejoin does
+        await t.send({"t": "hello", "v": 1})
+        assert (await t.recv(1))["t"] == "identity"
+        FakeClient.instances[-1].fail_writes = True
+        with pytest.raises(TransportClosed):
+            await t.send({"t": "hello", "v": 1})
+        FakeClient.fail_connects = 10
+        with pytest.raises(TransportClosed) as e:
+            await t.open()
+        assert "cannot connect" in str(e.value)
+        FakeScanner.cups = {}
+        FakeClient.fail_connects = 0
+        with pytest.raises(TransportClosed) as e:
+            await t.open()
+        assert "not advertising" in str(e.value)
+    run(go())
+
+
+def test_bleak_scan_decodes_advertisements(fake_bleak):
+    found = run(HB.bleak_scan(0.5, FakeScanner))
+    assert [(f["address"], f["cup"], f["name"], f["seat"], f["battery"], f["rssi"], f["via"]) for f in found] == [
+        ("AA:00", "c1", "Anna", 0, 4000, -61, "bleak"), ("AA:09", "c9", "Ida", 0, 4000, -61, "bleak")]
+
+
+# --- schocken scan ---------------------------------------------------------------------------------------------
+
+def test_scan_verb_lists_serial_and_ble_cups(capsys):
+    from schocken_host.cli import build_parser
+    args = build_parser().parse_args(["scan", "--timeout", "0.1"])
+    assert args.run == "schocken_host.scan_cmd:cmd_scan"
+
+    async def serial(ports):
+        return [{"via": "serial", "address": "/dev/ttyACM0", "rssi": None, "cup": "c1", "name": "Anna",
+                 "seat": 0, "battery": 3900, "state": "idle", "seq": None}]
+
+    async def ble(timeout):
+        return run_found
+
+    run_found = [HB.found("AA:09", -60, {HB.COMPANY_ID: BL.encode_payload("turn", 4, 2, 3700, "c9", "Ida")},
+                          "Ida", "bleak")]
+    out = io.StringIO()
+    assert SC.cmd_scan(args, ble_scan=ble, serial=serial, out=out) == 0
+    lines = out.getvalue().splitlines()
+    assert lines[0].split() == ["via", "address", "cup", "name", "seat", "rssi", "battery", "state"]
+    assert lines[1].split() == ["serial", "/dev/ttyACM0", "c1", "Anna", "0", "3.90", "V", "idle"]
+    assert lines[2].split() == ["bleak", "AA:09", "c9", "Ida", "2", "-60", "dBm", "3.70", "V", "turn"]
+
+    async def broken(timeout):
+        raise FileNotFoundError("[Errno 2] No such file or directory: '/run/dbus/system_bus_socket'")
+    args = build_parser().parse_args(["scan", "--json", "--no-serial"])
+    out = io.StringIO()
+    assert SC.cmd_scan(args, ble_scan=broken, out=out) == 0
+    assert out.getvalue() == ""
+    assert "Bluetooth (bleak) not available: FileNotFoundError" in capsys.readouterr().err
