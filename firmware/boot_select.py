@@ -33,6 +33,7 @@ CONFIG_KEYS = {
     "name": (str, False),          # identity "name" until a host configures the cup
     "long_press_ms": (int, False),  # buttons: held this long = long press (default cup.buttons.LONG_MS)
     "secret": (str, False),        # per-cup secret for the fair-play features, written by `schocken deploy`
+    "link": (str, False),          # "serial" (default: the USB REPL port) or "ble" (boards/ble.py, aioble)
 }
 MAX_ID = 24                        # = schocken.protocol.MAX_NAME (checked by tests/test_main.py)
 LONG_PRESS_MIN_MS = 200            # far above the 20 ms debounce, below any "press and hold"
@@ -183,7 +184,10 @@ def boot(root="/", start=None):
         return False
     try:
         board = make_board(module, spec)
-    except Exception as e:  # a missing sensor, a pin in use: no board, no LEDs
+        if config.get("link") == "ble":
+            from boards import ble
+            ble.attach(board, config)  # the host link becomes the GATT service; the radio also feeds the RNG
+    except Exception as e:  # a missing sensor, a pin in use, no radio: no board, no LEDs
         _say("cannot start board %s: %s: %s" % (spec.get("name"), type(e).__name__, e))
         return False
     _collect()

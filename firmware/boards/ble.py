@@ -33,6 +33,8 @@ class _Reader:
     """asyncio-stream-like: ``await read(n)`` returns 1..n bytes the host wrote (never b"": the link has no
     end of file; a dropped connection is not the end of the cup's host link)."""
 
+    chunk = 244  # the app reads a whole fragment at once (a serial stream is read byte by byte)
+
     def __init__(self):
         self.buf = bytearray()
         self.event = asyncio.Event()

@@ -129,7 +129,7 @@ class App:
     async def link_in_task(self):
         splitter = P.LineSplitter()
         while True:
-            data = await self.reader.read(READ_CHUNK)
+            data = await self.reader.read(getattr(self.reader, "chunk", READ_CHUNK))  # BLE: a fragment at once
             if not data:
                 return  # host closed the link; the cup keeps working alone
             if self.repl_link and CTRL_C in data:

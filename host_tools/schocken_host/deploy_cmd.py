@@ -360,7 +360,7 @@ def firmware_files(spec):
     return files
 
 
-def cup_config(spec, probe, cup_id=None, name=None, new_secret=False):
+def cup_config(spec, probe, cup_id=None, name=None, new_secret=False, link=None):
     """The cup's /cup.json: keep the id, name, secret and long-press time already on it unless told otherwise."""
     old = probe.get("cup") if isinstance(probe.get("cup"), dict) else {}
     cup_id = cup_id or old.get("cup_id") or "cup-" + secrets.token_hex(3)
@@ -381,6 +381,11 @@ def cup_config(spec, probe, cup_id=None, name=None, new_secret=False):
     if isinstance(old.get("long_press_ms"), int):
         config["long_press_ms"] = old["long_press_ms"]
     config["secret"] = secret or secrets.token_hex(16)
+    link = link or old.get("link")
+    if link == "ble" and not spec.get("ble"):
+        raise DeployError("board %s has no Bluetooth: --link ble is not possible" % spec["name"])
+    if link:
+        config["link"] = link
     return config
 
 
@@ -393,7 +398,7 @@ def _dev_path(p):
 
 
 def deploy(port=None, board=None, name=None, cup_id=None, mip=True, start=True, control=None, new_secret=False,
-           timeout=5.0, out=None, fancy=None):
+           timeout=5.0, out=None, fancy=None, link=None):
     """Deploy; returns a summary dict. Raises DeployError with what to do."""
     rep = Reporter(out, fancy)
     port = find_port(port)
@@ -417,7 +422,7 @@ def deploy(port=None, board=None, name=None, cup_id=None, mip=True, start=True, 
             if spec["name"] != EMULATED:
                 raise DeployError("--control is for the emulated board only")
             spec["control"] = control
-        config = cup_config(spec, probe, cup_id, name, new_secret)
+        config = cup_config(spec, probe, cup_id, name, new_secret, link)
         rep.say("board %s (%s), cup %s%s" % (spec["name"], spec.get("mpy_arch") or "bytecode",
                                              config["cup_id"], " \u201c%s\u201d" % config["name"]
                                              if config.get("name") else ""))
@@ -525,6 +530,8 @@ def add_arguments(p):
     p.add_argument("--name", help="player name the cup shows until a host seats it (max. 24)")
     p.add_argument("--cup-id", help="the cup's id (default: the one on it, else a new one)")
     p.add_argument("--new-secret", action="store_true", help="give the cup a new fair-play secret")
+    p.add_argument("--link", choices=("serial", "ble"), default=None,
+                   help="how the host reaches the cup: USB serial (default) or Bluetooth LE")
     p.add_argument("--no-mip", action="store_true", help="do not install aioble (needs network)")
     p.add_argument("--no-start", action="store_true", help="leave the cup at the REPL afterwards")
     p.add_argument("--control", metavar="PTY", help="emulated board only: its control channel (buttons, shakes)")
@@ -534,6 +541,7 @@ def add_arguments(p):
 def cmd_deploy(args):
     try:
         deploy(port=args.port, board=args.board, name=args.name, cup_id=args.cup_id, mip=not args.no_mip,
+               link=args.link,
                start=not args.no_start, control=args.control, new_secret=args.new_secret, timeout=args.timeout)
     except DeployError as e:
         sys.stderr.write("schocken deploy: %s\n" % e)

@@ -27,6 +27,8 @@ def add_arguments(p):
     p.add_argument("--bots", type=int, default=None, metavar="K",
                    help="K of the emulated cups are played by bots (default: all)")
     p.add_argument("--port", action="append", default=[], help="serial port of a cup (repeatable)")
+    p.add_argument("--ble", action="append", default=[], metavar="CUP_ID",
+                   help="a cup over Bluetooth LE by its id, through the system's stack (bleak; repeatable)")
     p.add_argument("--names", default=None, help="player names in seating order, comma separated")
     p.add_argument("--table", default=None, metavar="FILE.toml", help="seating from a table file")
     p.add_argument("--rules", default=None, metavar="PRESET")
@@ -115,7 +117,10 @@ class Table:
             kinds = None
         for port in self.ports:
             self.seats.append(Seat(self._name(len(self.seats), "cup"), SerialTransport(port), "cup"))
-        if not self.ports and not n_emu:
+        for cup_id in args.ble:
+            from schocken_host.ble import BleakTransport
+            self.seats.append(Seat(self._name(len(self.seats), "cup"), BleakTransport(cup=cup_id), "cup"))
+        if not self.ports and not n_emu and not args.ble:
             for transport, ident in await discover():
                 transport.close()
                 self.seats.append(Seat(ident.get("name") or self._name(len(self.seats), "cup"),
