@@ -7,8 +7,10 @@
 The host link is standard input/output (the host puts a pseudo-terminal there and opens it like a serial
 port). The control channel (a second pseudo-terminal, path given with --control) carries the physical world:
 button and shake lines in (docs/emulation.md), LED frames out as "leds <hex GRB bytes>" lines, and
-"error: ..." lines for rejected control input. The same file runs under CPython where the unix port does not
-exist (it says which interpreter it uses on the control channel: "hello <interpreter>").
+"error: ..." lines for rejected control input. Emulation only: "dice D D D" scripts the next roll, "cheat
+dice|transcript|garbage" makes the cup misbehave once on its next reveal (docs/emulation.md). The same file
+runs under CPython where the unix port does not exist (it says which interpreter it uses on the control
+channel: "hello <interpreter>").
 """
 
 import sys
@@ -122,8 +124,54 @@ class ScriptedRoller:
         return None
 
 
-async def control_task(reader, board, roller, say):
-    """The control channel: board lines (docs/emulation.md) plus "dice ..." for the scripted roller."""
+class Cheat:
+    """Emulation only, for testing a referee: "cheat KIND" on the control channel makes the cup misbehave
+    once, on its next reveal (docs/emulation.md). It wraps the cup's send and the link's writer; nothing in
+    the cup app knows of it."""
+
+    KINDS = ("dice", "transcript", "garbage", "chosen")
+
+    def __init__(self, send, writer):
+        self.real_send = send
+        self.writer = writer
+        self.armed = None
+        self.garble = False
+
+    def arm(self, words):
+        if len(words) != 1 or words[0] not in self.KINDS:
+            return "error: usage: cheat dice|transcript|garbage|chosen"
+        self.armed = words[0]
+        return None
+
+    def send(self, msg):
+        if self.armed is not None and msg.get("t") == "revealed":
+            kind, self.armed = self.armed, None
+            msg = dict(msg)
+            dice = list(msg["dice"])
+            if kind == "dice":  # other dice than the committed ones
+                dice[0] = dice[0] % 6 + 1
+                msg["dice"] = dice
+            elif kind == "transcript":  # same dice and commitment, a move the rules forbid: a die set aside
+                # comes back into the cup after a later throw
+                msg["transcript"] = [["roll", dice], ["aside", 0], ["roll", dice[1:]], ["back", 0], ["stand"]]
+            elif kind == "garbage":
+                self.garble = True  # the writer garbles the line of this message
+            # "chosen" did its work at the throws (see main); the reveal itself is honest
+        self.real_send(msg)
+
+    def write(self, data):
+        if self.garble and b'"revealed"' in data:
+            self.garble = False
+            data = b'{"t": "revealed", "dice": [1, 1\xff\xfe garbage\n'
+        self.writer.write(data)
+
+    async def drain(self):
+        await self.writer.drain()
+
+
+async def control_task(reader, board, roller, say, cheat=None):
+    """The control channel: board lines (docs/emulation.md) plus "dice ..." for the scripted roller and
+    "cheat ..." for a misbehaving cup."""
     while True:
         line = await reader.readline()
         if not line:
@@ -131,6 +179,8 @@ async def control_task(reader, board, roller, say):
         words = line.split()
         if words and words[0] == b"dice":
             err = roller.queue_line([w.decode() for w in words[1:]])
+        elif words and words[0] == b"cheat" and cheat is not None:
+            err = cheat.arm([w.decode() for w in words[1:]])
         elif words and words[0] == b"mem":  # live heap, for bench/cup.py
             import gc
             gc.collect()
@@ -167,15 +217,31 @@ async def main(opts):
     def frame_sink(frame):
         say("leds " + hexlify(frame).decode())
 
-    board = emulated.make_board(spec, control=control, frame_sink=frame_sink, link=make_link())
+    reader, writer = make_link()
+    cheat = Cheat(None, writer)
+    board = emulated.make_board(spec, control=control, frame_sink=frame_sink, link=(reader, cheat))
     config = {"cup_id": opts["cup"], "name": opts["name"], "state_path": opts["state"]}
     if opts["long-ms"]:
         config["long_press_ms"] = int(opts["long-ms"])
     from cup.roller import Roller
     roller = ScriptedRoller(Roller(board.urandom, radio_on=board.radio_on))
     app = App(board, config, roller)
+    cheat.real_send = app.cup.send
+    app.cup.send = cheat.send
+    fair_nonce = app.cup._msg_nonce
+
+    def chosen_nonce(msg):
+        # "cheat chosen" (fair play): the cup takes the host's nonce but rolls dice of its own choosing; its
+        # commitment and transcript stay consistent, only the seed-and-nonce check can catch it.
+        cup = app.cup
+        if cheat.armed != "chosen" or cup.awaiting != msg["throw"]:
+            return fair_nonce(msg)
+        cup.nonces[cup.awaiting] = msg["nonce"]
+        cup.awaiting = None
+        cup._rolled(roller.roll(len(cup.turn.in_cup())))
+    app.cup._msg_nonce = chosen_nonce
     say("hello " + sys.implementation.name)
-    extra = [control_task(control, board, roller, say)] if control is not None else []
+    extra = [control_task(control, board, roller, say, cheat)] if control is not None else []
     await app.run(extra)
 
 

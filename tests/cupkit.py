@@ -6,15 +6,15 @@ import time
 import serial
 
 from schocken import protocol as P
-from schocken_host.emulator import EmulatedCup
+from schocken_host.emulator import EmulatedCup, HEAP
 
 # Pixel layout of the cup (firmware/cup/leds.py): die d = pixels 7d..7d+6, status = pixel 21, GRB bytes.
 PIPS = (0b0000000, 0b0001000, 0b1000001, 0b1001001, 0b1100011, 0b1101011, 0b1110111)
 
 
 class CupDriver:
-    def __init__(self, heap="128k", long_ms=300, **kw):
-        self.cup = EmulatedCup(heap=heap, long_ms=long_ms, **kw)
+    def __init__(self, heap=None, long_ms=300, **kw):
+        self.cup = EmulatedCup(heap=heap or HEAP, long_ms=long_ms, **kw)
         self.long_ms = long_ms
         self.link = serial.Serial(self.cup.port, timeout=0.1)
         self.inbox = []

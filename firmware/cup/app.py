@@ -176,7 +176,7 @@ class App:
         running = [asyncio.create_task(t) for t in tasks]
         try:
             await self.link_in_task()
-            self.cup.hosted = False  # the host is gone: the cup plays on alone
+            self.cup.hosted = self.cup.fair = False  # the host is gone: the cup plays on alone, own dice
             await asyncio.gather(*running)
         finally:
             for t in running:

@@ -22,6 +22,12 @@ READY = "reveal_ready"
 REVEALED = "revealed"
 
 
+def _fair():
+    # Loaded only when a host asks for fair play: a cup alone or on an older host keeps the heap.
+    from schocken import fair
+    return fair
+
+
 class Cup:
     def __init__(self, roller, view, send, identity, urandom):
         self.roller = roller
@@ -44,6 +50,10 @@ class Cup:
         self.standalone_limit = self.rules.max_throws
         self.result = None
         self.store = None               # a cup.store.Store: the state survives a reset
+        self.fair = False               # dice from the cup's seed and the host's nonces (docs/fairness.md)
+        self.seed = None                # this turn's secret seed (bytes), disclosed at the reveal
+        self.nonces = {}                # throw number -> the host's nonce
+        self.awaiting = None            # a throw that waits for its nonce
         self.view.show(self)
 
     # --- surviving a reset --------------------------------------------------------------------------
@@ -51,7 +61,9 @@ class Cup:
         t = self.turn
         return {"rules": self.rules.to_dict(), "name": self.name, "seat": self.seat, "hosted": self.hosted,
                 "state": self.state, "round": self.round, "limit": self.limit, "nonce": self.nonce,
-                "commit": self.commit, "result": self.result,
+                "commit": self.commit, "result": self.result, "fair": self.fair,
+                "seed": _fair().hexlify(self.seed) if self.seed else None,
+                "nonces": [[k, v] for k, v in self.nonces.items()], "awaiting": self.awaiting,
                 "transcript": t.transcript if t else None}
 
     def restore(self, data):
@@ -64,6 +76,9 @@ class Cup:
             self.rules, self.name, self.seat, self.hosted = rules, data["name"], data["seat"], data["hosted"]
             self.state, self.round, self.limit, self.turn = data["state"], data["round"], data["limit"], turn
             self.nonce, self.commit, self.result = data["nonce"], data["commit"], data["result"]
+            self.fair, self.awaiting = data.get("fair", False), data.get("awaiting")
+            self.seed = _fair().unhex(data["seed"]) if data.get("seed") else None
+            self.nonces = {k: v for k, v in data.get("nonces", [])}
         except (RuleError, KeyError, TypeError, ValueError):
             return False
         self.view.show(self)
@@ -78,11 +93,32 @@ class Cup:
         """The shake detector says a throw happened: roll the dice still in the cup."""
         if self.state != TURN or not self.turn.can_roll():
             return self._refuse("not your turn" if self.state != TURN else "no throw left")
+        if self.fair:
+            return self._ask_nonce()
         try:
             dice = self.roller.roll(len(self.turn.in_cup()))
         except Exception as e:  # RollRefused: the health test failed; never roll from a bad source
             self.view.error(self)
             return self._report(P.E_RNG, str(e))
+        self._rolled(dice)
+
+    def _ask_nonce(self):
+        # Fair play: the set-aside decisions are final now; the host's nonce for this throw comes after them.
+        if self.awaiting is not None:
+            return self._refuse("waiting for the host's nonce")
+        self.awaiting = self.turn.throws_used + 1
+        self.save()
+        self.send({"t": "shake", "round": self.round, "throw": self.awaiting, "public": self._public()})
+
+    def _msg_nonce(self, msg):
+        if self.state != TURN or msg["round"] != self.round or msg["throw"] != self.awaiting:
+            return self._report(P.E_STATE, "no throw waits for this nonce", "nonce")
+        self.nonces[self.awaiting] = msg["nonce"]
+        self.awaiting = None
+        self._rolled(_fair().derive_dice(self.seed, msg["nonce"], self.round, len(self.nonces),
+                                         len(self.turn.in_cup())))
+
+    def _rolled(self, dice):
         try:
             self.turn.roll(dice)
         except RuleError as e:
@@ -97,6 +133,8 @@ class Cup:
         """A die button: set the die aside, or take it back within the same throw."""
         if self.state != TURN:
             return self._refuse("not your turn")
+        if self.awaiting is not None:
+            return self._refuse("the dice are in the air")
         try:
             if self.turn.state[slot] == IN_CUP:
                 self.turn.set_aside(slot)
@@ -113,6 +151,8 @@ class Cup:
         """A long press on a six: Sechsen drehen (all offered sixes; two sixes -> one 1, three -> two 1s)."""
         if self.state != TURN:
             return self._refuse("not your turn")
+        if self.awaiting is not None:
+            return self._refuse("the dice are in the air")
         sixes = self.turn.sixes_available()
         if slot not in sixes:
             return self._refuse("Sechsen drehen is not possible now")
@@ -134,6 +174,8 @@ class Cup:
     def on_main_long(self):
         """Long press: stand (on turn), start a turn (alone, idle), or clear the table (alone, revealed)."""
         self.peeking = False
+        if self.state == TURN and self.awaiting is not None:
+            return self._refuse("the dice are in the air")
         if self.state == TURN:
             try:
                 self.turn.stand()
@@ -183,6 +225,7 @@ class Cup:
         if msg["seat"] < 0 or len(msg["name"]) > P.MAX_NAME:
             return self._report(P.E_BAD_MESSAGE, "seat must be >= 0 and the name short", "configure")
         self.rules, self.name, self.seat, self.hosted = rules, msg["name"], msg["seat"], True
+        self.fair = bool(msg.get("fair"))
         self.state = IDLE
         self.result = None
         self._ok("configure")
@@ -236,7 +279,12 @@ class Cup:
         self.state = TURN
         self.nonce = self.commit = self.result = None
         self.peeking = False
+        self.nonces = {}
+        self.awaiting = None
+        self.seed = self.urandom(32) if self.fair else None
         self.save()
+        if self.fair:  # committed before the first throw: the seed cannot be chosen after seeing a nonce
+            self.send({"t": "seed", "round": round_id, "hash": _fair().seed_commitment(self.seed)})
         self.view.show(self)
 
     def _stand(self):
@@ -252,8 +300,11 @@ class Cup:
         self.state = REVEALED
         self.save()
         t = self.turn
-        self.send({"t": "revealed", "round": self.round, "dice": t.dice(), "nonce": self.nonce,
-                   "throws": t.throws_used, "hand": t.hand(), "transcript": t.transcript})
+        msg = {"t": "revealed", "round": self.round, "dice": t.dice(), "nonce": self.nonce,
+               "throws": t.throws_used, "hand": t.hand(), "transcript": t.transcript}
+        if self.seed is not None:
+            msg["seed"] = _fair().hexlify(self.seed)
+        self.send(msg)
         self.view.show(self)
 
     def _public(self):

@@ -38,13 +38,15 @@ def add_arguments(p):
                    help="uncover all cups at once, or each player presses his cup's button")
     p.add_argument("--cheat", choices=("replay", "deckel"), default="replay",
                    help="a cup caught cheating: play the round again, or the cheater takes the Deckel")
+    p.add_argument("--fair", action="store_true",
+                   help="provably fair dice: each throw from the cup's committed seed and a host nonce")
     p.add_argument("--strategy", choices=sorted(STRATEGIES), default="schock", help="how the bots play")
     p.add_argument("--seed", type=int, default=None, help="dice for emulated bot cups from this seed")
     p.add_argument("--opener", type=int, default=None, help="seat that opens (skips the throw-off)")
     p.add_argument("--resume", nargs="?", const="latest", default=None, metavar="LOG",
                    help="continue an interrupted game (the newest log if none is named)")
     p.add_argument("--log-dir", default=None, help="where game logs go (default: the user data directory)")
-    p.add_argument("--heap", default="128k", help="heap of each emulated cup (micropython -X heapsize)")
+    p.add_argument("--heap", default="160k", help="heap of each emulated cup (micropython -X heapsize)")
 
 
 def seeded_dice(seed):
@@ -80,6 +82,7 @@ class Table:
     def __init__(self, args, resume_start=None):
         self.args = args
         self.cups = []
+        self.seat_of = {}             # emulated cup id -> seat
         self.bots = []
         self.seats = []
         self.names = []
@@ -131,6 +134,7 @@ class Table:
             kind = "bot" if k < n_bots else "human"
             cup = EmulatedCup("emu%d" % (k + 1), self._name(seat_no, kind), heap=args.heap, long_ms=300)
             self.cups.append(cup)
+            self.seat_of[cup.cup_id] = seat_no
             seat = Seat(self._name(seat_no, kind), SerialTransport(cup.port), kind, reconnect=_reopen(cup))
             self.seats.append(seat)
             if kind == "bot":
@@ -153,13 +157,13 @@ class Table:
             cup.close()
 
 
-async def ui_keys(queue, cup, referee):
+async def ui_keys(queue, cup, referee, table=None):
     """Keys the scoreboard forwards (it owns the terminal): the same meaning as on standard input."""
     while True:
-        await _key((await queue.get()).strip().lower(), cup, referee)
+        await _key((await queue.get()).strip().lower(), cup, referee, table)
 
 
-async def keyboard(cup, referee):
+async def keyboard(cup, referee, table=None):
     """The human at an emulated table: keys as lines on standard input (see KEYS); and the table's word:
     "drop N" (seat N dropped the dice: a penalty Deckel), "ein N" (seat N throws back in)."""
     loop = asyncio.get_running_loop()
@@ -180,15 +184,22 @@ async def keyboard(cup, referee):
             line = await lines.get()
             if line is None:
                 return
-            await _key(line.strip().lower(), cup, referee)
+            await _key(line.strip().lower(), cup, referee, table)
     finally:
         loop.remove_reader(fd)
 
 
-async def _key(key, cup, referee):
+async def _key(key, cup, referee, table=None):
     words = key.split()
     if len(words) == 2 and words[0] in ("drop", "ein") and words[1].isdigit():
         referee.request("penalty" if words[0] == "drop" else "einwuerfeln", int(words[1]) - 1)
+        return
+    if len(words) == 3 and words[0] == "cheat" and words[1].isdigit() and table is not None:
+        # Emulated cups only, for testing a referee: seat N misbehaves (firmware/emulate.py, docs/emulation.md).
+        seat = int(words[1]) - 1
+        for emu in table.cups:
+            if table.seat_of.get(emu.cup_id) == seat:
+                emu.control("cheat " + words[2])
         return
     if cup is None or key not in KEYS:
         return
@@ -234,13 +245,14 @@ async def play(args, ui_factory):
         ui.note("Log: %s" % log.path)
         for cup in table.cups:
             ui.note("%s: %s (%s)" % (cup.cup_id, cup.port, cup.interpreter))
-        referee = Referee(rules, table.seats, log, ui, reveal=args.reveal, cheat=args.cheat, state=state)
+        fair = bool(args.fair or (start and start.get("fair")))
+        referee = Referee(rules, table.seats, log, ui, reveal=args.reveal, cheat=args.cheat, state=state, fair=fair)
         tasks = [asyncio.create_task(b.run(referee)) for b in table.bots]
         human = getattr(table, "human", None)
         if hasattr(ui, "keys"):
-            tasks.append(asyncio.create_task(ui_keys(ui.keys, human, referee)))
+            tasks.append(asyncio.create_task(ui_keys(ui.keys, human, referee, table)))
         elif human is not None or (not sys.stdin.isatty() and args.plain):
-            tasks.append(asyncio.create_task(keyboard(human, referee)))
+            tasks.append(asyncio.create_task(keyboard(human, referee, table)))
         try:
             await referee.run(opener=args.opener)
         except TransportClosed as e:  # only a cup that cannot be reached at the start gets here

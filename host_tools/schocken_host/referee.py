@@ -7,11 +7,13 @@ reconnects, or a host that resumes from its log, goes on where the game was with
 """
 
 import asyncio
+import secrets
 import time
 import uuid
 
 from schocken import RuleError
 from schocken import protocol as P
+from schocken import fair as F
 
 from schocken_host.state import TableState, LogError, LOG_VERSION
 from schocken_host.transport import TransportClosed, hello
@@ -29,7 +31,8 @@ class Seat:
 
 
 class Referee:
-    def __init__(self, rules, seats, log, ui, reveal="all", cheat="replay", state=None, reply_timeout=None):
+    def __init__(self, rules, seats, log, ui, reveal="all", cheat="replay", state=None, reply_timeout=None,
+                 fair=False):
         self.rules = rules
         self.seats = seats
         self.log = log
@@ -39,6 +42,7 @@ class Referee:
         self.state = state or TableState()
         self.reply_timeout = reply_timeout
         self.closing = False
+        self.fair = fair              # dice from each cup's committed seed and the host's nonces per throw
         self.requests = []            # ("penalty" | "einwuerfeln", seat) from the table, done between rounds
 
     # --- events -------------------------------------------------------------------------------------
@@ -51,6 +55,9 @@ class Referee:
     # --- cups ---------------------------------------------------------------------------------------
     async def connect(self, seat_no):
         seat = self.seats[seat_no]
+        if seat.pump:
+            seat.pump.cancel()  # the pump of a dead link must not put its error into the new inbox
+            seat.pump = None
         await seat.transport.open()
         ident = await hello(seat.transport)
         if seat.identity is not None and ident["cup"] != seat.identity["cup"]:
@@ -59,8 +66,9 @@ class Referee:
             raise TransportClosed("cup %s does not know the rule set %s" % (ident["cup"], self.rules.name))
         seat.identity = ident
         seat.inbox = asyncio.Queue()
-        await seat.transport.send({"t": "configure", "rules": self.rules.to_dict(), "name": seat.name,
-                                   "seat": seat_no})
+        # A cup refuses a name longer than MAX_NAME, and an unconfigured cup refuses every turn.
+        await seat.transport.send({"t": "configure", "rules": self.rules.to_dict(), "name": seat.name[:P.MAX_NAME],
+                                   "seat": seat_no, "fair": self.fair})
         seat.pump = asyncio.create_task(self._pump(seat_no))
 
     async def _pump(self, seat_no):
@@ -71,7 +79,20 @@ class Referee:
             except TransportClosed as e:
                 await seat.inbox.put(e)
                 return
-            if msg["t"] == "progress" and msg["round"] == self.state.round:
+            if msg["t"] == "seed" and msg["round"] == self.state.round:
+                self.emit({"ev": "seed", "round": msg["round"], "seat": seat_no, "hash": msg["hash"]})
+            elif msg["t"] == "shake" and msg["round"] == self.state.round and self.fair:
+                # The cup reported its set-aside decisions with the shake: only now does the host's part exist.
+                nonce = secrets.token_hex(16)
+                self.emit({"ev": "nonce", "round": msg["round"], "seat": seat_no, "throw": msg["throw"],
+                           "nonce": nonce})
+                try:
+                    await seat.transport.send({"t": "nonce", "round": msg["round"], "throw": msg["throw"],
+                                               "nonce": nonce})
+                except TransportClosed as e:
+                    await seat.inbox.put(e)
+                    return
+            elif msg["t"] == "progress" and msg["round"] == self.state.round:
                 self.emit({"ev": "progress", "round": msg["round"], "seat": seat_no, "throws": msg["throws"],
                            "public": msg["public"]})
             elif msg["t"] in ("ok", "identity") or (msg["t"] == "error" and msg.get("re") == "input"):
@@ -89,6 +110,8 @@ class Referee:
                 continue
             if item["t"] == kind and (round_id is None or item.get("round") == round_id):
                 return item
+            if item["t"] == "garbage" and kind == "revealed":
+                return item  # a garbled line where the reveal is due: the caller flags the cup
             if item["t"] == "garbage":
                 self.ui.note("Becher %d sendet Unsinn: %s" % (seat_no, item["msg"]))
 
@@ -101,6 +124,7 @@ class Referee:
             delay = min(delay * 2, 2.0)
             try:
                 if seat.reconnect:
+                    seat.transport.close()  # also stops the reader thread of the dead link
                     seat.transport = await seat.reconnect()
                 await self.connect(seat_no)
             except (TransportClosed, asyncio.TimeoutError, OSError):
@@ -123,6 +147,7 @@ class Referee:
         if self.state.game is None:
             self.emit({"ev": "start", "version": LOG_VERSION, "game_id": uuid.uuid4().hex[:12],
                        "rules": self.rules.to_dict(), "reveal": self.reveal_mode, "cheat": self.cheat_policy,
+                       "fair": self.fair,
                        "players": [{"seat": i, "name": s.name, "cup": s.identity["cup"], "kind": s.kind}
                                    for i, s in enumerate(self.seats)]})
             if opener is not None:
@@ -210,13 +235,16 @@ class Referee:
         st = self.state
         for pos, s in enumerate(order):
             p = st.players[s]
-            if st.round == round_id and p.done:
-                continue
+            if st.round == round_id and p.revealed is not None:
+                continue  # its throw is public and checked already
             lim = limit if kind == "throw_off" else (None if pos == 0 else st.limit)
             # Ask first: a cup that kept its state (the host restarted, the link dropped) goes on with it.
             await self.send(s, {"t": "status"})
             status = await self.expect(s, "status", None)
-            if status.get("round") != round_id or status["state"] == "idle":
+            holds = status.get("round") == round_id and status["state"] != "idle"
+            if st.round == round_id and p.done and holds:
+                continue
+            if not holds:  # also a cup that lost a turn it had finished (a new cup after a host crash)
                 await self.send(s, {"t": "turn", "round": round_id, "limit": lim})
             self.emit({"ev": "turn", "round": round_id, "seat": s, "limit": lim, "kind": kind, "order": order})
             done = await self.expect(s, "done", round_id)
@@ -231,13 +259,17 @@ class Referee:
         out, cheaters = {}, []
         for pos, s in enumerate(order):
             p = st.players[s]
-            if p.revealed is not None and not p.flagged:
+            if p.revealed is not None:  # a reveal event is only logged for a reveal that passed the check
                 out[s] = p.revealed
                 continue
             rev = await self.expect(s, "revealed", round_id)
             lim = limit if kind == "throw_off" else (None if pos == 0 else st.limit)
             try:
+                if rev["t"] == "garbage":
+                    raise RuleError("garbled line instead of the reveal: %s" % rev["msg"])
                 throw = P.check_reveal(self.rules, lim, p.commit, rev)
+                if self.fair:
+                    F.check_dice(rev.get("seed") or "", p.seed_hash or "", p.nonces, round_id, rev["transcript"])
             except RuleError as e:
                 self.emit({"ev": "cheat", "round": round_id, "seat": s, "reason": str(e)})
                 cheaters.append(s)
@@ -245,6 +277,7 @@ class Referee:
                 continue
             self.emit({"ev": "reveal", "round": round_id, "seat": s, "dice": rev["dice"], "throws": rev["throws"],
                        "hand": rev["hand"], "nonce": rev["nonce"], "transcript": rev["transcript"],
+                       "seed": rev.get("seed"),
                        "label": throw.label, "kind": throw.kind})
             out[s] = st.players[s].revealed
         if cheaters and (self.cheat_policy == "replay" or kind == "throw_off" or len(cheaters) == len(order)):

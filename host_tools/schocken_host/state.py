@@ -30,8 +30,12 @@ class Player:
         self.revealed = None     # {"dice", "throws", "hand", "label", "kind"}
         self.flagged = None      # why the cup was caught, if it was
         self.connected = True
+        self.seed_hash = None    # fair play: the cup's committed seed for this round
+        self.nonces = {}         # fair play: throw number -> the host's nonce
 
     def new_round(self):
+        self.seed_hash = None
+        self.nonces = {}
         self.flagged = None      # a cup caught cheating is flagged for the round it was caught in
         self.throws = 0
         self.public = []
@@ -127,6 +131,12 @@ class TableState:
             self.limit = ev["throws"]
         if self.on_turn == ev["seat"]:
             self.on_turn = None
+
+    def _ev_seed(self, ev):
+        self.players[ev["seat"]].seed_hash = ev["hash"]
+
+    def _ev_nonce(self, ev):
+        self.players[ev["seat"]].nonces[ev["throw"]] = ev["nonce"]
 
     def _ev_reveal(self, ev):
         p = self.players[ev["seat"]]

@@ -14,8 +14,11 @@ MAC_HEX = 32           # hex digits of a message MAC (128 bits)
 _MAC_SUFFIX = len(b',"mac":"') + MAC_HEX + len(b'"}')
 
 
-def _hex(data):
+def hexlify(data):
     return "".join("%02x" % b for b in data)
+
+
+_hex = hexlify
 
 
 def unhex(text):

@@ -40,12 +40,13 @@ E_INTERNAL = "internal"            # a bug in the cup; it stays on the table and
 # a trailing "?" allows null or absence.
 HOST_TO_CUP = {
     "hello": {"v": "i"},
-    "configure": {"rules": "o", "name": "s", "seat": "i"},
+    "configure": {"rules": "o", "name": "s", "seat": "i", "fair": "b?"},  # fair: dice from seed and nonces
     "turn": {"round": "i", "limit": "i?"},          # your turn; limit null: you open the round
     "reveal": {"round": "i"},                       # uncover now
     "round_end": {"round": "i"},                    # everyone is done: the reveal button may uncover
     "outcome": {"round": "i", "result": "s", "deckel": "i", "middle": "i"},
     "status": {},
+    "nonce": {"round": "i", "throw": "i", "nonce": "h"},      # fair play: the host's part of one throw
 }
 
 CUP_TO_HOST = {
@@ -54,7 +55,10 @@ CUP_TO_HOST = {
     "error": {"code": "s", "msg": "s", "re": "s?"},
     "progress": {"round": "i", "throws": "i", "public": "l", "event": "s"},
     "done": {"round": "i", "throws": "i", "commit": "h"},
-    "revealed": {"round": "i", "dice": "d", "nonce": "h", "throws": "i", "hand": "b", "transcript": "l"},
+    "revealed": {"round": "i", "dice": "d", "nonce": "h", "throws": "i", "hand": "b", "transcript": "l",
+                 "seed": "h?"},
+    "seed": {"round": "i", "hash": "h"},                      # fair play: the cup's seed, committed
+    "shake": {"round": "i", "throw": "i", "public": "l"},     # fair play: shaken, waiting for the nonce
     "status": {"state": "s", "round": "i?", "throws": "i", "public": "l", "seat": "i?", "name": "s"},
 }
 

@@ -1,0 +1,241 @@
+"""Test helpers for whole tables: games of emulated cups (MicroPython) refereed by the host, run side by side.
+
+Two ways to run a game, both through the real `schocken play`:
+- ``Lab.game(...)``: ``play_cmd.play(args, ui_factory)`` as one asyncio task among several in a background
+  event loop of the test process; a ``RecordingUI`` sees every event as the referee emits it and may act on
+  the table (restart a cup, arm a cheat) from a hook; the result is the live ``TableState``.
+- ``Lab.cli(...)``: ``schocken play --plain ...`` as a subprocess (``SCHOCKEN_LOG_DIR`` points into the test's
+  tmp folder); ``Lab.cli_killed(...)`` kills it with SIGKILL once the log shows enough events.
+
+Everything is started first and waited for later, so the games of a test module run at the same time.
+"""
+
+import argparse
+import asyncio
+import concurrent.futures
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+from schocken_host import play_cmd
+
+ROOT = Path(__file__).resolve().parents[1]
+SCHOCKEN = [sys.executable, "-m", "schocken_host.cli"]
+GAME_TIMEOUT = 200
+
+
+def schocken(*argv, env=None, timeout=60):
+    """Run the command line to the end: CompletedProcess with text output."""
+    return subprocess.run(SCHOCKEN + [str(a) for a in argv], capture_output=True, text=True, timeout=timeout,
+                          env=env, stdin=subprocess.DEVNULL, cwd=ROOT)
+
+
+def read_log(path):
+    return [json.loads(line) for line in Path(path).read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def events(log, kind):
+    return [e for e in log if e["ev"] == kind]
+
+
+def the_log(directory):
+    logs = sorted(Path(directory).glob("*.jsonl"))
+    assert len(logs) == 1, logs
+    return logs[0]
+
+
+def replay_json(path, env=None):
+    proc = schocken("replay", path, "--json", env=env)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)
+
+
+def play_args(argv):
+    p = argparse.ArgumentParser()
+    play_cmd.add_arguments(p)
+    return p.parse_args([str(a) for a in argv])
+
+
+# --- in-process games ------------------------------------------------------------------------------
+class RecordingCup(play_cmd.EmulatedCup):
+    """play_cmd's EmulatedCup, registered by player name so a hook can reach the cup behind a seat."""
+
+    registry = {}
+
+    def __init__(self, cup_id="emu1", name="", **kw):
+        super().__init__(cup_id, name, **kw)
+        RecordingCup.registry[name] = self
+
+
+class RecordingUI:
+    """Keeps every event; ``hook(ui, state, ev)`` runs inside the referee's emit, in the event loop."""
+
+    def __init__(self, hook=None):
+        self.events = []
+        self.notes = []
+        self.hook = hook
+        self.data = {}
+        self.errors = []
+
+    def note(self, text):
+        self.notes.append(text)
+
+    def update(self, state, ev):
+        self.events.append(dict(ev))
+        if self.hook:
+            try:
+                self.hook(self, state, ev)
+            except Exception as e:  # reported by the test, never into the referee
+                self.errors.append(repr(e))
+
+
+class Game:
+    def __init__(self, name, log_dir, names):
+        self.name = name
+        self.log_dir = log_dir
+        self.names = names
+        self.ui = None
+        self.state = None
+        self.seconds = None
+
+    @property
+    def log(self):
+        return the_log(self.log_dir)
+
+    def cup(self, seat):
+        return RecordingCup.registry[self.names[seat]]
+
+
+class Lab:
+    def __init__(self, root):
+        self.root = Path(root)
+        self.loop = None
+        self.pending = []
+        self.futures = {}
+        self.procs = []
+        self.threads = []
+        play_cmd.EmulatedCup = RecordingCup
+
+    def _ensure_loop(self):
+        if self.loop is None:
+            self.loop = asyncio.new_event_loop()
+            t = threading.Thread(target=self.loop.run_forever, name="table-lab", daemon=True)
+            t.start()
+            self.threads.append(t)
+
+    def game(self, name, argv, hook=None, names=None, cups=4):
+        """Start an in-process game; returns a concurrent Future of the Game."""
+        self._ensure_loop()
+        names = names or ["%s-%d" % (name, i) for i in range(cups)]
+        log_dir = self.root / name
+        game = Game(name, log_dir, names)
+        args = play_args(["--emulate", cups, "--log-dir", log_dir, "--names", ",".join(names)] + list(argv))
+
+        async def run():
+            start = time.monotonic()
+            game.ui = RecordingUI(hook)
+            game.ui.game = game
+            game.state = await asyncio.wait_for(play_cmd.play(args, lambda: game.ui), GAME_TIMEOUT)
+            game.seconds = time.monotonic() - start
+            return game
+        fut = asyncio.run_coroutine_threadsafe(run(), self.loop)
+        self.futures[name] = fut
+        return fut
+
+    # --- subprocess games --------------------------------------------------------------------------
+    def env(self, log_dir):
+        env = dict(os.environ)
+        env["SCHOCKEN_LOG_DIR"] = str(log_dir)
+        return env
+
+    def cli(self, name, argv, log_dir=None):
+        """Start `schocken play --plain ...` in the background; returns (Popen, log_dir)."""
+        log_dir = Path(log_dir) if log_dir else self.root / name
+        log_dir.mkdir(parents=True, exist_ok=True)
+        out = open(self.root / (name + ".out"), "w")
+        proc = subprocess.Popen(SCHOCKEN + ["--lang", "en", "play", "--plain"] + [str(a) for a in argv],
+                                stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=self.env(log_dir),
+                                cwd=ROOT)
+        self.procs.append(proc)
+        return proc, log_dir
+
+    def in_background(self, name, fn):
+        fut = concurrent.futures.Future()
+
+        def run():
+            try:
+                fut.set_result(fn())
+            except BaseException as e:
+                fut.set_exception(e)
+        t = threading.Thread(target=run, name=name, daemon=True)
+        t.start()
+        self.threads.append(t)
+        self.futures[name] = fut
+        return fut
+
+    def close(self):
+        for proc in self.procs:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait(10)
+        if self.loop is not None:
+            for fut in self.futures.values():
+                fut.cancel()
+            self.loop.call_soon_threadsafe(self.loop.stop)
+        play_cmd.EmulatedCup = RecordingCup.__mro__[1]
+
+
+def children(pid):
+    """Process ids whose parent is ``pid`` (from /proc)."""
+    out = []
+    for d in Path("/proc").iterdir():
+        if not d.name.isdigit():
+            continue
+        try:
+            stat = (d / "stat").read_text()
+        except OSError:
+            continue
+        if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+            out.append(int(d.name))
+    return out
+
+
+def kill_when(proc, log_dir, ready, timeout=GAME_TIMEOUT):
+    """SIGKILL ``proc`` (and the cup processes it started) as soon as ``ready(events)`` is true for its log.
+    Returns the log path and the events the log had when the host was killed."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        logs = list(Path(log_dir).glob("*.jsonl"))
+        if logs:
+            try:
+                evs = read_log(logs[0])
+            except ValueError:  # a line being written
+                evs = None
+            if evs is not None and ready(evs):
+                cups = children(proc.pid)
+                proc.send_signal(signal.SIGKILL)
+                proc.wait(10)
+                for pid in cups:  # the cups run in their own sessions: they would outlive their host
+                    try:
+                        os.kill(pid, signal.SIGKILL)
+                    except ProcessLookupError:
+                        pass
+                return logs[0], read_log(logs[0])
+        if proc.poll() is not None:
+            raise AssertionError("the game ended before it could be killed")
+        time.sleep(0.02)
+    raise AssertionError("the log never got there")
+
+
+def wait_proc(proc, timeout=GAME_TIMEOUT):
+    try:
+        return proc.wait(timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(10)
+        raise AssertionError("schocken play did not finish within %d s" % timeout)

@@ -1,0 +1,270 @@
+"""Whole tables end to end: the host referee with emulated cups on the MicroPython unix port, through
+`schocken play` (as a subprocess) or `play_cmd.play` (in this process), bots playing the cups' real inputs.
+
+All games of this module start together in one module fixture (tests/tablekit.py) and run side by side; each
+test waits for its own. Games use `--strategy fast` bots and `--set deckel_total=3` (complete games, just
+fewer Deckel in the middle) so the module stays well under four minutes on two cores.
+"""
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import micropython_path
+import tablekit as K
+
+pytestmark = pytest.mark.skipif(micropython_path() is None, reason="needs the micropython unix port")
+
+PRESETS = ("standard", "verein", "wuerfel63", "beton", "ludomax")
+NAMES = ["Anna", "Bert", "Cleo", "Dora"]
+SHORT = ["--set", "deckel_total=3", "--strategy", "fast"]
+RESUME_ARGV = ["--emulate", 4, "--rules", "standard", "--seed", 7] + SHORT
+CHEATS = [("dice", "replay"), ("transcript", "deckel"), ("garbage", "replay"), ("garbage", "deckel")]
+WAIT = K.GAME_TIMEOUT + 30
+
+
+def flash(cup):
+    return json.loads(Path(cup._flash.name, "state.json").read_text())
+
+
+def restart_hook(ui, st, ev):
+    """Restart the opener's cup after its first throw of a round (turn in progress), and later the second
+    player's cup right after it stood."""
+    d = ui.data
+    if (ev["ev"] == "progress" and "mid" not in d and st.round_kind == "round" and st.round >= 2
+            and st.order and ev["seat"] == st.order[0] and ev["throws"] == 1 and not st.players[ev["seat"]].done):
+        cup = ui.game.cup(ev["seat"])
+        before = flash(cup)
+        cup.restart()
+        d["mid"] = {"round": ev["round"], "seat": ev["seat"], "before": before, "after": flash(cup)}
+    elif (ev["ev"] == "done" and "mid" in d and "stood" not in d and ev["round"] > d["mid"]["round"]
+          and st.round_kind == "round" and len(st.order) > 1 and ev["seat"] == st.order[1]):
+        cup = ui.game.cup(ev["seat"])
+        cup.restart()
+        d["stood"] = {"round": ev["round"], "seat": ev["seat"], "commit": ev["commit"], "after": flash(cup)}
+
+
+def cheat_hook(kind, seat):
+    def hook(ui, st, ev):
+        if ev["ev"] == "turn" and ev.get("kind") == "round" and "armed" not in ui.data and seat in ev["order"]:
+            ui.data["armed"] = ev["round"]
+            ui.game.cup(seat).control("cheat " + kind)
+    return hook
+
+
+def resume_flow(lab):
+    """An uninterrupted game and the same seeded game killed mid round, then resumed from its log."""
+    a, _ = lab.cli("resume-a", RESUME_ARGV)
+    b, b_dir = lab.cli("resume-b", RESUME_ARGV)
+
+    def mid_round(evs):
+        rounds = [i for i, e in enumerate(evs) if e["ev"] == "round"]
+        return len(rounds) >= 3 and any(e["ev"] == "done" for e in evs[rounds[2] + 1:])
+    log, at_kill = K.kill_when(b, b_dir, mid_round)
+    c, _ = lab.cli("resume-c", ["--resume", log] + RESUME_ARGV, log_dir=b_dir)
+    return {"a_rc": K.wait_proc(a), "c_rc": K.wait_proc(c), "a_log": K.the_log(lab.root / "resume-a"),
+            "log": log, "at_kill": at_kill, "c_out": (lab.root / "resume-c.out").read_text()}
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    lab = K.Lab(tmp_path_factory.mktemp("table"))
+    for n, preset in enumerate(PRESETS):
+        lab.game("preset-" + preset, ["--rules", preset, "--seed", 100 + n] + SHORT, names=NAMES)
+    lab.game("restart", ["--rules", "standard", "--seed", 5] + SHORT, hook=restart_hook)
+    for kind, policy in CHEATS:
+        lab.game("cheat-%s-%s" % (kind, policy), ["--rules", "standard", "--seed", 11, "--cheat", policy] + SHORT,
+                 hook=cheat_hook(kind, 1), cups=3)
+    lab.in_background("resume", lambda: resume_flow(lab))
+    yield lab
+    lab.close()
+
+
+def result(lab, name):
+    return lab.futures[name].result(WAIT)
+
+
+def assert_complete(game):
+    st = game.state
+    assert game.ui.errors == []
+    assert st.over and st.phase() == "over"
+    assert st.loser is not None
+    log = K.read_log(game.log)
+    assert log[0]["ev"] == "start" and log[-1]["ev"] == "game_over"
+    assert log[-1]["loser"] == st.loser
+    return log
+
+
+# --- a. every preset to the end; replay gives the live standings ------------------------------------
+@pytest.mark.parametrize("preset", PRESETS)
+def test_full_game_of_every_preset(lab, preset):
+    game = result(lab, "preset-" + preset)
+    log = assert_complete(game)
+    assert log[0]["rules"]["preset"] == preset
+    assert len(log[0]["players"]) == 4
+    assert K.events(log, "round") and not K.events(log, "cheat")
+    live = json.loads(json.dumps(game.state.standings()))
+    assert K.replay_json(game.log) == live
+    assert live["phase"] == "over" and live["loser"] in range(4)
+
+
+# --- b. killed mid round, resumed: the same game as without the crash -----------------------------
+def test_killed_host_resumes_to_the_same_result(lab):
+    r = result(lab, "resume")
+    assert r["a_rc"] == 0 and r["c_rc"] == 0, r["c_out"][-2000:]
+    at_kill = r["at_kill"]
+    assert at_kill[-1]["ev"] not in ("round", "game_over")        # killed inside a round
+    assert len(K.events(at_kill, "round")) >= 3
+    log = K.read_log(r["log"])
+    assert log[:len(at_kill)] == at_kill                          # the resumed host appended to the same log
+    assert "resumed" in [e["ev"] for e in log[len(at_kill):]]
+    assert log[-1]["ev"] == "game_over"
+    whole, resumed = K.replay_json(r["a_log"]), K.replay_json(r["log"])
+    for key in ("phase", "loser", "half_losers", "middle", "blattschuss", "rounds"):
+        assert resumed[key] == whole[key], key
+    assert [p["deckel"] for p in resumed["players"]] == [p["deckel"] for p in whole["players"]]
+
+    def rounds(evs):
+        return [(e["round"], e["order"], e["entries"], e["worst"], e["deckel"]) for e in K.events(evs, "round")]
+    assert rounds(log) == rounds(K.read_log(r["a_log"]))           # the same dice, round by round
+
+
+# --- c. a cup restarted mid turn and after it stood ---------------------------------------------
+def test_restarted_cup_rejoins_without_losing_a_throw(lab):
+    game = result(lab, "restart")
+    log = assert_complete(game)
+    d = game.ui.data
+    assert "mid" in d and "stood" in d, d
+    assert not K.events(log, "cheat")
+
+    def seat_events(kind, round_id, seat):
+        return [e for e in log if e["ev"] == kind and e.get("round") == round_id and e.get("seat") == seat]
+
+    for key in ("mid", "stood"):
+        seat = d[key]["seat"]
+        pauses = [e for e in log if e["ev"] == "pause" and e["seat"] == seat]
+        resumes = [e for e in log if e["ev"] == "resume" and e["seat"] == seat]
+        assert pauses and resumes, key
+        assert log.index(pauses[0]) < log.index(resumes[0])
+
+    # Mid turn: the cup came back with the throw it had; that throw is the first of the revealed transcript.
+    mid = d["mid"]
+    before = mid["before"]
+    assert before["state"] == "turn" and before["round"] == mid["round"]
+    assert [s[0] for s in before["transcript"]] == ["roll"]
+    assert mid["after"]["transcript"] == before["transcript"]
+    reveal, = seat_events("reveal", mid["round"], mid["seat"])
+    assert reveal["transcript"][:1] == before["transcript"]
+    assert reveal["throws"] == sum(1 for s in reveal["transcript"] if s[0] == "roll")
+    assert len(seat_events("turn", mid["round"], mid["seat"])) == 1
+
+    # After it stood: the same commitment before and after, and the reveal checked against it.
+    stood = d["stood"]
+    assert stood["after"]["commit"] == stood["commit"] and stood["after"]["state"] == "done"
+    done, = seat_events("done", stood["round"], stood["seat"])
+    assert done["commit"] == stood["commit"]
+    assert seat_events("reveal", stood["round"], stood["seat"])
+    assert any(e["ev"] == "round" and e["round"] == stood["round"] for e in log)
+    assert K.replay_json(game.log) == json.loads(json.dumps(game.state.standings()))
+
+
+# --- d. cheating cups -------------------------------------------------------------------------------
+@pytest.mark.parametrize("kind,policy", CHEATS)
+def test_cheating_cup_is_caught(lab, kind, policy):
+    game = result(lab, "cheat-%s-%s" % (kind, policy))
+    log = assert_complete(game)
+    armed = game.ui.data["armed"]
+    cheats = K.events(log, "cheat")
+    assert [(e["round"], e["seat"]) for e in cheats] == [(armed, 1)]
+    reason = cheats[0]["reason"]
+    expected = {"dice": "commitment", "transcript": "step", "garbage": "garbled"}[kind]
+    assert expected in reason, reason
+    rounds = [e for e in K.events(log, "round") if e["round"] == armed]
+    if policy == "replay":
+        replay, = K.events(log, "replay_round")
+        assert replay["round"] == armed and replay["seats"] == [1]
+        assert rounds == []
+    else:
+        assert not K.events(log, "replay_round")
+        rnd, = rounds
+        assert rnd["worst"] == 1 and rnd["forfeit"] == [1]
+    assert K.replay_json(game.log) == json.loads(json.dumps(game.state.standings()))
+
+
+# --- e. replay refuses a tampered log; stats ----------------------------------------------------------
+def _tamper(src, dst, edit):
+    lines = Path(src).read_text(encoding="utf-8").splitlines()
+    n = edit(lines)
+    Path(dst).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return n
+
+
+def _round_line(lines, pick=0):
+    idx = [i for i, l in enumerate(lines) if json.loads(l)["ev"] == "round"]
+    return idx[pick]
+
+
+@pytest.mark.parametrize("how", ["deckel", "worst", "delete"])
+def test_replay_refuses_an_inconsistent_log(lab, tmp_path, how):
+    game = result(lab, "preset-standard")
+    bad = tmp_path / "bad.jsonl"
+
+    def edit(lines):
+        if how == "delete":
+            i = _round_line(lines, -1)          # the last round: the game_over after it no longer adds up
+            del lines[i]
+            return None
+        i = _round_line(lines, 0)
+        ev = json.loads(lines[i])
+        if how == "deckel":
+            ev["deckel"] = ev["deckel"] + 1 if isinstance(ev["deckel"], int) else 1
+        else:
+            ev["worst"] = next(s for s in ev["order"] if s != ev["worst"])
+        lines[i] = json.dumps(ev)
+        return i + 1
+    n = _tamper(game.log, bad, edit)
+    proc = K.schocken("replay", bad, "--json")
+    assert proc.returncode != 0
+    assert proc.stdout == ""
+    assert "Traceback" not in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1
+    if n is not None:
+        assert "line %d:" % n in proc.stderr and how in proc.stderr, proc.stderr
+    else:
+        assert " line " in proc.stderr, proc.stderr
+
+
+def test_stats_summarize_games_per_player(lab, tmp_path):
+    games = [result(lab, "preset-" + p) for p in PRESETS]
+    for g in games:
+        shutil.copy(g.log, tmp_path / (g.name + ".jsonl"))
+    proc = K.schocken("stats", "--log-dir", tmp_path, "--json")
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    assert data["games"] == len(PRESETS)
+    assert sorted(data["players"]) == sorted(NAMES)
+    for name in NAMES:
+        row = data["players"][name]
+        assert row["games"] == len(PRESETS)
+        lost = sum(1 for g in games if g.state.name(g.state.loser) == name)
+        assert row["games_lost"] == lost
+        halves = sum(1 for g in games for ev in K.events(K.read_log(g.log), "half_lost")
+                     if ev["phase"] != "final" and g.state.name(ev["seat"]) == name)
+        assert row["halves_lost"] == halves
+    assert sum(r["games_lost"] for r in data["players"].values()) == len(PRESETS)
+    text = K.schocken("--lang", "en", "stats", "--log-dir", tmp_path)
+    assert text.returncode == 0 and "%d games" % len(PRESETS) in text.stdout
+    assert all(name in text.stdout for name in NAMES)
+
+
+# --- f. a cup that is not there ----------------------------------------------------------------------
+def test_missing_port_is_one_clear_line(tmp_path):
+    env = dict(K.os.environ, SCHOCKEN_LOG_DIR=str(tmp_path / "logs"))
+    proc = K.schocken("play", "--plain", "--port", "/dev/no-such-cup", "--port", "/dev/no-such-cup-2", env=env)
+    assert proc.returncode != 0
+    err = proc.stderr.strip().splitlines()
+    assert len(err) == 1 and "/dev/no-such-cup" in err[0], proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert not list((tmp_path / "logs").glob("*.jsonl")) if (tmp_path / "logs").exists() else True
