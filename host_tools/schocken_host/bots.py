@@ -43,8 +43,8 @@ class Bot:
                 try:
                     await self.play_turn(st)
                     self.played.add(round_id)
-                except TimeoutError:
-                    pass  # an input got lost (the cup refused it): look at the table again and go on
+                except (TimeoutError, OSError):
+                    pass  # an input got lost (refused, or the cup was just restarted): look again, go on
             elif (referee.reveal_mode == "button" and p.done and p.revealed is None
                   and st.round not in self.revealed and all(st.players[s].done for s in st.order)):
                 self.revealed.add(st.round)

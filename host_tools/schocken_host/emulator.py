@@ -76,6 +76,16 @@ def compile_firmware(out=None, arch=None, skip=("main.py",)):
     return out
 
 
+def _die_with_parent():
+    """Linux: the cup process gets SIGKILL when the host dies, so a killed host leaves no cups behind."""
+    try:
+        import ctypes
+        import signal
+        ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass  # elsewhere close() ends them
+
+
 def _pty():
     import pty
     import tty
@@ -126,7 +136,8 @@ class EmulatedCup:
         # The cup sits on the master side; the host opens the slave's path like any serial port. Our copy of
         # the slave stays open so the master never reads EIO while no host is connected.
         self.proc = subprocess.Popen(cmd, stdin=self._link_master, stdout=self._link_master,
-                                     stderr=subprocess.PIPE, env=env, start_new_session=True)
+                                     stderr=subprocess.PIPE, env=env, start_new_session=True,
+                                     preexec_fn=_die_with_parent)
         self._ready = threading.Event()
         self.hello = None
         self._reader = threading.Thread(target=self._read_control, args=(self._ctl_master,), daemon=True)

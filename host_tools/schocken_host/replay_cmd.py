@@ -57,6 +57,8 @@ def stats(paths):
             events = gamelog.read(path)
         except (OSError, ValueError):
             continue
+        if not events:
+            continue  # a log a failed start left empty is no game
         state = TableState()
         final = []
         try:
