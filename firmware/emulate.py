@@ -3,6 +3,7 @@
     MICROPYPATH=firmware:firmware/lib:.frozen micropython firmware/emulate.py --control /dev/pts/N [--cup ID]
         [--name NAME] [--board hardware/boards/pico_w.json] [--sensor accel|switch] [--long-ms MS]
         [--state FILE]   (the emulated flash: the cup's state survives a restart)
+        [--secret HEX]   (the cup's secret, as deploy writes it to /cup.json: the host link is authenticated)
 
 The host link is standard input/output (the host puts a pseudo-terminal there and opens it like a serial
 port). The control channel (a second pseudo-terminal, path given with --control) carries the physical world:
@@ -22,7 +23,7 @@ MICROPYTHON = sys.implementation.name == "micropython"
 
 def parse_args(argv):
     opts = {"control": None, "cup": "emu", "name": "", "board": None, "sensor": None, "long-ms": None,
-            "state": None}
+            "state": None, "secret": None}
     i = 0
     while i < len(argv):
         key = argv[i][2:] if argv[i].startswith("--") else None
@@ -221,6 +222,8 @@ async def main(opts):
     cheat = Cheat(None, writer)
     board = emulated.make_board(spec, control=control, frame_sink=frame_sink, link=(reader, cheat))
     config = {"cup_id": opts["cup"], "name": opts["name"], "state_path": opts["state"]}
+    if opts["secret"]:
+        config["secret"] = opts["secret"]  # as /cup.json after a deploy: the host link is authenticated
     if opts["long-ms"]:
         config["long_press_ms"] = int(opts["long-ms"])
     from cup.roller import Roller

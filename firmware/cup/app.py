@@ -51,6 +51,10 @@ class App:
             saved = self.cup.store.load()
             if saved:
                 self.cup.restore(saved)  # back from a reset: same turn, same hidden dice
+        secret = config.get("secret")
+        self.secret = _hex_bytes(secret) if secret else None  # a secret: every host line must be signed
+        self.link_key = None        # the session key of the present authenticated host (docs/protocol.md)
+        self.tx_c = self.rx_c = 0   # counters of the session: last sent, last accepted
         self.main_revealed = False
         self.buttons = B.Buttons(self.on_button, config.get("long_press_ms", B.LONG_MS))
         self.detector = ShakeDetector(board.sensor_kind)
@@ -148,10 +152,58 @@ class App:
             msg = P.decode(line, P.HOST_TO_CUP)
         except P.ProtocolError as e:
             return self.send(P.error(e.code, e.msg))
+        if self.secret is not None:
+            if msg["t"] == "hello":
+                self._hello(msg)
+            else:
+                refused = self._authentic(line, msg)
+                if refused:
+                    return self.send({"t": "error", "code": P.E_AUTH, "msg": refused, "_plain": True})
         try:
             self.cup.on_message(msg)
         except Exception as e:
             self.internal_error(e)
+
+    # --- authenticated links (a cup with a secret; docs/protocol.md "Authentication") -----------------
+    def _hello(self, msg):
+        """A hello with the host's nonce starts a new session (the old one's messages no longer verify);
+        one without a nonce changes nothing: the identity is public."""
+        self.cup.hello_nonce = None
+        if msg.get("nonce") and msg["v"] == P.VERSION:
+            from schocken import fair
+            cup_nonce = fair.hexlify(self.board.urandom(16))
+            self.link_key = fair.session_key(self.secret, msg["nonce"], cup_nonce)
+            self.tx_c = self.rx_c = 0
+            self.cup.hello_nonce = cup_nonce
+
+    def _authentic(self, line, msg):
+        """None if the line is signed with the session key and its counter is new; else why not."""
+        if self.link_key is None:
+            return "this cup needs an authenticated host: hello with a nonce first"
+        from schocken import fair
+        try:
+            fair.verify(self.link_key, line.rstrip())
+        except Exception:
+            return "message not signed by the host of this session"
+        c = msg.get("c")
+        if type(c) is not int or c <= self.rx_c:
+            return "message replayed (counter %s, last %d)" % (c if type(c) is int else "missing", self.rx_c)
+        self.rx_c = c
+        return None
+
+    def encode(self, msg):
+        """A message -> its line; in a session every message but an auth error gets a counter and a MAC."""
+        plain = msg.pop("_plain", False) if type(msg) is dict else False
+        if self.link_key is None or plain:
+            return P.encode(msg)
+        from schocken import fair
+        import json
+        self.tx_c += 1
+        msg["c"] = self.tx_c
+        data = fair.sign(self.link_key, json.dumps(msg).encode()) + b"\n"
+        if len(data) > P.MAX_LINE:
+            raise P.ProtocolError(P.E_TOO_LONG, "message longer than %d bytes" % P.MAX_LINE)
+        return data
 
     async def link_out_task(self):
         while True:
@@ -160,9 +212,9 @@ class App:
             while self.out:
                 msg = self.out.pop(0)
                 try:
-                    data = P.encode(msg)
+                    data = self.encode(msg)
                 except P.ProtocolError as e:
-                    data = P.encode(P.error(e.code, e.msg))
+                    data = self.encode(P.error(e.code, e.msg))
                 self.writer.write(data)
                 await self.writer.drain()
 
@@ -181,6 +233,11 @@ class App:
         finally:
             for t in running:
                 t.cancel()
+
+
+def _hex_bytes(text):
+    from schocken import fair
+    return fair.unhex(text)
 
 
 def _repl_link(board, reader):

@@ -54,6 +54,7 @@ class Cup:
         self.seed = None                # this turn's secret seed (bytes), disclosed at the reveal
         self.nonces = {}                # throw number -> the host's nonce
         self.awaiting = None            # a throw that waits for its nonce
+        self.hello_nonce = None         # set by the app: the cup's nonce of a new authenticated session
         self.view.show(self)
 
     # --- surviving a reset --------------------------------------------------------------------------
@@ -213,6 +214,8 @@ class Cup:
         out = {"t": "identity", "v": P.VERSION, "cup": self.identity["cup"], "name": self.name,
                "fw": FIRMWARE, "board": self.identity["board"], "battery": self.battery() if self.battery else None,
                "presets": sorted(PRESETS)}
+        if self.hello_nonce is not None:
+            out["nonce"] = self.hello_nonce
         self.send(out)
 
     def _msg_configure(self, msg):

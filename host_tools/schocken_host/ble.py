@@ -108,13 +108,9 @@ class _BleTransport(Transport):
     # data from the cup
     def _on_data(self, data):
         for line in self.splitter.feed(bytes(data)):
-            if line is None:
-                self._put({"t": "garbage", "code": P.E_TOO_LONG, "msg": "line too long"})
-            elif P.message_part(line) is not None:
-                try:
-                    self._put(P.decode(P.message_part(line), P.CUP_TO_HOST))
-                except P.ProtocolError as e:
-                    self._put({"t": "garbage", "code": e.code, "msg": e.msg})
+            item = self._line_item(line)
+            if item is not None:
+                self._put(item)
 
     def _on_disconnected(self, *_):
         if self.connected:
@@ -126,7 +122,7 @@ class _BleTransport(Transport):
             self.queue.put_nowait(item)
 
     async def send(self, msg):
-        await self.send_bytes(P.encode(msg))
+        await self.send_bytes(self._encode(msg))
 
     async def send_bytes(self, data):
         """Raw bytes to the cup (tests: garbage), in fragments of the negotiated MTU."""
@@ -146,7 +142,7 @@ class _BleTransport(Transport):
         if isinstance(item, Exception):
             self.queue.put_nowait(item)  # stays closed for every later reader
             raise item
-        return item
+        return self._checked(item)
 
     def close(self):
         self.closed = True

@@ -99,8 +99,9 @@ class EmulatedCup:
     """One emulated cup process. ``port`` is the link's device path for pyserial."""
 
     def __init__(self, cup_id="emu1", name="", sensor=None, board=None, heap=HEAP, interpreter=None,
-                 long_ms=None, on_frame=None):
+                 long_ms=None, on_frame=None, secret=None):
         self.cup_id = cup_id
+        self.secret = secret          # hex, or None: a cup with a secret accepts only an authenticated host
         self.on_frame = on_frame
         self.frames = []             # LED frames (bytes), newest last
         self.control_errors = []
@@ -115,6 +116,10 @@ class EmulatedCup:
             args += ["--board", str(board)]
         if long_ms:
             args += ["--long-ms", str(long_ms)]
+        if secret:
+            args += ["--secret", secret]
+            from schocken_host.transport import register_key
+            register_key(cup_id, secret)  # this host paired it: hello() finds the key
         self._args = args
         self._heap = heap
         self._closed = False
@@ -146,6 +151,11 @@ class EmulatedCup:
             err = self._stderr()
             self.close()
             raise RuntimeError("emulated cup %s did not start: %s" % (self.cup_id, err))
+
+    def unplug(self):
+        """Pull the plug for good: the process ends and its link goes away (the host sees the cup gone)."""
+        self.kill()
+        self._close_fds()
 
     def restart(self):
         """Pull the plug and plug it in again: a new process (and a new link device, as USB would give)
@@ -227,6 +237,10 @@ class EmulatedCup:
 
     def close(self):
         self._closed = True
+        if self.secret:
+            from schocken_host.transport import unregister_key
+            unregister_key(self.cup_id, self.secret)
+            self.secret = None  # closed twice: unregistered once
         self.kill()
         self._close_fds()
         self._flash.cleanup()

@@ -28,6 +28,8 @@ TEXT = {
         "pause": "PAUSE: Becher von {name} ist weg ({reason}). Warte …",
         "resume": "Becher von {name} ist wieder da, es geht weiter.",
         "resumed": "Spiel fortgesetzt.",
+        "absent": "Becher von {name} ist seit {after} s weg. Der Tisch entscheidet: 'wait {n}' (weiter warten) oder 'forfeit {n}' ({name} bekommt die Deckel der Runde).",
+        "forfeit": "{name} ist nicht da und bekommt die Deckel dieser Runde.",
         "penalty": "{name} hat die Würfel fallen lassen: ein Strafdeckel.",
         "einwuerfeln": "{name} würfelt sich wieder ein.",
         "half1": "die 1. Hälfte", "half2": "die 2. Hälfte", "final": "das Finale",
@@ -55,6 +57,8 @@ TEXT = {
         "pause": "PAUSE: the cup of {name} is gone ({reason}). Waiting …",
         "resume": "The cup of {name} is back, the game goes on.",
         "resumed": "Game resumed.",
+        "absent": "The cup of {name} has been gone for {after} s. The table decides: 'wait {n}' (keep waiting) or 'forfeit {n}' ({name} takes the round's Deckel).",
+        "forfeit": "{name} is absent and takes this round's Deckel.",
         "penalty": "{name} dropped the dice: one penalty Deckel.",
         "einwuerfeln": "{name} throws back in.",
         "half1": "the 1. Hälfte", "half2": "the 2. Hälfte", "final": "the Finale",
@@ -136,6 +140,12 @@ class PlainUI:
 
     def _resume(self, st, ev):
         self.say("resume", name=st.name(ev["seat"]))
+
+    def _absent(self, st, ev):
+        self.say("absent", name=st.name(ev["seat"]), after=ev["after"], n=ev["seat"] + 1)
+
+    def _forfeit(self, st, ev):
+        self.say("forfeit", name=st.name(ev["seat"]))
 
     def _resumed(self, st, ev):
         self.say("resumed")

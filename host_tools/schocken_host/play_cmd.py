@@ -4,6 +4,7 @@ with a scoreboard, log everything; `--resume` continues a logged game."""
 import asyncio
 import hashlib
 import os
+import secrets
 import sys
 
 from schocken import RuleError
@@ -38,6 +39,11 @@ def add_arguments(p):
                    help="uncover all cups at once, or each player presses his cup's button")
     p.add_argument("--cheat", choices=("replay", "deckel"), default="replay",
                    help="a cup caught cheating: play the round again, or the cheater takes the Deckel")
+    p.add_argument("--absent-timeout", type=float, default=120.0, metavar="S",
+                   help="seconds a cup may be gone before the table decides: wait or forfeit (default 120)")
+    p.add_argument("--no-auth", action="store_true",
+                   help="emulated cups without a secret: unauthenticated links (by default each emulated cup "
+                        "gets a fresh secret and every message is signed)")
     p.add_argument("--fair", action="store_true",
                    help="provably fair dice: each throw from the cup's committed seed and a host nonce")
     p.add_argument("--strategy", choices=sorted(STRATEGIES), default="schock", help="how the bots play")
@@ -132,7 +138,9 @@ class Table:
         for k in range(n_emu):
             seat_no = len(self.seats)
             kind = "bot" if k < n_bots else "human"
-            cup = EmulatedCup("emu%d" % (k + 1), self._name(seat_no, kind), heap=args.heap, long_ms=300)
+            secret = None if getattr(args, "no_auth", False) else secrets.token_hex(16)  # paired by this host
+            cup = EmulatedCup("emu%d" % (k + 1), self._name(seat_no, kind), heap=args.heap, long_ms=300,
+                              secret=secret)
             self.cups.append(cup)
             self.seat_of[cup.cup_id] = seat_no
             seat = Seat(self._name(seat_no, kind), SerialTransport(cup.port), kind, reconnect=_reopen(cup))
@@ -191,8 +199,15 @@ async def keyboard(cup, referee, table=None):
 
 async def _key(key, cup, referee, table=None):
     words = key.split()
-    if len(words) == 2 and words[0] in ("drop", "ein") and words[1].isdigit():
-        referee.request("penalty" if words[0] == "drop" else "einwuerfeln", int(words[1]) - 1)
+    if len(words) == 2 and words[0] in ("drop", "ein", "wait", "forfeit") and words[1].isdigit():
+        what = {"drop": "penalty", "ein": "einwuerfeln"}.get(words[0], words[0])
+        referee.request(what, int(words[1]) - 1)
+        return
+    if len(words) == 2 and words[0] == "unplug" and words[1].isdigit() and table is not None:
+        # Emulated cups only, for testing a referee: seat N's cup is gone for good.
+        for emu in table.cups:
+            if table.seat_of.get(emu.cup_id) == int(words[1]) - 1:
+                emu.unplug()
         return
     if len(words) == 3 and words[0] == "cheat" and words[1].isdigit() and table is not None:
         # Emulated cups only, for testing a referee: seat N misbehaves (firmware/emulate.py, docs/emulation.md).
@@ -246,7 +261,8 @@ async def play(args, ui_factory):
         for cup in table.cups:
             ui.note("%s: %s (%s)" % (cup.cup_id, cup.port, cup.interpreter))
         fair = bool(args.fair or (start and start.get("fair")))
-        referee = Referee(rules, table.seats, log, ui, reveal=args.reveal, cheat=args.cheat, state=state, fair=fair)
+        referee = Referee(rules, table.seats, log, ui, reveal=args.reveal, cheat=args.cheat, state=state, fair=fair,
+                          absent_timeout=args.absent_timeout)
         tasks = [asyncio.create_task(b.run(referee)) for b in table.bots]
         human = getattr(table, "human", None)
         if hasattr(ui, "keys"):

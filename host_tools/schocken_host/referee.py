@@ -19,6 +19,10 @@ from schocken_host.state import TableState, LogError, LOG_VERSION
 from schocken_host.transport import TransportClosed, hello
 
 
+class Forfeit(Exception):
+    """The table ruled that an absent cup's player takes the round's Deckel."""
+
+
 class Seat:
     def __init__(self, name, transport, kind="cup", reconnect=None):
         self.name = name
@@ -32,7 +36,7 @@ class Seat:
 
 class Referee:
     def __init__(self, rules, seats, log, ui, reveal="all", cheat="replay", state=None, reply_timeout=None,
-                 fair=False):
+                 fair=False, absent_timeout=120.0):
         self.rules = rules
         self.seats = seats
         self.log = log
@@ -43,6 +47,7 @@ class Referee:
         self.reply_timeout = reply_timeout
         self.closing = False
         self.fair = fair              # dice from each cup's committed seed and the host's nonces per throw
+        self.absent_timeout = absent_timeout  # seconds a cup may be gone before the table is asked
         self.requests = []            # ("penalty" | "einwuerfeln", seat) from the table, done between rounds
 
     # --- events -------------------------------------------------------------------------------------
@@ -119,7 +124,20 @@ class Referee:
         seat = self.seats[seat_no]
         self.emit({"ev": "pause", "seat": seat_no, "reason": reason})
         delay = 0.2
+        loop = asyncio.get_running_loop()
+        since, asked = loop.time(), False
         while not self.closing:
+            if self.absent_timeout and loop.time() - since > self.absent_timeout:
+                # Never a silent default: past the timeout the table decides, wait longer or forfeit.
+                if not asked:
+                    asked = True
+                    self.emit({"ev": "absent", "seat": seat_no, "after": round(loop.time() - since)})
+                decision = self._decision(seat_no)
+                if decision == "wait":
+                    since, asked = loop.time(), False
+                elif decision == "forfeit":
+                    self.emit({"ev": "forfeit", "round": self.state.round, "seat": seat_no})
+                    raise Forfeit(seat_no)
             await asyncio.sleep(delay)
             delay = min(delay * 2, 2.0)
             try:
@@ -168,7 +186,17 @@ class Referee:
         """The table reports a dropped die ("penalty") or a player throwing back in ("einwuerfeln")."""
         self.requests.append((what, seat))
 
+    def _decision(self, seat):
+        """The table's word on an absent cup: "wait" or "forfeit" (see request), or None."""
+        for i, (what, s) in enumerate(self.requests):
+            if s == seat and what in ("wait", "forfeit"):
+                del self.requests[i]
+                return what
+        return None
+
     def _table_requests(self):
+        keep = [r for r in self.requests if r[0] in ("wait", "forfeit")]  # for an absent cup, not now
+        self.requests = [r for r in self.requests if r[0] not in ("wait", "forfeit")]
         while self.requests and not self.state.over:
             what, seat = self.requests.pop(0)
             try:
@@ -182,6 +210,7 @@ class Referee:
             except LogError as e:
                 self.ui.note(str(e))
             self._half_change(phase)
+        self.requests = keep + self.requests
 
     def _half_change(self, phase):
         game = self.state.game
@@ -233,36 +262,35 @@ class Referee:
         """Turns in seating order, then the reveal and its check. Returns {seat: reveal or None (void)},
         or None when the round has to be played again."""
         st = self.state
+        forfeits = []
         for pos, s in enumerate(order):
-            p = st.players[s]
-            if st.round == round_id and p.revealed is not None:
-                continue  # its throw is public and checked already
-            lim = limit if kind == "throw_off" else (None if pos == 0 else st.limit)
-            # Ask first: a cup that kept its state (the host restarted, the link dropped) goes on with it.
-            await self.send(s, {"t": "status"})
-            status = await self.expect(s, "status", None)
-            holds = status.get("round") == round_id and status["state"] != "idle"
-            if st.round == round_id and p.done and holds:
-                continue
-            if not holds:  # also a cup that lost a turn it had finished (a new cup after a host crash)
-                await self.send(s, {"t": "turn", "round": round_id, "limit": lim})
-            self.emit({"ev": "turn", "round": round_id, "seat": s, "limit": lim, "kind": kind, "order": order})
-            done = await self.expect(s, "done", round_id)
-            self.emit({"ev": "done", "round": round_id, "seat": s, "throws": done["throws"],
-                       "commit": done["commit"]})
+            try:
+                await self._turn_of(round_id, order, kind, limit, pos, s)
+            except Forfeit:
+                forfeits.append(s)
         for s in order:
-            await self.send(s, {"t": "round_end", "round": round_id})
-        if self.reveal_mode == "all":
-            for s in order:
-                if st.players[s].revealed is None:
-                    await self.send(s, {"t": "reveal", "round": round_id})
+            try:
+                if s not in forfeits:
+                    await self.send(s, {"t": "round_end", "round": round_id})
+                    if self.reveal_mode == "all" and st.players[s].revealed is None:
+                        await self.send(s, {"t": "reveal", "round": round_id})
+            except Forfeit:
+                forfeits.append(s)
         out, cheaters = {}, []
         for pos, s in enumerate(order):
             p = st.players[s]
+            if s in forfeits:
+                out[s] = None
+                continue
             if p.revealed is not None:  # a reveal event is only logged for a reveal that passed the check
                 out[s] = p.revealed
                 continue
-            rev = await self.expect(s, "revealed", round_id)
+            try:
+                rev = await self.expect(s, "revealed", round_id)
+            except Forfeit:
+                forfeits.append(s)
+                out[s] = None
+                continue
             lim = limit if kind == "throw_off" else (None if pos == 0 else st.limit)
             try:
                 if rev["t"] == "garbage":
@@ -280,15 +308,39 @@ class Referee:
                        "seed": rev.get("seed"),
                        "label": throw.label, "kind": throw.kind})
             out[s] = st.players[s].revealed
-        if cheaters and (self.cheat_policy == "replay" or kind == "throw_off" or len(cheaters) == len(order)):
-            self.emit({"ev": "replay_round", "round": round_id, "reason": "cheat", "seats": cheaters})
-            await self._outcome(round_id, order, None)
+        void = cheaters + forfeits
+        if (cheaters and self.cheat_policy == "replay") or (void and kind == "throw_off") or len(void) == len(order):
+            self.emit({"ev": "replay_round", "round": round_id, "reason": "cheat" if cheaters else "absent",
+                       "seats": void})
+            await self._outcome(round_id, [s for s in order if s not in forfeits], None)
             return None
         return out
+
+    async def _turn_of(self, round_id, order, kind, limit, pos, s):
+        """One seat's turn of the round; a cup that kept its state goes on with it."""
+        st = self.state
+        p = st.players[s]
+        if st.round == round_id and p.revealed is not None:
+            return  # its throw is public and checked already
+        lim = limit if kind == "throw_off" else (None if pos == 0 else st.limit)
+        # Ask first: a cup that kept its state (the host restarted, the link dropped) goes on with it.
+        await self.send(s, {"t": "status"})
+        status = await self.expect(s, "status", None)
+        holds = status.get("round") == round_id and status["state"] != "idle"
+        if st.round == round_id and p.done and holds:
+            return
+        if not holds:  # also a cup that lost a turn it had finished (a new cup after a host crash)
+            await self.send(s, {"t": "turn", "round": round_id, "limit": lim})
+        self.emit({"ev": "turn", "round": round_id, "seat": s, "limit": lim, "kind": kind, "order": order})
+        done = await self.expect(s, "done", round_id)
+        self.emit({"ev": "done", "round": round_id, "seat": s, "throws": done["throws"],
+                   "commit": done["commit"]})
 
     async def _outcome(self, round_id, order, loser):
         st = self.state
         for s in order:
+            if s in st.paused:
+                continue  # an absent cup hears the outcome from the next status it is asked for
             result = "none" if loser is None else ("lost" if s == loser else "won")
             if st.over:
                 result = "game_lost" if s == st.loser else "won"

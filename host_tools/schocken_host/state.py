@@ -198,6 +198,12 @@ class TableState:
         self.paused.pop(ev["seat"], None)
         self.players[ev["seat"]].connected = True
 
+    def _ev_absent(self, ev):
+        self.notes.append("absent:%d" % ev["seat"])
+
+    def _ev_forfeit(self, ev):
+        self.notes.append("forfeit:%d" % ev["seat"])
+
     def _ev_resumed(self, ev):
         self.notes.append("resumed")
 

@@ -6,8 +6,12 @@ same way, through the pseudo-terminal their process sits on. A reader thread cut
 """
 
 import asyncio
+import json
+import secrets
 import threading
 
+from schocken import RuleError
+from schocken import fair as F
 from schocken import protocol as P
 
 # USB vendor ids of boards that carry a cup: Espressif, Raspberry Pi, Silicon Labs CP210x, WCH CH340, FTDI.
@@ -18,11 +22,111 @@ class TransportClosed(ConnectionError):
     pass
 
 
+# --- the host's keys and authenticated sessions (docs/protocol.md "Authentication") ------------------------
+KEYS = {}   # cup id -> [secret hex, ...] registered at run time (emulated cups; tables side by side in one
+            # process may reuse a cup id, so every registered secret of an id is tried)
+
+
+def deployed_keys():
+    """cup id -> secret hex of every cup this host deployed (deploy keeps them in cups.json)."""
+    from schocken_host.deploy_cmd import load_cups
+    out = {}
+    for cup_id, entry in load_cups().items():
+        if isinstance(entry, dict) and isinstance(entry.get("secret"), str):
+            out[cup_id] = entry["secret"]
+    return out
+
+
+def keystore():
+    """The default keystore, cup id -> secret hex: deployed cups, then the cups registered in this process
+    (the newest registration wins here; ``hello`` tries all of them)."""
+    keys = deployed_keys()
+    for cup_id, found in KEYS.items():
+        keys[cup_id] = found[-1]
+    return keys
+
+
+def register_key(cup_id, secret):
+    KEYS.setdefault(cup_id, []).append(secret)
+
+
+def unregister_key(cup_id, secret):
+    found = KEYS.get(cup_id, [])
+    if secret in found:
+        found.remove(secret)
+    if not found:
+        KEYS.pop(cup_id, None)
+
+
+class Session:
+    """One authenticated link: what the host sends gets a counter "c" and a MAC, what it receives must carry
+    a valid MAC and a counter above the last one accepted. The same for every transport."""
+
+    def __init__(self, key, last_received=0):
+        self.key = key
+        self.sent = 0
+        self.received = last_received
+
+    def seal(self, msg):
+        self.sent += 1
+        body = json.dumps(dict(msg, c=self.sent)).encode("utf-8")
+        data = F.sign(self.key, body) + b"\n"
+        if len(data) > P.MAX_LINE:
+            raise P.ProtocolError(P.E_TOO_LONG, "message longer than %d bytes" % P.MAX_LINE)
+        return data
+
+    def check(self, raw, msg):
+        """``raw``: the line the message was decoded from. Returns the message or raises ProtocolError."""
+        try:
+            F.verify(self.key, raw.rstrip())
+        except RuleError as e:
+            raise P.ProtocolError(P.E_AUTH, "%s (%s)" % (e, msg.get("t")))
+        c = msg.get("c")
+        if not isinstance(c, int) or isinstance(c, bool) or c <= self.received:
+            raise P.ProtocolError(P.E_AUTH, "replayed message (counter %r, last %d)" % (c, self.received))
+        self.received = c
+        del msg["c"]
+        msg.pop("mac", None)   # checked: the message reads as on an unauthenticated link
+        return msg
+
+
 class Transport:
     """One cup's link. ``recv`` returns decoded messages; a line the cup garbled arrives as
-    ``{"t": "garbage", "code": ..., "msg": ...}`` so the referee can flag the cup."""
+    ``{"t": "garbage", "code": ..., "msg": ...}`` so the referee can flag the cup. With a ``session`` (set
+    by ``hello`` for a cup with a secret) every message is signed and checked here, in one place."""
 
     name = "?"
+    session = None
+    last_raw = None     # the line of the message recv returned last (hello verifies the identity with it)
+
+    @staticmethod
+    def _line_item(line):
+        """A line from the cup (reader side) -> a message with its raw line under "_raw", garbage, or None."""
+        if line is None:
+            return {"t": "garbage", "code": P.E_TOO_LONG, "msg": "line too long"}
+        part = P.message_part(line)
+        if part is None:
+            return None
+        try:
+            msg = P.decode(part, P.CUP_TO_HOST)
+        except P.ProtocolError as e:
+            return {"t": "garbage", "code": e.code, "msg": e.msg}
+        msg["_raw"] = bytes(part)
+        return msg
+
+    def _checked(self, item):
+        """Consumer side (recv): the raw line is taken off; in a session the message must verify."""
+        raw = item.pop("_raw", None)
+        self.last_raw = raw
+        if self.session is None or raw is None:
+            return item
+        try:
+            return self.session.check(raw, item)
+        except P.ProtocolError as e:
+            return {"t": "garbage", "code": e.code, "msg": e.msg}
+
+    def _encode(self, msg):
+        return P.encode(msg) if self.session is None else self.session.seal(msg)
 
     async def open(self):
         raise NotImplementedError
@@ -69,13 +173,9 @@ class SerialTransport(Transport):
                 self._put(TransportClosed("%s: %s" % (self.port, e)))
                 return
             for line in splitter.feed(data):
-                if line is None:
-                    self._put({"t": "garbage", "code": P.E_TOO_LONG, "msg": "line too long"})
-                elif P.message_part(line) is not None:
-                    try:
-                        self._put(P.decode(P.message_part(line), P.CUP_TO_HOST))
-                    except P.ProtocolError as e:
-                        self._put({"t": "garbage", "code": e.code, "msg": e.msg})
+                item = self._line_item(line)
+                if item is not None:
+                    self._put(item)
 
     def _put(self, item):
         try:
@@ -86,7 +186,7 @@ class SerialTransport(Transport):
     async def send(self, msg):
         if self.serial is None or self.closed:
             raise TransportClosed("%s is closed" % self.port)
-        data = P.encode(msg)
+        data = self._encode(msg)
         try:
             await asyncio.get_running_loop().run_in_executor(None, self._write, data)
         except Exception as e:
@@ -101,7 +201,7 @@ class SerialTransport(Transport):
         if isinstance(item, Exception):
             self.queue.put_nowait(item)  # stays closed for every later reader
             raise item
-        return item
+        return self._checked(item)
 
     def close(self):
         self.closed = True
@@ -121,15 +221,52 @@ def likely_ports(ports=None):
     return [p.device for p in ports if getattr(p, "vid", None) in LIKELY_VIDS]
 
 
-async def hello(transport, timeout=2.0):
-    """Open a transport and ask the cup who it is; returns the identity message or raises."""
-    await transport.send({"t": "hello", "v": P.VERSION})
+async def hello(transport, timeout=2.0, keys=None):
+    """Ask the cup who it is; returns the identity message or raises TransportClosed. The hello carries a
+    nonce: a cup with a secret answers with its own nonce and a signed identity, and the transport gets the
+    session (everything after is signed and checked). ``keys``: cup id -> secret hex; by default the cups
+    this host deployed (cups.json) and those registered in this process (register_key)."""
+    transport.session = None  # a new hello is a new session; the old key is dropped
+    host_nonce = secrets.token_hex(16)
+    await transport.send({"t": "hello", "v": P.VERSION, "nonce": host_nonce})
     while True:
         msg = await transport.recv(timeout)
         if msg["t"] == "identity":
-            return msg
+            return _authenticate(transport, msg, host_nonce, keys)
         if msg["t"] == "error" and msg.get("code") == P.E_VERSION:
             raise TransportClosed("%s: %s" % (transport.name, msg["msg"]))
+
+
+def _authenticate(transport, ident, host_nonce, keys):
+    cup_id = ident["cup"]
+    paired = keys if keys is not None else deployed_keys()
+    if ident.get("nonce") is None:
+        if cup_id in paired:  # a cup we paired never answers unsigned: somebody else says it is this cup
+            raise TransportClosed("%s: cup %s answers unauthenticated, but it is paired" % (transport.name, cup_id))
+        return ident
+    candidates = []
+    if cup_id in paired:
+        candidates.append(paired[cup_id])
+    if keys is None:
+        candidates.extend(KEYS.get(cup_id, []))
+    if not candidates:
+        raise TransportClosed("unknown cup %s: not paired" % cup_id)
+    raw = getattr(transport, "last_raw", None)
+    problem = "no signed line"
+    for secret in candidates:
+        try:
+            session = Session(F.session_key(F.unhex(secret), host_nonce, ident["nonce"]))
+            if raw is not None:
+                session.check(raw, dict(ident))
+                transport.session = session
+                ident.pop("c", None)
+                ident.pop("mac", None)
+                return ident
+        except RuleError:
+            problem = "the stored secret is not hex"
+        except P.ProtocolError as e:
+            problem = e.msg
+    raise TransportClosed("%s: cup %s: identity not authentic: %s" % (transport.name, cup_id, problem))
 
 
 async def discover(ports=None, timeout=2.0):

@@ -90,14 +90,15 @@ class Game:
             raise RuleError("no valid throw in this round: it must be played again")
         if forfeit:
             if len(honest) > 1:
-                sub = rank_round(self.rules, [entries[i] for i in honest])
+                # With the opener's throw void the others played to the full limit: no limit check among them.
+                sub = rank_round(self.rules, [entries[i] for i in honest], limit_check=0 in honest)
                 ranking = [honest[i] for i in sub.ranking]
                 results = [None] * len(order)
                 for k, i in enumerate(honest):
                     results[i] = sub.results[k]
             else:
                 results = [None] * len(order)
-                results[honest[0]] = rank_round(self.rules, [entries[honest[0]]] * 2).results[0]
+                results[honest[0]] = rank_round(self.rules, [entries[honest[0]]] * 2, False).results[0]
                 ranking = honest
             forfeited = [i for i in range(len(order)) if i in forfeit]
             result = RoundResult(results, ranking + forfeited[1:] + forfeited[:1])

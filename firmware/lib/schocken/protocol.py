@@ -35,11 +35,12 @@ E_STATE = "out_of_turn"            # not allowed in the cup's present state
 E_REFUSED = "refused"              # the rules refuse the move
 E_RNG = "rng_failed"               # the health test failed: the cup does not roll
 E_INTERNAL = "internal"            # a bug in the cup; it stays on the table and says so
+E_AUTH = "auth"                    # a cup with a secret: the line is unsigned, forged or replayed
 
 # Field kinds: i int, s string, b bool, d dice (list of 1..3 dice 1..6), l list, o object, h hex string,
 # a trailing "?" allows null or absence.
 HOST_TO_CUP = {
-    "hello": {"v": "i"},
+    "hello": {"v": "i", "nonce": "h?"},            # nonce: the host's part of an authenticated session
     "configure": {"rules": "o", "name": "s", "seat": "i", "fair": "b?"},  # fair: dice from seed and nonces
     "turn": {"round": "i", "limit": "i?"},          # your turn; limit null: you open the round
     "reveal": {"round": "i"},                       # uncover now
@@ -50,7 +51,8 @@ HOST_TO_CUP = {
 }
 
 CUP_TO_HOST = {
-    "identity": {"v": "i", "cup": "s", "name": "s", "fw": "s", "board": "s", "battery": "i?", "presets": "l"},
+    "identity": {"v": "i", "cup": "s", "name": "s", "fw": "s", "board": "s", "battery": "i?", "presets": "l",
+                 "nonce": "h?"},                                       # the cup's part of the session
     "ok": {"re": "s"},
     "error": {"code": "s", "msg": "s", "re": "s?"},
     "progress": {"round": "i", "throws": "i", "public": "l", "event": "s"},

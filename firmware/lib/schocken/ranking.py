@@ -43,8 +43,9 @@ def check_limit(results):
             raise RuleError("player %d used %d throws, more than the opener's %d" % (i + 1, results[i].throws, limit))
 
 
-def rank_round(rules, entries):
-    """``entries``: (dice, throws, hand) per player in seating order from the opener."""
+def rank_round(rules, entries, limit_check=True):
+    """``entries``: (dice, throws, hand) per player in seating order from the opener. ``limit_check``: the
+    opener's throws bind the others (off when the opener's throw is void and everyone had the full limit)."""
     if not isinstance(entries, (list, tuple)) or len(entries) < 2:
         raise RuleError("a round needs at least two throws")
     results = []
@@ -56,5 +57,6 @@ def rank_round(rules, entries):
             raise RuleError("player %d: %s" % (i + 1, e))
         except (TypeError, ValueError):
             raise RuleError("player %d: an entry is (dice, throws, hand)" % (i + 1))
-    check_limit(results)
+    if limit_check:
+        check_limit(results)
     return RoundResult(results, rank(results))
