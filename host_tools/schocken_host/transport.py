@@ -23,8 +23,9 @@ class TransportClosed(ConnectionError):
 
 
 # --- the host's keys and authenticated sessions (docs/protocol.md "Authentication") ------------------------
-KEYS = {}   # cup id -> [secret hex, ...] registered at run time (emulated cups; tables side by side in one
-            # process may reuse a cup id, so every registered secret of an id is tried)
+# cup id -> [secret hex, ...] registered at run time (emulated cups; tables side by side in one process may
+# reuse a cup id, so every registered secret of an id is tried)
+KEYS: "dict[str, list[str]]" = {}
 
 
 def deployed_keys():
