@@ -137,13 +137,6 @@ class _BleTransport(Transport):
                     self._on_disconnected()
                     raise TransportClosed("%s: %s" % (self.name, e))
 
-    async def recv(self, timeout=None):
-        item = await asyncio.wait_for(self.queue.get(), timeout)
-        if isinstance(item, Exception):
-            self.queue.put_nowait(item)  # stays closed for every later reader
-            raise item
-        return self._checked(item)
-
     def close(self):
         self.closed = True
         self.connected = False

@@ -86,7 +86,7 @@ def _die_with_parent():
         pass  # elsewhere close() ends them
 
 
-def _pty():
+def open_pty():
     import pty
     import tty
     master, slave = pty.openpty()
@@ -126,8 +126,8 @@ class EmulatedCup:
         self._start()
 
     def _start(self):
-        self._link_master, self._link_slave = _pty()
-        self._ctl_master, self._ctl_slave = _pty()
+        self._link_master, self._link_slave = open_pty()
+        self._ctl_master, self._ctl_slave = open_pty()
         self.port = os.ttyname(self._link_slave)
         args = ["--control", os.ttyname(self._ctl_slave)] + self._args
         env = dict(os.environ)

@@ -32,7 +32,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from schocken_host.emulator import micropython_exe
+from schocken_host.emulator import micropython_exe, open_pty
 
 # Runs in the unix port before the REPL: what a board's boot does.
 POWER_ON = """\
@@ -56,15 +56,6 @@ else:
 """
 
 
-def _pty():
-    import pty
-    import tty
-    master, slave = pty.openpty()
-    tty.setraw(master)
-    tty.setraw(slave)
-    return master, slave
-
-
 class FlashCup:
     """An emulated board with flash on a pseudo-terminal. ``port`` is the device path for mpremote/pyserial."""
 
@@ -79,9 +70,9 @@ class FlashCup:
         self.heap = heap
         self._script = Path(self._tmp.name) / "power_on.py"
         self._script.write_text(POWER_ON % {"flash": str(self.flash)})
-        self._master, self._slave = _pty()
+        self._master, self._slave = open_pty()
         self.port = os.ttyname(self._slave)
-        self._ctl_master, self._ctl_slave = _pty()
+        self._ctl_master, self._ctl_slave = open_pty()
         self.control_path = os.ttyname(self._ctl_slave)
         self.proc = None
         self.power_on()

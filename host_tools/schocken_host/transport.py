@@ -136,7 +136,12 @@ class Transport:
         raise NotImplementedError
 
     async def recv(self, timeout=None):
-        raise NotImplementedError
+        """The next message from the queue the transport's reader fills; a closed link raises for good."""
+        item = await asyncio.wait_for(self.queue.get(), timeout)
+        if isinstance(item, Exception):
+            self.queue.put_nowait(item)  # stays closed for every later reader
+            raise item
+        return self._checked(item)
 
     def close(self):
         raise NotImplementedError
@@ -196,13 +201,6 @@ class SerialTransport(Transport):
     def _write(self, data):
         self.serial.write(data)
         self.serial.flush()
-
-    async def recv(self, timeout=None):
-        item = await asyncio.wait_for(self.queue.get(), timeout)
-        if isinstance(item, Exception):
-            self.queue.put_nowait(item)  # stays closed for every later reader
-            raise item
-        return self._checked(item)
 
     def close(self):
         self.closed = True
