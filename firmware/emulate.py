@@ -211,7 +211,10 @@ async def main(opts):
 
     def say(text):
         if control_file is not None:
-            control_file.write(text.encode() + b"\n")
+            data = text.encode() + b"\n"
+            while data:  # a busy pty may take only part of a line: write the rest, never tear a frame
+                n = control_file.write(data)
+                data = data[n:] if n else b""
             if not MICROPYTHON:  # MicroPython writes through; its flush() on a tty fails with EINVAL
                 control_file.flush()
 

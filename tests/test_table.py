@@ -7,6 +7,9 @@ fewer Deckel in the middle) so the module stays well under four minutes on two c
 """
 
 import json
+import os
+import random
+import time
 import shutil
 from pathlib import Path
 
@@ -54,18 +57,24 @@ def cheat_hook(kind, seat):
     return hook
 
 
-def resume_flow(lab):
-    """An uninterrupted game and the same seeded game killed mid round, then resumed from its log."""
-    a, _ = lab.cli("resume-a", RESUME_ARGV)
-    b, b_dir = lab.cli("resume-b", RESUME_ARGV)
+def resume_flow(lab, name="resume", ready=None):
+    """An uninterrupted game and the same seeded game killed (mid round, or where ``ready`` says), then resumed
+    from its log."""
+    a, _ = lab.cli(name + "-a", RESUME_ARGV)
+    b, b_dir = lab.cli(name + "-b", RESUME_ARGV)
 
     def mid_round(evs):
         rounds = [i for i, e in enumerate(evs) if e["ev"] == "round"]
         return len(rounds) >= 3 and any(e["ev"] == "done" for e in evs[rounds[2] + 1:])
-    log, at_kill = K.kill_when(b, b_dir, mid_round)
-    c, _ = lab.cli("resume-c", ["--resume", log] + RESUME_ARGV, log_dir=b_dir)
-    return {"a_rc": K.wait_proc(a), "c_rc": K.wait_proc(c), "a_log": K.the_log(lab.root / "resume-a"),
-            "log": log, "at_kill": at_kill, "c_out": (lab.root / "resume-c.out").read_text()}
+    log, at_kill = K.kill_when(b, b_dir, ready or mid_round)
+    c, _ = lab.cli(name + "-c", ["--resume", log] + RESUME_ARGV, log_dir=b_dir)
+    return {"a_rc": K.wait_proc(a), "c_rc": K.wait_proc(c), "a_log": K.the_log(lab.root / (name + "-a")),
+            "log": log, "at_kill": at_kill, "c_out": (lab.root / (name + "-c.out")).read_text()}
+
+
+# Crash points drawn at random for every run (the seed is in the failure message to repeat one).
+CRASH_SEED = int(os.environ.get("SCHOCKEN_CRASH_SEED", str(int(time.time()) % 100000)))
+CRASH_POINTS = random.Random(CRASH_SEED).sample(range(8, 70), 2)
 
 
 @pytest.fixture(scope="module")
@@ -78,6 +87,9 @@ def lab(tmp_path_factory):
         lab.game("cheat-%s-%s" % (kind, policy), ["--rules", "standard", "--seed", 11, "--cheat", policy] + SHORT,
                  hook=cheat_hook(kind, 1), cups=3)
     lab.in_background("resume", lambda: resume_flow(lab))
+    for k, n in enumerate(CRASH_POINTS):
+        lab.in_background("crash%d" % k, lambda k=k, n=n: resume_flow(
+            lab, "crash%d" % k, lambda evs, n=n: len(evs) >= n))
     yield lab
     lab.close()
 
@@ -129,6 +141,17 @@ def test_killed_host_resumes_to_the_same_result(lab):
     def rounds(evs):
         return [(e["round"], e["order"], e["entries"], e["worst"], e["deckel"]) for e in K.events(evs, "round")]
     assert rounds(log) == rounds(K.read_log(r["a_log"]))           # the same dice, round by round
+
+
+@pytest.mark.parametrize("k", range(len(CRASH_POINTS)))
+def test_host_killed_at_a_random_point_resumes_to_the_same_result(lab, k):
+    r = result(lab, "crash%d" % k)
+    why = "crash seed %d, killed after %d events" % (CRASH_SEED, CRASH_POINTS[k])
+    assert r["a_rc"] == 0 and r["c_rc"] == 0, why + "\n" + r["c_out"][-2000:]
+    whole, resumed = K.replay_json(r["a_log"]), K.replay_json(r["log"])
+    for key in ("phase", "loser", "half_losers", "middle", "blattschuss", "rounds"):
+        assert resumed[key] == whole[key], (key, why)
+    assert [p["deckel"] for p in resumed["players"]] == [p["deckel"] for p in whole["players"]], why
 
 
 # --- c. a cup restarted mid turn and after it stood ---------------------------------------------

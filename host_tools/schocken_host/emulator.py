@@ -76,14 +76,21 @@ def compile_firmware(out=None, arch=None, skip=("main.py",)):
     return out
 
 
-def _die_with_parent():
-    """Linux: the cup process gets SIGKILL when the host dies, so a killed host leaves no cups behind."""
+def _find_prctl():
     try:
         import ctypes
-        import signal
-        ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        return ctypes.CDLL(None).prctl
     except (OSError, AttributeError):
-        pass  # elsewhere close() ends them
+        return None  # not Linux: close() ends the cups
+
+
+_PRCTL = _find_prctl()  # looked up here: between fork and exec the child may not import (threads hold locks)
+
+
+def _die_with_parent():
+    """Linux: the cup process gets SIGKILL (9) when the host dies, so a killed host leaves no cups behind."""
+    if _PRCTL is not None:
+        _PRCTL(1, 9)  # PR_SET_PDEATHSIG, SIGKILL
 
 
 def open_pty():
@@ -184,7 +191,10 @@ class EmulatedCup:
             buf += data
             while b"\n" in buf:
                 line, buf = buf.split(b"\n", 1)
-                self._control_line(line.decode(errors="replace").strip())
+                try:
+                    self._control_line(line.decode(errors="replace").strip())
+                except ValueError:  # a torn frame line: skip it; this thread must live as long as the cup
+                    self.control_errors.append("torn line: %r" % line[:40])
 
     def _control_line(self, line):
         if line.startswith("leds "):
