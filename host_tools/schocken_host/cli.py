@@ -23,6 +23,23 @@ def _rule_args(p):
                    help="change one option of the rule set (repeatable)")
 
 
+# Verbs whose module adds its own arguments: (verb, help, module, its add-arguments function, its command).
+VERBS = (
+    ("cup", "run an emulated cup and play it from the keyboard",
+     "schocken_host.cup_cmd", "add_arguments", "cmd_cup"),
+    ("shake-replay", "run a recorded sensor trace through the cup's shake detector",
+     "schocken_host.shake_replay", "build_parser", "cmd"),
+    ("play", "referee a game: cups over serial ports and/or emulated cups",
+     "schocken_host.play_cmd", "add_arguments", "cmd_play"),
+    ("deploy", "put the cup firmware on a board (compile, copy, configure, verify)",
+     "schocken_host.deploy_cmd", "add_arguments", "cmd_deploy"),
+    ("doctor", "self-test of a cup: LEDs, buttons, shake sensor, RNG, battery, firmware",
+     "schocken_host.doctor_cmd", "add_arguments", "cmd_doctor"),
+    ("scan", "list the cups in reach: serial ports and Bluetooth LE",
+     "schocken_host.scan_cmd", "add_scan_arguments", "cmd_scan"),
+)
+
+
 def build_parser():
     parser = argparse.ArgumentParser(prog="schocken", description="Schocken: rules, cups and referee.")
     parser.add_argument("--lang", choices=LANGS, default="de", help="language of the output (default: de)")
@@ -38,41 +55,11 @@ def build_parser():
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.set_defaults(run="schocken_host.rules_cmd:cmd_rank")
 
-    p = verbs.add_parser("cup", help="run an emulated cup and play it from the keyboard")
-    _common(p)
-    from schocken_host.cup_cmd import add_arguments
-    add_arguments(p)
-    p.set_defaults(run="schocken_host.cup_cmd:cmd_cup")
-
-    p = verbs.add_parser("shake-replay", help="run a recorded sensor trace through the cup's shake detector")
-    _common(p)
-    from schocken_host import shake_replay
-    shake_replay.build_parser(p)
-    p.set_defaults(run="schocken_host.cli:cmd_shake_replay")
-
-    p = verbs.add_parser("play", help="referee a game: cups over serial ports and/or emulated cups")
-    _common(p)
-    from schocken_host.play_cmd import add_arguments as play_arguments
-    play_arguments(p)
-    p.set_defaults(run="schocken_host.play_cmd:cmd_play")
-
-    p = verbs.add_parser("deploy", help="put the cup firmware on a board (compile, copy, configure, verify)")
-    _common(p)
-    from schocken_host.deploy_cmd import add_arguments as deploy_arguments
-    deploy_arguments(p)
-    p.set_defaults(run="schocken_host.deploy_cmd:cmd_deploy")
-
-    p = verbs.add_parser("doctor", help="self-test of a cup: LEDs, buttons, shake sensor, RNG, battery, firmware")
-    _common(p)
-    from schocken_host.doctor_cmd import add_arguments as doctor_arguments
-    doctor_arguments(p)
-    p.set_defaults(run="schocken_host.doctor_cmd:cmd_doctor")
-
-    p = verbs.add_parser("scan", help="list the cups in reach: serial ports and Bluetooth LE")
-    _common(p)
-    from schocken_host.scan_cmd import add_scan_arguments
-    add_scan_arguments(p)
-    p.set_defaults(run="schocken_host.scan_cmd:cmd_scan")
+    for name, text, module, add, run in VERBS:
+        p = verbs.add_parser(name, help=text)
+        _common(p)
+        getattr(__import__(module, fromlist=[add]), add)(p)
+        p.set_defaults(run="%s:%s" % (module, run))
 
     p = verbs.add_parser("replay", help="recompute a logged game and print the standings")
     _common(p)
@@ -86,11 +73,6 @@ def build_parser():
     p.add_argument("--json", action="store_true")
     p.set_defaults(run="schocken_host.replay_cmd:cmd_stats")
     return parser
-
-
-def cmd_shake_replay(args):
-    from schocken_host import shake_replay
-    return shake_replay.run(args.trace, args.sensor)
 
 
 def main(argv=None):

@@ -90,6 +90,11 @@ def build_parser(parser=None):
     return p
 
 
+def cmd(args):
+    """`schocken shake-replay` (cli.py)."""
+    return run(args.trace, args.sensor)
+
+
 def main(argv=None):
     args = build_parser().parse_args(argv)
     return run(args.trace, args.sensor)
