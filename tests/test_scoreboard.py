@@ -21,7 +21,8 @@ from schocken.rules import Rules
 from schocken.throws import evaluate
 
 from schocken_host.referee import _peek_round, _peek_throw_off
-from schocken_host.scoreboard import Scoreboard, run_scoreboard, die_rows
+from schocken_host.scoreboard import Scoreboard, run_scoreboard
+from schocken_host.scoreboard_view import die_rows
 from schocken_host.state import LOG_VERSION, TableState
 
 SNAPSHOTS = Path(__file__).resolve().parent / "snapshots"

@@ -5,10 +5,11 @@ link is a pseudo-terminal whose path is printed as ``Link: /dev/pts/N``: a host 
 it at any time; until one configures the cup, it plays alone. The keyboard is the physical world: shake,
 die buttons, main button. The dice are redrawn from the cup's LED frames (host_tools/schocken_host/render.py).
 
-On a terminal, keys are read raw (termios) and the screen is redrawn; the terminal is restored on exit. When
-standard input is not a terminal, it is read as lines, one key name each ("s", "1", "enter", "x", ...), each
-line is carried out to the end before the next, and every change of the LEDs is printed as text. A line
-"dice D [D [D]]" queues the dice of the next throw (tests); "#" starts a comment.
+On a terminal, keys are read raw (termios) and the screen is redrawn; the terminal is restored on exit (the
+keys, the text and this terminal mode are in host_tools/schocken_host/keyboard.py). When standard input is
+not a terminal, it is read as lines, one key name each ("s", "1", "enter", "x", ...), each line is carried out
+to the end before the next, and every change of the LEDs is printed as text. A line "dice D [D [D]]" queues
+the dice of the next throw (tests); "#" starts a comment.
 """
 
 import collections
@@ -24,6 +25,8 @@ import time
 from schocken.rules import PRESETS
 
 from schocken_host import render
+from schocken_host.keyboard import (  # noqa: F401  (KEYS, TEXT, _decode_keys: re-exported)
+    KEYS, TEXT, _decode_keys, _run_tty, action_for, t)
 
 DEFAULT_LONG_MS = 1200   # firmware/cup/buttons.py LONG_MS
 TAP_MS = 60
@@ -34,78 +37,6 @@ SHAKE_MS = 800           # one throw (docs/emulation.md)
 LINK_DRAIN_BYTES = 8192  # unread link output beyond this, nobody is reading: drop it (see _LinkGuard)
 
 MAIN = 3
-
-TEXT = {
-    "de": {
-        "title": "Schocken-Becher (emuliert, {interp})",
-        "link": "Link: {port}",
-        "keys": "s schütteln · 1 2 3 Würfel (tippen) · Shift+1/2/3 oder q w e lang (Sechsen drehen)\n"
-                "Leertaste/p spicken · Enter lang (stehen / Zug beginnen) · r kurz (aufdecken) · x Ende",
-        "alone": "Ohne Host spielt der Becher allein: vor dem Zug setzt Würfel k das Wurflimit k, Enter beginnt.",
-        "rules_note": "Hinweis: allein spielt die Firmware immer nach 'standard'; --rules {preset} wirkt nicht "
-                      "(die Regeln setzt ein Host mit configure).",
-        "shake": "geschüttelt",
-        "tap": "Würfel {n} getippt",
-        "long": "Würfel {n} lang gedrückt",
-        "peek": "gespickt",
-        "stand": "Hauptknopf lang",
-        "reveal": "Hauptknopf kurz",
-        "quit": "Ende",
-        "unknown": "unbekannte Taste: {key!r}",
-        "cup_error": "Becher: {msg}",
-        "cup_gone": "Der Becher-Prozess ist beendet.",
-        "start_failed": "Becher startet nicht: {err}",
-    },
-    "en": {
-        "title": "Schocken cup (emulated, {interp})",
-        "link": "Link: {port}",
-        "keys": "s shake · 1 2 3 die (tap) · Shift+1/2/3 or q w e long (Sechsen drehen)\n"
-                "space/p peek · Enter long (stand / start a turn) · r short (reveal) · x quit",
-        "alone": "Without a host the cup plays alone: before a turn die k sets the throw limit k, Enter starts.",
-        "rules_note": "Note: alone, the firmware always plays 'standard'; --rules {preset} has no effect "
-                      "(a host sets the rules with configure).",
-        "shake": "shaken",
-        "tap": "die {n} tapped",
-        "long": "die {n} held long",
-        "peek": "peeked",
-        "stand": "main button long",
-        "reveal": "main button short",
-        "quit": "quit",
-        "unknown": "unknown key: {key!r}",
-        "cup_error": "cup: {msg}",
-        "cup_gone": "The cup process has ended.",
-        "start_failed": "the cup does not start: {err}",
-    },
-}
-
-
-def t(lang, name, **kw):
-    text = TEXT.get(lang, TEXT["de"]).get(name) or TEXT["de"][name]
-    return text.format(**kw) if kw else text
-
-
-# Key (raw byte string or line word) -> action. Actions: ("shake",), ("tap", slot), ("long", slot), ("peek",),
-# ("stand",), ("reveal",), ("quit",).
-KEYS = {
-    "s": ("shake",), "shake": ("shake",),
-    "1": ("tap", 0), "2": ("tap", 1), "3": ("tap", 2),
-    # long press: Shift+1/2/3 on German ("!", '"', "§") and US ("!", "@", "#") layouts, or q w e
-    "!": ("long", 0), '"': ("long", 1), "@": ("long", 1), "§": ("long", 2), "#": ("long", 2),
-    "q": ("long", 0), "w": ("long", 1), "e": ("long", 2),
-    "long1": ("long", 0), "long2": ("long", 1), "long3": ("long", 2),
-    " ": ("peek",), "p": ("peek",), "space": ("peek",), "peek": ("peek",),
-    "\r": ("stand",), "\n": ("stand",), "enter": ("stand",), "stand": ("stand",),
-    "r": ("reveal",), "reveal": ("reveal",),
-    "x": ("quit",), "\x03": ("quit",), "\x04": ("quit",), "quit": ("quit",), "exit": ("quit",),
-}
-
-
-def action_for(key):
-    """The action of a key or a line's word (case-insensitive for words), or None."""
-    if key in KEYS:
-        return KEYS[key]
-    word = key.strip().lower()
-    return KEYS.get(word) if word else None
 
 
 class _LinkGuard:
@@ -323,112 +254,6 @@ def _run_lines(session, lang, out):
     return 0
 
 
-# --- terminal mode ------------------------------------------------------------------------------------------
-def _ansi(markup):
-    """Rich markup -> ANSI text with CR LF line ends (the terminal is raw)."""
-    import io
-
-    from rich.console import Console
-
-    buf = io.StringIO()
-    Console(file=buf, force_terminal=True, color_system="truecolor", width=120, highlight=False,
-            soft_wrap=True).print(markup, end="")
-    return buf.getvalue().replace("\n", "\r\n")
-
-
-def _screen(session, lang, interp, notes):
-    from rich.markup import escape
-
-    lines = ["[bold]%s[/]" % escape(t(lang, "title", interp=interp)),
-             "[bold cyan]%s[/]" % escape(t(lang, "link", port=session.port)),
-             "[dim]%s[/]" % escape(t(lang, "keys"))]
-    lines += ["[dim]%s[/]" % escape(n) for n in notes]
-    lines.append("")
-    if session.frame is not None:
-        lines.append(render.faces_text(session.frame, lang, markup=True))
-    lines.append("")
-    lines += ["» " + escape(m) for m in session.messages]
-    return "\x1b[H\x1b[2J" + _ansi("\n".join(lines)) + "\r\n"
-
-
-def _decode_keys(data):
-    """Raw bytes from the terminal -> key strings (UTF-8 aware, so "§" is one key)."""
-    text = data.decode("utf-8", errors="ignore")
-    keys = []
-    i = 0
-    while i < len(text):
-        if text[i] == "\x1b":  # an escape sequence (arrows & co.): skip it whole
-            j = i + 1
-            if j < len(text) and text[j] in "[O":
-                j += 1
-                while j < len(text) and not (text[j].isalpha() or text[j] == "~"):
-                    j += 1
-                j += 1
-            i = j
-            continue
-        keys.append(text[i])
-        i += 1
-    return keys
-
-
-def _run_tty(session, lang, notes):
-    import queue
-    import tty
-
-    fd = sys.stdin.fileno()
-    old = termios.tcgetattr(fd)
-    dirty = threading.Event()
-    dirty.set()
-    actions = queue.Queue()
-    stop = threading.Event()
-
-    def worker():  # presses take time; the screen keeps redrawing meanwhile
-        while not stop.is_set():
-            try:
-                action = actions.get(timeout=0.1)
-            except queue.Empty:
-                continue
-            session.do(action)
-            dirty.set()
-
-    session.on_change = lambda frame: dirty.set()
-    hands = threading.Thread(target=worker, daemon=True)
-    out = sys.stdout
-    try:
-        tty.setraw(fd)
-        out.write("\x1b[?25l")  # hide the cursor
-        hands.start()
-        while True:
-            if dirty.is_set():
-                dirty.clear()
-                session.poll_errors()
-                out.write(_screen(session, lang, session.cup.interpreter, notes))
-                out.flush()
-            if not session.alive():
-                session.note(t(lang, "cup_gone"))
-                out.write(_screen(session, lang, session.cup.interpreter, notes))
-                return 1
-            ready, _, _ = select.select([fd], [], [], 0.05)
-            if not ready:
-                session.guard.check()
-                continue
-            data = os.read(fd, 64)
-            if not data:
-                return 0
-            for key in _decode_keys(data):
-                action = action_for(key)
-                if action is None:
-                    session.note(t(lang, "unknown", key=key))
-                    dirty.set()
-                elif action[0] == "quit":
-                    return 0
-                else:
-                    actions.put(action)
-    finally:
-        stop.set()
-        termios.tcsetattr(fd, termios.TCSADRAIN, old)
-        out.write("\x1b[?25h\r\n")
-        out.flush()
 
 
 def cmd_cup(args):

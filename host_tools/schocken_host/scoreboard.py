@@ -26,182 +26,10 @@ from textual.widgets import Digits, Footer, Log, Static
 from schocken.throws import ALL, evaluate
 
 from schocken_host.plain import PlainUI
-from schocken_host.render import PIPS, PIP_CELLS
-
-TEXT = {
-    "de": {
-        "title": "Schocken",
-        "rules": "Regeln: {name}",
-        "setup": "Vorbereitung", "throw_off": "Auswürfeln", "half1": "1. Hälfte", "half2": "2. Hälfte",
-        "final": "Finale", "over": "Spiel aus",
-        "round_no": "Runde {n}",
-        "middle": "Mitte",
-        "deckel": "Deckel",
-        "on_turn": "▶ am Zug · Wurf {n}/{limit}",
-        "on_turn_head": "▶ {name} ist am Zug · Wurf {n}/{limit}",
-        "nobody": "Aufdecken …",
-        "stands": "steht · Wurf {n}/{limit}",
-        "waits": "wartet",
-        "out": "raus aus der Hälfte",
-        "watches": "schaut zu",
-        "paused": "⏸ PAUSE: {reason}",
-        "flagged": "✗ UNGÜLTIG: {reason}",
-        "game_lost": "hat das Spiel verloren",
-        "covered": "verdeckt",
-        "aside": "beiseite",
-        "throws": "{n} Würfe", "throws_1": "1 Wurf",
-        "built": "zusammengewürfelt",
-        "best": "bester Wurf",
-        "worst": "verliert +{n}",
-        "worst_all": "verliert: alle",
-        "result": "Runde {round}: {worst} verliert und bekommt {deckel} Deckel {source} ({best}: {label}).",
-        "result_all": "Runde {round}: {worst} verliert: Schock-Aus von {best}, alle Deckel!",
-        "from_middle": "aus der Mitte",
-        "from_player": "von {name}",
-        "throw_off_opener": "Auswürfeln: {name} hat den niedrigsten Wurf und beginnt.",
-        "stechen": "Auswürfeln: Gleichstand, Stechen zwischen {names}.",
-        "halves": "Hälften verloren: {list}",
-        "none_yet": "noch keine",
-        "game_over": "SPIEL AUS – {name} hat verloren{blatt}",
-        "blatt": " (Blattschuss)",
-        "pause": "PAUSE: Becher von {name} ist weg ({reason}). Warte …",
-        "hint": "q: beenden",
-        "hint_over": "Spiel aus – q beendet",
-        "error": "Fehler: {error}",
-        "quit": "Beenden",
-        "log": "Verlauf",
-    },
-    "en": {
-        "title": "Schocken",
-        "rules": "Rules: {name}",
-        "setup": "Setup", "throw_off": "Throw-off (Auswürfeln)", "half1": "1. Hälfte", "half2": "2. Hälfte",
-        "final": "Finale", "over": "Game over",
-        "round_no": "Round {n}",
-        "middle": "Middle",
-        "deckel": "Deckel",
-        "on_turn": "▶ on turn · throw {n}/{limit}",
-        "on_turn_head": "▶ {name} is on turn · throw {n}/{limit}",
-        "nobody": "Reveal …",
-        "stands": "stands · throw {n}/{limit}",
-        "waits": "waits",
-        "out": "out of the half",
-        "watches": "watches",
-        "paused": "⏸ PAUSE: {reason}",
-        "flagged": "✗ INVALID: {reason}",
-        "game_lost": "lost the game",
-        "covered": "covered",
-        "aside": "set aside",
-        "throws": "{n} throws", "throws_1": "1 throw",
-        "built": "built",
-        "best": "best throw",
-        "worst": "loses +{n}",
-        "worst_all": "loses: all",
-        "result": "Round {round}: {worst} loses and takes {deckel} Deckel {source} ({best}: {label}).",
-        "result_all": "Round {round}: {worst} loses: Schock-Aus by {best}, all Deckel!",
-        "from_middle": "from the middle",
-        "from_player": "from {name}",
-        "throw_off_opener": "Throw-off: {name} has the lowest throw and opens.",
-        "stechen": "Throw-off: a tie, Stechen between {names}.",
-        "halves": "Halves lost: {list}",
-        "none_yet": "none yet",
-        "game_over": "GAME OVER – {name} lost{blatt}",
-        "blatt": " (Blattschuss)",
-        "pause": "PAUSE: the cup of {name} is gone ({reason}). Waiting …",
-        "hint": "q: quit",
-        "hint_over": "Game over – q quits",
-        "error": "Error: {error}",
-        "quit": "Quit",
-        "log": "Log",
-    },
-}
-
-# Die styles: revealed dice white like a die under the cup, dice set aside orange like the cup's LEDs.
-DIE_STYLE = {"cup": "bold #000000 on #e8e8e8", "aside": "bold #000000 on #ff8000", "empty": "on #3a3a3a"}
-PIP = "●"
-FACES = "⚀⚁⚂⚃⚄⚅"
+from schocken_host.scoreboard_card import PlayerCard, card_info, throw_limit
+from schocken_host.scoreboard_view import TEXT, plain_text
 
 LOG_LINES = 200
-
-
-def die_rows(value):
-    """A die face as three rows of five cells (pips in columns 0, 2, 4); ``None`` for a blank die."""
-    rows = [[" "] * 5 for _ in range(3)]
-    if value:
-        for p, (r, c) in enumerate(PIP_CELLS):
-            if PIPS[value] >> p & 1:
-                rows[r][2 * c] = PIP
-    return ["".join(r) for r in rows]
-
-
-def dice_text(dice, kinds):
-    """Up to three dice side by side as pip grids: ``dice`` values (None = not shown), ``kinds`` per die
-    "cup" (revealed), "aside" (set aside) or "empty" (still in the covered cup)."""
-    out = Text()
-    grids = [die_rows(v) for v in dice]
-    for r in range(3):
-        if r:
-            out.append("\n")
-        for d, grid in enumerate(grids):
-            if d:
-                out.append(" ")
-            out.append(grid[r], style=DIE_STYLE[kinds[d]])
-    return out
-
-
-def faces(dice):
-    """Dice as Unicode die faces, e.g. ⚃⚃⚀."""
-    return "".join(FACES[v - 1] for v in dice if 1 <= v <= 6)
-
-
-def _plain(content):
-    if isinstance(content, Text):
-        return content.plain
-    return str(content)
-
-
-class PlayerCard(Vertical):
-    """One player: name, Deckel (large), status, dice, label, flag."""
-
-    def __init__(self, seat, info=None):
-        super().__init__(id="seat-%d" % seat, classes="card")
-        self.seat = seat
-        self.info = info or {}
-
-    def compose(self) -> ComposeResult:
-        info = self.info
-        yield Static(info.get("name", ""), classes="name")
-        with Horizontal(classes="deckel-row"):
-            yield Digits(info.get("deckel", "0"), classes="deckel")
-            yield Static(info.get("deckel_caption", ""), classes="deckel-caption")
-        yield Static(info.get("status", ""), classes="status")
-        yield Static(info.get("dice", ""), classes="dice")
-        yield Static(info.get("label", ""), classes="label")
-        flag = Static(info.get("flag", ""), classes="flag")
-        flag.display = bool(info.get("flag"))
-        yield flag
-
-    def show(self, info):
-        self.info = info
-        for cls in ("on-turn", "out", "cheat", "paused", "loser", "done", "best", "worst"):
-            self.set_class(bool(info.get(cls)), "-" + cls)
-        try:
-            self.query_one(".name", Static).update(info["name"])
-            self.query_one(".deckel", Digits).update(info["deckel"])
-            self.query_one(".deckel-caption", Static).update(info["deckel_caption"])
-            self.query_one(".status", Static).update(info["status"])
-            self.query_one(".dice", Static).update(info["dice"])
-            self.query_one(".label", Static).update(info["label"])
-            flag = self.query_one(".flag", Static)
-            flag.update(info["flag"])
-            flag.display = bool(info["flag"])
-        except NoMatches:
-            pass  # not composed yet: compose() reads self.info
-
-    def text(self):
-        """Everything the card shows, as plain text (for tests and screen readers)."""
-        i = self.info
-        return "\n".join([_plain(i.get("name", "")), "%s %s" % (i.get("deckel", ""), i.get("deckel_caption", "")),
-                          _plain(i.get("status", "")), _plain(i.get("label", "")), _plain(i.get("flag", ""))])
 
 
 class _UI:
@@ -452,21 +280,13 @@ class Scoreboard(App):
             n = len(players)
             grid.styles.grid_size_columns = max(1, n if n <= 4 else min(4, (n + 1) // 2))
         for p in players:
-            self._cards[p.seat].show(self._card_info(st, p, phase))
+            self._cards[p.seat].show(card_info(self.t, st, p, phase))
         new = [c for c in self._cards.values() if c.parent is None]
         if new:
             grid.mount(*new)
         # Result of the last round (or of the throw-off), losers of the halves.
         self.query_one("#result", Static).update(self._result_line(st))
         self.query_one("#halves", Static).update(self._halves_line(st))
-
-    def _limit(self, st, seat):
-        max_throws = st.rules.max_throws if st.rules is not None else 3
-        if st.round_kind == "throw_off":
-            return st.limit or 1
-        if st.order and seat == st.order[0]:
-            return max_throws
-        return st.limit or max_throws
 
     def _turn_line(self, st, phase):
         if st is None or phase in ("over", "setup"):
@@ -478,74 +298,8 @@ class Scoreboard(App):
                 return Text(self.t["nobody"], style="bold")
             return Text("")
         p = st.players[st.on_turn]
-        return Text(self.t["on_turn_head"].format(name=p.name, n=p.throws, limit=self._limit(st, p.seat)),
+        return Text(self.t["on_turn_head"].format(name=p.name, n=p.throws, limit=throw_limit(st, p.seat)),
                     style="bold green")
-
-    def _card_info(self, st, p, phase):
-        t = self.t
-        seat = p.seat
-        name = Text("%d  %s" % (seat + 1, p.name), style="bold")
-        if getattr(p, "kind", "cup") == "bot":
-            name.append("  (Bot)", style="dim")
-        info = {"name": name, "deckel": str(st.deckel(seat)), "deckel_caption": t["deckel"]}
-        in_play = phase in ("half1", "half2", "final")
-        out = in_play and not st.in_half(seat)
-        watches = phase == "throw_off" and st.game is not None and seat not in st.game.throw_off_seats
-        on_turn = st.on_turn == seat and phase != "over"
-        loser = st.over and st.loser == seat
-        paused = seat in st.paused
-        # Status line.
-        if paused:
-            status = t["paused"].format(reason=st.paused[seat])
-        elif loser:
-            status = t["game_lost"]
-        elif out:
-            status = t["out"]
-        elif watches:
-            status = t["watches"]
-        elif on_turn:
-            status = t["on_turn"].format(n=p.throws, limit=self._limit(st, seat))
-        elif p.done:
-            status = t["stands"].format(n=p.throws, limit=self._limit(st, seat))
-        elif st.over:
-            status = ""
-        else:
-            status = t["waits"]
-        # Dice: the revealed throw, else the dice set aside (the rest still in the cup).
-        label = Text("")
-        lr = st.last_round
-        current = lr is not None and lr.get("round") == st.round
-        best = current and lr["best"] == seat
-        worst = current and lr["worst"] == seat
-        if p.revealed:
-            r = p.revealed
-            dice = dice_text(list(r["dice"]), ["cup"] * 3)
-            throws = t["throws_1"] if r["throws"] == 1 else t["throws"].format(n=r["throws"])
-            label = Text("%s %s" % (faces(r["dice"]), r["label"]), style="bold")
-            label.append(" · " + throws + ("" if r["hand"] else ", " + t["built"]), style="")
-            # Once the round is ranked, the verdict takes the status line.
-            if worst and not (paused or loser):
-                status = t["worst_all"] if lr["deckel"] == ALL else t["worst"].format(
-                    n=sum(m[1] for m in lr["moves"]))
-            elif best and not (paused or loser):
-                status = t["best"]
-        elif p.public or p.throws or p.done:
-            slots = [None, None, None]
-            for slot, value in p.public:
-                if 0 <= slot < 3:
-                    slots[slot] = value
-            dice = dice_text(slots, ["aside" if v else "empty" for v in slots])
-            if p.public:
-                label = Text("%s: %s" % (t["aside"], "-".join(str(v) for v in slots if v)))
-            if p.done:
-                label.append((" · " if p.public else "") + t["covered"])
-        else:
-            dice = Text("")
-        flag = t["flagged"].format(reason=p.flagged) if p.flagged else ""
-        info.update({"status": status, "dice": dice, "label": label, "flag": flag, "on-turn": on_turn,
-                     "out": out or watches, "cheat": bool(p.flagged), "paused": paused, "loser": loser,
-                     "done": p.done, "best": best, "worst": worst})
-        return info
 
     def _result_line(self, st):
         if st is None:
@@ -590,7 +344,7 @@ class Scoreboard(App):
         if isinstance(widget, Log):
             return "\n".join(widget.lines)
         content = getattr(widget, "content", None)  # Textual >= 2; older ones call it renderable
-        return _plain(content if content is not None else getattr(widget, "renderable", ""))
+        return plain_text(content if content is not None else getattr(widget, "renderable", ""))
 
     def card_text(self, seat):
         return self._cards[seat].text()

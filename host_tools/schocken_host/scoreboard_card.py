@@ -1,0 +1,136 @@
+"""One player's card on the scoreboard: the ``PlayerCard`` widget (name, Deckel in large digits, status, dice,
+label, flag) and ``card_info``, which works out from a ``state.TableState`` what the card shows."""
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.css.query import NoMatches
+from textual.widgets import Digits, Static
+
+from schocken.throws import ALL
+
+from schocken_host.scoreboard_view import dice_text, faces, plain_text
+
+
+class PlayerCard(Vertical):
+    """One player: name, Deckel (large), status, dice, label, flag."""
+
+    def __init__(self, seat, info=None):
+        super().__init__(id="seat-%d" % seat, classes="card")
+        self.seat = seat
+        self.info = info or {}
+
+    def compose(self) -> ComposeResult:
+        info = self.info
+        yield Static(info.get("name", ""), classes="name")
+        with Horizontal(classes="deckel-row"):
+            yield Digits(info.get("deckel", "0"), classes="deckel")
+            yield Static(info.get("deckel_caption", ""), classes="deckel-caption")
+        yield Static(info.get("status", ""), classes="status")
+        yield Static(info.get("dice", ""), classes="dice")
+        yield Static(info.get("label", ""), classes="label")
+        flag = Static(info.get("flag", ""), classes="flag")
+        flag.display = bool(info.get("flag"))
+        yield flag
+
+    def show(self, info):
+        self.info = info
+        for cls in ("on-turn", "out", "cheat", "paused", "loser", "done", "best", "worst"):
+            self.set_class(bool(info.get(cls)), "-" + cls)
+        try:
+            self.query_one(".name", Static).update(info["name"])
+            self.query_one(".deckel", Digits).update(info["deckel"])
+            self.query_one(".deckel-caption", Static).update(info["deckel_caption"])
+            self.query_one(".status", Static).update(info["status"])
+            self.query_one(".dice", Static).update(info["dice"])
+            self.query_one(".label", Static).update(info["label"])
+            flag = self.query_one(".flag", Static)
+            flag.update(info["flag"])
+            flag.display = bool(info["flag"])
+        except NoMatches:
+            pass  # not composed yet: compose() reads self.info
+
+    def text(self):
+        """Everything the card shows, as plain text (for tests and screen readers)."""
+        i = self.info
+        return "\n".join([plain_text(i.get("name", "")),
+                          "%s %s" % (i.get("deckel", ""), i.get("deckel_caption", "")),
+                          plain_text(i.get("status", "")), plain_text(i.get("label", "")),
+                          plain_text(i.get("flag", ""))])
+
+
+def throw_limit(st, seat):
+    """How many throws ``seat`` may use this round: the opener the rule's maximum, the others his count."""
+    max_throws = st.rules.max_throws if st.rules is not None else 3
+    if st.round_kind == "throw_off":
+        return st.limit or 1
+    if st.order and seat == st.order[0]:
+        return max_throws
+    return st.limit or max_throws
+
+
+def card_info(t, st, p, phase):
+    """What the card of player ``p`` shows in ``phase`` (texts ``t``): the ``info`` dict of ``PlayerCard.show``."""
+    seat = p.seat
+    name = Text("%d  %s" % (seat + 1, p.name), style="bold")
+    if getattr(p, "kind", "cup") == "bot":
+        name.append("  (Bot)", style="dim")
+    info = {"name": name, "deckel": str(st.deckel(seat)), "deckel_caption": t["deckel"]}
+    in_play = phase in ("half1", "half2", "final")
+    out = in_play and not st.in_half(seat)
+    watches = phase == "throw_off" and st.game is not None and seat not in st.game.throw_off_seats
+    on_turn = st.on_turn == seat and phase != "over"
+    loser = st.over and st.loser == seat
+    paused = seat in st.paused
+    # Status line.
+    if paused:
+        status = t["paused"].format(reason=st.paused[seat])
+    elif loser:
+        status = t["game_lost"]
+    elif out:
+        status = t["out"]
+    elif watches:
+        status = t["watches"]
+    elif on_turn:
+        status = t["on_turn"].format(n=p.throws, limit=throw_limit(st, seat))
+    elif p.done:
+        status = t["stands"].format(n=p.throws, limit=throw_limit(st, seat))
+    elif st.over:
+        status = ""
+    else:
+        status = t["waits"]
+    # Dice: the revealed throw, else the dice set aside (the rest still in the cup).
+    label = Text("")
+    lr = st.last_round
+    current = lr is not None and lr.get("round") == st.round
+    best = current and lr["best"] == seat
+    worst = current and lr["worst"] == seat
+    if p.revealed:
+        r = p.revealed
+        dice = dice_text(list(r["dice"]), ["cup"] * 3)
+        throws = t["throws_1"] if r["throws"] == 1 else t["throws"].format(n=r["throws"])
+        label = Text("%s %s" % (faces(r["dice"]), r["label"]), style="bold")
+        label.append(" · " + throws + ("" if r["hand"] else ", " + t["built"]), style="")
+        # Once the round is ranked, the verdict takes the status line.
+        if worst and not (paused or loser):
+            status = t["worst_all"] if lr["deckel"] == ALL else t["worst"].format(
+                n=sum(m[1] for m in lr["moves"]))
+        elif best and not (paused or loser):
+            status = t["best"]
+    elif p.public or p.throws or p.done:
+        slots = [None, None, None]
+        for slot, value in p.public:
+            if 0 <= slot < 3:
+                slots[slot] = value
+        dice = dice_text(slots, ["aside" if v else "empty" for v in slots])
+        if p.public:
+            label = Text("%s: %s" % (t["aside"], "-".join(str(v) for v in slots if v)))
+        if p.done:
+            label.append((" · " if p.public else "") + t["covered"])
+    else:
+        dice = Text("")
+    flag = t["flagged"].format(reason=p.flagged) if p.flagged else ""
+    info.update({"status": status, "dice": dice, "label": label, "flag": flag, "on-turn": on_turn,
+                 "out": out or watches, "cheat": bool(p.flagged), "paused": paused, "loser": loser,
+                 "done": p.done, "best": best, "worst": worst})
+    return info
