@@ -225,19 +225,13 @@ def shake(timeout_ms=15000):
     from cup.shake import ShakeDetector
     b = board()
     det = ShakeDetector(b.sensor_kind)
-    accel = b.sensor_kind == "accel"
     buf = array("i", (0, 0, 0))
     t0 = _ticks()
     thrown = False
     try:
         while _since(t0) < timeout_ms and not thrown:
             _pump(b)
-            now = _ticks()
-            if accel:
-                b.read_accel(buf)
-                thrown = det.feed_accel(now, buf[0], buf[1], buf[2])
-            else:
-                thrown = det.feed_switch(now, b.read_switch())
+            thrown = det.feed_board(_ticks(), b, buf)
             time.sleep_ms(10)
     except OSError as e:
         return _out({"test": "shake", "ok": False, "error": "%s" % e})

@@ -307,21 +307,21 @@ def test_boot_with_a_bad_spec_touches_no_board(tmp_path, capsys):
 
 # --- boot_select on the MicroPython unix port ------------------------------------------------------------
 
-CASES_SCRIPT = r"""
-import json, sys
-import boot_select as BS
-from boards import pins
-cases = json.loads(sys.stdin.read())
-out = []
-for name, config, spec in cases:
-    if isinstance(spec, str):
-        spec = pins.load(spec)
-    try:
-        out.append(["ok", BS.select(config, spec)])
-    except BS.BootError as e:
-        out.append([e.kind, e.msg])
-print(json.dumps(out))
+# One definition of the answers, run on MicroPython (as a script) and on CPython (exec'd here).
+ANSWERS = r"""
+def answers(cases, BS, pins):
+    out = []
+    for name, config, spec in cases:
+        if isinstance(spec, str):
+            spec = pins.load(spec)
+        try:
+            out.append(["ok", BS.select(config, spec)])
+        except BS.BootError as e:
+            out.append([e.kind, e.msg])
+    return out
 """
+CASES_SCRIPT = ("import json, sys\nimport boot_select as BS\nfrom boards import pins\n" + ANSWERS
+                + "print(json.dumps(answers(json.loads(sys.stdin.read()), BS, pins)))\n")
 
 
 def _cases():
@@ -340,15 +340,9 @@ def _cases():
 
 
 def _cpython_answers(cases):
-    out = []
-    for _, config, spec in cases:
-        if isinstance(spec, str):
-            spec = pins.load(spec)
-        try:
-            out.append(["ok", BS.select(config, spec)])
-        except BS.BootError as e:
-            out.append([e.kind, e.msg])
-    return out
+    ns = {}
+    exec(ANSWERS, ns)
+    return ns["answers"](cases, BS, pins)
 
 
 def _mp(args, **kw):

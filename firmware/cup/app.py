@@ -102,15 +102,8 @@ class App:
         # The hot loop: a preallocated buffer and ints only, no allocation per sample.
         board, detector = self.board, self.detector
         buf = array("i", (0, 0, 0))
-        accel = board.sensor_kind == "accel"
         while True:
-            now = ticks_ms()
-            if accel:
-                board.read_accel(buf)
-                thrown = detector.feed_accel(now, buf[0], buf[1], buf[2])
-            else:
-                thrown = detector.feed_switch(now, board.read_switch())
-            if thrown:
+            if detector.feed_board(ticks_ms(), board, buf):
                 try:
                     self.cup.on_shake()
                 except Exception as e:

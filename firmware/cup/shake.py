@@ -120,6 +120,14 @@ class ShakeDetector:
         self._level = -1      # last switch level (-1: none yet)
         self._toggles = 0     # switch level changes in the current burst
 
+    def feed_board(self, t_ms, board, buf):
+        """One sample read from a board (docs/board-interface.md): its accelerometer into the preallocated
+        ``buf`` (array('i', 3)), or its switch. The cup's 100 Hz loop and the doctor's self-test both use it."""
+        if self.sensor == "accel":
+            board.read_accel(buf)
+            return self.feed_accel(t_ms, buf[0], buf[1], buf[2])
+        return self.feed_switch(t_ms, board.read_switch())
+
     def feed_accel(self, t_ms, ax, ay, az):
         """One accelerometer sample (ints, mm/s^2). True when a throw is final."""
         # Scale and clamp first, so all squares below fit in a small int.
