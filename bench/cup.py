@@ -2,9 +2,11 @@
 
     .venv/bin/python bench/cup.py [--quick]
 
-- heap: the smallest `micropython -X heapsize=...` (in KB, steps of 8) with which an emulated cup plays three
+- heap: the smallest `micropython -X heapsize=...` (in KB, steps of 4) with which an emulated cup plays three
   full rounds through its serial link (hello, configure, turn, shake, stand, reveal, outcome), and the live heap
-  (gc.mem_alloc after a collection) the cup reports on its control channel after the rounds.
+  (gc.mem_alloc after a collection) the cup reports on its control channel after the rounds; once with the
+  firmware in an emulated flash ROM (ROMFS, as frozen or ROMFS code on a board: schocken_host.romfs), once
+  loaded as .mpy files into the heap (a board without ROMFS).
 - latency: from the shake traces (bench/shake.py's measurement under MicroPython).
 - size: the compiled firmware (.mpy of every file under firmware/) for xtensawin, armv6m, armv7emsp.
 """
@@ -22,10 +24,10 @@ sys.path.insert(0, str(REPO / "bench"))
 from schocken_host.emulator import mpy_cross_exe  # noqa: E402
 
 
-def three_rounds(heap):
+def three_rounds(heap, rom):
     from cupkit import CupDriver
     try:
-        cup = CupDriver(heap="%dk" % heap)
+        cup = CupDriver(heap="%dk" % heap, rom=rom)
     except RuntimeError:
         return None
     try:
@@ -49,17 +51,17 @@ def three_rounds(heap):
         cup.close()
 
 
-def min_heap(lo=64, hi=192):
-    """Binary search in steps of 8 KB for the smallest heap that plays three rounds."""
-    if three_rounds(hi) is None:
+def min_heap(rom, lo=48, hi=192):
+    """Binary search in steps of 4 KB for the smallest heap that plays three rounds."""
+    if three_rounds(hi, rom) is None:
         return None, None
-    while hi - lo > 8:
-        mid = (lo + hi) // 2 // 8 * 8
-        if three_rounds(mid) is None:
+    while hi - lo > 4:
+        mid = (lo + hi) // 2 // 4 * 4
+        if three_rounds(mid, rom) is None:
             lo = mid
         else:
             hi = mid
-    return hi, three_rounds(hi)
+    return hi, three_rounds(hi, rom)
 
 
 def compiled_size(arch):
@@ -74,9 +76,12 @@ def compiled_size(arch):
 
 
 def main():
-    heap, live = min_heap()
-    print("cup heap: smallest -X heapsize for three rounds: %s KB" % heap)
-    print("cup heap: live heap after three rounds (gc.mem_alloc): %s bytes" % live)
+    from schocken_host import romfs
+    for rom in ((True, False) if romfs.available() else (False,)):
+        where = "firmware in ROM" if rom else "firmware as .mpy files"
+        heap, live = min_heap(rom)
+        print("cup heap (%s): smallest -X heapsize for three rounds: %s KB" % (where, heap))
+        print("cup heap (%s): live heap after three rounds (gc.mem_alloc): %s bytes" % (where, live))
     try:
         import shake
         manifest = shake.json.loads((shake.DATA / "traces.json").read_text())

@@ -251,5 +251,9 @@ async def main(opts):
     await app.run(extra)
 
 
+def run(argv):
+    asyncio.run(main(parse_args(argv)))
+
+
 if __name__ == "__main__":
-    asyncio.run(main(parse_args(sys.argv[1:])))
+    run(sys.argv[1:])

@@ -18,6 +18,8 @@ import threading
 import time
 from pathlib import Path
 
+from schocken_host import romfs
+
 ROOT = Path(__file__).resolve().parents[2]
 FIRMWARE = ROOT / "firmware"
 HEAP = "160k"  # bench/cup.py measures what the cup needs; docs/benchmarks.md
@@ -106,7 +108,7 @@ class EmulatedCup:
     """One emulated cup process. ``port`` is the link's device path for pyserial."""
 
     def __init__(self, cup_id="emu1", name="", sensor=None, board=None, heap=HEAP, interpreter=None,
-                 long_ms=None, on_frame=None, secret=None):
+                 long_ms=None, on_frame=None, secret=None, rom=None):
         self.cup_id = cup_id
         self.secret = secret          # hex, or None: a cup with a secret accepts only an authenticated host
         self.on_frame = on_frame
@@ -129,6 +131,9 @@ class EmulatedCup:
             register_key(cup_id, secret)  # this host paired it: hello() finds the key
         self._args = args
         self._heap = heap
+        # The firmware's bytecode in an emulated flash ROM, as on a board (schocken_host.romfs); without it
+        # the .mpy files are loaded into the heap.
+        self.rom = romfs.available() if rom is None else rom
         self._closed = False
         self._start()
 
@@ -140,8 +145,12 @@ class EmulatedCup:
         env = dict(os.environ)
         if self.interpreter == "micropython":
             tree = compile_firmware()
-            env["MICROPYPATH"] = "%s:%s:.frozen" % (tree, tree / "lib")
-            cmd = [micropython_exe(), "-X", "heapsize=" + self._heap, "-m", "emulate"] + args
+            if self.rom:
+                env["MICROPYPATH"] = ".frozen"
+                cmd = romfs.command(romfs.build_image(tree), self._heap, args)
+            else:
+                env["MICROPYPATH"] = "%s:%s:.frozen" % (tree, tree / "lib")
+                cmd = [micropython_exe(), "-X", "heapsize=" + self._heap, "-m", "emulate"] + args
         else:
             env["PYTHONPATH"] = "%s%s%s" % (FIRMWARE, os.pathsep, FIRMWARE / "lib")
             cmd = [sys.executable, str(FIRMWARE / "emulate.py")] + args
