@@ -1,5 +1,5 @@
-"""Provably fair rolls at a whole emulated table (`schocken play --fair`): every throw comes from the cup's
-committed seed and the host's nonce for that throw; a cup that rolls dice of its own choosing is caught."""
+"""Provably fair rolls at a whole emulated table (`schocken play`, fair by default): every throw comes from the
+cup's committed seed and the host's nonce for that throw; a cup that rolls dice of its own choosing is caught."""
 
 import json
 import os
@@ -25,8 +25,24 @@ def events(log_dir):
 def play(tmp_path, *extra, stdin=None):
     env = dict(os.environ, SCHOCKEN_LOG_DIR=str(tmp_path))
     return subprocess.run([sys.executable, "-m", "schocken_host.cli", "play", "--emulate", "3", "--plain",
-                           "--fair", "--strategy", "schock", "--set", "deckel_total=3", "--opener", "0"] + list(extra),
+                           "--strategy", "schock", "--set", "deckel_total=3", "--opener", "0"] + list(extra),
                           env=env, capture_output=True, text=True, timeout=240, input=stdin)
+
+
+def test_fair_play_is_the_default_and_scripted_dice_turn_it_off():
+    import argparse
+    from schocken import RuleError
+    from schocken_host.play_cmd import add_arguments, fair_mode
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    assert fair_mode(parser.parse_args([]), None) is True
+    assert fair_mode(parser.parse_args(["--no-fair"]), None) is False
+    assert fair_mode(parser.parse_args(["--seed", "3"]), None) is False     # scripted dice are not fair dice
+    with pytest.raises(RuleError, match="--seed"):
+        fair_mode(parser.parse_args(["--seed", "3", "--fair"]), None)
+    # a resumed game keeps the mode its log started with, whatever the flags say now
+    assert fair_mode(parser.parse_args(["--no-fair"]), {"ev": "start", "fair": True}) is True
+    assert fair_mode(parser.parse_args([]), {"ev": "start", "fair": False}) is False
 
 
 def test_fair_game_every_throw_from_seed_and_nonce(tmp_path):
@@ -60,3 +76,35 @@ def test_a_cup_choosing_its_dice_is_caught(tmp_path):
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
     cheats = [e for e in events(tmp_path) if e["ev"] == "cheat"]
     assert cheats and cheats[0]["seat"] == 2 and "seed and nonce give" in cheats[0]["reason"]
+
+
+def test_killed_fair_game_resumes_fair_and_every_throw_checks(tmp_path):
+    """The host killed mid round of a fair game (the default), then resumed from its log: the game stays fair,
+    ends, and every throw of every reveal, before and after the crash, comes from the seed and the nonces."""
+    import tablekit as K
+    argv = ["--emulate", "3", "--plain", "--strategy", "schock", "--set", "deckel_total=3", "--opener", "0"]
+    env = dict(os.environ, SCHOCKEN_LOG_DIR=str(tmp_path))
+    proc = subprocess.Popen(K.SCHOCKEN + ["play"] + argv, env=env, stdin=subprocess.DEVNULL,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def in_second_round(evs):
+        rounds = [i for i, e in enumerate(evs) if e["ev"] == "round"]
+        return rounds and any(e["ev"] == "nonce" for e in evs[rounds[0] + 1:])
+    log, at_kill = K.kill_when(proc, tmp_path, in_second_round)
+    resumed = subprocess.run(K.SCHOCKEN + ["play", "--resume", str(log)] + argv, env=env, capture_output=True,
+                             text=True, timeout=240, stdin=subprocess.DEVNULL)
+    assert resumed.returncode == 0, resumed.stdout[-2000:] + resumed.stderr[-2000:]
+    evs = events(tmp_path)
+    assert evs[:len(at_kill)] == at_kill and "resumed" in [e["ev"] for e in evs[len(at_kill):]]
+    assert evs[0]["fair"] is True and evs[-1]["ev"] == "game_over"
+    assert not [e for e in evs if e["ev"] == "cheat"]
+    seeds, nonces = {}, {}
+    for e in evs:  # a turn played again after the resume commits a new seed and gets new nonces
+        if e["ev"] == "seed":
+            seeds[(e["round"], e["seat"])] = e["hash"]
+            nonces[(e["round"], e["seat"])] = {}
+        elif e["ev"] == "nonce":
+            nonces[(e["round"], e["seat"])][e["throw"]] = e["nonce"]
+        elif e["ev"] == "reveal":
+            key = (e["round"], e["seat"])
+            assert F.check_dice(e["seed"], seeds[key], nonces[key], e["round"], e["transcript"]) == e["throws"]

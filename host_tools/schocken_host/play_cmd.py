@@ -1,6 +1,7 @@
 """`schocken play`: seat the players, connect their cups (serial ports and/or emulated cups), run the referee
 with a scoreboard, log everything; `--resume` continues a logged game."""
 
+import argparse
 import asyncio
 import hashlib
 import os
@@ -44,15 +45,29 @@ def add_arguments(p):
     p.add_argument("--no-auth", action="store_true",
                    help="emulated cups without a secret: unauthenticated links (by default each emulated cup "
                         "gets a fresh secret and every message is signed)")
-    p.add_argument("--fair", action="store_true",
-                   help="provably fair dice: each throw from the cup's committed seed and a host nonce")
+    p.add_argument("--fair", action=argparse.BooleanOptionalAction, default=None,
+                   help="provably fair dice: each throw from the cup's committed seed and a host nonce "
+                        "(docs/fairness.md; on by default, off with --seed; --no-fair: each cup rolls alone)")
     p.add_argument("--strategy", choices=sorted(STRATEGIES), default="schock", help="how the bots play")
-    p.add_argument("--seed", type=int, default=None, help="dice for emulated bot cups from this seed")
+    p.add_argument("--seed", type=int, default=None,
+                   help="dice for emulated bot cups from this seed (scripted dice: fair play is off)")
     p.add_argument("--opener", type=int, default=None, help="seat that opens (skips the throw-off)")
     p.add_argument("--resume", nargs="?", const="latest", default=None, metavar="LOG",
                    help="continue an interrupted game (the newest log if none is named)")
     p.add_argument("--log-dir", default=None, help="where game logs go (default: the user data directory)")
     p.add_argument("--heap", default="160k", help="heap of each emulated cup (micropython -X heapsize)")
+
+
+def fair_mode(args, start):
+    """Fair play is the default. A resumed game keeps the mode of its log; scripted dice (--seed) are not
+    fair dice, so --seed turns it off, and --seed with --fair is refused."""
+    if start is not None:
+        return bool(start.get("fair"))
+    if args.seed is not None:
+        if args.fair:
+            raise RuleError("--seed scripts the dice of the emulated cups: it cannot be combined with --fair")
+        return False
+    return args.fair is not False
 
 
 def seeded_dice(seed):
@@ -260,7 +275,7 @@ async def play(args, ui_factory):
         ui.note("Log: %s" % log.path)
         for cup in table.cups:
             ui.note("%s: %s (%s)" % (cup.cup_id, cup.port, cup.interpreter))
-        fair = bool(args.fair or (start and start.get("fair")))
+        fair = fair_mode(args, start)
         referee = Referee(rules, table.seats, log, ui, reveal=args.reveal, cheat=args.cheat, state=state, fair=fair,
                           absent_timeout=args.absent_timeout)
         tasks = [asyncio.create_task(b.run(referee)) for b in table.bots]
