@@ -1,0 +1,128 @@
+"""Scoreboard test helpers: a table that makes events the way the referee does (referee.py), computed with the
+rules package (the referee's own ``_peek_throw_off`` / ``_peek_round`` on a copy of the game), and the dice of a
+whole game of three (tests/test_scoreboard.py)."""
+
+from schocken.rules import Rules
+from schocken.throws import evaluate
+
+from schocken_host.referee import _peek_round, _peek_throw_off
+from schocken_host.state import LOG_VERSION, TableState
+
+NAMES = ("Anna", "Ben", "Cem")
+
+
+# --- events, the way the referee makes them ------------------------------------------------------------
+class Table:
+    """A TableState and the events that built it; ``app`` (if set) sees every event like the referee's UI."""
+
+    def __init__(self, names=NAMES, rules="standard", app=None):
+        self.rules = Rules(rules)
+        self.names = names
+        self.st = TableState()
+        self.app = app
+
+    def emit(self, ev):
+        self.st.apply(ev)
+        if self.app is not None:
+            self.app.update(self.st, ev)
+
+    def emit_all(self, events):
+        for ev in events:
+            self.emit(ev)
+
+    def start(self, opener=None):
+        self.emit({"ev": "start", "version": LOG_VERSION, "game_id": "0123456789ab", "rules": self.rules.to_dict(),
+                   "reveal": "all", "cheat": "replay",
+                   "players": [{"seat": i, "name": n, "cup": "emu%d" % (i + 1), "kind": "bot" if i == 2 else "cup"}
+                               for i, n in enumerate(self.names)]})
+        if opener is not None:
+            self.emit({"ev": "opener", "seat": opener})
+
+    def next_round(self):
+        st = self.st
+        return st.round + 1 if st.round <= st.closed else st.round
+
+    def turn_events(self, round_id, order, plays, kind="round"):
+        """turn / progress / done per seat of ``order``; ``plays[seat] = (dice, throws, aside)`` with
+        ``aside`` the dice set aside as [[slot, value], ...] (shown from the second throw on)."""
+        events, limit = [], None
+        for pos, seat in enumerate(order):
+            dice, throws, aside = plays[seat]
+            lim = 1 if kind == "throw_off" else (None if pos == 0 else limit)
+            events.append({"ev": "turn", "round": round_id, "seat": seat, "limit": lim, "kind": kind,
+                           "order": order})
+            for k in range(1, throws + 1):
+                events.append({"ev": "progress", "round": round_id, "seat": seat, "throws": k,
+                               "public": aside if k > 1 else []})
+            events.append({"ev": "done", "round": round_id, "seat": seat, "throws": throws,
+                           "commit": "%064x" % (round_id * 10 + seat)})
+            if pos == 0:
+                limit = throws
+        return events
+
+    def reveal_events(self, round_id, order, plays, skip=()):
+        events = []
+        for seat in order:
+            if seat in skip:
+                continue
+            dice, throws, aside = plays[seat]
+            throw = evaluate(dice, throws, not aside, self.rules)
+            events.append({"ev": "reveal", "round": round_id, "seat": seat, "dice": list(dice), "throws": throws,
+                           "hand": not aside, "nonce": "00" * 8, "transcript": [], "label": throw.label,
+                           "kind": throw.kind})
+        return events
+
+    def throw_off(self, dice):
+        """A whole throw-off, one throw each: returns its events (not emitted yet)."""
+        game = self.st.game
+        seats = list(game.throw_off_seats)
+        round_id = self.next_round()
+        plays = {s: (d, 1, []) for s, d in zip(seats, dice)}
+        opener = _peek_throw_off(game, [list(d) for d in dice])
+        return (self.turn_events(round_id, seats, plays, "throw_off") + self.reveal_events(round_id, seats, plays)
+                + [{"ev": "throw_off", "round": round_id, "seats": seats, "dice": [list(d) for d in dice],
+                    "opener": opener}])
+
+    def round(self, plays):
+        """A whole round of the current half: returns its events (not emitted yet), up to game_over."""
+        game = self.st.game
+        order = game.order()
+        round_id = self.next_round()
+        entries = [[list(plays[s][0]), plays[s][1], not plays[s][2]] for s in order]
+        result, moves = _peek_round(game, entries, [])
+        events = self.turn_events(round_id, order, plays) + self.reveal_events(round_id, order, plays)
+        events.append({"ev": "round", "round": round_id, "order": order, "entries": entries, "forfeit": [],
+                       "ranking": [order[i] for i in result.ranking], "best": order[result.best],
+                       "worst": order[result.worst], "deckel": result.deckel,
+                       "moves": [[m[0], m[1]] for m in moves]})
+        # What the referee adds when the round ended a half or the game: computed on a copy.
+        probe = TableState()
+        probe.__dict__.update({k: v for k, v in self.st.__dict__.items() if k != "game"})
+        import copy
+        probe.game = copy.deepcopy(game)
+        probe.game.play_round([tuple(e) for e in entries], set())
+        if probe.game.phase != game.phase:
+            lost = probe.game.half_losers[-1] if probe.game.phase != "over" else probe.game.loser
+            events.append({"ev": "half_lost", "phase": game.phase, "seat": lost})
+        if probe.game.phase == "over":
+            events.append({"ev": "game_over", "loser": probe.game.loser, "blattschuss": probe.game.blattschuss})
+        return events
+
+
+def until(events, kind, seat=None, throws=None):
+    """Index just after the first event of ``kind`` (for ``seat``, with ``throws``)."""
+    for i, ev in enumerate(events):
+        if ev["ev"] == kind and (seat is None or ev.get("seat") == seat) and (
+                throws is None or ev.get("throws") == throws):
+            return i + 1
+    raise AssertionError("no %s event for seat %s" % (kind, seat))
+
+
+# A whole game of three: Ben opens after the throw-off, Anna takes 4 in round 2, Cem's Schock-Aus ends the
+# 1. Hälfte for Ben and the 2. Hälfte for Anna, and Anna's Schock-Aus in the Finale makes Ben lose the game.
+THROW_OFF = [(6, 5, 3), (3, 2, 2), (5, 4, 2)]
+FINAL = {0: ((1, 1, 1), 1, []), 1: ((4, 4, 2), 1, [])}
+ROUND_2 = {1: ((1, 1, 4), 2, [[0, 1], [1, 1]]), 2: ((5, 5, 5), 1, []), 0: ((6, 3, 2), 2, [])}
+ROUND_3 = {0: ((6, 4, 2), 1, []), 1: ((2, 2, 1), 1, []), 2: ((1, 1, 1), 1, [])}
+ROUND_4 = {0: ((6, 4, 2), 1, []), 1: ((3, 2, 1), 1, []), 2: ((1, 1, 1), 1, [])}
+PLAYS = {"half1": ROUND_3, "half2": ROUND_4, "final": FINAL}
