@@ -1,9 +1,10 @@
-"""A table of cups over a virtual BLE link, for tests/test_ble.py and bench/ble.py.
+"""A table of cups over a virtual BLE link, for tests/test_ble.py, tests/test_ble_auth.py and bench/ble.py.
 
 Each cup is the unchanged cup app (``cup.app.App``) on the emulated board, whose ``link()`` is the firmware's
 BLE link (``firmware/boards/ble.py``) running on ``tests/aioble_shim.py`` (aioble on bumble). The host is one
 bumble device (``schocken_host.ble.BumbleCentral``) with a ``BumbleTransport`` per cup. All bumble
-controllers sit on one ``bumble.link.LocalLink`` in this process.
+controllers sit on one ``bumble.link.LocalLink`` in this process; more centrals (a phone nearby) and more
+peripherals (a cup impersonating another) can join it.
 """
 
 import asyncio
@@ -32,16 +33,56 @@ from schocken_host.ble import BumbleCentral, BumbleTransport  # noqa: E402
 ADV_INTERVAL_US = 20000   # 20 ms, the shortest legal advertising interval: quick (re)connects in tests
 
 
+def run(coro, timeout=30):
+    async def guarded():
+        return await asyncio.wait_for(coro, timeout)
+    return asyncio.run(guarded())
+
+
+async def expect(t, kind, timeout=5):
+    """The next message of type ``kind`` from transport ``t`` (others are dropped)."""
+    while True:
+        msg = await t.recv(timeout)
+        if msg["t"] == kind:
+            return msg
+
+
+def central(link, address, name="central"):
+    """A BLE central on the virtual link: a bumble device of its own (the host's, or a phone's)."""
+    controller = Controller(name, link=link, public_address=address)
+    device = Device(address=Address(address), host=Host(controller, AsyncPipeSink(controller)))
+    out = BumbleCentral(device)
+    out.controller = controller
+    return out
+
+
+async def try_connect(central, address, timeout=0.3):
+    """A plain LE connection attempt from ``central`` to ``address``: the connection, or None when nothing
+    answered within ``timeout`` (a peripheral that does not advertise does not answer)."""
+    from bumble.core import PhysicalTransport
+    await central.start()
+    try:
+        return await asyncio.wait_for(central.device.connect(address, transport=PhysicalTransport.LE), timeout)
+    except asyncio.TimeoutError:
+        # A real controller drops the attempt on LE Create Connection Cancel; bumble's virtual controller
+        # (0.0.236) keeps it pending and would complete it at the next advertisement, to a host that gave up.
+        central.controller.pending_le_connection = None
+        return None
+
+
 class BleCup:
-    def __init__(self, link, index, cup_id=None, name="", seed=None, battery_mv=3900):
+    def __init__(self, link, index, cup_id=None, name="", seed=None, battery_mv=3900, secret=None):
         self.index = index
         self.cup_id = cup_id or "ble%d" % (index + 1)
+        self.secret = secret              # hex: the cup accepts only an authenticated host
         address = "F1:00:00:00:%02X:%02X" % (index >> 8, index & 0xFF)
         self.stack = Stack(link, address, name=self.cup_id)
         rnd = random.Random(seed if seed is not None else index)
         self.board = emulated.make_board(urandom=lambda n: bytes(rnd.getrandbits(8) for _ in range(n)),
                                          battery_mv=battery_mv)
         config = {"cup_id": self.cup_id, "name": name}
+        if secret:
+            config["secret"] = secret
         self.ble = board_ble.attach(self.board, config, aioble=self.stack, bluetooth=self.stack.bluetooth)
         self.ble.interval_us = ADV_INTERVAL_US
         self.app = App(self.board, config)
@@ -50,6 +91,15 @@ class BleCup:
     @property
     def cup(self):
         return self.app.cup
+
+    @property
+    def address(self):
+        return self.stack.address
+
+    async def say(self, data):
+        """Bytes on the cup's TX characteristic as if the cup sent them (forged or replayed lines)."""
+        self.ble.pending.extend(data)
+        await self.ble._flush()
 
     async def start(self):
         await self.stack.power_on()
@@ -75,24 +125,42 @@ class BleCup:
 
 
 class Table:
-    """n cups and a host central on one virtual link."""
+    """n cups and a host central on one virtual link. ``secrets``: a secret (hex) or None per cup."""
 
-    def __init__(self, n, names=None, seed=0):
+    def __init__(self, n, names=None, seed=0, secrets=None):
         self.link = LocalLink()
-        self.cups = [BleCup(self.link, i, name=(names[i] if names else ""), seed=seed * 100 + i)
-                     for i in range(n)]
-        address = "F0:F0:F0:F0:F0:F0"
-        controller = Controller("host", link=self.link, public_address=address)
-        self.device = Device(address=Address(address), host=Host(controller, AsyncPipeSink(controller)))
-        self.central = BumbleCentral(self.device)
+        self.cups = [BleCup(self.link, i, name=(names[i] if names else ""), seed=seed * 100 + i,
+                            secret=secrets[i] if secrets else None) for i in range(n)]
+        self.central = central(self.link, "F0:F0:F0:F0:F0:F0", "host")
+        self.device = self.central.device
+        self._phones = 0
 
     async def start(self):
         await self.central.start()
         for c in self.cups:
             await c.start()
 
-    def transport(self, i, **kw):
-        return BumbleTransport(self.central, cup=self.cups[i].cup_id, **kw)
+    async def add_cup(self, cup_id=None, secret=None, name=""):
+        """One more cup on the link, started (e.g. another device calling itself by a known cup's id)."""
+        rig = BleCup(self.link, len(self.cups), cup_id=cup_id, name=name, secret=secret)
+        self.cups.append(rig)
+        await rig.start()
+        return rig
+
+    async def phone(self):
+        """Another central in radio range (a phone nearby), started; it knows no secret."""
+        self._phones += 1
+        c = central(self.link, "F2:F2:F2:F2:F2:%02X" % self._phones, "phone%d" % self._phones)
+        await c.start()
+        return c
+
+    def transport(self, i, via=None, **kw):
+        """A transport to cup i from the host (or the central ``via``), found by its cup id (by its address
+        with ``address=True``)."""
+        rig = self.cups[i]
+        if kw.pop("address", False):
+            return BumbleTransport(via or self.central, address=str(rig.address), **kw)
+        return BumbleTransport(via or self.central, cup=rig.cup_id, **kw)
 
     async def close(self):
         for c in self.cups:

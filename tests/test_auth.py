@@ -183,7 +183,7 @@ def test_host_session_and_rejections():
                 assert got["t"] == "garbage" and got["code"] == P.E_AUTH, (line, got)
             # the session goes on: the real cup's next message still verifies
             await t.send({"t": "configure", "rules": RULES, "name": "Anna", "seat": 0})
-            assert (await t.recv(2)) == {"t": "ok", "re": "configure"}
+            assert (await t.recv(2)) == {"t": "ok", "re": "configure", "name": "Anna", "seat": 0}
             # a new hello: the old session's counters and key are gone
             await hello(t)
             await t.send({"t": "status"})

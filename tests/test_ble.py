@@ -20,6 +20,7 @@ import pytest
 import blekit  # noqa: F401  (puts firmware/ on sys.path)
 from cup.blelink import Tracker
 from schocken import bleformat as BL
+from schocken import fair as F
 from schocken import protocol as P
 from schocken.rules import Rules
 from schocken_host import ble as HB
@@ -30,12 +31,8 @@ from schocken_host.transport import TransportClosed, hello
 from conftest import micropython_path, mp_env
 
 REPO = blekit.REPO
-
-
-def run(coro, timeout=30):
-    async def guarded():
-        return await asyncio.wait_for(coro, timeout)
-    return asyncio.run(guarded())
+run = blekit.run
+_expect = blekit.expect
 
 
 # --- the format -------------------------------------------------------------------------------------------
@@ -109,10 +106,8 @@ def test_tracker_follows_the_cup_from_its_link():
     t = Tracker("cup-1", "Anna", battery=lambda: bat[0])
     changes = []
     t.changed = lambda: changes.append(t.seq)
-    t.host_bytes(P.encode({"t": "configure", "rules": {"preset": "standard", "options": {}}, "name": "Bea",
-                           "seat": 3}))
-    assert (t.name, t.seat) == ("Anna", None)              # not before the cup said ok
-    for msg, state in [({"t": "ok", "re": "configure"}, "idle"), ({"t": "ok", "re": "turn"}, "turn"),
+    for msg, state in [({"t": "ok", "re": "configure", "name": "Bea", "seat": 3}, "idle"),
+                       ({"t": "ok", "re": "turn"}, "turn"),
                        ({"t": "done", "round": 1, "throws": 1, "commit": "ab"}, "done"),
                        ({"t": "ok", "re": "round_end"}, "reveal_ready"),
                        ({"t": "done", "round": 1, "throws": 1, "commit": "ab"}, "reveal_ready"),
@@ -123,8 +118,10 @@ def test_tracker_follows_the_cup_from_its_link():
         assert t.state == state, msg
     assert (t.name, t.seat) == ("Bea", 3) and changes == list(range(1, len(changes) + 1))
     t.cup_bytes(b"garbage\n\xff\xfe\n")                      # never raises
+    body = json.dumps({"t": "ok", "re": "configure", "name": "Cem", "seat": 0, "c": 7}).encode()
+    t.cup_bytes(F.sign(b"k" * 32, body) + b"\n")              # in a session the cup's lines are signed
     got = BL.decode_advertisement(b"".join(t.advertisement()))
-    assert (got["state"], got["seat"], got["name"], got["battery"]) == ("idle", 3, "Bea", 3800)
+    assert (got["state"], got["seat"], got["name"], got["battery"]) == ("idle", 0, "Cem", 3800)
 
 
 MP_SCRIPT = r"""
@@ -163,13 +160,6 @@ def test_blelink_runs_on_micropython():
 
 
 # --- over the virtual BLE link ------------------------------------------------------------------------------
-
-async def _expect(t, kind, timeout=5):
-    while True:
-        msg = await t.recv(timeout)
-        if msg["t"] == kind:
-            return msg
-
 
 def test_scan_lists_cups_with_name_seat_battery_state():
     async def go():

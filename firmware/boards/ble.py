@@ -188,8 +188,7 @@ class BleLink:
             data = got[1] if isinstance(got, tuple) else self.rx.read()
             if self.connection is not conn or not data:
                 continue
-            self.tracker.host_bytes(data)
-            self.reader.feed(data)
+            self.reader.feed(data)  # the tracker never sees these: only what the cup says it accepted
 
     def mtu(self):
         conn = self.connection

@@ -11,8 +11,12 @@ from schocken.bleformat import advertising_data
 
 # --- the cup's state, followed from its link ----------------------------------------------------------
 class Tracker:
-    """Follows state, name and seat from the lines the cup sends and the ``configure`` it receives, so the
-    advertisement can tell them without the app knowing about BLE. ``seq`` counts the changes (mod 256)."""
+    """Follows state, name and seat from the lines the cup sends, so the advertisement can tell them without the
+    app knowing about BLE. ``seq`` counts the changes (mod 256).
+
+    Only the cup's own lines count: it says what it accepted (the ``ok`` to ``configure`` carries the name and
+    seat it took, ``status`` and ``identity`` its name). What arrives from the link is never looked at: a line
+    the cup refuses (forged, unsigned, replayed, or against the rules) must not reach the advertisement."""
 
     def __init__(self, cup_id, name="", battery=None):
         self.cup_id = cup_id
@@ -22,9 +26,7 @@ class Tracker:
         self.seq = 0
         self.battery = battery          # callable -> mV or None
         self.changed = None             # callable, called after every change
-        self._pending = None            # (name, seat) of a configure not yet acknowledged
         self._out = P.LineSplitter()
-        self._in = P.LineSplitter()
 
     def _set(self, **kw):
         dirty = False
@@ -36,14 +38,6 @@ class Tracker:
             self.seq = (self.seq + 1) & 0xFF
             if self.changed is not None:
                 self.changed()
-
-    def host_bytes(self, data):
-        """Bytes from the host (already reassembled or not): remembers a configure's name and seat."""
-        for line in self._in.feed(data):
-            if line and b"configure" in line:
-                msg = _loads(line)
-                if msg is not None and msg.get("t") == "configure":
-                    self._pending = (msg.get("name"), msg.get("seat"))
 
     def cup_bytes(self, data):
         """Bytes the cup sends (whether anybody hears them or not): follows its state."""
@@ -61,11 +55,10 @@ class Tracker:
                       name=name if isinstance(name, str) else self.name)
         elif t == "ok":
             re = msg.get("re")
-            if re == "configure" and self._pending is not None:
-                name, seat = self._pending
-                self._pending = None
+            if re == "configure":
+                name, seat = msg.get("name"), msg.get("seat")
                 self._set(state="idle", name=name if isinstance(name, str) else self.name,
-                          seat=seat if isinstance(seat, int) else None)
+                          seat=seat if isinstance(seat, int) and not isinstance(seat, bool) else self.seat)
             elif re == "turn":
                 self._set(state="turn")
             elif re == "round_end":

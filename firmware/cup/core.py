@@ -231,7 +231,7 @@ class Cup:
         self.fair = bool(msg.get("fair"))
         self.state = IDLE
         self.result = None
-        self._ok("configure")
+        self._ok("configure", {"name": self.name, "seat": self.seat})  # what the cup took, for its BLE advert
         self.view.show(self)
 
     def _msg_turn(self, msg):
@@ -318,10 +318,13 @@ class Cup:
         self.send({"t": "progress", "round": self.round, "throws": self.turn.throws_used,
                    "public": self._public(), "event": event})
 
-    def _ok(self, re):
+    def _ok(self, re, fields=None):
         if re in ("configure", "round_end", "outcome"):
             self.save()
-        self.send({"t": "ok", "re": re})
+        msg = {"t": "ok", "re": re}
+        if fields:
+            msg.update(fields)
+        self.send(msg)
 
     def _report(self, code, text, re=None):
         self.send(P.error(code, text, re))

@@ -53,7 +53,7 @@ HOST_TO_CUP = {
 CUP_TO_HOST = {
     "identity": {"v": "i", "cup": "s", "name": "s", "fw": "s", "board": "s", "battery": "i?", "presets": "l",
                  "nonce": "h?"},                                       # the cup's part of the session
-    "ok": {"re": "s"},
+    "ok": {"re": "s", "name": "s?", "seat": "i?"},            # configure: the name and seat the cup took
     "error": {"code": "s", "msg": "s", "re": "s?"},
     "progress": {"round": "i", "throws": "i", "public": "l", "event": "s"},
     "done": {"round": "i", "throws": "i", "commit": "h"},
