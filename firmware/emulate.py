@@ -106,6 +106,9 @@ class ScriptedRoller:
     def healthy(self):
         return self.roller.healthy
 
+    def random_bytes(self, n):
+        return self.roller.random_bytes(n)
+
     def roll(self, n):
         if self.queue:
             dice = self.queue.pop(0)

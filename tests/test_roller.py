@@ -340,3 +340,19 @@ def test_roll_into_with_readinto_source_allocates_nothing():
         """
     )
     assert out.split() == ["ok", "1", "6"]
+
+
+def test_random_bytes_come_through_the_same_tests_as_the_dice():
+    """Seeds and nonces (fair play, commitments, sessions) are drawn from the tested stream too."""
+    r, src = healthy_roller()
+    src.queue += FILLER[:40]
+    assert r.random_bytes(40) == FILLER[:40]     # every byte value, 252..255 too: no rejection here
+    src.queue += bytes([9, 9, 9, 9]) + FILLER    # the next chunk trips the repetition count test
+    with pytest.raises(RollRefused):
+        r.random_bytes(64)
+    assert not r.healthy and r.reason == R.FAIL_RCT
+    with pytest.raises(RollRefused):
+        r.random_bytes(1)
+    fresh = Roller(Scripted())
+    with pytest.raises(RollRefused):                # nothing before the startup test
+        fresh.random_bytes(16)

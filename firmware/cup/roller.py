@@ -192,6 +192,19 @@ class Roller:
         self._pos = pos
         return buf
 
+    def random_bytes(self, n):
+        """``n`` bytes that passed the same continuous tests as the dice (for a fair-play seed, a commitment
+        nonce, a session nonce). Raises ``RollRefused`` like ``roll_into``."""
+        if not self.healthy:
+            raise RollRefused(self.reason)
+        out = bytearray(n)
+        for i in range(n):
+            if self._pos >= _CHUNK and not self._fill():
+                raise RollRefused(self.reason)
+            out[i] = self._pool[self._pos]
+            self._pos += 1
+        return bytes(out)
+
     def roll(self, n):
         """Return a list of ``n`` dice 1..6 (allocates; the firmware's hot path uses roll_into)."""
         buf = bytearray(n)
