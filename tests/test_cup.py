@@ -241,3 +241,30 @@ def test_same_firmware_under_cpython():
         assert P.check_reveal(Rules("standard"), None, done["commit"], rev).label == "Schock 5"
     finally:
         cup.close()
+
+
+def _status_color(cup):
+    cup.settle(1.3)  # past the refusal flash (cup/view.py _REFUSE_MS) to the steady status color
+    r, g, b = cup.pixel(21)
+    return (r > 0, g > 0, b > 0)
+
+
+def test_a_stuck_rng_refuses_every_throw_until_its_test_passes_again(cup):
+    """The hardware RNG sticks (a dead ring oscillator): the turn's secrets cannot be drawn, so the cup throws
+    nothing and says rng_failed, with a magenta status pixel; a fresh startup test at the next shake brings it
+    back once the source is sound."""
+    cup.start()
+    cup.cup.control("rng stuck")
+    cup.request(t="turn", round=1, limit=None)
+    assert cup.recv("error")["code"] == P.E_RNG                 # the commitment nonce could not be drawn
+    assert _status_color(cup) == (True, False, True)            # magenta
+    cup.cup.shake(800)
+    assert cup.recv("error")["code"] == P.E_RNG                 # the retried startup test fails too
+    assert cup.request("status", t="status")["throws"] == 0     # nothing was thrown
+    cup.cup.control("rng ok")
+    p = cup.throw(2, 3, 4)
+    assert p["throws"] == 1 and _status_color(cup) != (True, False, True)
+    done = cup.stand()
+    rev = cup.request("revealed", t="reveal", round=1)
+    P.check_reveal(Rules("standard"), None, done["commit"], rev)
+    assert rev["dice"] == [2, 3, 4]

@@ -67,6 +67,7 @@ class EmulatedBoard:
         self._switch = 0
         self._shake_left = 0  # samples of synthetic shake still to deliver
         self._phase = 0
+        self._rng_stuck = False  # "rng stuck": the RNG gives one byte value forever (a dead ring oscillator)
 
     # --- board interface -------------------------------------------------------------------------
     def _write_leds(self, buf):
@@ -106,6 +107,8 @@ class EmulatedBoard:
             self._switch = 0
 
     def urandom(self, n):
+        if self._rng_stuck:
+            return bytes(n)
         return self._urandom(n)
 
     def radio_on(self):
@@ -168,6 +171,10 @@ class EmulatedBoard:
                 return "error: usage: shake MS (1..%d)" % SHAKE_MAX_MS
             self._shake_left = max(1, ms // SAMPLE_MS)
             self._phase = 0
+        elif cmd == "rng":
+            if len(args) != 1 or args[0] not in ("stuck", "ok"):
+                return "error: usage: rng stuck|ok"
+            self._rng_stuck = args[0] == "stuck"
         elif cmd == "battery":
             if len(args) == 1 and args[0] == "none":
                 self._battery = None

@@ -43,7 +43,7 @@ class App:
         self.out = []               # messages waiting for the link task
         self.out_flag = asyncio.Event()
         identity = {"cup": config.get("cup_id", "cup"), "name": config.get("name", ""), "board": board.name}
-        self.cup = Cup(self.roller, self.view, self.send, identity, board.urandom)
+        self.cup = Cup(self.roller, self.view, self.send, identity, self.roller.random_bytes)
         self.cup.battery = board.battery_mv
         if config.get("state_path"):
             from cup.store import Store
@@ -164,7 +164,10 @@ class App:
         self.cup.hello_nonce = None
         if msg.get("nonce") and msg["v"] == P.VERSION:
             from schocken import fair
-            cup_nonce = fair.hexlify(self.board.urandom(16))
+            try:
+                cup_nonce = fair.hexlify(self.roller.random_bytes(16))
+            except Exception:  # RollRefused: a session nonce needs freshness more than a tested source
+                cup_nonce = fair.hexlify(self.board.urandom(16))
             self.link_key = fair.session_key(self.secret, msg["nonce"], cup_nonce)
             self.tx_c = self.rx_c = 0
             self.cup.hello_nonce = cup_nonce

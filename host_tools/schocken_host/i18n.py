@@ -15,6 +15,8 @@ TEXT = {
         "gets": "{who} verliert die Runde und bekommt {n} Deckel ({whom} hat den besten Wurf).",
         "gets_all": "{who} verliert die Runde: Schock-Aus, alle Deckel!",
         "error": "Fehler",
+        "cup_garbage": "Becher {n} sendet Unsinn: {msg}",
+        "cup_rng": "Becher {n}: Zufallsgenerator gestört ({msg}); er würfelt wieder, sobald sein Test besteht",
     },
     "en": {
         "rules_title": "Rules: {name} (rule text {seed})",
@@ -30,6 +32,8 @@ TEXT = {
         "gets": "{who} loses the round and takes {n} Deckel ({whom} has the best throw).",
         "gets_all": "{who} loses the round: Schock-Aus, all Deckel!",
         "error": "error",
+        "cup_garbage": "Cup {n} sends garbage: {msg}",
+        "cup_rng": "Cup {n}: random number generator failed ({msg}); it rolls again once its test passes",
     },
 }
 

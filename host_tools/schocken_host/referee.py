@@ -15,6 +15,7 @@ from schocken import RuleError
 from schocken import protocol as P
 from schocken import fair as F
 
+from schocken_host.i18n import TEXT
 from schocken_host.state import TableState, LogError, LOG_VERSION
 from schocken_host.transport import TransportClosed, hello
 
@@ -118,7 +119,9 @@ class Referee:
             if item["t"] == "garbage" and kind == "revealed":
                 return item  # a garbled line where the reveal is due: the caller flags the cup
             if item["t"] == "garbage":
-                self.ui.note("Becher %d sendet Unsinn: %s" % (seat_no, item["msg"]))
+                self._note("cup_garbage", n=seat_no + 1, msg=item["msg"])
+            elif item["t"] == "error" and item.get("code") == P.E_RNG:
+                self._note("cup_rng", n=seat_no + 1, msg=item.get("msg", ""))  # never a silent wait
 
     async def _rejoin(self, seat_no, reason):
         seat = self.seats[seat_no]
@@ -193,6 +196,10 @@ class Referee:
                 del self.requests[i]
                 return what
         return None
+
+    def _note(self, key, **kw):
+        """A line for the table in the UI's language (German unless the UI says otherwise)."""
+        self.ui.note(getattr(self.ui, "t", TEXT["de"]).get(key, TEXT["de"][key]).format(**kw))
 
     def _table_requests(self):
         keep = [r for r in self.requests if r[0] in ("wait", "forfeit")]  # for an absent cup, not now
