@@ -125,12 +125,30 @@ def test_cup_accepts_only_signed_fresh_lines(drv):
     st = host.status()
     assert (st["name"], st["seat"]) == ("Anna", 1)   # nothing changed
 
-    # A new hello is a new session: a line of the old one, with a counter never used, no longer verifies.
+    # A new hello offers a new session; the first line signed under it makes it the session, and from then on a
+    # line of the old one, with a counter never used, no longer verifies.
     old = host.line(c=host.c + 5, t="configure", rules=RULES, name="Mallory", seat=5)
     host.handshake()
+    st = host.status()
+    assert (st["name"], st["seat"]) == ("Anna", 1)
     drv.send_raw(old)
     host.refused()
     st = host.status()
+    assert (st["name"], st["seat"]) == ("Anna", 1)
+
+
+def test_a_hello_from_somebody_else_does_not_end_the_hosts_session(drv):
+    """Anybody on the link may send a hello with a nonce; the cup answers it with an identity signed under a key
+    that needs the secret, but keeps the present host's session until a line signed under the new key comes."""
+    host = Host(drv)
+    host.handshake()
+    drv.send_raw(host.line(t="configure", rules=RULES, name="Anna", seat=1))
+    assert host.reply("ok")["re"] == "configure"
+    drv.send(t="hello", v=P.VERSION, nonce="cd" * 16)          # Mallory's hello, unsigned as every hello
+    assert drv.recv("identity")["nonce"]                       # an offer only Mallory's host could take
+    drv.send(t="configure", rules=RULES, name="Mallory", seat=5)
+    host.refused()
+    st = host.status()                                         # the host's session goes on, counters and all
     assert (st["name"], st["seat"]) == ("Anna", 1)
 
 

@@ -209,10 +209,10 @@ def test_phone_without_the_secret_cannot_command_the_cup(paired):
     run(go())
 
 
-def test_phone_hello_ends_the_session_but_gains_no_command(paired):
-    """A phone's hello with a nonce makes the cup start a new session (documented: anybody can end a session),
-    under a key the phone cannot derive: its commands are still refused, the host's old lines no longer verify,
-    the hidden throw is untouched, and the host's next hello starts a session of its own."""
+def test_phone_hello_neither_ends_the_session_nor_gains_a_command(paired):
+    """A phone's hello with a nonce only offers the cup a new session, under a key the phone cannot derive: the
+    host's session stays, the phone's commands are refused, the host's recorded lines are replays, the hidden
+    throw is untouched, and the host's next hello and first signed line take over the offered session."""
     async def go():
         table = blekit.Table(1, secrets=[SECRET])
         await table.start()
@@ -234,14 +234,19 @@ def test_phone_hello_ends_the_session_but_gains_no_command(paired):
             await p.send({"t": "hello", "v": P.VERSION, "nonce": "ab" * 16})
             ident = await expect(p, "identity")
             assert ident["nonce"] and "mac" in ident          # signed under a key made with the secret
-            assert rig.app.link_key not in (None, host_key) and rig.app.rx_c == 0
+            rx_c = rig.app.rx_c
+            assert rig.app.link_key == host_key and rig.app.offer is not None   # offered, not taken
             guessed = F.session_key(b"", "ab" * 16, ident["nonce"])   # both nonces, a guessed secret
             attempts = [forged({"t": "reveal", "round": 1}, 1), forged({"t": "round_end", "round": 1}, 2, guessed)]
-            for line in attempts + sniffed:               # sniffed: the old session's lines, another key now
+            for line in attempts:
                 await p.send_bytes(line)
                 got = await p.recv(2)
                 assert got["code"] == P.E_AUTH and "not signed by the host" in got["msg"], (line, got)
-            assert rig.cup.snapshot() == state and rig.app.rx_c == 0
+            for line in sniffed:                          # the host's session is still on: its lines are replays
+                await p.send_bytes(line)
+                got = await p.recv(2)
+                assert got["code"] == P.E_AUTH and "replayed" in got["msg"], (line, got)
+            assert rig.cup.snapshot() == state and rig.app.link_key == host_key and rig.app.rx_c == rx_c
             await p.aclose()
 
             await t.open()
