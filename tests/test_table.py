@@ -282,6 +282,22 @@ def test_stats_summarize_games_per_player(lab, tmp_path):
     assert all(name in text.stdout for name in NAMES)
 
 
+def test_stats_count_halves_from_the_rules_even_without_half_lost_lines(lab, tmp_path):
+    """A host that died right after a round never wrote that half's half_lost line; stats count the half all
+    the same (from the rounds, as the rules decide), and count it once where the line is there."""
+    whole, torn = tmp_path / "whole", tmp_path / "torn"
+    whole.mkdir()
+    torn.mkdir()
+    for p in PRESETS:
+        log = result(lab, "preset-" + p).log
+        shutil.copy(log, whole / (p + ".jsonl"))
+        lines = Path(log).read_text().splitlines(keepends=True)
+        (torn / (p + ".jsonl")).write_text("".join(ln for ln in lines if json.loads(ln)["ev"] != "half_lost"))
+    counts = [json.loads(K.schocken("stats", "--log-dir", d, "--json").stdout)["players"] for d in (whole, torn)]
+    assert counts[0] == counts[1]
+    assert sum(r["halves_lost"] for r in counts[0].values()) > 0
+
+
 # --- f. a cup that is not there ----------------------------------------------------------------------
 def test_missing_port_is_one_clear_line(tmp_path):
     env = dict(K.os.environ, SCHOCKEN_LOG_DIR=str(tmp_path / "logs"))

@@ -220,9 +220,8 @@ class Referee:
         self.requests = keep + self.requests
 
     def _half_change(self, phase):
-        game = self.state.game
-        if game.phase != phase:
-            lost = game.half_losers[-1] if game.phase != "over" else game.loser
+        lost = self.state.half_loser_since(phase)
+        if lost is not None:
             self.emit({"ev": "half_lost", "phase": phase, "seat": lost})
 
     def _round_id(self):

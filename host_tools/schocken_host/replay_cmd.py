@@ -60,10 +60,15 @@ def stats(paths):
         if not events:
             continue  # a log a failed start left empty is no game
         state = TableState()
-        final = []
         try:
             for _, ev in events:
+                phase = state.phase()
                 state.apply(ev)
+                # Halves lost from the rules, not from the half_lost events: a host that died right after a
+                # round never wrote its half_lost (the resumed host goes on in the next half).
+                lost = state.half_loser_since(phase)
+                if lost is not None:
+                    table[state.name(lost)]["finals_lost" if phase == "final" else "halves_lost"] += 1
                 if ev["ev"] == "start":
                     for p in ev["players"]:
                         table.setdefault(p["name"], {"games": 0, "halves_lost": 0, "finals_lost": 0, "games_lost": 0,
@@ -73,10 +78,6 @@ def stats(paths):
                 elif ev["ev"] == "round":
                     taken = sum(m[1] for m in ev["moves"])
                     table[state.name(ev["worst"])]["deckel_taken"] += taken
-                elif ev["ev"] == "half_lost":
-                    key = "finals_lost" if ev["phase"] == "final" else "halves_lost"
-                    table[state.name(ev["seat"])][key] += 1
-                    final.append(ev["phase"])
                 elif ev["ev"] == "game_over":
                     table[state.name(ev["loser"])]["games_lost"] += 1
         except LogError:

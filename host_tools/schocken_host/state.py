@@ -68,6 +68,14 @@ class TableState:
     def phase(self):
         return self.game.phase if self.game else "setup"
 
+    def half_loser_since(self, phase):
+        """The seat that lost the half played in ``phase`` if that half has ended since (the game moved on to
+        another phase), else None. The referee's ``half_lost`` event and ``schocken stats`` both come from it."""
+        game = self.game
+        if game is None or phase not in ("half1", "half2", "final") or game.phase == phase:
+            return None
+        return game.half_losers[-1] if game.phase != "over" else game.loser
+
     def deckel(self, seat):
         half = self.game.half if self.game else None
         return half.deckel.get(seat, 0) if half else 0
