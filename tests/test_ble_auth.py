@@ -56,6 +56,17 @@ def forged(msg, c, key=GUESSED):
     return F.sign(key, json.dumps(dict(msg, c=c)).encode()) + b"\n"
 
 
+async def recorded_session(table, name, seat):
+    """The host's session with cup 0, every line it writes recorded (as a phone in range could): the transport
+    after hello and configure, and the list of recorded lines."""
+    t = table.transport(0)
+    sent = sniff(t)
+    await t.open()
+    await hello(t)
+    await configure(t, name, seat)
+    return t, sent
+
+
 async def configure(t, name, seat):
     await t.send({"t": "configure", "rules": RULES, "name": name, "seat": seat})
     return await expect(t, "ok")
@@ -149,11 +160,7 @@ def test_phone_without_the_secret_cannot_command_the_cup(paired):
         await table.start()
         rig = table.cups[0]
         try:
-            t = table.transport(0)
-            sent = sniff(t)
-            await t.open()
-            await hello(t)
-            await configure(t, "Anna", 1)
+            t, sent = await recorded_session(table, "Anna", 1)
             await finish_round(t, await play_turn(t, rig, 1))
             await configure(t, "Bea", 2)
             done = await play_turn(t, rig, 2)
@@ -218,11 +225,7 @@ def test_phone_hello_neither_ends_the_session_nor_gains_a_command(paired):
         await table.start()
         rig = table.cups[0]
         try:
-            t = table.transport(0)
-            sent = sniff(t)
-            await t.open()
-            await hello(t)
-            await configure(t, "Anna", 1)
+            t, sent = await recorded_session(table, "Anna", 1)
             done = await play_turn(t, rig, 1)
             sniffed = [line for line in sent if json.loads(line)["t"] != "hello"]
             await t.aclose()
