@@ -5,6 +5,7 @@ import json
 
 import pytest
 
+from schocken import fair as F
 from schocken import protocol as P
 from schocken.rules import Rules
 
@@ -302,3 +303,35 @@ def test_an_emulated_cup_dies_with_its_host():
         time.sleep(0.1)
     os.kill(cup_pid, signal.SIGKILL)
     pytest.fail("the cup outlived its host")
+
+
+def test_nothing_before_the_reveal_gives_the_hidden_throw_away(cup):
+    """Issue 7: "nothing sent before reveal lets the host or another cup learn the hidden dice". A fair turn
+    through the real link: the two secrets that uncover a hidden throw (the commitment's nonce, the seed that
+    with the host's nonces gives the dice) are in no line before the reveal, and the public dice are only
+    those set aside."""
+    seen = []
+    read = cup._read
+
+    def recording(timeout):
+        msg = read(timeout)
+        if msg is not None:
+            seen.append(json.dumps(msg))
+        return msg
+    cup._read = recording
+    cup.request("identity", t="hello", v=P.VERSION)
+    cup.request(t="configure", rules={"preset": "standard", "options": {}}, name="Anna", seat=0, fair=True)
+    cup.request(t="turn", round=1, limit=None)
+    seed = cup.recv("seed")
+    for throw in (1, 2):
+        cup.cup.shake(800)
+        ask = cup.recv("shake")
+        assert ask["throw"] == throw and ask["public"] == []
+        cup.send(t="nonce", round=1, throw=throw, nonce="%032x" % (throw * 7919))
+        assert cup.recv("progress")["public"] == []             # nothing set aside: nothing public
+    done = cup.stand()
+    rev = cup.request("revealed", t="reveal", round=1)
+    before = seen[:seen.index(json.dumps(rev))]
+    assert not [line for line in before if rev["nonce"] in line or rev["seed"] in line]
+    assert F.seed_commitment(bytes.fromhex(rev["seed"])) == seed["hash"]
+    P.check_reveal(Rules("standard"), None, done["commit"], rev)
