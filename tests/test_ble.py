@@ -5,15 +5,13 @@
 - The firmware's real BLE link (boards/ble.py) on an aioble shim over Google's bumble stack, with the host's
   BumbleTransport on the same virtual link (tests/blekit.py): a full refereed game with four cups, messages
   larger than the MTU, a link dropped mid round, eight cups at once, garbage written to the characteristic.
-- The bleak backend with a fake bleak client and scanner at bleak's interface; ``schocken scan``.
+- The bleak backend with a fake bleak client and scanner, and ``schocken scan``: tests/test_ble_bleak.py.
 """
 
 import asyncio
-import io
 import json
 import random
 import subprocess
-from types import SimpleNamespace
 
 import pytest
 
@@ -24,7 +22,6 @@ from schocken import fair as F
 from schocken import protocol as P
 from schocken.rules import Rules
 from schocken_host import ble as HB
-from schocken_host import scan_cmd as SC
 from schocken_host.referee import Referee, Seat
 from schocken_host.transport import TransportClosed, hello
 
@@ -395,167 +392,3 @@ def test_full_game_four_cups_refereed_over_ble():
         pause_at = kinds.index("pause")
         assert any(e["ev"] == "reveal" and e["seat"] == 2 for e in log[pause_at:])
     run(go(), timeout=50)
-
-
-# --- the bleak backend, with a fake bleak ---------------------------------------------------------------------
-
-class FakeScanner:
-    """bleak.BleakScanner.discover(timeout, return_adv=True, service_uuids=[...]) -> {address: (dev, adv)}."""
-    calls = []
-    cups = {}
-
-    @classmethod
-    async def discover(cls, timeout=5.0, return_adv=False, service_uuids=None, **kw):
-        cls.calls.append((timeout, return_adv, service_uuids))
-        assert return_adv and service_uuids == [HB.SERVICE_UUID]
-        out = {}
-        for address, (cup_id, name) in cls.cups.items():
-            adv, resp = BL.advertising_data("idle", 1, 0, 4000, cup_id, name)
-            manufacturer = {}
-            for kind, value in BL.parse_ad(resp):
-                if kind == 0xFF:
-                    manufacturer[value[0] | value[1] << 8] = bytes(value[2:])
-            out[address] = (SimpleNamespace(address=address),
-                            SimpleNamespace(rssi=-61, manufacturer_data=manufacturer, local_name=name,
-                                            service_uuids=[HB.SERVICE_UUID]))
-        return out
-
-
-class FakeClient:
-    """bleak.BleakClient's interface as BleakTransport uses it; plays a cup that answers hello."""
-    instances = []
-    fail_connects = 0
-
-    def __init__(self, device, disconnected_callback=None, services=None):
-        self.device = device
-        self.disconnected_callback = disconnected_callback
-        self.services = services
-        self.written = []
-        self.notify = None
-        self.connected = False
-        self.mtu_size = 185
-        self.fail_writes = False
-        FakeClient.instances.append(self)
-
-    async def connect(self, **kw):
-        if FakeClient.fail_connects:
-            FakeClient.fail_connects -= 1
-            raise OSError("le-connection-abort-by-local")
-        self.connected = True
-
-    async def start_notify(self, uuid, callback):
-        assert uuid == HB.TX_UUID
-        self.notify = callback
-
-    async def write_gatt_char(self, uuid, data, response=False):
-        assert uuid == HB.RX_UUID and response and self.connected
-        if self.fail_writes:
-            raise OSError("Not connected")
-        assert len(data) <= self.mtu_size - 3
-        self.written.append(bytes(data))
-        if b"".join(self.written).endswith(b"\n"):
-            msg = json.loads(b"".join(self.written))
-            self.written = []
-            reply = P.encode({"t": "identity", "v": 1, "cup": "c9", "name": "N" * 20, "fw": "0.1.0",
-                              "board": "pico_w", "battery": None, "presets": ["standard"], "pad": msg.get("pad")})
-            for k in range(0, len(reply), 7):                     # notifications of odd sizes
-                self.notify(None, bytearray(reply[k:k + 7]))
-
-    async def disconnect(self):
-        self.connected = False
-
-    def drop(self):
-        self.connected = False
-        self.disconnected_callback(self)
-
-
-@pytest.fixture
-def fake_bleak():
-    FakeClient.instances = []
-    FakeClient.fail_connects = 0
-    FakeScanner.calls = []
-    FakeScanner.cups = {"AA:00": ("c1", "Anna"), "AA:09": ("c9", "Ida")}
-    return lambda **kw: HB.BleakTransport(cup="c9", client_factory=FakeClient, scanner=FakeScanner,
-                                          backoff=(0.001, 0.004), **kw)
-
-
-def test_bleak_transport_finds_connects_and_talks(fake_bleak):
-    async def go():
-        t = fake_bleak()
-        await t.open()
-        client = FakeClient.instances[-1]
-        assert client.device == "AA:09" and client.services == [HB.SERVICE_UUID] and t.mtu == 185
-        await t.send({"t": "hello", "v": 1, "pad": "p" * 500})
-        ident = await t.recv(1)
-        assert ident["cup"] == "c9" and ident["pad"] == "p" * 500
-        t.close()
-        await asyncio.sleep(0)
-        assert not client.connected
-    run(go())
-
-
-def test_bleak_transport_reconnects_with_backoff(fake_bleak):
-    async def go():
-        t = fake_bleak()
-        FakeClient.fail_connects = 2
-        await t.open()                                          # third try
-        assert len(FakeClient.instances) == 3 and len(t.errors) == 2
-        FakeClient.instances[-1].drop()
-        with pytest.raises(TransportClosed):
-            await t.recv(1)
-        with pytest.raises(TransportClosed):
-            await t.send({"t": "status"})
-        await t.open()                                          # what Referee._rejoin does
-        await t.send({"t": "hello", "v": 1})
-        assert (await t.recv(1))["t"] == "identity"
-        FakeClient.instances[-1].fail_writes = True
-        with pytest.raises(TransportClosed):
-            await t.send({"t": "hello", "v": 1})
-        FakeClient.fail_connects = 10
-        with pytest.raises(TransportClosed) as e:
-            await t.open()
-        assert "cannot connect" in str(e.value)
-        FakeScanner.cups = {}
-        FakeClient.fail_connects = 0
-        with pytest.raises(TransportClosed) as e:
-            await t.open()
-        assert "not advertising" in str(e.value)
-    run(go())
-
-
-def test_bleak_scan_decodes_advertisements(fake_bleak):
-    found = run(HB.bleak_scan(0.5, FakeScanner))
-    assert [(f["address"], f["cup"], f["name"], f["seat"], f["battery"], f["rssi"], f["via"]) for f in found] == [
-        ("AA:00", "c1", "Anna", 0, 4000, -61, "bleak"), ("AA:09", "c9", "Ida", 0, 4000, -61, "bleak")]
-
-
-# --- schocken scan ---------------------------------------------------------------------------------------------
-
-def test_scan_verb_lists_serial_and_ble_cups(capsys):
-    from schocken_host.cli import build_parser
-    args = build_parser().parse_args(["scan", "--timeout", "0.1"])
-    assert args.run == "schocken_host.scan_cmd:cmd_scan"
-
-    async def serial(ports):
-        return [{"via": "serial", "address": "/dev/ttyACM0", "rssi": None, "cup": "c1", "name": "Anna",
-                 "seat": 0, "battery": 3900, "state": "idle", "seq": None}]
-
-    async def ble(timeout):
-        return run_found
-
-    run_found = [HB.found("AA:09", -60, {HB.COMPANY_ID: BL.encode_payload("turn", 4, 2, 3700, "c9", "Ida")},
-                          "Ida", "bleak")]
-    out = io.StringIO()
-    assert SC.cmd_scan(args, ble_scan=ble, serial=serial, out=out) == 0
-    lines = out.getvalue().splitlines()
-    assert lines[0].split() == ["via", "address", "cup", "name", "seat", "rssi", "battery", "state"]
-    assert lines[1].split() == ["serial", "/dev/ttyACM0", "c1", "Anna", "0", "3.90", "V", "idle"]
-    assert lines[2].split() == ["bleak", "AA:09", "c9", "Ida", "2", "-60", "dBm", "3.70", "V", "turn"]
-
-    async def broken(timeout):
-        raise FileNotFoundError("[Errno 2] No such file or directory: '/run/dbus/system_bus_socket'")
-    args = build_parser().parse_args(["scan", "--json", "--no-serial"])
-    out = io.StringIO()
-    assert SC.cmd_scan(args, ble_scan=broken, out=out) == 0
-    assert out.getvalue() == ""
-    assert "Bluetooth (bleak) not available: FileNotFoundError" in capsys.readouterr().err
