@@ -50,8 +50,7 @@ def build_image(tree, image=None):
     next to the tree unless ``image`` says where; rebuilt only when a file in the tree is newer."""
     tree = Path(tree)
     image = Path(image) if image else tree.with_suffix(".romfs")
-    newest = max(p.stat().st_mtime for p in tree.rglob("*") if p.is_file())
-    if image.exists() and image.stat().st_mtime >= newest:
+    if image.exists() and image.stat().st_mtime >= _newest(tree):
         return image
     from mpremote.romfs import make_romfs
     with contextlib.redirect_stdout(io.StringIO()):  # make_romfs prints the tree it writes
@@ -60,6 +59,17 @@ def build_image(tree, image=None):
     tmp.write_bytes(data)
     os.replace(tmp, image)
     return image
+
+
+def _newest(tree):
+    newest = 0.0
+    for p in tree.rglob("*"):
+        try:
+            if p.is_file() and not p.name.endswith(".tmp"):  # a parallel compile's file that is being renamed
+                newest = max(newest, p.stat().st_mtime)
+        except OSError:
+            pass
+    return newest
 
 
 def command(image, heap, args):
