@@ -29,3 +29,16 @@ def mp_env(*paths):
     env = dict(os.environ)
     env["MICROPYPATH"] = ":".join([str(p) for p in paths] + [".frozen"])
     return env
+
+
+def run_firmware_code(code, heap="64k", timeout=60):
+    """Run ``code`` under the unix port with the firmware's search path (source) and a board-sized heap; returns
+    its standard output. Uncaught tracebacks go to stdout there, so the message shows both streams."""
+    import subprocess
+    import textwrap
+    firmware = ROOT / "firmware"
+    proc = subprocess.run([micropython_path(), "-X", "heapsize=" + heap, "-c", textwrap.dedent(code)],
+                          capture_output=True, text=True, timeout=timeout,
+                          env=mp_env(firmware, firmware / "lib"))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return proc.stdout

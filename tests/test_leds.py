@@ -2,9 +2,7 @@
 
 import os
 import shutil
-import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -18,6 +16,8 @@ sys.path.insert(0, str(FIRMWARE))
 from cup import leds as L  # noqa: E402
 from cup.leds import DiceLeds  # noqa: E402
 from cup.pixels import Pixels  # noqa: E402
+
+from conftest import run_firmware_code  # noqa: E402
 
 MICROPYTHON = shutil.which("micropython", path=str(Path(sys.executable).parent)) or shutil.which(
     "micropython"
@@ -285,15 +285,6 @@ def test_refresh_allocates_nothing_under_micropython():
         micropython.heap_unlock()
         print("ok", sent[0], len(f), f[1])
     """
-    env = dict(os.environ, MICROPYPATH=f"{FIRMWARE}:{FIRMWARE / 'lib'}:.frozen")
-    proc = subprocess.run(
-        [MICROPYTHON, "-X", "heapsize=64k", "-c", textwrap.dedent(code)],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=60,
-    )
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    words = proc.stdout.split()
+    words = run_firmware_code(code, "64k").split()
     assert words[0] == "ok" and words[2] == "66"
     assert int(words[3]) == int(255 * L.BRIGHTNESS_CAP)  # pixel 0 red byte: face 6 lights TL

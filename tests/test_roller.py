@@ -5,9 +5,7 @@ import math
 import os
 import random
 import shutil
-import subprocess
 import sys
-import textwrap
 from collections import Counter
 from pathlib import Path
 
@@ -20,6 +18,8 @@ sys.path.insert(0, str(FIRMWARE))
 from cup import roller as R  # noqa: E402
 from cup.roller import RollRefused, Roller  # noqa: E402
 
+from conftest import run_firmware_code  # noqa: E402
+
 MICROPYTHON = shutil.which("micropython", path=str(Path(sys.executable).parent)) or shutil.which(
     "micropython"
 )
@@ -28,17 +28,7 @@ needs_mp = pytest.mark.skipif(MICROPYTHON is None, reason="MicroPython unix port
 
 def run_micropython(code, timeout=60):
     """Run code under the unix port with the firmware's search path and a 64 KB heap."""
-    env = dict(os.environ, MICROPYPATH=f"{FIRMWARE}:{FIRMWARE / 'lib'}:.frozen")
-    proc = subprocess.run(
-        [MICROPYTHON, "-X", "heapsize=64k", "-c", textwrap.dedent(code)],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=timeout,
-    )
-    # Uncaught tracebacks go to stdout in the unix port.
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    return proc.stdout
+    return run_firmware_code(code, "64k", timeout)
 
 
 class Scripted:
