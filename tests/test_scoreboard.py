@@ -86,7 +86,7 @@ async def test_a_whole_game_phase_by_phase():
         assert "-on-turn" in card_classes(app, 1) and "-on-turn" not in card_classes(app, 0)
         assert "wartet" in app.card_text(2)
         assert "Auswürfeln: Ben ist am Zug" not in app.text_of("#log")
-        assert "Runde 1: Ben ist am Zug (höchstens 1 Würfe)." in app.text_of("#log")
+        assert "Runde 1: Ben ist am Zug (höchstens 1 Wurf)." in app.text_of("#log")
         check_snapshot(app, "throw_off")
         table.emit_all(events[until(events, "turn", seat=1):])
         await pilot.pause()

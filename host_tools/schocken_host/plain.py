@@ -9,11 +9,12 @@ TEXT = {
         "start": "Spiel {game_id}: Regeln {rules}, Spieler: {players}",
         "opener": "{name} beginnt.",
         "turn": "Runde {round}: {name} ist am Zug{limit}.",
-        "limit": " (höchstens {n} Würfe)",
+        "limit": " (höchstens {n})",
+        "n_throws": ("{n} Wurf", "{n} Würfe"), "n_throws_dat": ("{n} Wurf", "{n} Würfen"),
         "progress": "{name}: Wurf {throws}{public}",
         "public": ", liegen: {dice}",
-        "done": "{name} steht nach {throws} Würfen.",
-        "reveal": "{name} deckt auf: {dice} = {label} ({throws} Würfe{built})",
+        "done": "{name} steht nach {throws_dat}.",
+        "reveal": "{name} deckt auf: {dice} = {label} ({throws}{built})",
         "built": ", zusammengewürfelt",
         "throw_off": "Auswürfeln: {result}",
         "throw_off_again": "Auswürfeln: Gleichstand, Stechen zwischen {names}",
@@ -38,11 +39,12 @@ TEXT = {
         "start": "Game {game_id}: rules {rules}, players: {players}",
         "opener": "{name} opens.",
         "turn": "Round {round}: {name} is on turn{limit}.",
-        "limit": " (at most {n} throws)",
+        "limit": " (at most {n})",
+        "n_throws": ("{n} throw", "{n} throws"), "n_throws_dat": ("{n} throw", "{n} throws"),
         "progress": "{name}: throw {throws}{public}",
         "public": ", set aside: {dice}",
-        "done": "{name} stands after {throws} throws.",
-        "reveal": "{name} reveals: {dice} = {label} ({throws} throws{built})",
+        "done": "{name} stands after {throws_dat}.",
+        "reveal": "{name} reveals: {dice} = {label} ({throws}{built})",
         "built": ", built",
         "throw_off": "Throw-off: {result}",
         "throw_off_again": "Throw-off: a tie, Stechen between {names}",
@@ -79,6 +81,10 @@ class PlainUI:
         self.out.write(self.t[key].format(**kw) + "\n")
         self.out.flush()
 
+    def _throws(self, n, key="n_throws"):
+        """"1 Wurf", "2 Würfe" ("nach 2 Würfen": key n_throws_dat)."""
+        return self.t[key][0 if n == 1 else 1].format(n=n)
+
     def note(self, text):
         self.out.write(text + "\n")
         self.out.flush()
@@ -97,7 +103,7 @@ class PlainUI:
         self.say("opener", name=st.name(ev["seat"]))
 
     def _turn(self, st, ev):
-        limit = self.t["limit"].format(n=ev["limit"]) if ev.get("limit") else ""
+        limit = self.t["limit"].format(n=self._throws(ev["limit"])) if ev.get("limit") else ""
         self.say("turn", round=ev["round"], name=st.name(ev["seat"]), limit=limit)
 
     def _progress(self, st, ev):
@@ -105,11 +111,11 @@ class PlainUI:
         self.say("progress", name=st.name(ev["seat"]), throws=ev["throws"], public=public)
 
     def _done(self, st, ev):
-        self.say("done", name=st.name(ev["seat"]), throws=ev["throws"])
+        self.say("done", name=st.name(ev["seat"]), throws_dat=self._throws(ev["throws"], "n_throws_dat"))
 
     def _reveal(self, st, ev):
         self.say("reveal", name=st.name(ev["seat"]), dice=_dice(ev["dice"]), label=ev["label"],
-                 throws=ev["throws"], built="" if ev["hand"] else self.t["built"])
+                 throws=self._throws(ev["throws"]), built="" if ev["hand"] else self.t["built"])
 
     def _throw_off(self, st, ev):
         if ev["opener"] is None:
