@@ -96,3 +96,25 @@ def test_seeded_dice_are_a_function_of_round_seat_throw():
     assert d(3, 1, 2, 3) == d(3, 1, 2, 3)
     assert all(1 <= x <= 6 for x in d(3, 1, 2, 3)) and len(d(3, 1, 2, 2)) == 2
     assert [d(r, 0, 1, 3) for r in range(1, 20)] != [d(r, 1, 1, 3) for r in range(1, 20)]
+
+
+@pytest.mark.parametrize("lang,words", [("de", "Becher 2: Zufallsgenerator gestört"),
+                                        ("en", "Cup 2: random number generator failed")])
+def test_referee_tells_the_table_of_a_cup_whose_rng_failed(lang, words):
+    """A cup that cannot roll (its RNG failed the health test) is never waited for in silence: the table reads
+    why, in its language, and the referee still takes the cup's next message."""
+    from schocken.rules import Rules
+    from schocken_host.plain import PlainUI
+    from schocken_host.referee import Referee, Seat
+    import io
+    out = io.StringIO()
+    seats = [Seat("Anna", None), Seat("Ben", None)]
+    ref = Referee(Rules("standard"), seats, log=None, ui=PlainUI(lang, out=out))
+
+    async def main():
+        seats[1].inbox = asyncio.Queue()
+        await seats[1].inbox.put(P.error(P.E_RNG, "repetition count test failed"))
+        await seats[1].inbox.put({"t": "done", "round": 1, "throws": 1, "commit": "ab" * 32})
+        return await ref.expect(1, "done", 1)
+    assert asyncio.run(main())["t"] == "done"
+    assert words in out.getvalue() and "repetition count test failed" in out.getvalue()

@@ -74,7 +74,8 @@ def _dice(d):
 
 class PlainUI:
     def __init__(self, lang="de", out=None):
-        self.t = TEXT.get(lang, TEXT["de"])
+        self.lang = lang if lang in TEXT else "de"
+        self.t = TEXT[self.lang]
         self.out = out or sys.stdout
 
     def say(self, key, **kw):

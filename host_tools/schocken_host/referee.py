@@ -15,7 +15,7 @@ from schocken import RuleError
 from schocken import protocol as P
 from schocken import fair as F
 
-from schocken_host.i18n import TEXT
+from schocken_host.i18n import tr
 from schocken_host.state import TableState, LogError, LOG_VERSION
 from schocken_host.transport import TransportClosed, hello
 
@@ -199,7 +199,7 @@ class Referee:
 
     def _note(self, key, **kw):
         """A line for the table in the UI's language (German unless the UI says otherwise)."""
-        self.ui.note(getattr(self.ui, "t", TEXT["de"]).get(key, TEXT["de"][key]).format(**kw))
+        self.ui.note(tr(getattr(self.ui, "lang", "de"), key, **kw))
 
     def _table_requests(self):
         keep = [r for r in self.requests if r[0] in ("wait", "forfeit")]  # for an absent cup, not now
