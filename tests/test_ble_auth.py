@@ -67,6 +67,14 @@ async def recorded_session(table, name, seat):
     return t, sent
 
 
+async def refused(p, line, why):
+    """The phone writes ``line``: the cup answers with an unsigned auth error that says ``why``, nothing else."""
+    await p.send_bytes(line)
+    got = await p.recv(2)
+    assert got["t"] == "error" and got["code"] == P.E_AUTH and why in got["msg"], (line, got)
+    assert "mac" not in got and "c" not in got                           # refusals are unsigned
+
+
 async def configure(t, name, seat):
     await t.send({"t": "configure", "rules": RULES, "name": name, "seat": seat})
     return await expect(t, "ok")
@@ -186,10 +194,7 @@ def test_phone_without_the_secret_cannot_command_the_cup(paired):
             assert [json.loads(x)["t"] for x in sniffed] == ["configure", "turn", "round_end", "reveal",
                                                              "outcome", "configure", "turn"]
             for line, why in attacks:
-                await p.send_bytes(line)
-                got = await p.recv(2)
-                assert got["t"] == "error" and got["code"] == P.E_AUTH and why in got["msg"], (line, got)
-                assert "mac" not in got and "c" not in got                           # refusals are unsigned
+                await refused(p, line, why)
             with pytest.raises(asyncio.TimeoutError):
                 await p.recv(0.2)                         # nothing else: no revealed, no status, no ok
             assert (rig.cup.snapshot(), rig.app.link_key, rig.app.rx_c) == before
@@ -242,13 +247,9 @@ def test_phone_hello_neither_ends_the_session_nor_gains_a_command(paired):
             guessed = F.session_key(b"", "ab" * 16, ident["nonce"])   # both nonces, a guessed secret
             attempts = [forged({"t": "reveal", "round": 1}, 1), forged({"t": "round_end", "round": 1}, 2, guessed)]
             for line in attempts:
-                await p.send_bytes(line)
-                got = await p.recv(2)
-                assert got["code"] == P.E_AUTH and "not signed by the host" in got["msg"], (line, got)
+                await refused(p, line, "not signed by the host")
             for line in sniffed:                          # the host's session is still on: its lines are replays
-                await p.send_bytes(line)
-                got = await p.recv(2)
-                assert got["code"] == P.E_AUTH and "replayed" in got["msg"], (line, got)
+                await refused(p, line, "replayed")
             assert rig.cup.snapshot() == state and rig.app.link_key == host_key and rig.app.rx_c == rx_c
             await p.aclose()
 
