@@ -65,47 +65,47 @@ def _pool(rng):
     return entries
 
 
+def _best_rate(batch, min_time):
+    """Best of REPEATS: units of work per second, ``batch()`` doing some and returning how many, run for at
+    least ``min_time`` seconds each time."""
+    best = 0
+    for _ in range(REPEATS):
+        gc.collect()
+        n = 0
+        t0 = _now()
+        while True:
+            n += batch()
+            elapsed = _seconds(t0, _now())
+            if elapsed >= min_time:
+                break
+        best = max(best, n / elapsed)
+    return best
+
+
 def evaluate_rate(min_time):
     """Best of REPEATS: evaluate() calls per second over a pool of random throws (random dice, 1-3 throws,
     hand or not), under each preset in turn."""
     gc.collect()
     sets = [Rules(name) for name in sorted(PRESETS)]
     entries = _pool(_make_rng(SEED))
-    best = 0
-    for _ in range(REPEATS):
-        gc.collect()
-        n = 0
-        t0 = _now()
-        while True:
-            for rules in sets:
-                for dice, throws, hand in entries:
-                    evaluate(dice, throws, hand, rules)
-                n += len(entries)
-            elapsed = _seconds(t0, _now())
-            if elapsed >= min_time:
-                break
-        best = max(best, n / elapsed)
-    return best
+
+    def batch():
+        for rules in sets:
+            for dice, throws, hand in entries:
+                evaluate(dice, throws, hand, rules)
+        return len(sets) * len(entries)
+    return _best_rate(batch, min_time)
 
 
 def game_rate(rules, players, min_time):
     """Best of REPEATS: complete random games per second (sim.random_game, keep_ones strategy)."""
     rng = _make_rng(SEED)
-    best = 0
-    for _ in range(REPEATS):
-        gc.collect()
-        n = 0
-        t0 = _now()
-        while True:
-            game = random_game(rules, players, rng)
-            if game.phase != "over":
-                raise RuntimeError("game did not end")
-            n += 1
-            elapsed = _seconds(t0, _now())
-            if elapsed >= min_time:
-                break
-        best = max(best, n / elapsed)
-    return best
+
+    def batch():
+        if random_game(rules, players, rng).phase != "over":
+            raise RuntimeError("game did not end")
+        return 1
+    return _best_rate(batch, min_time)
 
 
 def measure(label, min_time):
