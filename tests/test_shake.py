@@ -18,17 +18,14 @@ from hypothesis import given, settings, strategies as st
 
 REPO = Path(__file__).resolve().parents[1]
 FIRMWARE = REPO / "firmware"
-DATA = REPO / "tests" / "data"
 for p in (FIRMWARE, REPO / "host_tools"):
     if str(p) not in sys.path:
         sys.path.insert(0, str(p))
 
 from cup import shake as S  # noqa: E402
 from cup.replay import TraceError, replay  # noqa: E402
-from schocken_host import shake_replay  # noqa: E402
 
-MANIFEST = json.loads((DATA / "traces.json").read_text())
-MAX_LATENCY_MS = 100
+from tracekit import DATA, MANIFEST, MAX_LATENCY_MS, check_throws  # noqa: E402
 
 MICROPYTHON = shutil.which("micropython", path=str(Path(sys.executable).parent)) or shutil.which(
     "micropython"
@@ -40,13 +37,6 @@ MP_ENV = dict(os.environ, MICROPYPATH=f"{FIRMWARE}:{FIRMWARE / 'lib'}:.frozen")
 def run_mp(args, timeout=60):
     return subprocess.run([MICROPYTHON, "-X", "heapsize=64k", *args], capture_output=True, text=True,
                           env=MP_ENV, timeout=timeout)
-
-
-def check_throws(name, throws):
-    m = MANIFEST[name]
-    assert len(throws) == m["throws"], (name, throws)
-    for t, end in zip(throws, m["shake_end_ms"]):
-        assert end <= t <= end + MAX_LATENCY_MS, (name, t, end)
 
 
 def test_manifest_lists_every_trace():
@@ -346,61 +336,3 @@ def test_switch_drumming_is_not_a_shake_but_chatter_is():
     assert len(hits) == 1 and 1600 <= hits[0] <= 1600 + MAX_LATENCY_MS
     # the same chatter for only 0.2 s is too short
     assert _switch_pattern(S.ShakeDetector("switch"), 20, 1, 200) == []
-
-
-# -- host command ---------------------------------------------------------------------------------------
-
-def test_shake_replay_prints_json_lines(capsys):
-    assert shake_replay.main([str(DATA / "shake_twice_accel.csv")]) == 0
-    out, err = capsys.readouterr()
-    throws = [json.loads(line) for line in out.splitlines()]
-    assert all(set(t) == {"t_ms"} for t in throws)
-    check_throws("shake_twice_accel.csv", [t["t_ms"] for t in throws])
-    if MICROPYTHON:
-        assert err == ""
-
-
-def test_shake_replay_switch_and_no_throws(capsys):
-    assert shake_replay.main([str(DATA / "shake_switch.csv"), "--sensor", "switch"]) == 0
-    out, _ = capsys.readouterr()
-    check_throws("shake_switch.csv", [json.loads(line)["t_ms"] for line in out.splitlines()])
-    assert shake_replay.main([str(DATA / "tap_accel.csv")]) == 0
-    assert capsys.readouterr().out == ""
-
-
-def test_shake_replay_falls_back_to_cpython(capsys, monkeypatch):
-    monkeypatch.setattr(shake_replay, "find_micropython", lambda: None)
-    assert shake_replay.main([str(DATA / "shake_accel.csv")]) == 0
-    out, err = capsys.readouterr()
-    check_throws("shake_accel.csv", [json.loads(line)["t_ms"] for line in out.splitlines()])
-    assert "micropython not found" in err and "CPython" in err
-
-
-@pytest.mark.parametrize("fallback", [False, True])
-@pytest.mark.parametrize("content, args, fragment", [
-    (None, [], "no such file"),
-    ("time,x\n0,1\n", [], "bad header"),
-    ("t_ms,ax,ay,az\n0,0,0,9.81\n10,0,oops,9.8\n", [], "line 3: bad number"),
-    ("t_ms,ax,ay,az\n0,0,0,9.81\n", ["--sensor", "switch"], "header is for accel"),
-])
-def test_shake_replay_bad_input(tmp_path, capsys, monkeypatch, fallback, content, args, fragment):
-    if fallback:
-        monkeypatch.setattr(shake_replay, "find_micropython", lambda: None)
-    path = tmp_path / "trace.csv"
-    if content is not None:
-        path.write_text(content)
-    assert shake_replay.main([str(path), *args]) == 2
-    out, err = capsys.readouterr()
-    assert out == ""
-    lines = [line for line in err.splitlines() if "micropython not found" not in line]
-    assert len(lines) == 1 and lines[0].startswith("schocken shake-replay: ") and fragment in lines[0], err
-
-
-def test_shake_replay_as_a_program(tmp_path):
-    env = dict(os.environ, PYTHONPATH=str(REPO / "host_tools"))
-    cmd = [sys.executable, "-m", "schocken_host.shake_replay"]
-    proc = subprocess.run(cmd + [str(DATA / "shake_accel.csv")], capture_output=True, text=True, env=env)
-    assert proc.returncode == 0, proc.stderr
-    check_throws("shake_accel.csv", [json.loads(line)["t_ms"] for line in proc.stdout.splitlines()])
-    proc = subprocess.run(cmd + [str(tmp_path / "missing.csv")], capture_output=True, text=True, env=env)
-    assert proc.returncode == 2 and proc.stdout == "" and len(proc.stderr.splitlines()) == 1
