@@ -1,85 +1,22 @@
-"""Property tests (hypothesis, CPython) for the rules package: ranking order, Deckel conservation, game end,
-and Turn move sequences. Each property says which part of the rules it guards; the whole file runs in well
-under a minute.
+"""Property tests (hypothesis, CPython) for the rules package: ranking order, Deckel conservation, game end.
+Each property says which part of the rules it guards; the whole file runs in well under a minute. Turn move
+sequences: tests/test_turn_properties.py; the strategies: tests/rulekit.py.
 """
 
-import copy
 import random
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from schocken import RuleError
 import schocken.game
 from schocken.half import Half
 from schocken.ranking import rank, rank_round
-from schocken.rules import PRESETS, Rules
+from schocken.rules import Rules
 from schocken.sim import random_game
 from schocken.throws import ALL, KINDS, evaluate
-from schocken.turn import ASIDE, IN_CUP, PENDING, Turn, replay
 
-PRESET_NAMES = sorted(PRESETS)
-
-
-def fast(n):
-    return settings(max_examples=n, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-
-# --- strategies --------------------------------------------------------------------------------------
-
-# Options that change how throws compare; any may be switched on any preset.
-RANKING_FLIPS = {
-    "jule": st.booleans(),
-    "jule_only_hand": st.booleans(),
-    "strasse_only_hand": st.booleans(),
-    "general_only_hand": st.booleans(),
-    "ace_hundred": st.booleans(),
-    "schock_aus_hand_beats": st.booleans(),
-}
-
-# Options that change the Deckel flow and the phases of a game.
-GAME_FLIPS = {
-    "schock_aus": st.sampled_from(["all", "middle"]),
-    "one_half": st.booleans(),
-    "einwuerfeln": st.booleans(),
-    "drop_penalty": st.sampled_from([0, 1, 2]),
-    "throw_off_deckel": st.booleans(),
-    "two_player_final": st.booleans(),
-    "final_opener": st.sampled_from(["first_half_loser", "last_loser"]),
-    "deckel_total": st.sampled_from([1, 5, 13, 21]),
-    "max_throws": st.sampled_from([1, 2, 3]),
-    "jule": st.booleans(),
-    "ace_hundred": st.booleans(),
-    "schock_aus_hand_beats": st.booleans(),
-    "sixes_back": st.booleans(),
-    "aside_only_ones": st.booleans(),
-    "ones_must_stay": st.booleans(),
-}
-
-# Options that change what a turn allows.
-TURN_FLIPS = {
-    "max_throws": st.sampled_from([1, 2, 3]),
-    "sixes_turn": st.booleans(),
-    "sixes_back": st.booleans(),
-    "aside_only_ones": st.booleans(),
-    "ones_must_stay": st.booleans(),
-}
-
-
-@st.composite
-def flipped(draw, flips):
-    """A subset of ``flips`` with drawn values (often empty: the preset as it is)."""
-    names = draw(st.lists(st.sampled_from(sorted(flips)), unique=True, max_size=4))
-    return {name: draw(flips[name]) for name in names}
-
-
-@st.composite
-def rule_sets(draw, flips):
-    return Rules(draw(st.sampled_from(PRESET_NAMES)), **draw(flipped(flips)))
-
-
-DIE = st.integers(1, 6)
-DICE = st.lists(DIE, min_size=3, max_size=3)
+from rulekit import DICE, GAME_FLIPS, PRESET_NAMES, RANKING_FLIPS, fast, flipped, rule_sets
 
 
 @st.composite
@@ -300,105 +237,3 @@ def test_blattschuss_and_final_both_occur():
         _check_end(Rules("standard"), 3, game, halves)
         seen.add("blattschuss" if game.blattschuss else "final")
     assert seen == {"blattschuss", "final"}
-
-
-# --- (d) Turn ----------------------------------------------------------------------------------------------
-
-def _snapshot(turn):
-    return (list(turn.values), list(turn.state), list(turn.locked), turn.throws_used, turn.turned,
-            turn.finished, copy.deepcopy(turn.transcript))
-
-
-SLOT = st.integers(-1, 3)  # -1 and 3 are no slot: refused
-FACE = st.one_of(DIE, st.just(6), st.just(1))
-
-
-@st.composite
-def turn_moves(draw, turn):
-    kind = draw(st.sampled_from(["roll", "roll", "aside", "back", "turn", "stand"]))
-    if kind == "roll":
-        n = len(turn.in_cup())
-        if draw(st.integers(0, 9)) == 0:
-            n = draw(st.integers(0, 4))   # sometimes the wrong number of dice
-        return "roll", draw(st.lists(FACE, min_size=n, max_size=n))
-    if kind in ("aside", "back"):
-        return kind, draw(SLOT)
-    if kind == "turn":
-        sixes = turn.sixes_available()
-        if len(sixes) >= 2 and draw(st.booleans()):
-            return kind, draw(st.sampled_from([sixes[:2], sixes[1:], sixes] if len(sixes) == 3 else [sixes]))
-        return kind, draw(st.lists(SLOT, min_size=0, max_size=4))
-    return "stand", None
-
-
-def _apply(turn, move, arg):
-    if move == "roll":
-        turn.roll(arg)
-    elif move == "aside":
-        turn.set_aside(arg)
-    elif move == "back":
-        turn.take_back(arg)
-    elif move == "turn":
-        turn.turn_sixes(arg)
-    else:
-        turn.stand()
-
-
-def _invariants(turn, before):
-    assert 0 <= turn.throws_used <= turn.limit
-    assert all(s in (IN_CUP, PENDING, ASIDE) for s in turn.state)
-    if turn.throws_used:
-        assert all(1 <= v <= 6 for v in turn.values)
-    old_values, old_state = before[0], before[1]
-    for i in range(3):
-        if old_state[i] == ASIDE:
-            assert turn.state[i] == ASIDE, "a die set aside for good went back into the cup"
-            assert turn.values[i] == old_values[i], "a die set aside for good changed its value"
-    if turn.rules.sixes_back:
-        assert all(turn.state[i] == IN_CUP for i in range(3) if turn.locked[i])
-
-
-def _finish(turn):
-    """Bring a turn to its end by legal moves: there is no dead end."""
-    for _ in range(8):
-        if turn.finished:
-            return
-        try:
-            turn.stand()
-            return
-        except RuleError:
-            pass
-        if turn.rules.ones_must_stay and turn.throws_used:
-            for i in turn.in_cup():
-                if turn.values[i] == 1 and not turn.locked[i] and len(turn.in_cup()) > 1:
-                    turn.set_aside(i)
-        if not turn.in_cup():
-            turn.take_back([i for i in range(3) if turn.state[i] == PENDING][0])
-        turn.roll([2] * len(turn.in_cup()))
-    raise AssertionError("turn cannot be finished: %r" % (turn.transcript,))
-
-
-@fast(400)
-@given(rule_sets(TURN_FLIPS), st.data())
-def test_turn_random_moves_keep_a_valid_state(rules, data):
-    limit = data.draw(st.integers(1, rules.max_throws))
-    turn = Turn(rules, limit)
-    for _ in range(data.draw(st.integers(0, 25))):
-        move, arg = data.draw(turn_moves(turn))
-        before = _snapshot(turn)
-        try:
-            _apply(turn, move, arg)
-        except RuleError:
-            assert _snapshot(turn) == before, "a refused %s changed the turn" % move
-            continue
-        _invariants(turn, before)
-        if turn.finished:
-            break
-    _finish(turn)
-    throw = turn.result()  # a finished turn is a legal final throw
-    assert throw.throws == turn.throws_used and throw.hand == turn.hand()
-    again = replay(rules, limit, turn.transcript)
-    assert again.dice() == turn.dice()
-    assert again.hand() == turn.hand()
-    assert again.throws_used == turn.throws_used
-    assert again.state == turn.state and again.finished

@@ -1,0 +1,114 @@
+"""Property tests (hypothesis, CPython) for Turn: random move sequences, legal or refused, keep a valid state,
+a refused move changes nothing, every turn can be finished, and its transcript replays to the same turn."""
+
+import copy
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from schocken import RuleError
+from schocken.turn import ASIDE, IN_CUP, PENDING, Turn, replay
+
+from rulekit import DIE, TURN_FLIPS, fast, rule_sets
+
+
+# --- (d) Turn ----------------------------------------------------------------------------------------------
+
+def _snapshot(turn):
+    return (list(turn.values), list(turn.state), list(turn.locked), turn.throws_used, turn.turned,
+            turn.finished, copy.deepcopy(turn.transcript))
+
+
+SLOT = st.integers(-1, 3)  # -1 and 3 are no slot: refused
+FACE = st.one_of(DIE, st.just(6), st.just(1))
+
+
+@st.composite
+def turn_moves(draw, turn):
+    kind = draw(st.sampled_from(["roll", "roll", "aside", "back", "turn", "stand"]))
+    if kind == "roll":
+        n = len(turn.in_cup())
+        if draw(st.integers(0, 9)) == 0:
+            n = draw(st.integers(0, 4))   # sometimes the wrong number of dice
+        return "roll", draw(st.lists(FACE, min_size=n, max_size=n))
+    if kind in ("aside", "back"):
+        return kind, draw(SLOT)
+    if kind == "turn":
+        sixes = turn.sixes_available()
+        if len(sixes) >= 2 and draw(st.booleans()):
+            return kind, draw(st.sampled_from([sixes[:2], sixes[1:], sixes] if len(sixes) == 3 else [sixes]))
+        return kind, draw(st.lists(SLOT, min_size=0, max_size=4))
+    return "stand", None
+
+
+def _apply(turn, move, arg):
+    if move == "roll":
+        turn.roll(arg)
+    elif move == "aside":
+        turn.set_aside(arg)
+    elif move == "back":
+        turn.take_back(arg)
+    elif move == "turn":
+        turn.turn_sixes(arg)
+    else:
+        turn.stand()
+
+
+def _invariants(turn, before):
+    assert 0 <= turn.throws_used <= turn.limit
+    assert all(s in (IN_CUP, PENDING, ASIDE) for s in turn.state)
+    if turn.throws_used:
+        assert all(1 <= v <= 6 for v in turn.values)
+    old_values, old_state = before[0], before[1]
+    for i in range(3):
+        if old_state[i] == ASIDE:
+            assert turn.state[i] == ASIDE, "a die set aside for good went back into the cup"
+            assert turn.values[i] == old_values[i], "a die set aside for good changed its value"
+    if turn.rules.sixes_back:
+        assert all(turn.state[i] == IN_CUP for i in range(3) if turn.locked[i])
+
+
+def _finish(turn):
+    """Bring a turn to its end by legal moves: there is no dead end."""
+    for _ in range(8):
+        if turn.finished:
+            return
+        try:
+            turn.stand()
+            return
+        except RuleError:
+            pass
+        if turn.rules.ones_must_stay and turn.throws_used:
+            for i in turn.in_cup():
+                if turn.values[i] == 1 and not turn.locked[i] and len(turn.in_cup()) > 1:
+                    turn.set_aside(i)
+        if not turn.in_cup():
+            turn.take_back([i for i in range(3) if turn.state[i] == PENDING][0])
+        turn.roll([2] * len(turn.in_cup()))
+    raise AssertionError("turn cannot be finished: %r" % (turn.transcript,))
+
+
+@fast(400)
+@given(rule_sets(TURN_FLIPS), st.data())
+def test_turn_random_moves_keep_a_valid_state(rules, data):
+    limit = data.draw(st.integers(1, rules.max_throws))
+    turn = Turn(rules, limit)
+    for _ in range(data.draw(st.integers(0, 25))):
+        move, arg = data.draw(turn_moves(turn))
+        before = _snapshot(turn)
+        try:
+            _apply(turn, move, arg)
+        except RuleError:
+            assert _snapshot(turn) == before, "a refused %s changed the turn" % move
+            continue
+        _invariants(turn, before)
+        if turn.finished:
+            break
+    _finish(turn)
+    throw = turn.result()  # a finished turn is a legal final throw
+    assert throw.throws == turn.throws_used and throw.hand == turn.hand()
+    again = replay(rules, limit, turn.transcript)
+    assert again.dice() == turn.dice()
+    assert again.hand() == turn.hand()
+    assert again.throws_used == turn.throws_used
+    assert again.state == turn.state and again.finished
