@@ -173,7 +173,6 @@ class App:
             key = fair.session_key(self.secret, msg["nonce"], cup_nonce)
             if self.link_key is None:
                 self.link_key, self.tx_c, self.rx_c = key, 0, 0
-                self.offer = None
             else:
                 self.offer = [key, 0, cup_nonce]   # key, its send counter, the nonce of its identity
             self.cup.hello_nonce = cup_nonce
@@ -183,13 +182,12 @@ class App:
         and its counter is new; else why not."""
         if self.link_key is None:
             return "this cup needs an authenticated host: hello with a nonce first"
-        from schocken import fair
         body = line.rstrip()
         c = msg.get("c")
         offer = self.offer
-        if _verifies(fair, self.link_key, body):
+        if _verifies(self.link_key, body):
             taken, last = None, self.rx_c
-        elif offer is not None and _verifies(fair, offer[0], body):
+        elif offer is not None and _verifies(offer[0], body):
             taken, last = offer, 0
         else:
             return "message not signed by the host of this session"
@@ -255,7 +253,8 @@ class App:
                 t.cancel()
 
 
-def _verifies(fair, key, body):
+def _verifies(key, body):
+    from schocken import fair
     try:
         fair.verify(key, body)
     except Exception:

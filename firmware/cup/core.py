@@ -317,8 +317,8 @@ class Cup:
         self.nonces = {}
         self.awaiting = None
         self.seed = None
-        self.save()
-        self._secrets()
+        if not self._secrets():  # drawn and saved with the turn; else the turn is saved without them
+            self.save()
         self.view.show(self)
 
     def _stand(self):
