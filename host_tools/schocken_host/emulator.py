@@ -116,7 +116,8 @@ class EmulatedCup:
         self._heap = heap
         # The firmware's bytecode in an emulated flash ROM, as on a board (schocken_host.romfs); without it
         # the .mpy files are loaded into the heap.
-        self.rom = romfs.available() and rom is not False
+        self._launcher = romfs.available()  # the unix port in-process: our launcher can start it
+        self.rom = self._launcher and rom is not False
         self._closed = False
         self._start()
 
@@ -129,7 +130,7 @@ class EmulatedCup:
         if self.interpreter == "micropython":
             tree = compile_firmware()
             env["MICROPYPATH"] = ".frozen" if self.rom else "%s:%s:.frozen" % (tree, tree / "lib")
-            if romfs.available():  # the launcher ties the cup to this process (it dies with the host)
+            if self._launcher:  # it also ties the cup to this process (it dies with the host)
                 env[romfs.PARENT] = str(os.getpid())
                 cmd = romfs.command(romfs.build_image(tree) if self.rom else None, self._heap, args)
             else:
