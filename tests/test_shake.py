@@ -230,14 +230,11 @@ def test_ticks_ms_wraparound(name):
     check_throws(name, throws)
 
 
-def test_bad_sensor_and_tunables():
+def test_bad_sensor():
     with pytest.raises(ValueError):
         S.ShakeDetector("gyro")
-    with pytest.raises(TypeError):
-        S.ShakeDetector("accel", no_such_tunable=1)
-    # a stricter detector: the 1.1 s shake no longer counts when 1.5 s are required
-    with open(DATA / "shake_accel.csv") as f:
-        assert replay(f, "accel", min_shake_ms=1500) == []
+    with pytest.raises(TypeError):  # the thresholds are constants of the detector, not settings
+        S.ShakeDetector("accel", min_shake_ms=1500)
 
 
 @pytest.mark.parametrize("text, fragment", [
@@ -323,10 +320,9 @@ def _switch_pattern(det, period_ms, burst, total_ms, t0=1000):
 
 
 def test_switch_drumming_is_not_a_shake_but_chatter_is():
-    # fingers drumming next to the cup at ~14 Hz: 2 contact changes per knock, for a whole second. With
-    # the default (a lenient 50 ms mean spacing, which the emulated board's 50 ms toggling needs) this
-    # chains into a shake; a board whose switch really chatters sets sw_spacing_ms=25 and rejects it.
-    assert _switch_pattern(S.ShakeDetector("switch", sw_spacing_ms=25), 70, 2, 1000) == []
+    # fingers drumming next to the cup at ~14 Hz: 2 contact changes per knock, for a whole second. The
+    # lenient 50 ms mean spacing (which the emulated board's 50 ms toggling needs) lets this chain into a
+    # shake: a known limit of the switch sensor (docs/firmware.md), pinned here so a change is noticed.
     assert len(_switch_pattern(S.ShakeDetector("switch"), 70, 2, 1000)) == 1
     # toggling every 50 ms (the emulated board's synthetic shake) is a shake with the defaults
     assert len(_switch_pattern(S.ShakeDetector("switch"), 100, 1, 800)) == 0

@@ -42,7 +42,7 @@ def _float(text, lineno):
     return v
 
 
-def replay(lines_iter, sensor=None, **tunables):
+def replay(lines_iter, sensor=None):
     """Feed CSV lines (header first) to a detector; return throw times (t_ms).
 
     sensor: "accel", "switch" or None (taken from the header). Raises
@@ -59,7 +59,7 @@ def replay(lines_iter, sensor=None, **tunables):
             if sensor is not None and sensor != s:
                 raise TraceError("header is for %s, not %s" % (s, sensor))
             sensor = s
-            det = ShakeDetector(sensor, **tunables)
+            det = ShakeDetector(sensor)
             ncol = 4 if sensor == "accel" else 2
             continue
         line = line.strip()

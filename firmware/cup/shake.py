@@ -29,7 +29,8 @@ IDLE = "idle"
 SHAKING = "shaking"
 SETTLING = "settling"
 
-# Tuning defaults (mm/s^2, ms, samples). Overridable per instance by keyword.
+# Tuning (mm/s^2, ms, samples). Constants, not per-instance settings: the hot path compares against
+# literals, and the cup keeps no attribute (nor its name) per threshold.
 _HI_MMS = const(8000)        # |a - g| above this is "high" (a shake is 15-30 m/s^2)
 _MIN_SHAKE_MS = const(300)   # a shake lasts at least this long (taps < 100 ms)
 _MIN_REVERSALS = const(2)    # ...and changes direction (tilting does not)
@@ -53,50 +54,26 @@ _AMAX = const(8191)     # clamp (131 m/s^2): (2*_AMAX)^2 * 3 < 2**30
 _LP_SHIFT = const(4)    # gravity low-pass: alpha 1/16, tau ~160 ms at 100 Hz
 _TICKS_MASK = const(0x3FFFFFFF)
 
+# The thresholds in the units the hot path works in: squared 16 mm/s^2 units.
+_HI2 = const((_HI_MMS >> _SHIFT) * (_HI_MMS >> _SHIFT))
+_JERK2 = const((_STILL_JERK_MMS >> _SHIFT) * (_STILL_JERK_MMS >> _SHIFT))
+_G = const(_G_MMS >> _SHIFT)
+_TOL = const(_STILL_MAG_MMS >> _SHIFT)
+_MAG_LO2 = const((_G - _TOL) * (_G - _TOL))  # |a|^2 window for "1 g only"
+_MAG_HI2 = const((_G + _TOL) * (_G + _TOL))
+_LP_CLAMP = const(_LP_CLAMP_MMS >> _SHIFT)
+
 # Internal phases (the public `state` string is derived from these)
 _P_IDLE = const(0)
 _P_CAND = const(1)      # high energy seen, not yet proven to be a shake
 _P_SHAKE = const(2)     # proven shake; waiting for stillness
 
 
-def _sq(mms):
-    # threshold in mm/s^2 -> squared 16 mm/s^2 units (init time only)
-    v = mms >> _SHIFT
-    return v * v
-
-
 class ShakeDetector:
-    def __init__(self, sensor="accel", hi_mms=_HI_MMS, min_shake_ms=_MIN_SHAKE_MS,
-                 min_reversals=_MIN_REVERSALS, min_duty_pct=_MIN_DUTY_PCT,
-                 gap_ms=_GAP_MS, still_jerk_mms=_STILL_JERK_MMS,
-                 still_mag_mms=_STILL_MAG_MMS, still_n=_STILL_N,
-                 quiet_final_ms=_QUIET_FINAL_MS, g_mms=_G_MMS,
-                 lp_clamp_mms=_LP_CLAMP_MMS, sw_min_toggles=_SW_MIN_TOGGLES,
-                 sw_min_ms=_SW_MIN_MS, sw_spacing_ms=_SW_SPACING_MS, sw_quiet_ms=_SW_QUIET_MS,
-                 sw_settle_ms=_SW_SETTLE_MS):
+    def __init__(self, sensor="accel"):
         if sensor != "accel" and sensor != "switch":
             raise ValueError("sensor must be 'accel' or 'switch'")
         self.sensor = sensor
-        # Precompute squared thresholds once so the hot path only compares.
-        self._hi2 = _sq(hi_mms)
-        self._jerk2 = _sq(still_jerk_mms)
-        g = g_mms >> _SHIFT
-        tol = still_mag_mms >> _SHIFT
-        lo = g - tol if g > tol else 0
-        self._mag_lo2 = lo * lo      # |a|^2 window for "1 g only"
-        self._mag_hi2 = (g + tol) * (g + tol)
-        self._lp_clamp = lp_clamp_mms >> _SHIFT
-        self._min_ms = min_shake_ms
-        self._min_rev = min_reversals
-        self._duty = min_duty_pct
-        self._gap = gap_ms
-        self._still_n = still_n
-        self._quiet_final = quiet_final_ms
-        self._sw_min = sw_min_toggles
-        self._sw_min_ms = sw_min_ms
-        self._sw_spacing = sw_spacing_ms
-        self._sw_quiet = sw_quiet_ms
-        self._sw_settle = sw_settle_ms
         self.reset()
 
     def reset(self):
@@ -164,11 +141,11 @@ class ShakeDetector:
         # Gravity low-pass, fixed point: g += clamp(d) / 16. The clamp makes it
         # robust: a 100 m/s^2 set-down spike moves g as little as an 8 m/s^2
         # one, yet slow tilts (any orientation, even upside down) are followed.
-        c = self._lp_clamp
+        c = _LP_CLAMP
         self._gx += c if dx > c else (-c if dx < -c else dx)
         self._gy += c if dy > c else (-c if dy < -c else dy)
         self._gz += c if dz > c else (-c if dz < -c else dz)
-        high = dx * dx + dy * dy + dz * dz >= self._hi2
+        high = dx * dx + dy * dy + dz * dz >= _HI2
 
         # Stillness does not use d: after a shake the gravity estimate lags and
         # the cup may be held at a new angle. Instead: the reading barely changes
@@ -182,8 +159,8 @@ class ShakeDetector:
         self._py = ay
         self._pz = az
         m2 = ax * ax + ay * ay + az * az
-        still = (jx * jx + jy * jy + jz * jz < self._jerk2
-                 and self._mag_lo2 <= m2 <= self._mag_hi2)
+        still = (jx * jx + jy * jy + jz * jz < _JERK2
+                 and _MAG_LO2 <= m2 <= _MAG_HI2)
 
         phase = self._phase
         if phase == _P_IDLE:
@@ -211,12 +188,12 @@ class ShakeDetector:
                 self._rx = dx
                 self._ry = dy
                 self._rz = dz
-            elif (t_ms - self._t_high) & _TICKS_MASK > self._gap:
+            elif (t_ms - self._t_high) & _TICKS_MASK > _GAP_MS:
                 self._phase = _P_IDLE      # it died out: was a tap / bump
                 return False
-            if ((t_ms - self._t0) & _TICKS_MASK >= self._min_ms
-                    and self._rev >= self._min_rev
-                    and self._n_high * 100 >= self._n * self._duty):
+            if ((t_ms - self._t0) & _TICKS_MASK >= _MIN_SHAKE_MS
+                    and self._rev >= _MIN_REVERSALS
+                    and self._n_high * 100 >= self._n * _MIN_DUTY_PCT):
                 self._phase = _P_SHAKE
                 self._still = 0
                 self.state = SHAKING
@@ -225,7 +202,7 @@ class ShakeDetector:
         # _P_SHAKE: a real shake happened; final once the cup is still again.
         if still:
             self._still += 1
-            if self._still >= self._still_n:
+            if self._still >= _STILL_N:
                 return self._final(ax, ay, az)
             if self._still >= 2:    # one still sample also occurs mid-shake
                 self.state = SETTLING
@@ -234,7 +211,7 @@ class ShakeDetector:
             self.state = SHAKING
         # Fallback for a hand that never gets quite still (tremor, walking off):
         # the shake clearly ended long ago, so do not keep the throw pending.
-        if (t_ms - self._t_high) & _TICKS_MASK >= self._quiet_final:
+        if (t_ms - self._t_high) & _TICKS_MASK >= _QUIET_FINAL_MS:
             return self._final(ax, ay, az)
         return False
 
@@ -270,9 +247,9 @@ class ShakeDetector:
                 self._toggles = 0
             self._toggles += 1
             self._t_high = t_ms
-            if self._phase == _P_CAND and self._toggles >= self._sw_min:
+            if self._phase == _P_CAND and self._toggles >= _SW_MIN_TOGGLES:
                 el = (t_ms - self._t0) & _TICKS_MASK
-                if el >= self._sw_min_ms and self._toggles * self._sw_spacing >= el:
+                if el >= _SW_MIN_MS and self._toggles * _SW_SPACING_MS >= el:
                     self._phase = _P_SHAKE
             if self._phase == _P_SHAKE:
                 self.state = SHAKING
@@ -281,13 +258,13 @@ class ShakeDetector:
             return False
         quiet = (t_ms - self._t_high) & _TICKS_MASK
         if self._phase == _P_CAND:
-            if quiet >= self._sw_quiet:
+            if quiet >= _SW_QUIET_MS:
                 self._phase = _P_IDLE   # burst ended before it proved a shake
             return False
-        if quiet >= self._sw_quiet:
+        if quiet >= _SW_QUIET_MS:
             self._phase = _P_IDLE
             self.state = IDLE
             return True
-        if quiet >= self._sw_settle:
+        if quiet >= _SW_SETTLE_MS:
             self.state = SETTLING
         return False

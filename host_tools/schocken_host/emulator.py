@@ -44,6 +44,17 @@ def build_dir():
     return ROOT / "build" / "firmware-mpy"
 
 
+def _module_name(rel):
+    """The dotted name a file is imported as ("lib/schocken/rules.py" -> "schocken.rules"): the source name
+    tracebacks show. The import interns that name anyway, so the source name costs the cup no extra qstr."""
+    parts = list(rel.with_suffix("").parts)
+    if parts[0] == "lib":
+        parts = parts[1:]
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(parts)
+
+
 def compile_firmware(out=None, arch=None, skip=("main.py",)):
     """Compile every firmware .py to .mpy under ``out`` (bytecode for the unix port unless ``arch``);
     unchanged files are not compiled again. Returns the output folder."""
@@ -67,7 +78,7 @@ def compile_firmware(out=None, arch=None, skip=("main.py",)):
             continue
         dest.parent.mkdir(parents=True, exist_ok=True)
         tmp = dest.with_name("%s.%d.tmp" % (dest.name, os.getpid()))  # cups start in parallel: write, rename
-        cmd = [cross, "-o", str(tmp), "-s", str(rel)]
+        cmd = [cross, "-o", str(tmp), "-s", _module_name(rel)]
         if arch:
             cmd.append("-march=" + arch)
         cmd.append(str(src))
