@@ -34,6 +34,9 @@ CTRL_C = b"\x03"            # interrupt character of the REPL (never valid in a 
 
 class App:
     def __init__(self, board, config, roller=None):
+        # The largest buffer first, while the heap is still in one piece: on a small heap a 1 KB block can be
+        # impossible to find once the cup's many small objects are spread over it.
+        self.splitter = P.LineSplitter()
         self.board = board
         self.config = config
         self.roller = roller or Roller(board.urandom, radio_on=board.radio_on)
@@ -125,7 +128,7 @@ class App:
     repl_link = False  # set by run()
 
     async def link_in_task(self):
-        splitter = P.LineSplitter()
+        splitter = self.splitter
         while True:
             data = await self.reader.read(getattr(self.reader, "chunk", READ_CHUNK))  # BLE: a fragment at once
             if not data:

@@ -37,32 +37,38 @@ E_RNG = "rng_failed"               # the health test failed: the cup does not ro
 E_INTERNAL = "internal"            # a bug in the cup; it stays on the table and says so
 E_AUTH = "auth"                    # a cup with a secret: the line is unsigned, forged or replayed
 
-# Field kinds: i int, s string, b bool, d dice (list of 1..3 dice 1..6), l list, o object, h hex string,
-# a trailing "?" allows null or absence.
+# Each message type's fields, as "name:kind" words. Kinds: i int, s string, b bool, d dice (list of 1..3 dice
+# 1..6), l list, o object, h hex string; a trailing "?" allows null or absence. One string per type rather than a
+# dict per type: a cup keeps these tables for as long as it runs (``fields()`` gives the pairs).
 HOST_TO_CUP = {
-    "hello": {"v": "i", "nonce": "h?"},            # nonce: the host's part of an authenticated session
-    "configure": {"rules": "o", "name": "s", "seat": "i", "fair": "b?"},  # fair: dice from seed and nonces
-    "turn": {"round": "i", "limit": "i?"},          # your turn; limit null: you open the round
-    "reveal": {"round": "i"},                       # uncover now
-    "round_end": {"round": "i"},                    # everyone is done: the reveal button may uncover
-    "outcome": {"round": "i", "result": "s", "deckel": "i", "middle": "i"},
-    "status": {},
-    "nonce": {"round": "i", "throw": "i", "nonce": "h"},      # fair play: the host's part of one throw
+    "hello": "v:i nonce:h?",                    # nonce: the host's part of an authenticated session
+    "configure": "rules:o name:s seat:i fair:b?",  # fair: dice from seed and nonces
+    "turn": "round:i limit:i?",                 # your turn; limit null: you open the round
+    "reveal": "round:i",                        # uncover now
+    "round_end": "round:i",                     # everyone is done: the reveal button may uncover
+    "outcome": "round:i result:s deckel:i middle:i",
+    "status": "",
+    "nonce": "round:i throw:i nonce:h",         # fair play: the host's part of one throw
 }
 
 CUP_TO_HOST = {
-    "identity": {"v": "i", "cup": "s", "name": "s", "fw": "s", "board": "s", "battery": "i?", "presets": "l",
-                 "nonce": "h?"},                                       # the cup's part of the session
-    "ok": {"re": "s", "name": "s?", "seat": "i?"},            # configure: the name and seat the cup took
-    "error": {"code": "s", "msg": "s", "re": "s?"},
-    "progress": {"round": "i", "throws": "i", "public": "l", "event": "s"},
-    "done": {"round": "i", "throws": "i", "commit": "h"},
-    "revealed": {"round": "i", "dice": "d", "nonce": "h", "throws": "i", "hand": "b", "transcript": "l",
-                 "seed": "h?"},
-    "seed": {"round": "i", "hash": "h"},                      # fair play: the cup's seed, committed
-    "shake": {"round": "i", "throw": "i", "public": "l"},     # fair play: shaken, waiting for the nonce
-    "status": {"state": "s", "round": "i?", "throws": "i", "public": "l", "seat": "i?", "name": "s"},
+    "identity": "v:i cup:s name:s fw:s board:s battery:i? presets:l nonce:h?",  # nonce: the cup's part of the session
+    "ok": "re:s name:s? seat:i?",               # configure: the name and seat the cup took
+    "error": "code:s msg:s re:s?",
+    "progress": "round:i throws:i public:l event:s",
+    "done": "round:i throws:i commit:h",
+    "revealed": "round:i dice:d nonce:h throws:i hand:b transcript:l seed:h?",
+    "seed": "round:i hash:h",                   # fair play: the cup's seed, committed
+    "shake": "round:i throw:i public:l",        # fair play: shaken, waiting for the nonce
+    "status": "state:s round:i? throws:i public:l seat:i? name:s",
 }
+
+
+def fields(spec):
+    """A table entry -> its (name, kind) pairs in order: ``fields(HOST_TO_CUP["turn"])`` is
+    ``[("round", "i"), ("limit", "i?")]``."""
+    return [tuple(word.split(":")) for word in spec.split()]
+
 
 RESULTS = ("lost", "won", "none", "half_lost", "game_lost")
 
@@ -165,12 +171,11 @@ def validate(msg, table):
     fields = table.get(kind)
     if fields is None:
         raise ProtocolError(E_UNKNOWN, "unknown message type %s" % kind[:32])
-    for name in fields:
-        spec = fields[name]
-        optional = spec[-1] == "?"
+    for word in fields.split():
+        name, spec = word.split(":")
         value = msg.get(name)
         if value is None:
-            if optional:
+            if spec[-1] == "?":
                 continue
             raise ProtocolError(E_BAD_MESSAGE, "%s needs field %s" % (kind, name))
         if not _kind_ok(value, spec[0]):
