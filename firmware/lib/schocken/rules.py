@@ -1,42 +1,17 @@
 """Rule sets: the presets drawn from the rule texts, and the options that tell them apart.
 
 Every difference between the seeds is an option, so any option can be switched on any preset
-(``Rules.preset("standard", jule=True)``). ``docs/rules.md`` quotes the passage each choice comes from.
+(``Rules("standard", jule=True)``). ``docs/rules.md`` quotes the passage each choice comes from.
 """
 
 from schocken import RuleError
-
-# Option name -> default (the common bar rules of seed 002). The type of the default is the option's type.
-DEFAULTS = {
-    "deckel_total": 13,        # Deckel in the middle at the start of a half
-    "max_throws": 3,           # throws the opener may take
-    "jule": False,             # 1-2-4 is a special throw above every Schock
-    "jule_deckel": 7,          # what a Jule is worth
-    "jule_only_hand": False,   # a Jule counts only from the hand (no die set aside)
-    "strasse_only_hand": False,  # a Straße counts only from the hand
-    "general_only_hand": False,  # a General counts only from the hand
-    "ace_hundred": False,      # in a plain number a one counts as a hundred: 1-5-4 is 154
-    "schock_aus": "all",       # "all": the loser takes all Deckel, the half is lost; "middle": worth all 13 by the usual flow
-    "schock_aus_hand_beats": False,  # a Schock-Aus from the hand beats a built one, whatever the throws
-    "aside_only_ones": False,  # only ones may be set aside
-    "ones_must_stay": False,   # a one that fell must be set aside (house rule)
-    "sixes_turn": True,        # Sechsen drehen: two sixes of one throw -> one 1, three -> two 1s
-    "sixes_back": False,       # after Sechsen drehen the other six must go back into the cup
-    "one_half": False,         # play one half only, no final
-    "two_player_final": True,  # False: with two players the game is a single half
-    "min_players": 2,
-    "throw_off_deckel": False,  # the throw-off's lowest takes Deckel as the highest throw is worth
-    "einwuerfeln": False,      # a player out of the half may throw his way back in
-    "drop_penalty": 0,         # Deckel for a player who drops his dice
-    "final_opener": "first_half_loser",  # or "last_loser"
-}
 
 _CHOICES = {
     "schock_aus": ("all", "middle"),
     "final_opener": ("first_half_loser", "last_loser"),
 }
 
-# Each preset names its seed and lists only what differs from DEFAULTS.
+# Each preset names its seed and lists only what differs from the defaults (the class attributes of Rules).
 PRESETS = {
     "standard": ("002", {}),
     "verein": ("000", {
@@ -67,12 +42,8 @@ PRESETS = {
     }),
 }
 
-# Order in which options are listed for people.
-OPTION_NAMES = tuple(sorted(DEFAULTS))
-
-
 def _parse(name, value):
-    default = DEFAULTS[name]
+    default = getattr(Rules, name)
     if isinstance(default, bool):
         if isinstance(value, bool):
             return value
@@ -96,42 +67,68 @@ def _parse(name, value):
 
 
 class Rules:
-    """One rule set: a preset name plus option values. Immutable by convention; compare with ``options()``."""
+    """One rule set: a preset name plus option values. Immutable by convention; compare with ``options()``.
+
+    The class attributes are the options and their defaults, the common bar rules of seed 002; the type of a
+    default is the option's type. An instance keeps only what its preset and its options change, so a cup holds
+    one small dict per rule set, not a copy of every option."""
+
+    deckel_total = 13           # Deckel in the middle at the start of a half
+    max_throws = 3              # throws the opener may take
+    jule = False                # 1-2-4 is a special throw above every Schock
+    jule_deckel = 7             # what a Jule is worth
+    jule_only_hand = False      # a Jule counts only from the hand (no die set aside)
+    strasse_only_hand = False   # a Straße counts only from the hand
+    general_only_hand = False   # a General counts only from the hand
+    ace_hundred = False         # in a plain number a one counts as a hundred: 1-5-4 is 154
+    schock_aus = "all"          # "all": the loser takes all Deckel, the half is lost; "middle": worth all 13 by the usual flow
+    schock_aus_hand_beats = False  # a Schock-Aus from the hand beats a built one, whatever the throws
+    aside_only_ones = False     # only ones may be set aside
+    ones_must_stay = False      # a one that fell must be set aside (house rule)
+    sixes_turn = True           # Sechsen drehen: two sixes of one throw -> one 1, three -> two 1s
+    sixes_back = False          # after Sechsen drehen the other six must go back into the cup
+    one_half = False            # play one half only, no final
+    two_player_final = True     # False: with two players the game is a single half
+    min_players = 2
+    throw_off_deckel = False    # the throw-off's lowest takes Deckel as the highest throw is worth
+    einwuerfeln = False         # a player out of the half may throw his way back in
+    drop_penalty = 0            # Deckel for a player who drops his dice
+    final_opener = "first_half_loser"  # or "last_loser"
 
     def __init__(self, name="standard", **options):
         if name not in PRESETS:
             raise RuleError("unknown rule set %r (known: %s)" % (name, ", ".join(sorted(PRESETS))))
         self.name = name
-        self.seed = PRESETS[name][0]
-        values = dict(DEFAULTS)
-        values.update(PRESETS[name][1])
+        self.seed, changes = PRESETS[name]
+        for key in changes:
+            setattr(self, key, changes[key])
         for key in options:
-            if key not in DEFAULTS:
+            if key not in OPTION_NAMES:
                 raise RuleError("unknown option %r (known: %s)" % (key, ", ".join(OPTION_NAMES)))
-            values[key] = _parse(key, options[key])
-        self._values = values
+            setattr(self, key, _parse(key, options[key]))
         self._check()
-        for key in values:
-            setattr(self, key, values[key])
 
     def _check(self):
-        v = self._values
-        if not 1 <= v["max_throws"] <= 3:
+        if not 1 <= self.max_throws <= 3:
             raise RuleError("option max_throws must be 1, 2 or 3")
-        if not 1 <= v["deckel_total"] <= 99:
+        if not 1 <= self.deckel_total <= 99:
             raise RuleError("option deckel_total must be at least 1")
-        if v["min_players"] < 2:
+        if self.min_players < 2:
             raise RuleError("option min_players must be at least 2")
 
     def options(self):
         """All option values as a new dict."""
-        return dict(self._values)
+        return {k: getattr(self, k) for k in OPTION_NAMES}
 
     def changed(self):
         """Options that differ from the preset, as a dict (what ``--set`` changed)."""
-        base = dict(DEFAULTS)
-        base.update(PRESETS[self.name][1])
-        return {k: self._values[k] for k in OPTION_NAMES if self._values[k] != base[k]}
+        preset = PRESETS[self.name][1]
+        changed = {}
+        for k in OPTION_NAMES:
+            value = getattr(self, k)
+            if value != preset.get(k, getattr(Rules, k)):
+                changed[k] = value
+        return changed
 
     def with_options(self, **options):
         merged = self.changed()
@@ -143,10 +140,14 @@ class Rules:
         return {"preset": self.name, "options": self.changed()}
 
     def __eq__(self, other):
-        return isinstance(other, Rules) and self.name == other.name and self._values == other._values
+        return isinstance(other, Rules) and self.name == other.name and self.options() == other.options()
 
     def __repr__(self):
         return "Rules(%r, %r)" % (self.name, self.changed())
+
+
+# The options, in the order they are listed for people.
+OPTION_NAMES = tuple(sorted(k for k in Rules.__dict__ if k[0] != "_" and not callable(getattr(Rules, k))))
 
 
 def from_dict(data):
