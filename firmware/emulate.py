@@ -9,9 +9,9 @@ The host link is standard input/output (the host puts a pseudo-terminal there an
 port). The control channel (a second pseudo-terminal, path given with --control) carries the physical world:
 button and shake lines in (docs/emulation.md), LED frames out as "leds <hex GRB bytes>" lines, and
 "error: ..." lines for rejected control input. Emulation only: "dice D D D" scripts the next roll, "cheat
-dice|transcript|garbage" makes the cup misbehave once on its next reveal (docs/emulation.md). The same file
-runs under CPython where the unix port does not exist (it says which interpreter it uses on the control
-channel: "hello <interpreter>").
+dice|transcript|garbage|chosen" makes the cup misbehave once on its next reveal (cheat.py, docs/emulation.md).
+The same file runs under CPython where the unix port does not exist (boards/cpython.py supplies what MicroPython
+has built in; it says which interpreter it uses on the control channel: "hello <interpreter>").
 """
 
 import sys
@@ -36,59 +36,20 @@ def parse_args(argv):
 
 def open_control(path):
     """The control pseudo-terminal, raw: returns (file, async reader)."""
+    if not MICROPYTHON:
+        from boards.cpython import open_control
+        return open_control(path)
     import termios
-    if MICROPYTHON:
-        f = open(path, "r+b")
-        termios.setraw(f.fileno())
-        return f, asyncio.StreamReader(f)
-    import os
-    import tty
-    fd = os.open(path, os.O_RDWR | os.O_NOCTTY)
-    tty.setraw(fd)
-    return os.fdopen(fd, "wb", buffering=0), _cpython_reader(fd)
-
-
-def _cpython_reader(fd):
-    # CPython: an asyncio StreamReader fed from a file descriptor.
-    import os
-    loop = asyncio.get_event_loop()
-    reader = asyncio.StreamReader()
-
-    def readable():
-        try:
-            data = os.read(fd, 4096)
-        except OSError:
-            data = b""
-        if data:
-            reader.feed_data(data)
-        else:
-            loop.remove_reader(fd)
-            reader.feed_eof()
-    loop.add_reader(fd, readable)
-    return reader
-
-
-class _FdWriter:
-    """CPython stand-in for MicroPython's StreamWriter over stdout."""
-
-    def __init__(self, fd):
-        self.fd = fd
-
-    def write(self, data):
-        import os
-        view = memoryview(data)
-        while view:
-            n = os.write(self.fd, view)
-            view = view[n:]
-
-    async def drain(self):
-        pass
+    f = open(path, "r+b")
+    termios.setraw(f.fileno())
+    return f, asyncio.StreamReader(f)
 
 
 def make_link():
-    if MICROPYTHON:
-        return asyncio.StreamReader(sys.stdin.buffer), asyncio.StreamWriter(sys.stdout.buffer, {})
-    return _cpython_reader(sys.stdin.fileno()), _FdWriter(sys.stdout.fileno())
+    if not MICROPYTHON:
+        from boards.cpython import stdio_link
+        return stdio_link()
+    return asyncio.StreamReader(sys.stdin.buffer), asyncio.StreamWriter(sys.stdout.buffer, {})
 
 
 class ScriptedRoller:
@@ -128,54 +89,10 @@ class ScriptedRoller:
         return None
 
 
-class Cheat:
-    """Emulation only, for testing a referee: "cheat KIND" on the control channel makes the cup misbehave
-    once, on its next reveal (docs/emulation.md). It wraps the cup's send and the link's writer; nothing in
-    the cup app knows of it."""
-
-    KINDS = ("dice", "transcript", "garbage", "chosen")
-
-    def __init__(self, send, writer):
-        self.real_send = send
-        self.writer = writer
-        self.armed = None
-        self.garble = False
-
-    def arm(self, words):
-        if len(words) != 1 or words[0] not in self.KINDS:
-            return "error: usage: cheat dice|transcript|garbage|chosen"
-        self.armed = words[0]
-        return None
-
-    def send(self, msg):
-        if self.armed is not None and msg.get("t") == "revealed":
-            kind, self.armed = self.armed, None
-            msg = dict(msg)
-            dice = list(msg["dice"])
-            if kind == "dice":  # other dice than the committed ones
-                dice[0] = dice[0] % 6 + 1
-                msg["dice"] = dice
-            elif kind == "transcript":  # same dice and commitment, a move the rules forbid: a die set aside
-                # comes back into the cup after a later throw
-                msg["transcript"] = [["roll", dice], ["aside", 0], ["roll", dice[1:]], ["back", 0], ["stand"]]
-            elif kind == "garbage":
-                self.garble = True  # the writer garbles the line of this message
-            # "chosen" did its work at the throws (see main); the reveal itself is honest
-        self.real_send(msg)
-
-    def write(self, data):
-        if self.garble and b'"revealed"' in data:
-            self.garble = False
-            data = b'{"t": "revealed", "dice": [1, 1\xff\xfe garbage\n'
-        self.writer.write(data)
-
-    async def drain(self):
-        await self.writer.drain()
-
-
-async def control_task(reader, board, roller, say, cheat=None):
+async def control_task(reader, board, roller, say, app):
     """The control channel: board lines (docs/emulation.md) plus "dice ..." for the scripted roller and
-    "cheat ..." for a misbehaving cup."""
+    "cheat ..." for a misbehaving cup (cheat.py, loaded when first asked for)."""
+    cheat = None
     while True:
         line = await reader.readline()
         if not line:
@@ -183,7 +100,10 @@ async def control_task(reader, board, roller, say, cheat=None):
         words = line.split()
         if words and words[0] == b"dice":
             err = roller.queue_line([w.decode() for w in words[1:]])
-        elif words and words[0] == b"cheat" and cheat is not None:
+        elif words and words[0] == b"cheat":
+            if cheat is None:
+                from cheat import Cheat
+                cheat = Cheat(app, roller)
             err = cheat.arm([w.decode() for w in words[1:]])
         elif words and words[0] == b"mem":  # live heap, for bench/cup.py
             import gc
@@ -224,9 +144,7 @@ async def main(opts):
     def frame_sink(frame):
         say("leds " + hexlify(frame).decode())
 
-    reader, writer = make_link()
-    cheat = Cheat(None, writer)
-    board = emulated.make_board(spec, control=control, frame_sink=frame_sink, link=(reader, cheat))
+    board = emulated.make_board(spec, control=control, frame_sink=frame_sink, link=make_link())
     config = {"cup_id": opts["cup"], "name": opts["name"], "state_path": opts["state"]}
     if opts["secret"]:
         config["secret"] = opts["secret"]  # as /cup.json after a deploy: the host link is authenticated
@@ -235,22 +153,8 @@ async def main(opts):
     from cup.roller import Roller
     roller = ScriptedRoller(Roller(board.urandom, radio_on=board.radio_on))
     app = App(board, config, roller)
-    cheat.real_send = app.cup.send
-    app.cup.send = cheat.send
-    fair_nonce = app.cup._msg_nonce
-
-    def chosen_nonce(msg):
-        # "cheat chosen" (fair play): the cup takes the host's nonce but rolls dice of its own choosing; its
-        # commitment and transcript stay consistent, only the seed-and-nonce check can catch it.
-        cup = app.cup
-        if cheat.armed != "chosen" or cup.awaiting != msg["throw"]:
-            return fair_nonce(msg)
-        cup.nonces[cup.awaiting] = msg["nonce"]
-        cup.awaiting = None
-        cup._rolled(roller.roll(len(cup.turn.in_cup())))
-    app.cup._msg_nonce = chosen_nonce
     say("hello " + sys.implementation.name)
-    extra = [control_task(control, board, roller, say, cheat)] if control is not None else []
+    extra = [control_task(control, board, roller, say, app)] if control is not None else []
     await app.run(extra)
 
 

@@ -23,32 +23,15 @@ def make_pixels(n, write, brightness=DEFAULT_BRIGHTNESS):
     return Pixels(n, write, brightness=brightness, auto_write=False)
 
 
-class _EventFlag:
-    """ThreadSafeFlag stand-in for CPython: set() from anywhere, wait() returns and clears."""
-
-    def __init__(self):
-        self._ev = asyncio.Event()
-
-    def set(self):
-        self._ev.set()
-
-    def clear(self):
-        self._ev.clear()
-
-    def is_set(self):
-        return self._ev.is_set()
-
-    async def wait(self):
-        await self._ev.wait()
-        self._ev.clear()
-
-
 def make_flag():
     """asyncio.ThreadSafeFlag where it exists (MicroPython), an Event-based stand-in elsewhere."""
     if asyncio is None:
         return None
     tsf = getattr(asyncio, "ThreadSafeFlag", None)
-    return tsf() if tsf is not None else _EventFlag()
+    if tsf is not None:
+        return tsf()
+    from boards.cpython import EventFlag
+    return EventFlag()
 
 
 def stdio_link():

@@ -1,0 +1,75 @@
+# What the emulated cup needs under CPython that MicroPython has built in: a ThreadSafeFlag stand-in and asyncio
+# streams over file descriptors. Imported only when the firmware runs under CPython (a Mac or Windows laptop
+# has no unix port), so a cup never loads it.
+
+import asyncio
+import os
+
+
+class EventFlag:
+    """ThreadSafeFlag stand-in: set() from anywhere, wait() returns and clears."""
+
+    def __init__(self):
+        self._ev = asyncio.Event()
+
+    def set(self):
+        self._ev.set()
+
+    def clear(self):
+        self._ev.clear()
+
+    def is_set(self):
+        return self._ev.is_set()
+
+    async def wait(self):
+        await self._ev.wait()
+        self._ev.clear()
+
+
+def fd_reader(fd):
+    """An asyncio StreamReader fed from a file descriptor."""
+    loop = asyncio.get_event_loop()
+    reader = asyncio.StreamReader()
+
+    def readable():
+        try:
+            data = os.read(fd, 4096)
+        except OSError:
+            data = b""
+        if data:
+            reader.feed_data(data)
+        else:
+            loop.remove_reader(fd)
+            reader.feed_eof()
+    loop.add_reader(fd, readable)
+    return reader
+
+
+class FdWriter:
+    """MicroPython's StreamWriter over a file descriptor: write() now, drain() has nothing left to do."""
+
+    def __init__(self, fd):
+        self.fd = fd
+
+    def write(self, data):
+        view = memoryview(data)
+        while view:
+            n = os.write(self.fd, view)
+            view = view[n:]
+
+    async def drain(self):
+        pass
+
+
+def open_control(path):
+    """The control pseudo-terminal, raw: (file, async reader)."""
+    import tty
+    fd = os.open(path, os.O_RDWR | os.O_NOCTTY)
+    tty.setraw(fd)
+    return os.fdopen(fd, "wb", buffering=0), fd_reader(fd)
+
+
+def stdio_link():
+    """(reader, writer) over standard input and output."""
+    import sys
+    return fd_reader(sys.stdin.fileno()), FdWriter(sys.stdout.fileno())
