@@ -19,8 +19,8 @@ So BRIGHTNESS_CAP = (300 - 22 * 1) / (22 * 60) = 0.2106: all 22 pixels white at 
 22 + 1320 * int(255 * 0.2106) / 255 = 296 mA. ``DiceLeds`` never sets a brightness above it, and
 puts the brightness back if something else raised it.
 
-Refresh (``show_die``, ``clear_die``, ``status``, ``update``, ``frame``) allocates nothing: colors
-are preallocated tuples, buffers are bytearrays made in ``__init__``, arithmetic is on small ints.
+Refresh (``show_die``, ``clear_die``, ``status``, ``update``) allocates nothing: colors are
+preallocated tuples, the pixel object's buffers are made once, arithmetic is on small ints.
 """
 
 try:
@@ -84,10 +84,6 @@ class DiceLeds:
         self._px = pixels
         pixels.auto_write = False  # one write per view change, not one per pixel
         self._cap = min(max(max_brightness, 0.0), BRIGHTNESS_CAP)
-        self._raw = bytearray(N_PIXELS * 3)  # colors as set, RGB, for frame()
-        self._frame = bytearray(N_PIXELS * 3)  # GRB bytes after brightness, for emulation
-        self._lut = bytearray(256)  # value -> int(value * pixels.brightness)
-        self._lut_for = -1.0  # brightness the table was made for
         self._flashing = False
         self._flash = OFF  # the flashing status color
         self._flash_period = 0
@@ -108,25 +104,9 @@ class DiceLeds:
     def brightness(self, value):
         # Clamp to the power cap: a higher request is not an error, it just cannot happen.
         self._px.brightness = min(max(value, 0.0), self._cap)
-        self._make_lut()
-
-    def _make_lut(self):
-        # Mirror the pixel object's scaling (int(v * b)) for frame(); read the brightness back
-        # because neopixel ignores changes below 0.001.
-        b = self._px.brightness
-        lut = self._lut
-        for v in range(256):
-            lut[v] = int(v * b)
-        self._lut_for = b
 
     def _set(self, i, color):
         self._px[i] = color
-        r, g, b = color
-        o = i * 3
-        raw = self._raw
-        raw[o] = r
-        raw[o + 1] = g
-        raw[o + 2] = b
 
     def _show(self, show):
         if not show:
@@ -189,14 +169,15 @@ class DiceLeds:
         self._show(show)
 
     def frame(self):
-        """The 22 * 3 GRB bytes on the wire now (a reused bytearray: copy it to keep it)."""
-        if self._px.brightness != self._lut_for:
-            self._make_lut()
-        raw = self._raw
-        out = self._frame
-        lut = self._lut
-        for o in range(0, N_PIXELS * 3, 3):
-            out[o] = lut[raw[o + 1]]
-            out[o + 1] = lut[raw[o]]
-            out[o + 2] = lut[raw[o + 2]]
+        """The 22 * 3 GRB bytes on the wire now, computed from the pixels' colors and brightness as neopixel
+        scales them (``int(value * brightness)``). For tests and diagnostics: it allocates, the views do not."""
+        px = self._px
+        b = px.brightness
+        out = bytearray(N_PIXELS * 3)
+        for i in range(N_PIXELS):
+            r, g, bl = px[i]
+            o = i * 3
+            out[o] = int(g * b)
+            out[o + 1] = int(r * b)
+            out[o + 2] = int(bl * b)
         return out
