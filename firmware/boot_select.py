@@ -169,6 +169,8 @@ def boot(root="/", start=None):
     global board
     board = None
     spec = config = None
+    from schocken.protocol import LineSplitter
+    splitter = LineSplitter()  # the cup's largest buffer, before the imports below cut the heap into pieces
     try:
         spec = read_json(root + SPEC_FILE)
         config = read_json(root + CONFIG_FILE)
@@ -194,7 +196,7 @@ def boot(root="/", start=None):
     if start is None:
         from cup.app import start
     try:
-        start(board, config)
+        start(board, config, splitter=splitter)
     except Exception as e:  # KeyboardInterrupt is no Exception: it always reaches the REPL
         _say("the cup stopped: %s: %s" % (type(e).__name__, e))
         _print_exception(e)

@@ -116,6 +116,8 @@ async def control_task(reader, board, roller, say, app):
 
 
 async def main(opts):
+    from schocken.protocol import LineSplitter
+    splitter = LineSplitter()  # the cup's largest buffer, before the imports below cut the heap into pieces
     from binascii import hexlify
     from boards import emulated
     from cup.app import App
@@ -152,7 +154,7 @@ async def main(opts):
         config["long_press_ms"] = int(opts["long-ms"])
     from cup.roller import Roller
     roller = ScriptedRoller(Roller(board.urandom, radio_on=board.radio_on))
-    app = App(board, config, roller)
+    app = App(board, config, roller, splitter)
     say("hello " + sys.implementation.name)
     extra = [control_task(control, board, roller, say, app)] if control is not None else []
     await app.run(extra)

@@ -162,7 +162,7 @@ def _die_and_status(b):
 
 def test_boot_without_config_shows_the_error_and_returns(tmp_path, capsys):
     from cup import leds as L
-    assert BS.boot(_root(tmp_path), start=lambda b, c: pytest.fail("started without a config")) is False
+    assert BS.boot(_root(tmp_path), start=lambda b, c, **kw: pytest.fail("started without a config")) is False
     assert "no /cup.json" in capsys.readouterr().out
     lit, status, colors = _die_and_status(BS.board)
     assert status == L.ERROR and colors == {L.ERROR} and lit == L.PIPS[BS.FACE_CONFIG]
@@ -171,13 +171,16 @@ def test_boot_without_config_shows_the_error_and_returns(tmp_path, capsys):
 def test_boot_starts_the_app_with_board_and_config(tmp_path):
     seen = []
     cfg = config_for("emulated")
-    assert BS.boot(_root(tmp_path, config=cfg), start=lambda b, c: seen.append((b, c))) is True
-    (b, c), = seen
+    assert BS.boot(_root(tmp_path, config=cfg), start=lambda b, c, **kw: seen.append((b, c, kw))) is True
+    (b, c, kw), = seen
     assert b.name == "emulated" and b is BS.board and c == cfg
+    # the link's line buffer is made first thing, before the board and app imports fragment the heap
+    from schocken.protocol import LineSplitter, MAX_LINE
+    assert isinstance(kw["splitter"], LineSplitter) and len(kw["splitter"].buf) == MAX_LINE
 
 
 def test_boot_never_swallows_keyboard_interrupt(tmp_path):
-    def start(b, c):
+    def start(b, c, **kw):
         raise KeyboardInterrupt
     with pytest.raises(KeyboardInterrupt):
         BS.boot(_root(tmp_path, config=config_for("emulated")), start=start)
@@ -186,7 +189,7 @@ def test_boot_never_swallows_keyboard_interrupt(tmp_path):
 def test_boot_reports_a_crashed_app_on_the_leds(tmp_path, capsys):
     from cup import leds as L
 
-    def start(b, c):
+    def start(b, c, **kw):
         raise RuntimeError("boom")
     assert BS.boot(_root(tmp_path, config=config_for("emulated")), start=start) is False
     assert "the cup stopped: RuntimeError: boom" in capsys.readouterr().out

@@ -33,10 +33,10 @@ CTRL_C = b"\x03"            # interrupt character of the REPL (never valid in a 
 
 
 class App:
-    def __init__(self, board, config, roller=None):
-        # The largest buffer first, while the heap is still in one piece: on a small heap a 1 KB block can be
-        # impossible to find once the cup's many small objects are spread over it.
-        self.splitter = P.LineSplitter()
+    def __init__(self, board, config, roller=None, splitter=None):
+        # The link's line buffer (1 KB, the largest block the cup keeps) is best made by the entry point before
+        # it imports the app: on a small heap the import leaves no 1 KB hole (main.py, emulate.py).
+        self.splitter = splitter or P.LineSplitter()
         self.board = board
         self.config = config
         self.roller = roller or Roller(board.urandom, radio_on=board.radio_on)
@@ -279,9 +279,9 @@ def _repl_link(board, reader):
     return spec.get("link_is_repl") is True and stream is not None and stream is getattr(sys.stdin, "buffer", 0)
 
 
-def start(board, config, extra=()):
+def start(board, config, extra=(), splitter=None):
     """Run the cup until interrupted. KeyboardInterrupt is never swallowed: a cup can always be reached."""
-    app = App(board, config)
+    app = App(board, config, splitter=splitter)
     try:
         asyncio.run(app.run(extra))
     finally:
