@@ -180,3 +180,16 @@ def test_scan_verb_lists_serial_and_ble_cups(capsys):
     assert SC.cmd_scan(args, ble_scan=broken, out=out) == 0
     assert out.getvalue() == ""
     assert "Bluetooth (bleak) not available: FileNotFoundError" in capsys.readouterr().err
+
+
+def test_scan_verb_uses_bleak_by_default(fake_bleak, monkeypatch):
+    # Without an injected scanner `schocken scan` goes through schocken_host.ble.bleak_scan (here over the fake
+    # scanner); a missing import once turned this path into "Bluetooth (bleak) not available: NameError".
+    import bleak
+    from schocken_host.cli import build_parser
+    monkeypatch.setattr(bleak, "BleakScanner", FakeScanner)
+    args = build_parser().parse_args(["scan", "--no-serial", "--timeout", "0.1"])
+    out = io.StringIO()
+    assert SC.cmd_scan(args, out=out) == 0
+    rows = [line.split()[:4] for line in out.getvalue().splitlines()[1:]]
+    assert rows == [["bleak", "AA:00", "c1", "Anna"], ["bleak", "AA:09", "c9", "Ida"]]

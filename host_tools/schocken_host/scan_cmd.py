@@ -6,7 +6,7 @@ import json
 import sys
 from schocken_host.transport import TransportClosed
 
-from schocken_host.ble import BumbleCentral, found
+from schocken_host.ble import BumbleCentral, bleak_scan, found
 
 
 def add_scan_arguments(p):
