@@ -6,6 +6,8 @@ import time
 import serial
 
 from schocken import protocol as P
+
+from schocken import hostside as H
 from schocken_host.emulator import EmulatedCup, HEAP
 
 # Pixel layout of the cup (firmware/cup/leds.py): die d = pixels 7d..7d+6, status = pixel 21, GRB bytes.
@@ -35,7 +37,7 @@ class CupDriver:
         while time.time() < end:
             line = self.link.readline()
             if line:
-                if P.is_noise(line):
+                if H.is_noise(line):
                     continue
                 return P.decode(line, P.CUP_TO_HOST)
         return None

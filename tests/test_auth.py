@@ -14,6 +14,7 @@ import pytest
 from cupkit import CupDriver
 from schocken import fair as F
 from schocken import protocol as P
+from schocken import hostside as H
 from schocken_host.emulator import EmulatedCup, micropython_exe
 from schocken_host.transport import SerialTransport, TransportClosed, hello, keystore
 
@@ -60,7 +61,7 @@ class Host:
         while True:
             raw = link.readline()
             assert raw, "no %s line" % kind
-            if P.is_noise(raw):
+            if H.is_noise(raw):
                 continue
             raw = raw.rstrip()
             if json.loads(raw)["t"] == kind:

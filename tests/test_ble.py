@@ -20,6 +20,7 @@ from cup.blelink import Tracker
 from schocken import bleformat as BL
 from schocken import fair as F
 from schocken import protocol as P
+from schocken import hostside as H
 from schocken.rules import Rules
 from schocken_host import ble as HB
 from schocken_host.referee import Referee, Seat
@@ -223,7 +224,7 @@ def test_messages_larger_than_the_mtu_both_ways():
                 await t.send({"t": "reveal", "round": 5})
                 rev = await _expect(t, "revealed")
                 assert len(P.encode(rev)) > (mtu or 23) - 3          # came in several notifications
-                P.check_reveal(Rules("standard"), None, done["commit"], rev)
+                H.check_reveal(Rules("standard"), None, done["commit"], rev)
                 await t.send({"t": "outcome", "round": 5, "result": "won", "deckel": 0, "middle": 0})
                 await _expect(t, "ok")
                 await t.aclose()
@@ -301,7 +302,7 @@ def test_link_dropped_mid_round_keeps_the_hidden_throw():
             await t.send({"t": "reveal", "round": 3})
             rev = await _expect(t, "revealed")
             assert rev["dice"] == dice and rev["transcript"] == transcript
-            P.check_reveal(Rules("standard"), None, commit, rev)
+            H.check_reveal(Rules("standard"), None, commit, rev)
         finally:
             await table.close()
     run(go())

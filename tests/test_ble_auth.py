@@ -20,6 +20,7 @@ import blekit
 from blekit import expect, run
 from schocken import fair as F
 from schocken import protocol as P
+from schocken import hostside as H
 from schocken.bleformat import payload_size
 from schocken.rules import Rules
 from schocken_host.deploy_cmd import save_cup
@@ -96,7 +97,7 @@ async def finish_round(t, done):
     assert (await expect(t, "ok"))["re"] == "round_end"
     await t.send({"t": "reveal", "round": done["round"]})
     rev = await expect(t, "revealed")
-    P.check_reveal(Rules("standard"), None, done["commit"], rev, done["round"])
+    H.check_reveal(Rules("standard"), None, done["commit"], rev, done["round"])
     await t.send({"t": "outcome", "round": done["round"], "result": "won", "deckel": 0, "middle": 13})
     assert (await expect(t, "ok"))["re"] == "outcome"
     return rev
@@ -215,7 +216,7 @@ def test_phone_without_the_secret_cannot_command_the_cup(paired):
             again = await expect(t, "done")
             assert (st["state"], st["name"], st["seat"]) == ("done", "Bea", 2) and again == done
             await t.send({"t": "reveal", "round": 2})
-            P.check_reveal(Rules("standard"), None, done["commit"], await expect(t, "revealed"), 2)
+            H.check_reveal(Rules("standard"), None, done["commit"], await expect(t, "revealed"), 2)
         finally:
             await table.close()
     run(go())
@@ -256,7 +257,7 @@ def test_phone_hello_neither_ends_the_session_nor_gains_a_command(paired):
             await t.open()
             await hello(t)
             await t.send({"t": "reveal", "round": 1})
-            P.check_reveal(Rules("standard"), None, done["commit"], await expect(t, "revealed"), 1)
+            H.check_reveal(Rules("standard"), None, done["commit"], await expect(t, "revealed"), 1)
         finally:
             await table.close()
     run(go())

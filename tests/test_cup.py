@@ -7,6 +7,7 @@ import pytest
 
 from schocken import fair as F
 from schocken import protocol as P
+from schocken import hostside as H
 from schocken.rules import Rules
 
 from conftest import micropython_path
@@ -55,7 +56,7 @@ def test_whole_turn_with_set_aside_peek_stand_reveal(cup):
     cup.cup.press(3, 60)                                      # the reveal button
     rev = cup.recv("revealed")
     assert rev["dice"] == [1, 1, 3] and rev["throws"] == 2 and rev["hand"] is False
-    throw = P.check_reveal(Rules("standard"), None, done["commit"], rev)
+    throw = H.check_reveal(Rules("standard"), None, done["commit"], rev)
     assert throw.label == "Schock 3"
     cup.settle()
     assert cup.faces() == [1, 1, 3]
@@ -98,7 +99,7 @@ def test_sechsen_drehen_and_limit(cup):
     cup.send(t="reveal", round=1)
     rev = cup.recv("revealed")
     assert rev["dice"] == [1, 1, 4]
-    assert P.check_reveal(Rules("beton"), 2, done["commit"], rev).label == "Schock 4"
+    assert H.check_reveal(Rules("beton"), 2, done["commit"], rev).label == "Schock 4"
 
 
 def test_sixes_refused_on_last_throw(cup):
@@ -176,7 +177,7 @@ def _three_rounds(cup):
         else:
             done = cup.recv("done")
         rev = cup.request("revealed", t="reveal", round=r)
-        P.check_reveal(Rules("standard"), None if r == 1 else 1, done["commit"], rev)
+        H.check_reveal(Rules("standard"), None if r == 1 else 1, done["commit"], rev)
         cup.request(t="outcome", round=r, result="won", deckel=0, middle=13)
     assert cup.cup.alive()
 
@@ -222,7 +223,7 @@ def test_reset_mid_turn_keeps_the_throw(cup):
     assert again["commit"] == done["commit"]
     rev = cup.request("revealed", t="reveal", round=4)
     assert rev["dice"] == [1, 1, 2]
-    assert P.check_reveal(Rules("standard"), None, done["commit"], rev).label == "Schock 2"
+    assert H.check_reveal(Rules("standard"), None, done["commit"], rev).label == "Schock 2"
 
 
 def test_same_firmware_under_cpython():
@@ -239,7 +240,7 @@ def test_same_firmware_under_cpython():
         cup.throw(1, 5)
         done = cup.stand()
         rev = cup.request("revealed", t="reveal", round=1)
-        assert P.check_reveal(Rules("standard"), None, done["commit"], rev).label == "Schock 5"
+        assert H.check_reveal(Rules("standard"), None, done["commit"], rev).label == "Schock 5"
     finally:
         cup.close()
 
@@ -267,7 +268,7 @@ def test_a_stuck_rng_refuses_every_throw_until_its_test_passes_again(cup):
     assert p["throws"] == 1 and _status_color(cup) != (True, False, True)
     done = cup.stand()
     rev = cup.request("revealed", t="reveal", round=1)
-    P.check_reveal(Rules("standard"), None, done["commit"], rev)
+    H.check_reveal(Rules("standard"), None, done["commit"], rev)
     assert rev["dice"] == [2, 3, 4]
 
 
@@ -334,4 +335,4 @@ def test_nothing_before_the_reveal_gives_the_hidden_throw_away(cup):
     before = seen[:seen.index(json.dumps(rev))]
     assert not [line for line in before if rev["nonce"] in line or rev["seed"] in line]
     assert F.seed_commitment(bytes.fromhex(rev["seed"])) == seed["hash"]
-    P.check_reveal(Rules("standard"), None, done["commit"], rev)
+    H.check_reveal(Rules("standard"), None, done["commit"], rev)

@@ -13,6 +13,8 @@ import pytest
 import serial
 
 from schocken import protocol as P
+
+from schocken import hostside as H
 from schocken_host import cli, render
 
 from conftest import micropython_path
@@ -209,7 +211,7 @@ def test_host_opens_the_link_while_the_cup_runs():
             end = time.time() + 5
             while time.time() < end and ident is None:
                 line = link.readline()
-                if line and not P.is_noise(line):
+                if line and not H.is_noise(line):
                     msg = P.decode(line, P.CUP_TO_HOST)
                     if msg["t"] == "identity":
                         ident = msg

@@ -20,6 +20,7 @@ BIN = Path(sys.executable).parent
 SCHOCKEN = str(BIN / "schocken")
 
 from schocken import protocol as P  # noqa: E402
+from schocken import hostside as H  # noqa: E402
 from schocken_host import deploy_cmd as D  # noqa: E402
 from schocken_host.emulator import micropython_exe, mpy_cross_exe  # noqa: E402
 
@@ -55,7 +56,7 @@ def hello(port, timeout=5.0):
         while time.time() < deadline:
             buf += s.read(4096)
             for line in buf.split(b"\n"):
-                part = P.message_part(line)
+                part = H.message_part(line)
                 if part and b'"identity"' in part:
                     return P.decode(part, P.CUP_TO_HOST)
     raise AssertionError("no identity from the cup: %r" % buf[-300:])

@@ -28,6 +28,7 @@ for p in (str(FIRMWARE), str(FIRMWARE / "lib")):
 import boot_select as BS  # noqa: E402
 from boards import pins  # noqa: E402
 from schocken import protocol as P  # noqa: E402
+from schocken import hostside as H  # noqa: E402
 
 BIN = Path(sys.executable).parent
 MICROPYTHON = shutil.which("micropython", path=str(BIN)) or shutil.which("micropython")
@@ -292,7 +293,7 @@ def test_boot_runs_the_emulated_cup_on_micropython(tmp_path):
             line = proc.stdout.readline()
             if not line:
                 break
-            if not P.is_noise(line):
+            if not H.is_noise(line):
                 ident = P.decode(line, P.CUP_TO_HOST)
         assert ident is not None, proc.stderr.read1(2000) if proc.poll() is not None else "no answer"
         assert (ident["t"], ident["cup"], ident["name"], ident["board"]) == ("identity", "boot-1", "Bea", "emulated")

@@ -7,7 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from schocken import RuleError
-from schocken.turn import ASIDE, IN_CUP, PENDING, Turn, replay
+from schocken.hostside import replay
+from schocken.turn import ASIDE, IN_CUP, PENDING, Turn
 
 from rulekit import DIE, TURN_FLIPS, fast, rule_sets
 

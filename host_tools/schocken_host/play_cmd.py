@@ -9,13 +9,14 @@ import secrets
 import sys
 
 from schocken import RuleError
-from schocken.rules import Rules, from_dict, parse_assignments
+from schocken.rules import Rules, from_dict
 
 from schocken_host import gamelog
 from schocken_host.bots import Bot, STRATEGIES
 from schocken_host.emulator import EmulatedCup
 from schocken_host.plain import PlainUI
 from schocken_host.referee import Referee, Seat
+from schocken_host.rules_cmd import parse_assignments
 from schocken_host.state import TableState, LogError
 from schocken_host.transport import SerialTransport, TransportClosed, discover
 

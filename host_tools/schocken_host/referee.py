@@ -13,6 +13,7 @@ import uuid
 
 from schocken import RuleError
 from schocken import protocol as P
+from schocken import hostside as H
 from schocken import fair as F
 
 from schocken_host.i18n import tr
@@ -301,7 +302,7 @@ class Referee:
             try:
                 if rev["t"] == "garbage":
                     raise RuleError("garbled line instead of the reveal: %s" % rev["msg"])
-                throw = P.check_reveal(self.rules, lim, p.commit, rev)
+                throw = H.check_reveal(self.rules, lim, p.commit, rev)
                 if self.fair:
                     F.check_dice(rev.get("seed") or "", p.seed_hash or "", p.nonces, round_id, rev["transcript"])
             except RuleError as e:

@@ -4,11 +4,22 @@ import json
 import sys
 
 from schocken import RuleError
-from schocken.rules import Rules, OPTION_NAMES, parse_assignments
+from schocken.rules import Rules, OPTION_NAMES
 from schocken.throws import evaluate, all_throws, ALL, KINDS
 from schocken.ranking import rank_round
 
 from schocken_host.i18n import tr
+
+
+def parse_assignments(items):
+    """``["jule=true", "max_throws=2"]`` -> dict, as given on the command line with ``--set``."""
+    result = {}
+    for item in items:
+        if "=" not in item:
+            raise RuleError("--set needs OPTION=VALUE, not %r" % item)
+        key, value = item.split("=", 1)
+        result[key.strip()] = value.strip()
+    return result
 
 
 def make_rules(preset, assignments):

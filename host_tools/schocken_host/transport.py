@@ -13,6 +13,7 @@ import threading
 from schocken import RuleError
 from schocken import fair as F
 from schocken import protocol as P
+from schocken import hostside as H
 
 # USB vendor ids of boards that carry a cup: Espressif, Raspberry Pi, Silicon Labs CP210x, WCH CH340, FTDI.
 LIKELY_VIDS = {0x303A: "Espressif", 0x2E8A: "Raspberry Pi", 0x10C4: "CP210x", 0x1A86: "CH340", 0x0403: "FTDI"}
@@ -105,7 +106,7 @@ class Transport:
         """A line from the cup (reader side) -> a message with its raw line under "_raw", garbage, or None."""
         if line is None:
             return {"t": "garbage", "code": P.E_TOO_LONG, "msg": "line too long"}
-        part = P.message_part(line)
+        part = H.message_part(line)
         if part is None:
             return None
         try:

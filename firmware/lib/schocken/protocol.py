@@ -2,8 +2,9 @@
 
 Line-delimited UTF-8 JSON objects, one message per line, at most MAX_LINE bytes with the newline. Every
 message has a type field "t". The host skips lines from a cup that do not start with "{" (a REPL banner, a
-boot message: ``is_noise``); the cup answers every line it cannot decode with an error and changes nothing.
-docs/protocol.md documents every message, field and error.
+boot message: ``hostside.is_noise``); the cup answers every line it cannot decode with an error and changes
+nothing. docs/protocol.md documents every message, field and error. What only the host does with the protocol
+(noise, the check of a reveal) is in ``schocken.hostside``, so a cup does not load it.
 """
 
 import json
@@ -118,21 +119,6 @@ class LineSplitter:
         return out
 
 
-def message_part(line):
-    """Host side: the message in a line from a cup, or None for pure noise. REPL prompts and boot output can
-    run into a message on the same line ('>>> {"t": ...}'): everything before the first "{" is dropped."""
-    i = line.find(b"{" if isinstance(line, (bytes, bytearray)) else "{")
-    return None if i < 0 else line[i:]
-
-
-def is_noise(line):
-    """True for lines that are not messages at all (REPL prompts, boot output, empty lines)."""
-    s = line.strip()
-    if not s:
-        return True
-    return s[0] != (123 if isinstance(s, (bytes, bytearray)) else "{")  # 123 is "{"
-
-
 def _kind_ok(value, kind):
     if kind == "i":
         return isinstance(value, int) and not isinstance(value, bool) and -(1 << 30) < value < (1 << 30)
@@ -224,23 +210,3 @@ def commitment(round_id, dice, nonce):
     text = "schocken:%d:%s:%s" % (round_id, "".join(str(d) for d in dice), nonce)
     digest = hashlib.sha256(text.encode()).digest()
     return "".join("%02x" % b for b in digest)
-
-
-def check_reveal(rules, limit, commit, revealed, round_id=None):
-    """Host side: verify a "revealed" message against the cup's earlier commitment and the rules.
-    Returns the Throw; raises RuleError naming the first problem."""
-    from schocken.turn import replay
-    if round_id is not None and revealed["round"] != round_id:
-        raise RuleError("the reveal is for round %d, not %d" % (revealed["round"], round_id))
-    if commitment(revealed["round"], revealed["dice"], revealed["nonce"]) != commit:
-        raise RuleError("the revealed dice do not match the commitment")
-    if limit is not None and revealed["throws"] > limit:
-        raise RuleError("%d throws used, the limit was %d" % (revealed["throws"], limit))
-    turn = replay(rules, limit, revealed["transcript"])
-    if turn.dice() != list(revealed["dice"]):
-        raise RuleError("the transcript gives %s, the cup revealed %s" % (turn.dice(), revealed["dice"]))
-    if turn.throws_used != revealed["throws"]:
-        raise RuleError("the transcript has %d throws, the cup said %d" % (turn.throws_used, revealed["throws"]))
-    if turn.hand() != revealed["hand"]:
-        raise RuleError("the hand flag does not match the transcript")
-    return turn.result()

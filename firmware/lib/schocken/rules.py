@@ -130,11 +130,6 @@ class Rules:
                 changed[k] = value
         return changed
 
-    def with_options(self, **options):
-        merged = self.changed()
-        merged.update(options)
-        return Rules(self.name, **merged)
-
     def to_dict(self):
         """What the wire protocol and the game log carry: the preset and the options changed on it."""
         return {"preset": self.name, "options": self.changed()}
@@ -158,14 +153,3 @@ def from_dict(data):
     if not isinstance(options, dict):
         raise RuleError("rule options must be an object")
     return Rules(data["preset"], **options)
-
-
-def parse_assignments(items):
-    """``["jule=true", "max_throws=2"]`` -> dict, as given on the command line with ``--set``."""
-    result = {}
-    for item in items:
-        if "=" not in item:
-            raise RuleError("--set needs OPTION=VALUE, not %r" % item)
-        key, value = item.split("=", 1)
-        result[key.strip()] = value.strip()
-    return result

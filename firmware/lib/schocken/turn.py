@@ -197,11 +197,3 @@ def apply_steps(turn, transcript):
         except RuleError as e:
             raise RuleError("step %d (%s): %s" % (n + 1, move, e))
     return turn
-
-
-def replay(rules, limit, transcript):
-    """Replay a finished turn's transcript into a new Turn (the host's check of a reveal)."""
-    turn = apply_steps(Turn(rules, limit), transcript)
-    if not turn.finished:
-        raise RuleError("transcript does not end with stand")
-    return turn
