@@ -9,7 +9,6 @@ The transcript records every accepted move, so the host can replay a revealed tu
 """
 
 from schocken import RuleError
-from schocken.throws import evaluate
 
 IN_CUP = 0     # fell in the latest throw, goes into the next one
 PENDING = 1    # fell in the latest throw, set aside; may still be taken back
@@ -55,6 +54,8 @@ class Turn:
         return self.throws_used > 0 and self.throws_used < self.limit and not self.finished
 
     def result(self):
+        # Imported here: only the host ranks throws, so a cup never loads schocken.throws.
+        from schocken.throws import evaluate
         if not self.throws_used:
             raise RuleError("no throw yet")
         if self.turned:
