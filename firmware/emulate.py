@@ -134,17 +134,22 @@ async def main(opts):
     if opts["control"]:
         control_file, control = open_control(opts["control"])
 
-    def say(text):
-        if control_file is not None:
-            data = text.encode() + b"\n"
+    def say(*parts):
+        # Parts written one after the other, not joined: an LED frame per view change would otherwise make
+        # four copies of its line on the cup's heap. Nothing else writes here, so a line stays whole.
+        if control_file is None:
+            return
+        for data in parts + (b"\n",):
+            if isinstance(data, str):
+                data = data.encode()
             while data:  # a busy pty may take only part of a line: write the rest, never tear a frame
                 n = control_file.write(data)
                 data = data[n:] if n else b""
-            if not MICROPYTHON:  # MicroPython writes through; its flush() on a tty fails with EINVAL
-                control_file.flush()
+        if not MICROPYTHON:  # MicroPython writes through; its flush() on a tty fails with EINVAL
+            control_file.flush()
 
     def frame_sink(frame):
-        say("leds " + hexlify(frame).decode())
+        say(b"leds ", hexlify(frame))
 
     board = emulated.make_board(spec, control=control, frame_sink=frame_sink, link=make_link())
     config = {"cup_id": opts["cup"], "name": opts["name"], "state_path": opts["state"]}

@@ -1,4 +1,4 @@
-# Parts shared by every board module: pixel factory, interrupt flag, stdio link, sensor factory.
+# Parts shared by every board module: pixel factory, interrupt flag, stdio link, sensor kind.
 #
 # Imports nothing hardware-specific, so the emulated board can use it on CPython and the unix port.
 
@@ -43,24 +43,3 @@ def stdio_link():
 
 def sensor_kind(spec):
     return "switch" if spec.get("sensor") == "switch" else "accel"
-
-
-def make_accel(spec, i2c):
-    """Driver object for spec['sensor'] on an I2C bus, initialised; None for a switch board."""
-    name = spec.get("sensor")
-    if name == "lis3dh":
-        from drivers.lis3dh import LIS3DH as cls
-    elif name == "mpu6050":
-        from drivers.mpu6050 import MPU6050 as cls
-    else:
-        return None
-    addr = spec.get("i2c_addr")
-    dev = cls(i2c) if addr is None else cls(i2c, addr)
-    dev.init()
-    return dev
-
-
-def battery_mv_from(pin_mv, spec):
-    """Battery voltage from the ADC pin voltage and the divider ratio, as int mV."""
-    # Ratio kept in thousandths so the result is an int; battery reads are rare, floats are fine here.
-    return pin_mv * int(spec.get("battery_divider", 1) * 1000) // 1000

@@ -47,7 +47,7 @@ class McuBoard:
             i2c = I2C(spec.get("i2c_id", 0), scl=Pin(pins["i2c_scl"]), sda=Pin(pins["i2c_sda"]),
                       freq=spec.get("i2c_freq", _I2C_FREQ))
             # Bind the driver's method directly: one call level less in the 100 Hz loop.
-            self.read_accel = common.make_accel(spec, i2c).read_into
+            self.read_accel = _make_accel(spec, i2c).read_into
         else:
             self._switch = Pin(pins["shake_switch"], Pin.IN, pull)
 
@@ -86,7 +86,7 @@ class McuBoard:
     def battery_mv(self):
         if self._adc is None:
             return None
-        return common.battery_mv_from(self._pin_mv(), self.spec)
+        return _battery_mv(self._pin_mv(), self.spec)
 
     def link(self):
         return common.stdio_link()
@@ -97,3 +97,24 @@ class McuBoard:
 
     def _pin_mv(self):
         raise NotImplementedError
+
+
+def _make_accel(spec, i2c):
+    """Driver object for spec['sensor'] on an I2C bus, initialised; None for a switch board."""
+    name = spec.get("sensor")
+    if name == "lis3dh":
+        from drivers.lis3dh import LIS3DH as cls
+    elif name == "mpu6050":
+        from drivers.mpu6050 import MPU6050 as cls
+    else:
+        return None
+    addr = spec.get("i2c_addr")
+    dev = cls(i2c) if addr is None else cls(i2c, addr)
+    dev.init()
+    return dev
+
+
+def _battery_mv(pin_mv, spec):
+    """Battery voltage from the ADC pin voltage and the divider ratio, as int mV."""
+    # Ratio kept in thousandths so the result is an int; battery reads are rare, floats are fine here.
+    return pin_mv * int(spec.get("battery_divider", 1) * 1000) // 1000

@@ -112,7 +112,7 @@ class LineSplitter:
             if end < 0:
                 break
             if not self.skipping:
-                out.append(bytes(self.buf[:self.n]))
+                out.append(bytes(memoryview(self.buf)[:self.n]))  # one copy, not a slice and a copy
             self.n = 0
             self.skipping = False
             start = end + 1
