@@ -17,6 +17,7 @@ has built in; it says which interpreter it uses on the control channel: "hello <
 import sys
 
 from cup.clock import asyncio
+from cup.roller import Roller
 
 MICROPYTHON = sys.implementation.name == "micropython"
 
@@ -52,30 +53,20 @@ def make_link():
     return asyncio.StreamReader(sys.stdin.buffer), asyncio.StreamWriter(sys.stdout.buffer, {})
 
 
-class ScriptedRoller:
+class ScriptedRoller(Roller):
     """Emulation only: dice queued on the control channel ("dice 6 6 3") come out first, so tests can play
     Sechsen drehen and friends through the cup's real inputs. Without a queue it is the real roller."""
 
-    def __init__(self, roller):
-        self.roller = roller
+    def __init__(self, urandom, radio_on=None):
+        super().__init__(urandom, radio_on=radio_on)
         self.queue = []
-
-    def health_check(self, n=1024):
-        return self.roller.health_check(n)
-
-    @property
-    def healthy(self):
-        return self.roller.healthy
-
-    def random_bytes(self, n):
-        return self.roller.random_bytes(n)
 
     def roll(self, n):
         if self.queue:
             dice = self.queue.pop(0)
             if len(dice) == n:
                 return dice
-        return self.roller.roll(n)
+        return super().roll(n)
 
     def queue_line(self, words):
         dice = []
@@ -157,8 +148,7 @@ async def main(opts):
         config["secret"] = opts["secret"]  # as /cup.json after a deploy: the host link is authenticated
     if opts["long-ms"]:
         config["long_press_ms"] = int(opts["long-ms"])
-    from cup.roller import Roller
-    roller = ScriptedRoller(Roller(board.urandom, radio_on=board.radio_on))
+    roller = ScriptedRoller(board.urandom, radio_on=board.radio_on)
     app = App(board, config, roller, splitter)
     say("hello " + sys.implementation.name)
     extra = [control_task(control, board, roller, say, app)] if control is not None else []
