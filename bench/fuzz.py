@@ -33,6 +33,7 @@ def host_side(n):
     import test_fuzz
     import random
     from schocken import protocol as P
+    from schocken import hostside as H
     from schocken_host.transport import SerialTransport
     rng = random.Random(11)
     chunks = []
@@ -43,7 +44,7 @@ def host_side(n):
         elif k == 1:
             chunks.append(b"{" + b"x" * rng.randrange(3000) + b"\n")
         elif k == 2:
-            chunks.append(P.encode({"t": rng.choice(list(P.CUP_TO_HOST)), "round": rng.randrange(10 ** 12)}))
+            chunks.append(P.encode({"t": rng.choice(list(H.CUP_TO_HOST)), "round": rng.randrange(10 ** 12)}))
         else:
             chunks.append(b">>> " + P.encode({"t": "ok", "re": "x"}))
     got = []

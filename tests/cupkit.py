@@ -39,7 +39,7 @@ class CupDriver:
             if line:
                 if H.is_noise(line):
                     continue
-                return P.decode(line, P.CUP_TO_HOST)
+                return P.decode(line, H.CUP_TO_HOST)
         return None
 
     def recv(self, kind, timeout=5.0):

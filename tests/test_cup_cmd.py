@@ -212,7 +212,7 @@ def test_host_opens_the_link_while_the_cup_runs():
             while time.time() < end and ident is None:
                 line = link.readline()
                 if line and not H.is_noise(line):
-                    msg = P.decode(line, P.CUP_TO_HOST)
+                    msg = P.decode(line, H.CUP_TO_HOST)
                     if msg["t"] == "identity":
                         ident = msg
         finally:

@@ -58,7 +58,7 @@ def hello(port, timeout=5.0):
             for line in buf.split(b"\n"):
                 part = H.message_part(line)
                 if part and b'"identity"' in part:
-                    return P.decode(part, P.CUP_TO_HOST)
+                    return P.decode(part, H.CUP_TO_HOST)
     raise AssertionError("no identity from the cup: %r" % buf[-300:])
 
 

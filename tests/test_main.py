@@ -294,7 +294,7 @@ def test_boot_runs_the_emulated_cup_on_micropython(tmp_path):
             if not line:
                 break
             if not H.is_noise(line):
-                ident = P.decode(line, P.CUP_TO_HOST)
+                ident = P.decode(line, H.CUP_TO_HOST)
         assert ident is not None, proc.stderr.read1(2000) if proc.poll() is not None else "no answer"
         assert (ident["t"], ident["cup"], ident["name"], ident["board"]) == ("identity", "boot-1", "Bea", "emulated")
     finally:

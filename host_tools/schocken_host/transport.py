@@ -110,7 +110,7 @@ class Transport:
         if part is None:
             return None
         try:
-            msg = P.decode(part, P.CUP_TO_HOST)
+            msg = P.decode(part, H.CUP_TO_HOST)
         except P.ProtocolError as e:
             return {"t": "garbage", "code": e.code, "msg": e.msg}
         msg["_raw"] = bytes(part)

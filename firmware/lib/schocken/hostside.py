@@ -1,15 +1,29 @@
-"""What only the host does with the wire protocol: find the message in a noisy line from a cup, and check a
-cup's reveal against its commitment and the rules. Shared like the rest of the package (tests and tools use it
-too), but a cup never imports it, so the cup's heap does not carry it. The protocol itself is schocken.protocol.
+"""What only the host does with the wire protocol: the messages a cup sends (``CUP_TO_HOST``, in the format of
+protocol.HOST_TO_CUP), find the message in a noisy line from a cup, and check a cup's reveal against its
+commitment and the rules. Shared like the rest of the package, but a cup never imports it, so the cup's heap
+does not carry it. The protocol itself (framing, HOST_TO_CUP, error codes, the commitment) is schocken.protocol.
 """
 
 from schocken import RuleError
 from schocken.protocol import commitment
 from schocken.turn import Turn, apply_steps
 
+# Cup -> host: validated by the host with protocol.decode(line, CUP_TO_HOST); docs/protocol.md.
+CUP_TO_HOST = {
+    "identity": "v:i cup:s name:s fw:s board:s battery:i? presets:l nonce:h?",  # nonce: the cup's part of the session
+    "ok": "re:s name:s? seat:i?",               # configure: the name and seat the cup took
+    "error": "code:s msg:s re:s?",
+    "progress": "round:i throws:i public:l event:s",
+    "done": "round:i throws:i commit:h",
+    "revealed": "round:i dice:d nonce:h throws:i hand:b transcript:l seed:h?",
+    "seed": "round:i hash:h",                   # fair play: the cup's seed, committed
+    "shake": "round:i throw:i public:l",        # fair play: shaken, waiting for the nonce
+    "status": "state:s round:i? throws:i public:l seat:i? name:s",
+}
+
 
 def message_part(line):
-    """Host side: the message in a line from a cup, or None for pure noise. REPL prompts and boot output can
+    """The message in a line from a cup, or None for pure noise. REPL prompts and boot output can
     run into a message on the same line ('>>> {"t": ...}'): everything before the first "{" is dropped."""
     i = line.find(b"{" if isinstance(line, (bytes, bytearray)) else "{")
     return None if i < 0 else line[i:]

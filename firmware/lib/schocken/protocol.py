@@ -40,7 +40,8 @@ E_AUTH = "auth"                    # a cup with a secret: the line is unsigned, 
 
 # Each message type's fields, as "name:kind" words. Kinds: i int, s string, b bool, d dice (list of 1..3 dice
 # 1..6), l list, o object, h hex string; a trailing "?" allows null or absence. One string per type rather than a
-# dict per type: a cup keeps these tables for as long as it runs (``fields()`` gives the pairs).
+# dict per type: a cup keeps this table for as long as it runs (``fields()`` gives the pairs). What a cup sends,
+# the host checks against hostside.CUP_TO_HOST (same format), which a cup does not load.
 HOST_TO_CUP = {
     "hello": "v:i nonce:h?",                    # nonce: the host's part of an authenticated session
     "configure": "rules:o name:s seat:i fair:b?",  # fair: dice from seed and nonces
@@ -51,19 +52,6 @@ HOST_TO_CUP = {
     "status": "",
     "nonce": "round:i throw:i nonce:h",         # fair play: the host's part of one throw
 }
-
-CUP_TO_HOST = {
-    "identity": "v:i cup:s name:s fw:s board:s battery:i? presets:l nonce:h?",  # nonce: the cup's part of the session
-    "ok": "re:s name:s? seat:i?",               # configure: the name and seat the cup took
-    "error": "code:s msg:s re:s?",
-    "progress": "round:i throws:i public:l event:s",
-    "done": "round:i throws:i commit:h",
-    "revealed": "round:i dice:d nonce:h throws:i hand:b transcript:l seed:h?",
-    "seed": "round:i hash:h",                   # fair play: the cup's seed, committed
-    "shake": "round:i throw:i public:l",        # fair play: shaken, waiting for the nonce
-    "status": "state:s round:i? throws:i public:l seat:i? name:s",
-}
-
 
 def fields(spec):
     """A table entry -> its (name, kind) pairs in order: ``fields(HOST_TO_CUP["turn"])`` is
@@ -148,7 +136,7 @@ def _kind_ok(value, kind):
 
 
 def validate(msg, table):
-    """Check a decoded message against HOST_TO_CUP or CUP_TO_HOST; returns its type."""
+    """Check a decoded message against HOST_TO_CUP or hostside.CUP_TO_HOST; returns its type."""
     if not isinstance(msg, dict):
         raise ProtocolError(E_BAD_MESSAGE, "a message is a JSON object")
     kind = msg.get("t")
