@@ -82,8 +82,8 @@ def test_import_parser_sees_real_imports():
     assert "schocken" in core and "schocken.turn" in core and "schocken.rules" in core
     assert "machine" in imports_of(FIRMWARE / "boards" / "mcu.py")
     assert "cup.pixels" in imports_of(FIRMWARE / "boards" / "common.py")  # inside a function
-    assert "drivers.lis3dh" in imports_of(FIRMWARE / "boards" / "common.py")  # inside if/else
-    assert "schocken.turn" in imports_of(FIRMWARE / "lib" / "schocken" / "protocol.py")  # inside a function
+    assert "drivers.lis3dh" in imports_of(FIRMWARE / "boards" / "mcu.py")  # inside if/else
+    assert "schocken.throws" in imports_of(FIRMWARE / "lib" / "schocken" / "turn.py")  # inside a method
 
 
 def test_import_parser_catches_a_violation(tmp_path):

@@ -119,7 +119,7 @@ def test_authenticated_cup_plays_over_ble(paired):
             await t.open()
             ident = await hello(t)                       # the keystore holds ble1's secret: a session
             assert ident["cup"] == "ble1" and ident["nonce"] and t.session is not None
-            assert rig.app.link_key == t.session.key
+            assert rig.app.session.key == t.session.key
             ok = await configure(t, "Anna", 1)
             assert ok == {"t": "ok", "re": "configure", "name": "Anna", "seat": 1}
             assert b',"mac":"' in t.last_raw                # signed on the air, verified by the transport
@@ -128,8 +128,8 @@ def test_authenticated_cup_plays_over_ble(paired):
             assert rev["dice"] == rig.cup.turn.dice() and rig.cup.state == "idle"
             # configure, turn, round_end, reveal, outcome: every one signed and accepted in order; the cup's
             # eight messages (identity, 3 ok, progress, done, revealed, ok) all verified on the host
-            assert rig.app.rx_c == t.session.sent == 5
-            assert t.session.received == rig.app.tx_c == 8
+            assert rig.app.session.rx_c == t.session.sent == 5
+            assert t.session.received == rig.app.session.tx_c == 8
         finally:
             await table.close()
     run(go())
@@ -174,7 +174,7 @@ def test_phone_without_the_secret_cannot_command_the_cup(paired):
             await configure(t, "Bea", 2)
             done = await play_turn(t, rig, 2)
             await t.aclose()
-            before = (rig.cup.snapshot(), rig.app.link_key, rig.app.rx_c)
+            before = (rig.cup.snapshot(), rig.app.session.key, rig.app.session.rx_c)
             sniffed = [line for line in sent if json.loads(line)["t"] != "hello"]   # the signed ones
 
             phone = await table.phone()
@@ -198,13 +198,13 @@ def test_phone_without_the_secret_cannot_command_the_cup(paired):
                 await refused(p, line, why)
             with pytest.raises(asyncio.TimeoutError):
                 await p.recv(0.2)                         # nothing else: no revealed, no status, no ok
-            assert (rig.cup.snapshot(), rig.app.link_key, rig.app.rx_c) == before
+            assert (rig.cup.snapshot(), rig.app.session.key, rig.app.session.rx_c) == before
             # a hello without nonce is answered with the public identity (no nonce: no new session); while
             # the host's session lasts the cup signs it in that session, which gives the phone nothing to use
             await p.send({"t": "hello", "v": P.VERSION})
             ident = await expect(p, "identity")
             assert "nonce" not in ident and ident["name"] == "Bea"
-            assert (rig.cup.snapshot(), rig.app.link_key, rig.app.rx_c) == before
+            assert (rig.cup.snapshot(), rig.app.session.key, rig.app.session.rx_c) == before
             await p.aclose()
 
             ad = await advertised(table)
@@ -235,7 +235,7 @@ def test_phone_hello_neither_ends_the_session_nor_gains_a_command(paired):
             done = await play_turn(t, rig, 1)
             sniffed = [line for line in sent if json.loads(line)["t"] != "hello"]
             await t.aclose()
-            state, host_key = rig.cup.snapshot(), rig.app.link_key
+            state, host_key = rig.cup.snapshot(), rig.app.session.key
 
             phone = await table.phone()
             p = table.transport(0, via=phone)
@@ -243,15 +243,15 @@ def test_phone_hello_neither_ends_the_session_nor_gains_a_command(paired):
             await p.send({"t": "hello", "v": P.VERSION, "nonce": "ab" * 16})
             ident = await expect(p, "identity")
             assert ident["nonce"] and "mac" in ident          # signed under a key made with the secret
-            rx_c = rig.app.rx_c
-            assert rig.app.link_key == host_key and rig.app.offer is not None   # offered, not taken
+            rx_c = rig.app.session.rx_c
+            assert rig.app.session.key == host_key and rig.app.session.offer is not None   # offered, not taken
             guessed = F.session_key(b"", "ab" * 16, ident["nonce"])   # both nonces, a guessed secret
             attempts = [forged({"t": "reveal", "round": 1}, 1), forged({"t": "round_end", "round": 1}, 2, guessed)]
             for line in attempts:
                 await refused(p, line, "not signed by the host")
             for line in sniffed:                          # the host's session is still on: its lines are replays
                 await refused(p, line, "replayed")
-            assert rig.cup.snapshot() == state and rig.app.link_key == host_key and rig.app.rx_c == rx_c
+            assert rig.cup.snapshot() == state and rig.app.session.key == host_key and rig.app.session.rx_c == rx_c
             await p.aclose()
 
             await t.open()
@@ -284,7 +284,7 @@ def test_one_central_at_a_time(paired):
                 await p.open()
             assert rig.ble.connections == 1 and len(rig.stack.connections) == 1
             await t.send({"t": "status"})
-            assert (await expect(t, "status"))["state"] == "idle" and rig.app.rx_c == 1
+            assert (await expect(t, "status"))["state"] == "idle" and rig.app.session.rx_c == 1
             await t.aclose()
             p = table.transport(0, via=phone)
             await p.open()                                # now the phone gets it, and is refused

@@ -54,11 +54,10 @@ class App:
             saved = self.cup.store.load()
             if saved:
                 self.cup.restore(saved)  # back from a reset: same turn, same hidden dice
-        secret = config.get("secret")
-        self.secret = _hex_bytes(secret) if secret else None  # a secret: every host line must be signed
-        self.link_key = None        # the session key of the present authenticated host (docs/protocol.md)
-        self.tx_c = self.rx_c = 0   # counters of the session: last sent, last accepted
-        self.offer = None           # [key, send counter, cup nonce] of a session offered by a hello, not yet taken
+        self.session = None         # a cup with a secret: every host line must be signed (cup/session.py)
+        if config.get("secret"):
+            from cup.session import Session
+            self.session = Session(config["secret"], self.roller.random_bytes, board.urandom)
         self.main_revealed = False
         self.buttons = B.Buttons(self.on_button, config.get("long_press_ms", B.LONG_MS))
         self.detector = ShakeDetector(board.sensor_kind)
@@ -149,11 +148,11 @@ class App:
             msg = P.decode(line, P.HOST_TO_CUP)
         except P.ProtocolError as e:
             return self.send(P.error(e.code, e.msg))
-        if self.secret is not None:
+        if self.session is not None:
             if msg["t"] == "hello":
-                self._hello(msg)
+                self.cup.hello_nonce = self.session.hello(msg)
             else:
-                refused = self._authentic(line, msg)
+                refused = self.session.refusal(line, msg)
                 if refused:
                     return self.send({"t": "error", "code": P.E_AUTH, "msg": refused, "_plain": True})
         try:
@@ -161,70 +160,12 @@ class App:
         except Exception as e:
             self.internal_error(e)
 
-    # --- authenticated links (a cup with a secret; docs/protocol.md "Authentication") -----------------
-    def _hello(self, msg):
-        """A hello with the host's nonce offers a new session. While a host's session runs, the offer replaces it
-        only when a line signed under the new key arrives: anybody may send a hello, and that alone must not end
-        the present host's session. One without a nonce changes nothing: the identity is public."""
-        self.cup.hello_nonce = None
-        if msg.get("nonce") and msg["v"] == P.VERSION:
-            from schocken import fair
-            try:
-                cup_nonce = fair.hexlify(self.roller.random_bytes(16))
-            except Exception:  # RollRefused: a session nonce needs freshness more than a tested source
-                cup_nonce = fair.hexlify(self.board.urandom(16))
-            key = fair.session_key(self.secret, msg["nonce"], cup_nonce)
-            if self.link_key is None:
-                self.link_key, self.tx_c, self.rx_c = key, 0, 0
-            else:
-                self.offer = [key, 0, cup_nonce]   # key, its send counter, the nonce of its identity
-            self.cup.hello_nonce = cup_nonce
-
-    def _authentic(self, line, msg):
-        """None if the line is signed with the session key (or the offered one, which then becomes the session)
-        and its counter is new; else why not."""
-        if self.link_key is None:
-            return "this cup needs an authenticated host: hello with a nonce first"
-        body = line.rstrip()
-        c = msg.get("c")
-        offer = self.offer
-        if _verifies(self.link_key, body):
-            taken, last = None, self.rx_c
-        elif offer is not None and _verifies(offer[0], body):
-            taken, last = offer, 0
-        else:
-            return "message not signed by the host of this session"
-        if type(c) is not int or c <= last:
-            return "message replayed (counter %s, last %d)" % (c if type(c) is int else "missing", last)
-        if taken is not None:  # the host of the offered session signed: from now on it is the host
-            self.link_key, self.tx_c, self.offer = taken[0], taken[1], None
-        self.rx_c = c
-        return None
-
     def encode(self, msg):
-        """A message -> its line. In a session every message is signed with a counter, but an auth error and the
-        public identity (a hello without nonce); the identity that answers an offer is signed under its key."""
-        plain = msg.pop("_plain", False) if type(msg) is dict else False
-        if type(msg) is dict and msg.get("t") == "identity":
-            offer = self.offer
-            if "nonce" not in msg:
-                plain = True
-            elif offer is not None and msg["nonce"] == offer[2]:
-                offer[1] += 1
-                return self._signed(offer[0], offer[1], msg)
-        if self.link_key is None or plain:
-            return P.encode(msg)
-        self.tx_c += 1
-        return self._signed(self.link_key, self.tx_c, msg)
-
-    def _signed(self, key, counter, msg):
-        from schocken import fair
-        import json
-        msg["c"] = counter
-        data = fair.sign(key, json.dumps(msg).encode()) + b"\n"
-        if len(data) > P.MAX_LINE:
-            raise P.ProtocolError(P.E_TOO_LONG, "message longer than %d bytes" % P.MAX_LINE)
-        return data
+        """A message -> its line; signed in an authenticated session (but an auth error, marked "_plain")."""
+        plain = msg.pop("_plain", False)
+        if self.session is not None:
+            return self.session.encode(msg, plain)
+        return P.encode(msg)
 
     async def link_out_task(self):
         while True:
@@ -254,20 +195,6 @@ class App:
         finally:
             for t in running:
                 t.cancel()
-
-
-def _verifies(key, body):
-    from schocken import fair
-    try:
-        fair.verify(key, body)
-    except Exception:
-        return False
-    return True
-
-
-def _hex_bytes(text):
-    from schocken import fair
-    return fair.unhex(text)
 
 
 def _repl_link(board, reader):
