@@ -6,41 +6,6 @@ Every difference between the seeds is an option, so any option can be switched o
 
 from schocken import RuleError
 
-_CHOICES = {
-    "schock_aus": ("all", "middle"),
-    "final_opener": ("first_half_loser", "last_loser"),
-}
-
-# Each preset names its seed and lists only what differs from the defaults (the class attributes of Rules).
-PRESETS = {
-    "standard": ("002", {}),
-    "verein": ("000", {
-        "schock_aus_hand_beats": True,
-        "throw_off_deckel": True,
-        "einwuerfeln": True,
-    }),
-    "wuerfel63": ("001", {
-        "jule": True,
-        "jule_only_hand": True,
-        "strasse_only_hand": True,
-        "general_only_hand": True,
-        "schock_aus_hand_beats": True,
-        "aside_only_ones": True,
-        "min_players": 3,
-    }),
-    "beton": ("003", {
-        "strasse_only_hand": True,
-        "general_only_hand": True,
-        "schock_aus_hand_beats": True,
-        "sixes_back": True,
-        "drop_penalty": 1,
-    }),
-    "ludomax": ("004", {
-        "ace_hundred": True,
-        "schock_aus": "middle",
-        "two_player_final": False,
-    }),
-}
 
 def _parse(name, value):
     default = getattr(Rules, name)
@@ -140,6 +105,44 @@ class Rules:
     def __repr__(self):
         return "Rules(%r, %r)" % (self.name, self.changed())
 
+
+_CHOICES = {
+    "schock_aus": ("all", "middle"),
+    "final_opener": ("first_half_loser", "last_loser"),
+}
+
+# Each preset names its seed and lists only what differs from the defaults (the class attributes of Rules).
+# Below the class on purpose: compiled after the option names were seen as names, the keys here are the same
+# interned strings (qstrs), not string objects a cup would keep besides.
+PRESETS = {
+    "standard": ("002", {}),
+    "verein": ("000", {
+        "schock_aus_hand_beats": True,
+        "throw_off_deckel": True,
+        "einwuerfeln": True,
+    }),
+    "wuerfel63": ("001", {
+        "jule": True,
+        "jule_only_hand": True,
+        "strasse_only_hand": True,
+        "general_only_hand": True,
+        "schock_aus_hand_beats": True,
+        "aside_only_ones": True,
+        "min_players": 3,
+    }),
+    "beton": ("003", {
+        "strasse_only_hand": True,
+        "general_only_hand": True,
+        "schock_aus_hand_beats": True,
+        "sixes_back": True,
+        "drop_penalty": 1,
+    }),
+    "ludomax": ("004", {
+        "ace_hundred": True,
+        "schock_aus": "middle",
+        "two_player_final": False,
+    }),
+}
 
 # The options, in the order they are listed for people.
 OPTION_NAMES = tuple(sorted(k for k in Rules.__dict__ if k[0] != "_" and not callable(getattr(Rules, k))))
