@@ -55,8 +55,6 @@ class EmulatedBoard:
         self._battery = battery_mv
         self._link = link
         self.radio = False
-        self.frames = 0
-        self.last_frame = None
         n = self.spec.get("leds", 22)
         brightness = self.spec.get("brightness", common.DEFAULT_BRIGHTNESS)
         self.pixels = common.make_pixels(n, self._write_leds, brightness)
@@ -71,11 +69,8 @@ class EmulatedBoard:
 
     # --- board interface -------------------------------------------------------------------------
     def _write_leds(self, buf):
-        frame = bytes(buf)  # copy: the pixel object reuses its buffer
-        self.last_frame = frame
-        self.frames += 1
         if self.frame_sink is not None:
-            self.frame_sink(frame)
+            self.frame_sink(bytes(buf))  # a copy: the pixel object reuses its buffer
 
     def read_buttons(self):
         return self._buttons
