@@ -8,6 +8,7 @@ nothing. docs/protocol.md documents every message, field and error. What only th
 """
 
 import json
+from binascii import hexlify
 
 try:
     from micropython import const
@@ -196,5 +197,4 @@ def commitment(round_id, dice, nonce):
     if hashlib is None:
         raise RuleError("this port has no hashlib")
     text = "schocken:%d:%s:%s" % (round_id, "".join(str(d) for d in dice), nonce)
-    digest = hashlib.sha256(text.encode()).digest()
-    return "".join("%02x" % b for b in digest)
+    return hexlify(hashlib.sha256(text.encode()).digest()).decode()
