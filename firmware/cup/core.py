@@ -59,27 +59,31 @@ class Cup:
 
     # --- surviving a reset --------------------------------------------------------------------------
     def snapshot(self):
+        # Three small dicts rather than one of fifteen keys: a save happens at every step of a turn, and on a
+        # small, fragmented heap the one large table is the allocation that fails.
         t = self.turn
-        return {"rules": self.rules.to_dict(), "name": self.name, "seat": self.seat, "hosted": self.hosted,
-                "state": self.state, "round": self.round, "limit": self.limit, "nonce": self.nonce,
-                "commit": self.commit, "result": self.result, "fair": self.fair,
-                "seed": _fair().hexlify(self.seed) if self.seed else None,
-                "nonces": [[k, v] for k, v in self.nonces.items()], "awaiting": self.awaiting,
-                "transcript": t.transcript if t else None}
+        return {"table": {"rules": self.rules.to_dict(), "name": self.name, "seat": self.seat,
+                          "hosted": self.hosted, "fair": self.fair},
+                "round": {"state": self.state, "round": self.round, "limit": self.limit, "nonce": self.nonce,
+                          "commit": self.commit, "result": self.result},
+                "turn": {"seed": _fair().hexlify(self.seed) if self.seed else None,
+                         "nonces": [[k, v] for k, v in self.nonces.items()], "awaiting": self.awaiting,
+                         "transcript": t.transcript if t else None}}
 
     def restore(self, data):
         """Back to the state of a snapshot; a snapshot that does not replay under the rules is ignored."""
         try:
-            rules = from_dict(data["rules"])
+            table, rnd, turn_data = data["table"], data["round"], data["turn"]
+            rules = from_dict(table["rules"])
             turn = None
-            if data["transcript"] is not None:
-                turn = apply_steps(Turn(rules, data["limit"]), data["transcript"])
-            self.rules, self.name, self.seat, self.hosted = rules, data["name"], data["seat"], data["hosted"]
-            self.state, self.round, self.limit, self.turn = data["state"], data["round"], data["limit"], turn
-            self.nonce, self.commit, self.result = data["nonce"], data["commit"], data["result"]
-            self.fair, self.awaiting = data.get("fair", False), data.get("awaiting")
-            self.seed = _fair().unhex(data["seed"]) if data.get("seed") else None
-            self.nonces = {k: v for k, v in data.get("nonces", [])}
+            if turn_data["transcript"] is not None:
+                turn = apply_steps(Turn(rules, rnd["limit"]), turn_data["transcript"])
+            self.rules, self.name, self.seat, self.hosted = rules, table["name"], table["seat"], table["hosted"]
+            self.state, self.round, self.limit, self.turn = rnd["state"], rnd["round"], rnd["limit"], turn
+            self.nonce, self.commit, self.result = rnd["nonce"], rnd["commit"], rnd["result"]
+            self.fair, self.awaiting = table["fair"], turn_data["awaiting"]
+            self.seed = _fair().unhex(turn_data["seed"]) if turn_data["seed"] else None
+            self.nonces = {k: v for k, v in turn_data["nonces"]}
         except (RuleError, KeyError, TypeError, ValueError):
             return False
         self.view.show(self)
