@@ -20,6 +20,7 @@ from cup.clock import asyncio
 from cup.roller import Roller
 
 MICROPYTHON = sys.implementation.name == "micropython"
+_HEX = b"0123456789abcdef"
 
 
 def parse_args(argv):
@@ -109,7 +110,6 @@ async def control_task(reader, board, roller, say, app):
 async def main(opts):
     from schocken.protocol import LineSplitter
     splitter = LineSplitter()  # the cup's largest buffer, before the imports below cut the heap into pieces
-    from binascii import hexlify
     from boards import emulated
     from cup.app import App
 
@@ -139,8 +139,16 @@ async def main(opts):
         if not MICROPYTHON:  # MicroPython writes through; its flush() on a tty fails with EINVAL
             control_file.flush()
 
+    hex_line = bytearray(6 * (spec or emulated.DEFAULT_SPEC).get("leds", 22))  # two hex digits per GRB byte
+
     def frame_sink(frame):
-        say(b"leds ", hexlify(frame))
+        # Hex digits into a buffer made once: a frame per view change must not cost the cup a new string.
+        n = len(frame)
+        for i in range(n):
+            b = frame[i]
+            hex_line[2 * i] = _HEX[b >> 4]
+            hex_line[2 * i + 1] = _HEX[b & 15]
+        say(b"leds ", memoryview(hex_line)[:2 * n])
 
     board = emulated.make_board(spec, control=control, frame_sink=frame_sink, link=make_link())
     config = {"cup_id": opts["cup"], "name": opts["name"], "state_path": opts["state"]}
