@@ -223,3 +223,38 @@ def test_synthetic_shake_makes_a_throw_for_the_cup_detector(sensor):
         if final:
             throws.append(i)
     assert len(throws) == 1 and 80 <= throws[0] <= 100, throws
+
+
+# --- the app's link task outlives a message it cannot send ---------------------------------------------
+
+def test_link_task_survives_a_message_it_cannot_encode():
+    # A message the encoder chokes on (here one that is not JSON; on a full heap a MemoryError) once ended the
+    # link task, and the cup fell silent. Now it becomes an internal error and the next message still goes out.
+    from cup.app import App
+    from schocken import protocol as P
+
+    class Writer:
+        def __init__(self):
+            self.lines = []
+
+        def write(self, data):
+            self.lines.append(P.decode(data, {"error": "code:s msg:s re:s?", "ok": "re:s"}))
+
+        async def drain(self):
+            pass
+
+    writer = Writer()
+    board = emulated.make_board(urandom=lambda n: bytes(range(n)), link=(None, writer))
+    app = App(board, {"cup_id": "t1"})
+
+    async def go():
+        app.writer = writer
+        task = asyncio.ensure_future(app.link_out_task())
+        app.send({"t": "status", "state": object()})
+        app.send({"t": "ok", "re": "turn"})
+        for _ in range(20):
+            await asyncio.sleep(0)
+        task.cancel()
+    asyncio.run(go())
+    assert writer.lines[0]["code"] == P.E_INTERNAL and "lost: TypeError" in writer.lines[0]["msg"]
+    assert writer.lines[1] == {"t": "ok", "re": "turn"}

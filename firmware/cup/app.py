@@ -167,18 +167,29 @@ class App:
             return self.session.encode(msg, plain)
         return P.encode(msg)
 
+    def _line(self, msg):
+        """A message -> its line; one that cannot be sent becomes an error line, or None when even that fails
+        (out of memory): the link task must outlive any message."""
+        try:
+            return self.encode(msg)
+        except P.ProtocolError as e:
+            err = P.error(e.code, e.msg)
+        except Exception as e:
+            err = P.error(P.E_INTERNAL, "a message was lost: %s" % type(e).__name__)
+        try:
+            return self.encode(err)
+        except Exception:
+            return None
+
     async def link_out_task(self):
         while True:
             await self.out_flag.wait()
             self.out_flag.clear()
             while self.out:
-                msg = self.out.pop(0)
-                try:
-                    data = self.encode(msg)
-                except P.ProtocolError as e:
-                    data = self.encode(P.error(e.code, e.msg))
-                self.writer.write(data)
-                await self.writer.drain()
+                data = self._line(self.out.pop(0))
+                if data is not None:
+                    self.writer.write(data)
+                    await self.writer.drain()
 
     async def run(self, extra=()):
         if not self.roller.health_check():
