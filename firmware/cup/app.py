@@ -121,7 +121,10 @@ class App:
 
     async def led_task(self):
         while True:
-            self.view.tick(self.cup)
+            try:
+                self.view.tick(self.cup)
+            except Exception as e:  # e.g. out of memory: the LEDs must keep running, as every task
+                self.internal_error(e)
             await sleep_ms(LED_MS)
 
     repl_link = False  # set by run()
@@ -137,7 +140,10 @@ class App:
                 # raises it): stop as a board's driver would, so deploy and doctor can always reach the REPL.
                 raise KeyboardInterrupt
             for line in splitter.feed(data):
-                self.on_line(line)
+                try:
+                    self.on_line(line)
+                except Exception as e:  # out of memory decoding a line: the link must not end with it
+                    self.internal_error(e)
 
     def on_line(self, line):
         if line is None:
