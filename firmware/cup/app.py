@@ -76,8 +76,11 @@ class App:
             self.internal_error(e)
 
     def internal_error(self, e):
-        self.send(P.error(P.E_INTERNAL, "%s: %s" % (type(e).__name__, e)))
-        self.view.refuse(self.cup)
+        try:
+            self.send(P.error(P.E_INTERNAL, "%s: %s" % (type(e).__name__, e)))
+            self.view.refuse(self.cup)
+        except Exception:  # out of memory even for the report: the task that called goes on regardless
+            pass
 
     def _button(self, button, event, was_long):
         cup = self.cup
