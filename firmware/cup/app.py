@@ -151,7 +151,7 @@ class App:
     def on_line(self, line):
         if line is None:
             return self.send(P.error(P.E_TOO_LONG, "line longer than %d bytes" % P.MAX_LINE))
-        if not line.strip():
+        if not line or line.isspace():  # a blank line (no copy made to find out)
             return
         try:
             msg = P.decode(line, P.HOST_TO_CUP)
