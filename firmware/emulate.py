@@ -150,7 +150,7 @@ async def main(opts):
             hex_line[2 * i + 1] = _HEX[b & 15]
         say(b"leds ", memoryview(hex_line)[:2 * n])
 
-    board = emulated.make_board(spec, control=control, frame_sink=frame_sink, link=make_link())
+    board = emulated.make_board(spec, frame_sink=frame_sink, link=make_link())
     config = {"cup_id": opts["cup"], "name": opts["name"], "state_path": opts["state"]}
     if opts["secret"]:
         config["secret"] = opts["secret"]  # as /cup.json after a deploy: the host link is authenticated

@@ -106,14 +106,16 @@ def test_control_parser_rejects_garbage_without_raising():
         b.apply_control(" ".join(rnd.choice(words) for _ in range(rnd.randrange(5))))
 
 
-def test_run_control_reads_a_stream():
+def test_control_task_reads_a_stream():
+    import emulate
+
     async def main():
         reader = asyncio.StreamReader()
         reader.feed_data(b"press 1\nbogus\naccel 1 2 3\n")
         reader.feed_eof()
         errors = []
-        b = emulated.make_board(control=reader)
-        await b.run_control(reply=errors.append)
+        b = emulated.make_board()
+        await emulate.control_task(reader, b, None, errors.append, None)
         buf = array("i", (0, 0, 0))
         b.read_accel(buf)
         return b.read_buttons(), errors, list(buf)

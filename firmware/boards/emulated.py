@@ -46,10 +46,9 @@ def _clip(v):
 
 
 class EmulatedBoard:
-    def __init__(self, spec=None, control=None, frame_sink=None, urandom=None, battery_mv=3900, link=None):
+    def __init__(self, spec=None, frame_sink=None, urandom=None, battery_mv=3900, link=None):
         self.spec = spec if spec is not None else DEFAULT_SPEC
         self.name = NAME
-        self.control = control
         self.frame_sink = frame_sink
         self._urandom = urandom if urandom is not None else os.urandom
         self._battery = battery_mv
@@ -187,19 +186,6 @@ class EmulatedBoard:
         if self.button_event is not None:
             self.button_event.set()
 
-    async def run_control(self, reply=None):
-        """Read lines from self.control (anything with an async readline()) until EOF.
-
-        reply(str), if given, receives the error text for each rejected line.
-        """
-        while True:
-            line = await self.control.readline()
-            if not line:
-                return
-            err = self.apply_control(line)
-            if err is not None and reply is not None:
-                reply(err)
-
 
 def _int(s):
     # int() that answers None instead of raising, so the parser stays exception-free on bad input.
@@ -210,5 +196,5 @@ def _int(s):
     return int(s)
 
 
-def make_board(spec=None, control=None, frame_sink=None, urandom=None, battery_mv=3900, link=None):
-    return EmulatedBoard(spec, control, frame_sink, urandom, battery_mv, link)
+def make_board(spec=None, frame_sink=None, urandom=None, battery_mv=3900, link=None):
+    return EmulatedBoard(spec, frame_sink, urandom, battery_mv, link)
