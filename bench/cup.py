@@ -24,17 +24,27 @@ sys.path.insert(0, str(REPO / "bench"))
 from schocken_host.emulator import mpy_cross_exe  # noqa: E402
 
 
-def three_rounds(heap, rom):
+def three_rounds(heap, rom, fair=False):
+    """Live heap (bytes) after three rounds in a cup started with ``heap`` KB, or None if it could not play
+    them. ``fair``: provably fair rolls (the host's nonce for every throw), as `schocken play` does by default."""
     from cupkit import CupDriver
     try:
         cup = CupDriver(heap="%dk" % heap, rom=rom)
     except RuntimeError:
         return None
     try:
-        cup.start()
+        cup.request("identity", t="hello", v=1)
+        cup.request(t="configure", rules={"preset": "standard", "options": {}}, name="Anna", seat=0, fair=fair)
         for r in (1, 2, 3):
             cup.request(t="turn", round=r, limit=None if r == 1 else 1)
-            cup.throw()
+            if fair:
+                cup.recv("seed")
+                cup.cup.shake(800)
+                ask = cup.recv("shake")
+                cup.send(t="nonce", round=r, throw=ask["throw"], nonce="%032x" % (r * 7919))
+                cup.recv("progress")
+            else:
+                cup.throw()
             if r == 1:
                 cup.stand()
             else:
@@ -51,17 +61,17 @@ def three_rounds(heap, rom):
         cup.close()
 
 
-def min_heap(rom, lo=48, hi=192):
-    """Binary search in steps of 4 KB for the smallest heap that plays three rounds."""
-    if three_rounds(hi, rom) is None:
+def min_heap(rom, fair=False, lo=48, hi=192):
+    """Binary search in steps of 2 KB for the smallest heap that plays three rounds."""
+    if three_rounds(hi, rom, fair) is None:
         return None, None
-    while hi - lo > 4:
-        mid = (lo + hi) // 2 // 4 * 4
-        if three_rounds(mid, rom) is None:
+    while hi - lo > 2:
+        mid = (lo + hi) // 2 // 2 * 2
+        if three_rounds(mid, rom, fair) is None:
             lo = mid
         else:
             hi = mid
-    return hi, three_rounds(hi, rom)
+    return hi, three_rounds(hi, rom, fair)
 
 
 def compiled_size(arch):
@@ -77,9 +87,9 @@ def compiled_size(arch):
 
 def main():
     from schocken_host import romfs
-    for rom in ((True, False) if romfs.available() else (False,)):
-        where = "firmware in ROM" if rom else "firmware as .mpy files"
-        heap, live = min_heap(rom)
+    for rom, fair in (((True, False), (True, True), (False, False)) if romfs.available() else ((False, False),)):
+        where = ("firmware in ROM" if rom else "firmware as .mpy files") + (", fair play" if fair else "")
+        heap, live = min_heap(rom, fair)
         print("cup heap (%s): smallest -X heapsize for three rounds: %s KB" % (where, heap))
         print("cup heap (%s): live heap after three rounds (gc.mem_alloc): %s bytes" % (where, live))
     try:

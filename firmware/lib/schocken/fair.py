@@ -8,8 +8,6 @@ import hashlib
 from schocken import RuleError
 
 _BLOCK = 64
-_IPAD = bytes((x ^ 0x36) for x in range(256))
-_OPAD = bytes((x ^ 0x5C) for x in range(256))
 MAC_HEX = 32           # hex digits of a message MAC (128 bits)
 _MAC_SUFFIX = len(b',"mac":"') + MAC_HEX + len(b'"}')
 
@@ -34,8 +32,8 @@ def hmac_sha256(key, msg):
     if len(key) > _BLOCK:
         key = hashlib.sha256(key).digest()
     key = key + b"\x00" * (_BLOCK - len(key))
-    inner = hashlib.sha256(bytes(_IPAD[b] for b in key) + msg).digest()
-    return hashlib.sha256(bytes(_OPAD[b] for b in key) + inner).digest()
+    inner = hashlib.sha256(bytes(b ^ 0x36 for b in key) + msg).digest()
+    return hashlib.sha256(bytes(b ^ 0x5C for b in key) + inner).digest()
 
 
 # --- provably fair dice ------------------------------------------------------------------------------
