@@ -63,7 +63,7 @@ def test_emulated_board_buttons_sensor_frames():
     assert samples[50:] == [(0, 0, 9807)] * 10
     b.pixels.fill((255, 0, 0))
     b.pixels.show()
-    assert frames == [bytes((0, 51, 0)) * 22]
+    assert frames == [bytes((0, 51, 0)) * 22] and b.frames == 1
     assert b.urandom(3) == b"\x00\x01\x02" and b.battery_mv() == 4100
     assert b.apply_control("battery 3500") is None and b.battery_mv() == 3500
     assert b.apply_control("battery none") is None and b.battery_mv() is None

@@ -163,12 +163,12 @@ def test_die_faces_light_exactly_the_right_pips(slot, face):
     for i in range(21):
         s, pip = divmod(i, 7)
         if s == slot:
-            assert px[i] == (L.DIE if NAMES[pip] in FACES[face] else L.OFF), (i, face)
+            assert px[i] == (L.rgb(L.DIE) if NAMES[pip] in FACES[face] else L.rgb(L.OFF)), (i, face)
         else:
-            assert px[i] == (L.DIE_KEPT if NAMES[pip] in FACES[6] else L.OFF)
-    assert px[21] == L.WAITING
+            assert px[i] == (L.rgb(L.DIE_KEPT) if NAMES[pip] in FACES[6] else L.rgb(L.OFF))
+    assert px[21] == L.rgb(L.WAITING)
     leds.clear_die(slot)
-    assert all(px[slot * 7 + p] == L.OFF for p in range(7))
+    assert all(px[slot * 7 + p] == L.rgb(L.OFF) for p in range(7))
     with pytest.raises(ValueError):
         leds.show_die(3, 1)
     with pytest.raises(ValueError):
@@ -215,12 +215,12 @@ def test_flash_toggles_with_wrapping_ticks():
     leds, px, cap = make_leds()
     t0 = 0x3FFFFFFF - 100  # ticks_ms wraps at 2**30
     leds.flash(L.REFUSED, t0, 250)
-    assert px[21] == L.REFUSED
+    assert px[21] == L.rgb(L.REFUSED)
     assert not leds.update(t0 + 249)
-    assert leds.update((t0 + 250) & 0x3FFFFFFF) and px[21] == L.OFF
-    assert leds.update((t0 + 500) & 0x3FFFFFFF) and px[21] == L.REFUSED
+    assert leds.update((t0 + 250) & 0x3FFFFFFF) and px[21] == L.rgb(L.OFF)
+    assert leds.update((t0 + 500) & 0x3FFFFFFF) and px[21] == L.rgb(L.REFUSED)
     leds.status(L.ON_TURN)
-    assert not leds.update(t0 + 10_000) and px[21] == L.ON_TURN
+    assert not leds.update(t0 + 10_000) and px[21] == L.rgb(L.ON_TURN)
 
 
 def test_frame_matches_wire_bytes_with_adafruit_and_pixels(adafruit):

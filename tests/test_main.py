@@ -166,7 +166,7 @@ def test_boot_without_config_shows_the_error_and_returns(tmp_path, capsys):
     assert BS.boot(_root(tmp_path), start=lambda b, c, **kw: pytest.fail("started without a config")) is False
     assert "no /cup.json" in capsys.readouterr().out
     lit, status, colors = _die_and_status(BS.board)
-    assert status == L.ERROR and colors == {L.ERROR} and lit == L.PIPS[BS.FACE_CONFIG]
+    assert status == L.rgb(L.ERROR) and colors == {L.rgb(L.ERROR)} and lit == L.PIPS[BS.FACE_CONFIG]
 
 
 def test_boot_starts_the_app_with_board_and_config(tmp_path):
@@ -195,7 +195,7 @@ def test_boot_reports_a_crashed_app_on_the_leds(tmp_path, capsys):
     assert BS.boot(_root(tmp_path, config=config_for("emulated")), start=start) is False
     assert "the cup stopped: RuntimeError: boom" in capsys.readouterr().out
     lit, status, _ = _die_and_status(BS.board)
-    assert status == L.ERROR and lit == L.PIPS[BS.FACE_CRASH]
+    assert status == L.rgb(L.ERROR) and lit == L.PIPS[BS.FACE_CRASH]
 
 
 def test_boot_with_a_bad_spec_touches_no_board(tmp_path, capsys):

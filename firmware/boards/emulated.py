@@ -23,9 +23,7 @@ SHAKE_MAX_MS = const(60000)
 REST = (0, 0, G_MMS2)  # cup standing upright
 
 # One period (20 samples = 200 ms, a 5 Hz hand shake) of sin() * 1000: ints, so no floats per sample.
-_Q = (0, 309, 588, 809, 951)
-_HALF = _Q + (1000,) + tuple(reversed(_Q[1:]))
-_SIN = _HALF + tuple(-v for v in _HALF)
+_SIN = (0, 309, 588, 809, 951, 1000, 951, 809, 588, 309, 0, -309, -588, -809, -951, -1000, -951, -809, -588, -309)
 _SHAKE_AMP = (25000, 6000, 12000)  # x, y, z amplitude in mm/s^2 (peak ~3.2 g on x/z)
 _SWITCH_HALF = const(5)  # vibration switch toggles every 5 samples (50 ms) while shaking
 
@@ -54,6 +52,7 @@ class EmulatedBoard:
         self._battery = battery_mv
         self._link = link
         self.radio = False
+        self.frames = 0  # LED frames shown so far
         n = self.spec.get("leds", 22)
         brightness = self.spec.get("brightness", common.DEFAULT_BRIGHTNESS)
         self.pixels = common.make_pixels(n, self._write_leds, brightness)
@@ -68,6 +67,7 @@ class EmulatedBoard:
 
     # --- board interface -------------------------------------------------------------------------
     def _write_leds(self, buf):
+        self.frames += 1
         if self.frame_sink is not None:
             self.frame_sink(bytes(buf))  # a copy: the pixel object reuses its buffer
 

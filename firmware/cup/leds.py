@@ -20,7 +20,7 @@ So BRIGHTNESS_CAP = (300 - 22 * 1) / (22 * 60) = 0.2106: all 22 pixels white at 
 puts the brightness back if something else raised it.
 
 Refresh (``show_die``, ``clear_die``, ``status``, ``update``) allocates nothing: colors are
-preallocated tuples, the pixel object's buffers are made once, arithmetic is on small ints.
+0xRRGGBB small ints, the pixel object's buffers are made once, arithmetic is on small ints.
 """
 
 try:
@@ -41,8 +41,9 @@ _MA_PER_CHANNEL = const(20)
 _MA_IDLE = const(1)
 BRIGHTNESS_CAP = (LED_BUDGET_MA - N_PIXELS * _MA_IDLE) / (N_PIXELS * 3 * _MA_PER_CHANNEL)
 
-# Face -> pips (bit i = pip i, order as in the docstring); standard die faces.
-PIPS = (
+# Face -> pips (bit i = pip i, order as in the docstring); standard die faces. Bytes, not a tuple: the table
+# stays in flash.
+PIPS = bytes((
     0b0000000,  # 0: blank
     0b0001000,  # 1: center
     0b1000001,  # 2: top-left, bottom-right
@@ -50,22 +51,29 @@ PIPS = (
     0b1100011,  # 4: corners
     0b1101011,  # 5: corners + center
     0b1110111,  # 6: two columns of three
-)
+))
 
-# Colors are (r, g, b) tuples made once here, so passing them allocates nothing.
-OFF = (0, 0, 0)
-DIE = (255, 255, 255)  # a rolled die
-DIE_KEPT = (255, 128, 0)  # a die set aside ("rausgelegt")
-ON_TURN = (0, 255, 0)  # green: this cup's turn
-WAITING = (0, 0, 255)  # blue: another player's turn
-THROW_1 = (0, 255, 255)  # cyan: one throw used
-THROW_2 = (255, 255, 0)  # yellow: two throws used
-THROW_3 = (255, 96, 0)  # orange: all three throws used
+# Colors are 0xRRGGBB ints, as neopixel takes them: small ints are no objects, so passing them allocates nothing
+# and the cup keeps no tuple per color.
+OFF = const(0x000000)
+DIE = const(0xFFFFFF)  # a rolled die
+DIE_KEPT = const(0xFF8000)  # a die set aside ("rausgelegt")
+ON_TURN = const(0x00FF00)  # green: this cup's turn
+WAITING = const(0x0000FF)  # blue: another player's turn
+THROW_1 = const(0x00FFFF)  # cyan: one throw used
+THROW_2 = const(0xFFFF00)  # yellow: two throws used
+THROW_3 = const(0xFF6000)  # orange: all three throws used
 THROWS = (ON_TURN, THROW_1, THROW_2, THROW_3)  # index = throws used
-REFUSED = (255, 0, 0)  # red, flashed (``flash``): shake not accepted
-LOST = (255, 0, 0)  # red, steady: lost the round
-WON = (255, 255, 255)  # white: won the round
-ERROR = (255, 0, 255)  # magenta: RNG health test failed or other fault; the cup does not roll
+REFUSED = const(0xFF0000)  # red, flashed (``flash``): shake not accepted
+LOST = const(0xFF0000)  # red, steady: lost the round
+WON = const(0xFFFFFF)  # white: won the round
+ERROR = const(0xFF00FF)  # magenta: RNG health test failed or other fault; the cup does not roll
+
+
+def rgb(color):
+    """0xRRGGBB -> (r, g, b), as ``pixels[i]`` reads a color back."""
+    return (color >> 16, (color >> 8) & 0xFF, color & 0xFF)
+
 
 _TICKS_MAX = const(0x3FFFFFFF)  # MicroPython's ticks_ms wraps at 2**30
 _TICKS_HALF = const(0x20000000)

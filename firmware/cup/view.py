@@ -15,10 +15,10 @@ from cup import leds as L
 from cup.clock import ticks_ms, ticks_diff, ticks_add
 
 _REFUSE_MS = const(1000)
-DONE = (128, 0, 255)      # violet: stood, throw hidden, waiting for the round to end
-READY = (255, 0, 128)     # pink: round over, press to reveal (yellow is two throws used)
-ALONE = (40, 40, 40)      # dim white: alone at a paper-Deckel table, not on turn
-HALF_LOST = (255, 0, 0)
+DONE = const(0x8000FF)       # violet: stood, throw hidden, waiting for the round to end
+READY = const(0xFF0080)      # pink: round over, press to reveal (yellow is two throws used)
+ALONE = const(0x282828)      # dim white: alone at a paper-Deckel table, not on turn
+HALF_LOST = const(0xFF0000)
 
 
 class View:
