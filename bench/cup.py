@@ -2,11 +2,11 @@
 
     .venv/bin/python bench/cup.py [--quick]
 
-- heap: the smallest `micropython -X heapsize=...` (in KB, steps of 4) with which an emulated cup plays three
+- heap: the smallest `micropython -X heapsize=...` (in KB, steps of 2) with which an emulated cup plays three
   full rounds through its serial link (hello, configure, turn, shake, stand, reveal, outcome), and the live heap
-  (gc.mem_alloc after a collection) the cup reports on its control channel after the rounds; once with the
-  firmware in an emulated flash ROM (ROMFS, as frozen or ROMFS code on a board: schocken_host.romfs), once
-  loaded as .mpy files into the heap (a board without ROMFS).
+  (gc.mem_alloc after a collection) the cup reports on its control channel after the rounds; with the firmware
+  in an emulated flash ROM (ROMFS, as frozen or ROMFS code on a board: schocken_host.romfs), the same with fair
+  play, and loaded as .mpy files into the heap (a board without ROMFS).
 - latency: from the shake traces (bench/shake.py's measurement under MicroPython).
 - size: the compiled firmware (.mpy of every file under firmware/) for xtensawin, armv6m, armv7emsp.
 """
@@ -14,7 +14,6 @@
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -26,35 +25,15 @@ from schocken_host.emulator import mpy_cross_exe  # noqa: E402
 
 def three_rounds(heap, rom, fair=False):
     """Live heap (bytes) after three rounds in a cup started with ``heap`` KB, or None if it could not play
-    them. ``fair``: provably fair rolls (the host's nonce for every throw), as `schocken play` does by default."""
+    them (tests/cupkit.py CupDriver.three_rounds; ``fair``: provably fair rolls)."""
     from cupkit import CupDriver
     try:
         cup = CupDriver(heap="%dk" % heap, rom=rom)
     except RuntimeError:
         return None
     try:
-        cup.request("identity", t="hello", v=1)
-        cup.request(t="configure", rules={"preset": "standard", "options": {}}, name="Anna", seat=0, fair=fair)
-        for r in (1, 2, 3):
-            cup.request(t="turn", round=r, limit=None if r == 1 else 1)
-            if fair:
-                cup.recv("seed")
-                cup.cup.shake(800)
-                ask = cup.recv("shake")
-                cup.send(t="nonce", round=r, throw=ask["throw"], nonce="%032x" % (r * 7919))
-                cup.recv("progress")
-            else:
-                cup.throw()
-            if r == 1:
-                cup.stand()
-            else:
-                cup.recv("done")
-            cup.request("revealed", t="reveal", round=r)
-            cup.request(t="outcome", round=r, result="won", deckel=0, middle=13)
-        cup.cup.control("mem")
-        time.sleep(0.3)
-        live = [line for line in cup.cup.control_lines if line.startswith("mem ")]
-        return int(live[-1].split()[1]) if live else -1
+        cup.three_rounds(fair)
+        return cup.live_heap()
     except (AssertionError, OSError):
         return None
     finally:

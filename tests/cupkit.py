@@ -1,6 +1,5 @@
 """Test helpers: an emulated cup reached only through its real inputs, the serial link and the control channel."""
 
-import json
 import time
 
 import serial
@@ -81,6 +80,44 @@ class CupDriver:
             self.cup.control("dice " + " ".join(str(d) for d in dice))
         self.cup.shake(800)
         return self.recv("progress")
+
+    def three_rounds(self, fair=False):
+        """Hello, configure, then three full rounds (turn, a throw, stand or the limit's own done, reveal,
+        outcome), each reveal checked against its commitment and the rules; ``fair``: provably fair rolls, the
+        host's nonce for every throw, as `schocken play` does by default. The reveals, in order."""
+        from schocken.hostside import check_reveal
+        from schocken.rules import Rules
+        self.request("identity", t="hello", v=P.VERSION)
+        self.request(t="configure", rules={"preset": "standard", "options": {}}, name="Anna", seat=0, fair=fair)
+        reveals = []
+        for r in (1, 2, 3):
+            limit = None if r == 1 else 1
+            self.request(t="turn", round=r, limit=limit)
+            if fair:
+                self.recv("seed")
+                self.cup.shake(800)
+                ask = self.recv("shake")
+                self.send(t="nonce", round=r, throw=ask["throw"], nonce="%032x" % (r * 7919))
+                self.recv("progress")
+            else:
+                self.throw()
+            done = self.stand() if r == 1 else self.recv("done")
+            rev = self.request("revealed", t="reveal", round=r)
+            check_reveal(Rules("standard"), limit, done["commit"], rev)
+            self.request(t="outcome", round=r, result="won", deckel=0, middle=13)
+            reveals.append(rev)
+        return reveals
+
+    def live_heap(self):
+        """The cup's live heap in bytes (gc.mem_alloc after a collection), from its control channel."""
+        self.cup.control("mem")
+        end = time.time() + 2
+        while time.time() < end:
+            for line in reversed(self.cup.control_lines):
+                if line.startswith("mem "):
+                    return int(line.split()[1])
+            time.sleep(0.05)
+        raise AssertionError("no answer to mem")
 
     def die(self, slot):
         self.cup.press(slot, 60)
