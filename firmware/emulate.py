@@ -125,30 +125,33 @@ async def main(opts):
     if opts["control"]:
         control_file, control = open_control(opts["control"])
 
-    def say(*parts):
-        # Parts written one after the other, not joined: an LED frame per view change would otherwise make
-        # four copies of its line on the cup's heap. Nothing else writes here, so a line stays whole.
+    def write_line(data):
+        # One write per line where the pty takes it: a line in pieces could reach the host torn.
         if control_file is None:
             return
-        for data in parts + (b"\n",):
-            if isinstance(data, str):
-                data = data.encode()
-            while data:  # a busy pty may take only part of a line: write the rest, never tear a frame
-                n = control_file.write(data)
-                data = data[n:] if n else b""
+        while data:  # a busy pty may take only part of a line: write the rest, never tear a frame
+            n = control_file.write(data)
+            data = data[n:] if n else b""
         if not MICROPYTHON:  # MicroPython writes through; its flush() on a tty fails with EINVAL
             control_file.flush()
 
-    hex_line = bytearray(6 * (spec or emulated.DEFAULT_SPEC).get("leds", 22))  # two hex digits per GRB byte
+    def say(text):
+        write_line(text.encode() + b"\n")
+
+    # An LED frame per view change: its line is made in a buffer made once ("leds " + two hex digits per GRB
+    # byte + newline), so showing a frame costs the cup no new string.
+    frame_line = bytearray(b"leds " + b"00" * 3 * (spec or emulated.DEFAULT_SPEC).get("leds", 22) + b"\n")
 
     def frame_sink(frame):
-        # Hex digits into a buffer made once: a frame per view change must not cost the cup a new string.
         n = len(frame)
+        if 2 * n + 6 > len(frame_line):
+            return say("error: frame of %d bytes" % n)
         for i in range(n):
             b = frame[i]
-            hex_line[2 * i] = _HEX[b >> 4]
-            hex_line[2 * i + 1] = _HEX[b & 15]
-        say(b"leds ", memoryview(hex_line)[:2 * n])
+            frame_line[5 + 2 * i] = _HEX[b >> 4]
+            frame_line[6 + 2 * i] = _HEX[b & 15]
+        frame_line[5 + 2 * n] = 10  # newline
+        write_line(memoryview(frame_line)[:6 + 2 * n])
 
     board = emulated.make_board(spec, frame_sink=frame_sink, link=make_link())
     config = {"cup_id": opts["cup"], "name": opts["name"], "state_path": opts["state"]}
