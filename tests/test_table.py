@@ -29,7 +29,9 @@ WAIT = K.GAME_TIMEOUT + 30
 
 
 def flash(cup):
-    return json.loads(Path(cup._flash.name, "state.json").read_text())
+    """The cup's state in its emulated flash (cup.core.Cup.snapshot), flattened: its three parts in one dict."""
+    data = json.loads(Path(cup._flash.name, "state.json").read_text())
+    return dict(data["table"], **data["round"], **data["turn"])
 
 
 def restart_hook(ui, st, ev):
