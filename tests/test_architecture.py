@@ -124,3 +124,36 @@ def test_emulator_starts_the_firmware_as_a_process_and_imports_none_of_it():
     assert not [n for n in names if n.split(".")[0] in FIRMWARE_TOP | HARDWARE | {"schocken"}]
     text = path.read_text()
     assert "subprocess.Popen" in text and '"emulate"' in text  # `micropython -m emulate` in its own process
+
+
+# --- what a cup loads ------------------------------------------------------------------------------------
+
+HOST_ONLY = {"schocken.throws", "schocken.hostside", "schocken.ranking", "schocken.half", "schocken.game",
+             "schocken.sim", "schocken.bleformat"}
+ONLY_WHEN_ASKED = {"schocken.fair", "cup.session", "cheat", "boards.cpython", "cup.replay"}
+
+
+def test_a_cup_loads_no_host_code(tmp_path):
+    """Issue 3's 64 KB heap holds because a cup imports only what it runs (docs/firmware.md "Memory"): a cup
+    built and started as emulate.py does, under the unix port, has none of the host's modules and none of the
+    parts loaded on demand (fair play, a secret, cheats, CPython plumbing) until it needs them."""
+    from conftest import micropython_path, run_firmware_code
+    if micropython_path() is None:
+        pytest.skip("needs the micropython unix port")
+    out = run_firmware_code(("""
+        import sys
+        import emulate
+        from boards import emulated
+        from cup.app import App
+        from schocken.protocol import LineSplitter
+        board = emulated.make_board(link=(None, None))
+        app = App(board, {"cup_id": "c1", "state_path": %r},
+                  emulate.ScriptedRoller(board.urandom), LineSplitter())
+        app.cup.on_message({"t": "configure", "rules": {"preset": "standard", "options": {}}, "name": "A",
+                            "seat": 0})
+        app.cup.on_message({"t": "turn", "round": 1, "limit": None})
+        print(" ".join(sorted(sys.modules)))
+    """) % str(tmp_path / "state.json"), "256k")
+    loaded = set(out.split())
+    assert {"cup.app", "cup.core", "schocken.turn", "schocken.rules", "boards.emulated"} <= loaded
+    assert not loaded & (HOST_ONLY | ONLY_WHEN_ASKED), loaded & (HOST_ONLY | ONLY_WHEN_ASKED)
