@@ -6,7 +6,11 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests"))
+# The test helpers, and the firmware as a board lays it out (its root and lib/): the tests import the cup app,
+# the boards and the drivers from here on CPython, exactly the files the unix port runs.
+for _p in (ROOT / "firmware" / "lib", ROOT / "firmware", ROOT / "tests"):
+    if str(_p) not in sys.path:
+        sys.path.insert(0, str(_p))
 
 
 def micropython_path():

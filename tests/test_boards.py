@@ -10,12 +10,7 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-FIRMWARE = REPO / "firmware"
-TESTS = REPO / "tests"
 HW = REPO / "hardware" / "boards"
-for p in (str(FIRMWARE), str(FIRMWARE / "lib"), str(TESTS)):
-    if p not in sys.path:
-        sys.path.insert(0, p)
 
 import fake_i2c  # noqa: E402
 from boards import pins  # noqa: E402

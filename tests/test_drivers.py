@@ -16,9 +16,6 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 FIRMWARE = REPO / "firmware"
 TESTS = REPO / "tests"
-for p in (str(FIRMWARE), str(FIRMWARE / "lib"), str(TESTS)):
-    if p not in sys.path:
-        sys.path.insert(0, p)
 
 import fake_i2c  # noqa: E402
 from drivers.lis3dh import LIS3DH  # noqa: E402

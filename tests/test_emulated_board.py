@@ -14,11 +14,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 FIRMWARE = REPO / "firmware"
-TESTS = REPO / "tests"
 HW = REPO / "hardware" / "boards"
-for p in (str(FIRMWARE), str(FIRMWARE / "lib"), str(TESTS)):
-    if p not in sys.path:
-        sys.path.insert(0, p)
 
 from boards import emulated, pins  # noqa: E402
 

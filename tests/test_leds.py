@@ -9,10 +9,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-REPO = Path(__file__).resolve().parents[1]
-FIRMWARE = REPO / "firmware"
-sys.path.insert(0, str(FIRMWARE))
-
 from cup import leds as L  # noqa: E402
 from cup.leds import DiceLeds  # noqa: E402
 from cup.pixels import Pixels  # noqa: E402

@@ -21,9 +21,6 @@ REPO = Path(__file__).resolve().parents[1]
 FIRMWARE = REPO / "firmware"
 HOST = REPO / "host_tools"
 HW = REPO / "hardware" / "boards"
-for p in (str(FIRMWARE), str(FIRMWARE / "lib")):
-    if p not in sys.path:
-        sys.path.insert(0, p)
 
 import boot_select as BS  # noqa: E402
 from boards import pins  # noqa: E402

@@ -11,10 +11,6 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
-FIRMWARE = REPO / "firmware"
-sys.path.insert(0, str(FIRMWARE))
-
 from cup import roller as R  # noqa: E402
 from cup.roller import RollRefused, Roller  # noqa: E402
 

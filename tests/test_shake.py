@@ -18,9 +18,6 @@ from hypothesis import given, settings, strategies as st
 
 REPO = Path(__file__).resolve().parents[1]
 FIRMWARE = REPO / "firmware"
-for p in (FIRMWARE, REPO / "host_tools"):
-    if str(p) not in sys.path:
-        sys.path.insert(0, str(p))
 
 from cup import shake as S  # noqa: E402
 from cup.replay import TraceError, replay  # noqa: E402
