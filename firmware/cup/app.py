@@ -35,7 +35,7 @@ CTRL_C = b"\x03"            # interrupt character of the REPL (never valid in a 
 class App:
     def __init__(self, board, config, roller=None, splitter=None):
         # The link's line buffer (1 KB, the largest block the cup keeps) is best made by the entry point before
-        # it imports the app: on a small heap the import leaves no 1 KB hole (main.py, emulate.py).
+        # it imports the app: on a small heap the import leaves no 1 KB hole (boot_select.boot, emulate.main).
         self.splitter = splitter or P.LineSplitter()
         self.board = board
         self.config = config

@@ -41,17 +41,15 @@ _MA_PER_CHANNEL = const(20)
 _MA_IDLE = const(1)
 BRIGHTNESS_CAP = (LED_BUDGET_MA - N_PIXELS * _MA_IDLE) / (N_PIXELS * 3 * _MA_PER_CHANNEL)
 
-# Face -> pips (bit i = pip i, order as in the docstring); standard die faces. Bytes, not a tuple: the table
-# stays in flash.
-PIPS = bytes((
-    0b0000000,  # 0: blank
-    0b0001000,  # 1: center
-    0b1000001,  # 2: top-left, bottom-right
-    0b1001001,  # 3: diagonal
-    0b1100011,  # 4: corners
-    0b1101011,  # 5: corners + center
-    0b1110111,  # 6: two columns of three
-))
+# Face -> pips (bit i = pip i, order as in the docstring); standard die faces. A bytes literal: its data stays in
+# the firmware image, only a small header takes heap.
+PIPS = (b"\x00"    # 0: blank                  0b0000000
+        b"\x08"    # 1: center                 0b0001000
+        b"\x41"    # 2: top-left, bottom-right 0b1000001
+        b"\x49"    # 3: diagonal               0b1001001
+        b"\x63"    # 4: corners                0b1100011
+        b"\x6b"    # 5: corners + center       0b1101011
+        b"\x77")   # 6: two columns of three   0b1110111
 
 # Colors are 0xRRGGBB ints, as neopixel takes them: small ints are no objects, so passing them allocates nothing
 # and the cup keeps no tuple per color.

@@ -143,17 +143,17 @@ def validate(msg, table):
     kind = msg.get("t")
     if not isinstance(kind, str):
         raise ProtocolError(E_BAD_MESSAGE, "message has no type field t")
-    fields = table.get(kind)
-    if fields is None:
+    spec = table.get(kind)
+    if spec is None:
         raise ProtocolError(E_UNKNOWN, "unknown message type %s" % kind[:32])
-    for word in fields.split():
-        name, spec = word.split(":")
+    for word in spec.split():  # as fields(spec), without a list of pairs per message (measured: a cup's heap)
+        name, field_kind = word.split(":")
         value = msg.get(name)
         if value is None:
-            if spec[-1] == "?":
+            if field_kind[-1] == "?":
                 continue
             raise ProtocolError(E_BAD_MESSAGE, "%s needs field %s" % (kind, name))
-        if not _kind_ok(value, spec[0]):
+        if not _kind_ok(value, field_kind[0]):
             raise ProtocolError(E_BAD_MESSAGE, "%s: field %s has the wrong type" % (kind, name))
     return kind
 
