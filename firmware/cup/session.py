@@ -76,10 +76,7 @@ class Session:
 
 def _signed(key, counter, msg):
     msg["c"] = counter
-    data = fair.sign(key, json.dumps(msg).encode()) + b"\n"
-    if len(data) > P.MAX_LINE:
-        raise P.ProtocolError(P.E_TOO_LONG, "message longer than %d bytes" % P.MAX_LINE)
-    return data
+    return P.line(fair.sign(key, json.dumps(msg).encode()))
 
 
 def _verifies(key, body):

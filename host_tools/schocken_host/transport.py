@@ -72,10 +72,7 @@ class Session:
     def seal(self, msg):
         self.sent += 1
         body = json.dumps(dict(msg, c=self.sent)).encode("utf-8")
-        data = F.sign(self.key, body) + b"\n"
-        if len(data) > P.MAX_LINE:
-            raise P.ProtocolError(P.E_TOO_LONG, "message longer than %d bytes" % P.MAX_LINE)
-        return data
+        return P.line(F.sign(self.key, body))
 
     def check(self, raw, msg):
         """``raw``: the line the message was decoded from. Returns the message or raises ProtocolError."""

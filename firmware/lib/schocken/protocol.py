@@ -177,7 +177,12 @@ def decode(line, table):
 
 def encode(msg):
     """Message dict -> one line of bytes, newline included."""
-    data = json.dumps(msg).encode("utf-8") + b"\n"
+    return line(json.dumps(msg).encode("utf-8"))
+
+
+def line(body):
+    """A message's bytes (plain JSON, or signed: fair.sign) -> the line to send; ProtocolError if too long."""
+    data = body + b"\n"
     if len(data) > MAX_LINE:
         raise ProtocolError(E_TOO_LONG, "message longer than %d bytes" % MAX_LINE)
     return data
