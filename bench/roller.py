@@ -38,7 +38,7 @@ def rate(r, fn, reps):
         try:
             fn()
         except RollRefused:
-            # A continuous test's false alarm (~6e-8 per byte, so ~3 % per run of this bench):
+            # A continuous test's false alarm (about 3.6e-15 per byte, docs/fairness.md; none expected here):
             # count it and run the startup test again, as the cup would after a restart.
             TRIPS[0] += 1
             r.health_check()

@@ -2,32 +2,35 @@
 
 Source: the board's ``urandom(n)`` (``os.urandom``). On the ESP32 that is the hardware RNG, which
 is only true random while the radio is on, so pass ``radio_on`` (or switch BLE on before
-``health_check``). On the RP2040/RP2350 it is the ring oscillator. The source is injected so tests
-can feed stuck or biased bytes.
+``health_check``). On the RP2040/RP2350 it is pico_rand (a PRNG mixed with ring oscillator or TRNG
+entropy). The source is injected so tests can feed stuck or biased bytes.
 
 A die is drawn by rejection sampling: bytes >= 252 are drawn again, bytes 0..251 map to
 ``b % 6 + 1``. 252 = 6 * 42, so each face gets exactly 42 byte values; ``% 6`` on all 256 values
 would favour faces 1..4 (43 values against 42).
 
-Health tests (NIST SP 800-90B section 4.4), on every byte drawn, before the byte is used:
+Health tests (NIST SP 800-90B section 4.4), on every byte drawn, before the byte is used, with a
+false-alarm probability alpha = 2**-40 per byte and a claimed min-entropy H = 7 bits per byte
+(docs/fairness.md, "RNG health tests", says why these and what they catch):
 
 * Repetition Count Test: fail when the same byte comes C_RCT times in a row.
-  C_RCT = 1 + ceil(-log2(alpha) / H) = 1 + ceil(20 / 7.5) = 4, with alpha = 2**-20 and an
-  assessed min-entropy H = 7.5 bits per byte. False alarm per byte at a full 8 bits: 256**-3
-  = 6e-8 (about one in 17 million bytes; a game draws some hundreds).
+  C_RCT = 1 + ceil(-log2(alpha) / H) = 1 + ceil(40 / 7) = 7.
 * Adaptive Proportion Test, window W = 512 (the non-binary window): the first byte of each window
   is the reference; fail when it occurs C_APT times in the window.
-  C_APT = 1 + CRITBINOM(512, 2**-7.5, 1 - 2**-20) = 15 (the spec's formula; it gives 13 for
-  H = 8 as in the spec's table 2).
-* Startup only, an extra proportion test in the same spirit ("developer-defined" in 90B): every
-  byte value is counted per 512-byte window, fail at C_HIST = 18 = 1 + CRITBINOM(512, 2**-7.5,
-  1 - 2**-28), i.e. alpha = 2**-20 shared over the 256 values (Bonferroni). The APT alone only
-  notices a value at 30 % when that value happens to open a window; this catches it at once.
+  C_APT = 1 + CRITBINOM(512, 2**-7, 1 - 2**-40) = 26.
+* Startup only, a proportion test over every value ("developer-defined" in 90B): each byte value
+  is counted per 512-byte window, fail at C_HIST = 1 + CRITBINOM(512, 2**-7, 1 - 2**-40 / 256)
+  = 28, alpha shared over the 256 values (Bonferroni). The APT alone only notices a frequent value
+  when that value happens to open a window; this catches a value at 10 % at once.
+
+For an ideal 8-bit source the false alarm rate is about 3.6e-15 per byte (the RCT's 256**-6), so
+about one in 2.8e14 bytes; a game draws some thousands. ``tests/test_roller.py`` recomputes the
+cutoffs from alpha and H.
 
 The startup test (``health_check``) draws at least 1024 bytes (SP 800-90B's minimum) and discards
 them. After a failure the roller stays unhealthy and ``roll`` raises ``RollRefused`` until
-``health_check`` passes again; whether and when to retry is the app's policy (the cup shows the
-error). A false alarm of the continuous tests is rare but not impossible (see above).
+``health_check`` passes again; whether and when to retry is the app's policy (the cup retries at
+the next shake or turn, so a false alarm never lasts).
 """
 
 try:
@@ -38,10 +41,10 @@ except ImportError:
         return x
 
 
-RCT_CUTOFF = const(4)
+RCT_CUTOFF = const(7)
 APT_WINDOW = const(512)
-APT_CUTOFF = const(15)
-HIST_CUTOFF = const(18)
+APT_CUTOFF = const(26)
+HIST_CUTOFF = const(28)
 STARTUP_SAMPLES = const(1024)
 
 _REJECT = const(252)  # first byte value that is drawn again (252 = 6 * 42)
@@ -76,6 +79,7 @@ class Roller:
         self._pos = _CHUNK  # next unused byte in _pool; _CHUNK means empty
         self.healthy = False  # nothing may be rolled before the startup test passed
         self.reason = NOT_CHECKED
+        self.failed_at = -1  # which byte of its chunk tripped a continuous test (bench/rng_health.py)
         self._reset_tests()
 
     def _reset_tests(self):
@@ -85,9 +89,10 @@ class Roller:
         self._apt_b = 0
         self._apt_i = 0
 
-    def _fail(self, reason):
+    def _fail(self, reason, at=-1):
         self.healthy = False
         self.reason = reason
+        self.failed_at = at
         self._pos = _CHUNK  # drop the rest of the chunk: it failed the tests
         return False
 
@@ -114,7 +119,7 @@ class Roller:
             if x == ra:
                 rb += 1
                 if rb >= RCT_CUTOFF:
-                    return self._fail(FAIL_RCT)
+                    return self._fail(FAIL_RCT, i)
             else:
                 ra = x
                 rb = 1
@@ -126,7 +131,7 @@ class Roller:
                 if x == aa:
                     ab += 1
                     if ab >= APT_CUTOFF:
-                        return self._fail(FAIL_APT)
+                        return self._fail(FAIL_APT, i)
                 ai += 1
                 if ai == APT_WINDOW:
                     ai = 0
