@@ -262,6 +262,34 @@ def test_a_stuck_rng_refuses_every_throw_until_its_test_passes_again(cup):
     assert rev["dice"] == [2, 3, 4]
 
 
+def test_a_fair_turn_waits_out_a_stuck_rng_and_goes_on_with_a_fresh_seed(cup):
+    """Fair play draws the turn's seed from the tested stream (cup/core.py ``_secrets``): while the RNG is stuck
+    the cup commits to no seed and asks for no nonce, so nothing of the turn depends on bad bytes; the next shake
+    runs a fresh startup test, and once the source is sound the seed is committed and the turn goes on. A failed
+    health test is never permanent (docs/fairness.md, "RNG health tests")."""
+    cup.request("identity", t="hello", v=P.VERSION)
+    cup.request(t="configure", rules={"preset": "standard", "options": {}}, name="Anna", seat=0, fair=True)
+    cup.cup.control("rng stuck")
+    cup.request(t="turn", round=1, limit=None)
+    assert cup.recv("error")["code"] == P.E_RNG                 # the seed could not be drawn
+    assert _status_color(cup) == (True, False, True)            # magenta
+    cup.cup.shake(800)
+    assert cup.recv("error")["code"] == P.E_RNG                 # the retried startup test fails too
+    assert not [m for m in cup.quiet() if m["t"] in ("seed", "shake")]
+    cup.cup.control("rng ok")
+    cup.cup.shake(800)
+    seed = cup.recv("seed")                                     # committed before the host's nonce exists
+    ask = cup.recv("shake")
+    assert ask["throw"] == 1
+    cup.send(t="nonce", round=1, throw=1, nonce="%032x" % 7919)
+    assert cup.recv("progress")["throws"] == 1 and _status_color(cup) != (True, False, True)
+    done = cup.stand()
+    rev = cup.request("revealed", t="reveal", round=1)
+    H.check_reveal(Rules("standard"), None, done["commit"], rev)
+    assert F.seed_commitment(bytes.fromhex(rev["seed"])) == seed["hash"]
+    assert F.check_dice(rev["seed"], seed["hash"], {1: "%032x" % 7919}, 1, rev["transcript"]) == 1
+
+
 def test_an_emulated_cup_dies_with_its_host():
     """A killed host (SIGKILL: no cleanup runs) leaves no cup processes behind: the cup's link goes away with
     the host, and the launcher (schocken_host.romfs) asked Linux to kill the cup with it as well."""

@@ -1,5 +1,5 @@
-# Raspberry Pi Pico W / Pico 2 W boards: McuBoard plus the RP2 ADC. The RNG (ROSC-based os.urandom)
-# needs no radio, so radio_on() stays the no-op inherited from McuBoard.
+# Raspberry Pi Pico W / Pico 2 W boards: McuBoard plus the RP2 ADC. The RNG (os.urandom: pico_rand, fed by the
+# ROSC or the RP2350's TRNG) needs no radio, so radio_on() stays the no-op inherited from McuBoard.
 
 from machine import ADC, Pin
 
