@@ -21,12 +21,17 @@ DEBUG = False
 
 
 class Lcg:
+    # Every intermediate stays below 2**30, so no long int where small ints have 31 bits (a 32-bit board's port):
+    # a 15-bit LCG (period 2**15) and a Lehmer generator mod the prime 32749 (10002 is a primitive root: period
+    # 32748) side by side, 30 bits a draw, period 268,271,616.
     def __init__(self, seed):
-        self.x = seed & 0x7FFFFFFF
+        self.a = seed & 0x7FFF
+        self.b = seed % 32748 + 1
 
     def next(self, n):
-        self.x = (self.x * 1103515245 + 12345) & 0x7FFFFFFF
-        return self.x % n
+        self.a = (self.a * 13821 + 1) & 0x7FFF
+        self.b = self.b * 10002 % 32749
+        return ((self.a << 15) | self.b) % n
 
 
 class Quiet:
@@ -52,7 +57,7 @@ class Dice:
 def value(r, depth=0):
     k = r.next(9)
     if k == 0:
-        return r.next(2000000000) - 1000000000
+        return (r.next(1000000000) - 500000000) * 2  # +-10**9: a small int on every port
     if k == 1:
         return 10 ** r.next(40)  # huge numbers
     if k == 2:
