@@ -58,7 +58,7 @@ class Rules:
     throw_off_deckel = False    # the throw-off's lowest takes Deckel as the highest throw is worth
     einwuerfeln = False         # a player out of the half may throw his way back in
     drop_penalty = 0            # Deckel for a player who drops his dice
-    final_opener = "first_half_loser"  # or "last_loser"
+    final_opener = "first_half_loser"  # or "last_loser": the second half's loser, who lost the last round
 
     def __init__(self, name="standard", **options):
         if name not in PRESETS:
@@ -129,6 +129,7 @@ PRESETS = {
         "schock_aus_hand_beats": True,
         "aside_only_ones": True,
         "min_players": 3,
+        "final_opener": "last_loser",
     }),
     "beton": ("003", {
         "strasse_only_hand": True,
@@ -136,6 +137,7 @@ PRESETS = {
         "schock_aus_hand_beats": True,
         "sixes_back": True,
         "drop_penalty": 1,
+        "final_opener": "last_loser",
     }),
     "ludomax": ("004", {
         "ace_hundred": True,
