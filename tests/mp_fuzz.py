@@ -46,8 +46,13 @@ class Quiet:
 
 
 class Dice:
+    healthy = True  # the fuzzed cup's roller: always past its startup test
+
     def __init__(self):
         self.k = 0
+
+    def health_check(self):
+        return True
 
     def roll(self, n):
         self.k += 1

@@ -303,10 +303,30 @@ class Cup:
         self._ok("outcome")
         self.view.show(self)
 
+    def _msg_forfeit(self, msg):
+        # The table ruled this cup's seat out of a round it still holds (it was away): that turn is void, and
+        # the cup must not wait in a round that is over.
+        if msg["round"] != self.round or self.state == IDLE:
+            return self._report(P.E_STATE, "no turn of round %d" % msg["round"], "forfeit")
+        self.state = IDLE
+        self.awaiting = None
+        self.result = "lost"
+        self._ok("forfeit")
+        self.view.show(self)
+
     def _msg_status(self, msg):
-        self.send({"t": "status", "state": self.state, "round": self.round if self.turn else None,
-                   "throws": self.turn.throws_used if self.turn else 0,
-                   "public": self._public(), "seat": self.seat, "name": self.name})
+        out = {"t": "status", "state": self.state, "round": self.round if self.turn else None,
+               "throws": self.turn.throws_used if self.turn else 0,
+               "public": self._public(), "seat": self.seat, "name": self.name}
+        if msg.get("id") is not None:
+            out["id"] = msg["id"]
+        if self.state == TURN and self.seed is not None:
+            # Fair play: a host that missed the seed or the shake (a lost line, this cup restarted between its
+            # shake and the nonce) learns both here, so no throw waits for a nonce that will never come.
+            out["seed"] = _fair().seed_commitment(self.seed)
+            if self.awaiting is not None:
+                out["awaiting"] = self.awaiting
+        self.send(out)
         if self.state in (DONE, READY, REVEALED):  # a host that lost the commitment gets it again
             self.send({"t": "done", "round": self.round, "throws": self.turn.throws_used, "commit": self.commit})
 
@@ -353,7 +373,7 @@ class Cup:
                    "public": self._public(), "event": event})
 
     def _ok(self, re, fields=None):
-        if re in ("configure", "round_end", "outcome"):
+        if re in ("configure", "round_end", "outcome", "forfeit"):
             self.save()
         msg = {"t": "ok", "re": re}
         if fields:

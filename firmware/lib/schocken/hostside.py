@@ -5,7 +5,7 @@ does not carry it. The protocol itself (framing, HOST_TO_CUP, error codes, the c
 """
 
 from schocken import RuleError
-from schocken.protocol import commitment
+from schocken.protocol import E_BAD_MESSAGE, ProtocolError, commitment
 from schocken.turn import Turn, apply_steps
 
 # Cup -> host: validated by the host with protocol.decode(line, CUP_TO_HOST); docs/protocol.md.
@@ -18,8 +18,34 @@ CUP_TO_HOST = {
     "revealed": "round:i dice:d nonce:h throws:i hand:b transcript:l seed:h?",
     "seed": "round:i hash:h",                   # fair play: the cup's seed, committed
     "shake": "round:i throw:i public:l",        # fair play: shaken, waiting for the nonce
-    "status": "state:s round:i? throws:i public:l seat:i? name:s",
+    "status": "state:s round:i? throws:i public:l seat:i? name:s seed:h? awaiting:i? id:i?",
 }
+
+
+def check_fields(msg):
+    """What the table format cannot say about a cup's message: the dice lying open (``public``) are pairs
+    [slot 0..2, value 1..6] on different slots, and throw counts are 0..3. Raises ProtocolError, so a message
+    that would break a view or a log line is a reported fault of its cup, never an exception in the host."""
+    public = msg.get("public")
+    if public is not None:
+        if len(public) > 3:
+            raise ProtocolError(E_BAD_MESSAGE, "public: more than three dice")
+        slots = []
+        for pair in public:
+            if (not isinstance(pair, list) or len(pair) != 2 or not _small(pair[0], 0, 2)
+                    or not _small(pair[1], 1, 6) or pair[0] in slots):
+                raise ProtocolError(E_BAD_MESSAGE, "public: %r is no [slot 0..2, value 1..6]" % (pair,))
+            slots.append(pair[0])
+    for name in ("throws", "throw", "awaiting"):
+        if name in msg and msg[name] is not None and not _small(msg[name], 0, 3):
+            raise ProtocolError(E_BAD_MESSAGE, "%s: %r is not 0..3" % (name, msg[name]))
+    if "round" in msg and msg["round"] is not None and msg["round"] < 0:
+        raise ProtocolError(E_BAD_MESSAGE, "round: %r is negative" % (msg["round"],))
+    return msg
+
+
+def _small(value, low, high):
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
 
 
 def message_part(line):

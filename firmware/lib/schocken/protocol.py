@@ -50,8 +50,9 @@ HOST_TO_CUP = {
     "reveal": "round:i",                        # uncover now
     "round_end": "round:i",                     # everyone is done: the reveal button may uncover
     "outcome": "round:i result:s deckel:i middle:i",
-    "status": "",
+    "status": "id:i?",                          # id: echoed, so the host knows which request a status answers
     "nonce": "round:i throw:i nonce:h",         # fair play: the host's part of one throw
+    "forfeit": "round:i",                       # the table ruled you out of this round: your turn is void
 }
 
 def fields(spec):

@@ -126,10 +126,13 @@ class Turn:
         self._thrown()
         if not self.rules.sixes_turn:
             raise RuleError("Sechsen drehen is not played with these rules")
-        if not isinstance(slots, (list, tuple)) or len(slots) not in (2, 3) or len(set(slots)) != len(slots):
+        if not isinstance(slots, (list, tuple)) or len(slots) not in (2, 3):
             raise RuleError("Sechsen drehen needs two or three different dice")
         for s in slots:
-            self._slot(s)
+            self._slot(s)  # before set(): a transcript from a cup may hold anything, a dict is not hashable
+        if len(set(slots)) != len(slots):
+            raise RuleError("Sechsen drehen needs two or three different dice")
+        for s in slots:
             if self.state[s] == ASIDE:
                 raise RuleError("die %d did not fall in this throw: only sixes of the same throw turn" % (s + 1))
             if self.values[s] != 6:
