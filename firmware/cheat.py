@@ -1,8 +1,12 @@
-"""Emulation only, for testing a referee: "cheat KIND" on the control channel makes the cup misbehave once, on
-its next reveal (docs/emulation.md). Loaded by emulate.py at the first "cheat" line, it wraps the app's link
+"""Emulation only, for testing a referee: "cheat KIND [always]" on the control channel makes the cup misbehave on
+its next reveal (or on every reveal, with "always"), and "inject JSON" makes it send any message the host must
+survive (docs/emulation.md). Loaded by emulate.py at the first "cheat" or "inject" line, it wraps the app's link
 writer, the cup's send and its nonce handler; nothing in the cup app knows of it, and a cup never loads it."""
 
-KINDS = ("dice", "transcript", "garbage", "chosen")
+import json
+
+KINDS = ("dice", "transcript", "garbage", "chosen", "round", "malformed")
+USAGE = "error: usage: cheat dice|transcript|garbage|chosen|round|malformed [always] | cheat off | inject JSON"
 
 
 class Cheat:
@@ -10,6 +14,7 @@ class Cheat:
         self.app = app
         self.roller = roller
         self.armed = None
+        self.always = False
         self.garble = False
         cup = app.cup
         self.real_send, cup.send = cup.send, self.send
@@ -17,16 +22,37 @@ class Cheat:
         self.writer = None
 
     def arm(self, words):
-        if len(words) != 1 or words[0] not in KINDS:
-            return "error: usage: cheat dice|transcript|garbage|chosen"
+        if words == ["off"]:
+            self.armed, self.always = None, False
+            return None
+        if not 1 <= len(words) <= 2 or words[0] not in KINDS or words[1:] not in ([], ["always"]):
+            return USAGE
         self.armed = words[0]
+        self.always = len(words) == 2
+        self._wrap_writer()
+        return None
+
+    def inject(self, text):
+        """Send ``text`` (one JSON object) as a message of this cup, signed like its own: a message the host
+        must take as a fault of this cup (a malformed field, a reveal naming another round, ...)."""
+        try:
+            msg = json.loads(text)
+        except ValueError:
+            return "error: inject needs one JSON object"
+        if not isinstance(msg, dict):
+            return "error: inject needs one JSON object"
+        self.real_send(msg)
+        return None
+
+    def _wrap_writer(self):
         if self.app.writer is not self:  # the link task writes through us from its next line on
             self.writer, self.app.writer = self.app.writer, self
-        return None
 
     def send(self, msg):
         if self.armed is not None and msg.get("t") == "revealed":
-            kind, self.armed = self.armed, None
+            kind = self.armed
+            if not self.always:
+                self.armed = None
             msg = dict(msg)
             dice = list(msg["dice"])
             if kind == "dice":  # other dice than the committed ones
@@ -37,6 +63,10 @@ class Cheat:
                 msg["transcript"] = [["roll", dice], ["aside", 0], ["roll", dice[1:]], ["back", 0], ["stand"]]
             elif kind == "garbage":
                 self.garble = True  # the writer garbles the line of this message
+            elif kind == "round":  # the reveal names another round
+                msg["round"] = msg["round"] + 1
+            elif kind == "malformed":  # a transcript entry of the wrong type
+                msg["transcript"] = [["roll", dice], ["turn", [0, {}]], ["stand"]]
             # "chosen" did its work at the throws (nonce below); the reveal itself is honest
         self.real_send(msg)
 

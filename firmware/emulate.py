@@ -9,7 +9,8 @@ The host link is standard input/output (the host puts a pseudo-terminal there an
 port). The control channel (a second pseudo-terminal, path given with --control) carries the physical world:
 button and shake lines in (docs/emulation.md), LED frames out as "leds <hex GRB bytes>" lines, and
 "error: ..." lines for rejected control input. Emulation only: "dice D D D" scripts the next roll, "cheat
-dice|transcript|garbage|chosen" makes the cup misbehave once on its next reveal (cheat.py, docs/emulation.md).
+dice|transcript|garbage|chosen [always]" makes the cup misbehave on its next (or every) reveal, "inject JSON" makes
+it send any message (cheat.py, docs/emulation.md).
 The same file runs under CPython where the unix port does not exist (boards/cpython.py supplies what MicroPython
 has built in; it says which interpreter it uses on the control channel: "hello <interpreter>").
 """
@@ -92,11 +93,14 @@ async def control_task(reader, board, roller, say, app):
         words = line.split()
         if words and words[0] == b"dice":
             err = roller.queue_line([w.decode() for w in words[1:]])
-        elif words and words[0] == b"cheat":
+        elif words and words[0] in (b"cheat", b"inject"):
             if cheat is None:
                 from cheat import Cheat
                 cheat = Cheat(app, roller)
-            err = cheat.arm([w.decode() for w in words[1:]])
+            if words[0] == b"cheat":
+                err = cheat.arm([w.decode() for w in words[1:]])
+            else:
+                err = cheat.inject(line.strip()[len(b"inject"):].decode())
         elif words and words[0] == b"mem":  # live heap, for bench/cup.py
             import gc
             gc.collect()
