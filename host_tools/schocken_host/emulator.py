@@ -12,6 +12,7 @@ emulated cup loads bytecode rather than compiling source inside its small heap.
 import os
 import select
 import shutil
+import signal
 import subprocess
 import sys
 import threading
@@ -155,7 +156,9 @@ class EmulatedCup:
                                      stderr=subprocess.PIPE, env=env, start_new_session=True)
         self._ready = threading.Event()
         self.hello = None
-        self._reader = threading.Thread(target=self._read_control, args=(self._ctl_master,), daemon=True)
+        self._stop_reading = threading.Event()  # this incarnation's reader; a restart starts another
+        self._reader = threading.Thread(target=self._read_control, args=(self._ctl_master, self._stop_reading),
+                                        daemon=True)
         self._reader.start()
         if not self._ready.wait(20):
             err = self._stderr()
@@ -179,9 +182,9 @@ class EmulatedCup:
             return "still starting"
         return (self.proc.stderr.read() or b"").decode(errors="replace")[-2000:]
 
-    def _read_control(self, fd):
+    def _read_control(self, fd, stop):
         buf = b""
-        while not self._closed:
+        while not self._closed and not stop.is_set():
             try:
                 ready, _, _ = select.select([fd], [], [], 0.2)
                 if not ready:
@@ -216,7 +219,10 @@ class EmulatedCup:
 
     # --- the physical world ---------------------------------------------------------------------
     def control(self, line):
-        os.write(self._ctl_master, line.encode() + b"\n")
+        fd = self._ctl_master
+        if fd is None:  # unplugged: the descriptor's number may belong to another file by now
+            raise OSError("cup %s is unplugged" % self.cup_id)
+        os.write(fd, line.encode() + b"\n")
 
     def press(self, button, hold_ms=60, gap_ms=60):
         """Press and release like a thumb: held hold_ms, then a gap longer than the debounce time."""
@@ -241,8 +247,26 @@ class EmulatedCup:
             self.proc.kill()
             self.proc.wait(5)
 
+    def freeze(self):
+        """The cup stops answering but its link stays open (on a board: the app crashed to the REPL)."""
+        if self.proc.poll() is None:
+            os.kill(self.proc.pid, signal.SIGSTOP)
+
+    def thaw(self):
+        if self.proc.poll() is None:
+            os.kill(self.proc.pid, signal.SIGCONT)
+
     def _close_fds(self):
-        for fd in (self._link_master, self._link_slave, self._ctl_master, self._ctl_slave):
+        # Stop this incarnation's reader first and forget the numbers: a closed descriptor's number is soon
+        # reused (a log file, another cup's port), and nothing may read or write it in this cup's name.
+        self._stop_reading.set()
+        if self._reader is not threading.current_thread():
+            self._reader.join(1.0)
+        fds = (self._link_master, self._link_slave, self._ctl_master, self._ctl_slave)
+        self._link_master = self._link_slave = self._ctl_master = self._ctl_slave = None
+        for fd in fds:
+            if fd is None:
+                continue
             try:
                 os.close(fd)
             except OSError:

@@ -107,9 +107,11 @@ class Transport:
         if part is None:
             return None
         try:
-            msg = P.decode(part, H.CUP_TO_HOST)
+            msg = H.check_fields(P.decode(part, H.CUP_TO_HOST))
         except P.ProtocolError as e:
             return {"t": "garbage", "code": e.code, "msg": e.msg}
+        except RecursionError:  # JSON nested deeper than the parser goes
+            return {"t": "garbage", "code": P.E_BAD_JSON, "msg": "line nested too deep"}
         msg["_raw"] = bytes(part)
         return msg
 
@@ -145,6 +147,9 @@ class Transport:
         raise NotImplementedError
 
 
+WRITE_TIMEOUT = 2.0   # s: a cup that takes no bytes for this long (its input full, nobody reading) is gone
+
+
 class SerialTransport(Transport):
     def __init__(self, port, baudrate=115200):
         self.port = port
@@ -162,9 +167,12 @@ class SerialTransport(Transport):
         self.queue = asyncio.Queue()
         self.closed = False
         try:
-            self.serial = serial.Serial(self.port, self.baudrate, timeout=0.1)
-        except (serial.SerialException, OSError) as e:
+            # Exclusive: another program on the port (a terminal, a second host) would take the cup's lines.
+            self.serial = serial.Serial(self.port, self.baudrate, timeout=0.1, write_timeout=WRITE_TIMEOUT,
+                                        exclusive=True)
+        except (serial.SerialException, OSError, ValueError) as e:
             raise TransportClosed("cannot open %s: %s" % (self.port, e))
+        _lock_tty(self.serial)
         self.thread = threading.Thread(target=self._reader, name=self.name, daemon=True)
         self.thread.start()
 
@@ -177,7 +185,10 @@ class SerialTransport(Transport):
                 self._put(TransportClosed("%s: %s" % (self.port, e)))
                 return
             for line in splitter.feed(data):
-                item = self._line_item(line)
+                try:
+                    item = self._line_item(line)
+                except Exception as e:  # whatever a line holds, this thread outlives it
+                    item = {"t": "garbage", "code": P.E_BAD_MESSAGE, "msg": "%s: %s" % (type(e).__name__, e)}
                 if item is not None:
                     self._put(item)
 
@@ -197,8 +208,9 @@ class SerialTransport(Transport):
             raise TransportClosed("%s: %s" % (self.port, e))
 
     def _write(self, data):
+        # Bounded by write_timeout: a stuck cup raises instead of holding the thread. No flush(): tcdrain has
+        # no bound, and write() has handed every byte to the driver already.
         self.serial.write(data)
-        self.serial.flush()
 
     def close(self):
         self.closed = True
@@ -207,6 +219,17 @@ class SerialTransport(Transport):
                 self.serial.close()
             except Exception:
                 pass
+
+
+def _lock_tty(port):
+    """TIOCEXCL on top of pyserial's flock: a program that does not ask for a lock (cat, a terminal) cannot open
+    the cup's port either while the host holds it (Linux lets only root through). Not on every system."""
+    try:
+        import fcntl
+        import termios
+        fcntl.ioctl(port.fileno(), termios.TIOCEXCL)
+    except (ImportError, AttributeError, OSError, ValueError):
+        pass
 
 
 def likely_ports(ports=None):
