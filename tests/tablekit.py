@@ -128,8 +128,9 @@ class Lab:
             t.start()
             self.threads.append(t)
 
-    def game(self, name, argv, hook=None, names=None, cups=4):
-        """Start an in-process game; returns a concurrent Future of the Game."""
+    def game(self, name, argv, hook=None, names=None, cups=4, ui_class=None):
+        """Start an in-process game; returns a concurrent Future of the Game. ``ui_class`` (default
+        RecordingUI) is called with the hook."""
         self._ensure_loop()
         names = names or ["%s-%d" % (name, i) for i in range(cups)]
         log_dir = self.root / name
@@ -138,7 +139,7 @@ class Lab:
 
         async def run():
             start = time.monotonic()
-            game.ui = RecordingUI(hook)
+            game.ui = (ui_class or RecordingUI)(hook)
             game.ui.game = game
             game.state = await asyncio.wait_for(play_cmd.play(args, lambda: game.ui), GAME_TIMEOUT)
             game.seconds = time.monotonic() - start

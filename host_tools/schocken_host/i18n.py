@@ -17,6 +17,10 @@ TEXT = {
         "error": "Fehler",
         "cup_garbage": "Becher {n} sendet Unsinn: {msg}",
         "cup_rng": "Becher {n}: Zufallsgenerator gestört ({msg}); er würfelt wieder, sobald sein Test besteht",
+        "refused": "{name}: abgelehnt: {reason}",
+        "faults_muted": "Becher {n}: weitere fehlerhafte Nachrichten in dieser Runde werden nur gezählt",
+        "no_seat": "Keinen Platz {n} am Tisch",
+        "not_asked": "Platz {n}: der Tisch wurde nicht gefragt ('wait'/'forfeit' gilt nur für einen abwesenden Becher)",
     },
     "en": {
         "rules_title": "Rules: {name} (rule text {seed})",
@@ -34,6 +38,10 @@ TEXT = {
         "error": "error",
         "cup_garbage": "Cup {n} sends garbage: {msg}",
         "cup_rng": "Cup {n}: random number generator failed ({msg}); it rolls again once its test passes",
+        "refused": "{name}: refused: {reason}",
+        "faults_muted": "Cup {n}: further faulty messages in this round are only counted",
+        "no_seat": "No seat {n} at the table",
+        "not_asked": "Seat {n}: the table was not asked ('wait'/'forfeit' is for an absent cup only)",
     },
 }
 

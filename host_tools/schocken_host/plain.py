@@ -30,7 +30,12 @@ TEXT = {
         "resume": "Becher von {name} ist wieder da, es geht weiter.",
         "resumed": "Spiel fortgesetzt.",
         "absent": "Becher von {name} ist seit {after} s weg. Der Tisch entscheidet: 'wait {n}' (weiter warten) oder 'forfeit {n}' ({name} bekommt die Deckel der Runde).",
+        "absent_slow": "{name} ist seit {after} s am Zug. Der Tisch entscheidet: 'wait {n}' (weiter warten) oder 'forfeit {n}' ({name} bekommt die Deckel der Runde).",
         "forfeit": "{name} ist nicht da und bekommt die Deckel dieser Runde.",
+        "forfeit_timeout": "Keine Antwort vom Tisch: {name} bekommt die Deckel dieser Runde.",
+        "fault": "Becher von {name}: fehlerhafte Nachricht übergangen ({reason})",
+        "stop": "Spiel angehalten: {reason}. Weiter mit 'schocken play --resume'.",
+        "opener_void": "{name} hat keinen gültigen Wurf beim Auswürfeln und beginnt.",
         "penalty": "{name} hat die Würfel fallen lassen: ein Strafdeckel.",
         "einwuerfeln": "{name} würfelt sich wieder ein.",
         "half1": "die 1. Hälfte", "half2": "die 2. Hälfte", "final": "das Finale",
@@ -60,7 +65,12 @@ TEXT = {
         "resume": "The cup of {name} is back, the game goes on.",
         "resumed": "Game resumed.",
         "absent": "The cup of {name} has been gone for {after} s. The table decides: 'wait {n}' (keep waiting) or 'forfeit {n}' ({name} takes the round's Deckel).",
+        "absent_slow": "{name} has been on turn for {after} s. The table decides: 'wait {n}' (keep waiting) or 'forfeit {n}' ({name} takes the round's Deckel).",
         "forfeit": "{name} is absent and takes this round's Deckel.",
+        "forfeit_timeout": "No answer from the table: {name} takes this round's Deckel.",
+        "fault": "The cup of {name}: a faulty message was passed over ({reason})",
+        "stop": "Game stopped: {reason}. Continue with 'schocken play --resume'.",
+        "opener_void": "{name} has no valid throw in the throw-off and opens.",
         "penalty": "{name} dropped the dice: one penalty Deckel.",
         "einwuerfeln": "{name} throws back in.",
         "half1": "the 1. Hälfte", "half2": "the 2. Hälfte", "final": "the Finale",
@@ -101,7 +111,7 @@ class PlainUI:
                  players=", ".join("%d %s" % (p["seat"] + 1, p["name"]) for p in ev["players"]))
 
     def _opener(self, st, ev):
-        self.say("opener", name=st.name(ev["seat"]))
+        self.say("opener_void" if ev.get("reason") else "opener", name=st.name(ev["seat"]))
 
     def _turn(self, st, ev):
         limit = self.t["limit"].format(n=self._throws(ev["limit"])) if ev.get("limit") else ""
@@ -149,10 +159,17 @@ class PlainUI:
         self.say("resume", name=st.name(ev["seat"]))
 
     def _absent(self, st, ev):
-        self.say("absent", name=st.name(ev["seat"]), after=ev["after"], n=ev["seat"] + 1)
+        key = "absent_slow" if ev.get("reason") == "slow" else "absent"
+        self.say(key, name=st.name(ev["seat"]), after=ev["after"], n=ev["seat"] + 1)
 
     def _forfeit(self, st, ev):
-        self.say("forfeit", name=st.name(ev["seat"]))
+        self.say("forfeit_timeout" if ev.get("by") == "timeout" else "forfeit", name=st.name(ev["seat"]))
+
+    def _fault(self, st, ev):
+        self.say("fault", name=st.name(ev["seat"]), reason=ev["reason"])
+
+    def _stop(self, st, ev):
+        self.say("stop", reason=ev["reason"])
 
     def _resumed(self, st, ev):
         self.say("resumed")

@@ -1,166 +1,74 @@
 """The referee: drives a whole game through the cups, ranks with the rules package, moves the Deckel.
 
-Everything that happens becomes an event: written to the game log first, then applied to the TableState
-(which recomputes the game with the rules package), then shown. A round is played as a continuation: what the
-state already knows (a cup that is done, a reveal that was checked) is not asked again, so a cup that
-reconnects, or a host that resumes from its log, goes on where the game was without re-throwing anything.
+Everything that happens becomes an event: applied to the TableState (which recomputes the game with the rules
+package, so an event the rules refuse is never written), written to the game log, then shown. A round is played
+as a continuation: what the state already knows (a cup that is done, a reveal that was checked) is not asked
+again, so a cup that reconnects, or a host that resumes from its log, goes on where the game was without
+re-throwing anything. The links to the cups (the pumps, every bounded wait, reconnects, the table's word on an
+absent cup, fair play's nonces) are in cuplinks.py.
 """
 
-import asyncio
-import secrets
 import time
 import uuid
 
 from schocken import RuleError
-from schocken import protocol as P
 from schocken import hostside as H
 from schocken import fair as F
 
+from schocken_host.cuplinks import CupLinks, Forfeit, Seat, check_error  # noqa: F401  (Seat: for the tables)
 from schocken_host.i18n import tr
 from schocken_host.state import TableState, LogError, LOG_VERSION
-from schocken_host.transport import TransportClosed, hello
+
+MAX_REPLAYS = 3          # a round voided this many times in a row is decided without the void seats
+REVEAL_TRIES = 3         # requests for a reveal that came garbled or for another round before it is void
 
 
-class Forfeit(Exception):
-    """The table ruled that an absent cup's player takes the round's Deckel."""
+class TableStopped(Exception):
+    """Every seat of a round was void MAX_REPLAYS times in a row: no game can go on at this table."""
 
 
-class Seat:
-    def __init__(self, name, transport, kind="cup", reconnect=None):
-        self.name = name
-        self.transport = transport
-        self.kind = kind              # "bot", "human" (an emulated cup on the keyboard) or "cup"
-        self.reconnect = reconnect    # async () -> Transport, for a cup that went away
-        self.identity = None
-        self.inbox = None
-        self.pump = None
-
-
-class Referee:
+class Referee(CupLinks):
     def __init__(self, rules, seats, log, ui, reveal="all", cheat="replay", state=None, reply_timeout=None,
-                 fair=False, absent_timeout=120.0):
+                 fair=False, absent_timeout=120.0, turn_timeout=600.0):
         self.rules = rules
         self.seats = seats
         self.log = log
         self.ui = ui
+        self.lang = getattr(ui, "lang", "de")
         self.reveal_mode = reveal     # "all": the host uncovers every cup; "button": each player presses
         self.cheat_policy = cheat     # "replay": play the round again; "deckel": the cheater takes the Deckel
         self.state = state or TableState()
-        self.reply_timeout = reply_timeout
+        if reply_timeout is not None:
+            self.reply_timeout = reply_timeout
         self.closing = False
         self.fair = fair              # dice from each cup's committed seed and the host's nonces per throw
-        self.absent_timeout = absent_timeout  # seconds a cup may be gone before the table is asked
-        self.requests = []            # ("penalty" | "einwuerfeln", seat) from the table, done between rounds
+        self.absent_timeout = absent_timeout  # seconds a cup may be gone (or silent) before the table is asked
+        self.turn_timeout = turn_timeout      # seconds a present seat may take before the table is asked
+        self.requests = []            # ("penalty" | "einwuerfeln" | "wait" | "forfeit", seat) from the table
+        self.asking = set()           # seats the table has been asked about (wait or forfeit)
 
     # --- events -------------------------------------------------------------------------------------
     def emit(self, ev):
         ev["ts"] = round(time.time(), 3)
+        self.state.apply(ev)   # first: what the rules refuse raises here, before anything is written
         self.log.append(ev)
-        self.state.apply(ev)
-        self.ui.update(self.state, ev)
+        self._show(ev)
 
-    # --- cups ---------------------------------------------------------------------------------------
-    async def connect(self, seat_no):
-        seat = self.seats[seat_no]
-        if seat.pump:
-            seat.pump.cancel()  # the pump of a dead link must not put its error into the new inbox
-            seat.pump = None
-        await seat.transport.open()
-        ident = await hello(seat.transport)
-        if seat.identity is not None and ident["cup"] != seat.identity["cup"]:
-            raise TransportClosed("a different cup (%s) answers for seat %d" % (ident["cup"], seat_no))
-        if self.rules.name not in ident.get("presets", []):
-            raise TransportClosed("cup %s does not know the rule set %s" % (ident["cup"], self.rules.name))
-        seat.identity = ident
-        seat.inbox = asyncio.Queue()
-        # A cup refuses a name longer than MAX_NAME, and an unconfigured cup refuses every turn.
-        await seat.transport.send({"t": "configure", "rules": self.rules.to_dict(), "name": seat.name[:P.MAX_NAME],
-                                   "seat": seat_no, "fair": self.fair})
-        seat.pump = asyncio.create_task(self._pump(seat_no))
+    def _show(self, ev):
+        try:
+            self.ui.update(self.state, ev)
+        except Exception as e:  # a view must never take the referee down with it
+            self.note("%s: %s: %s" % (ev.get("ev"), type(e).__name__, e))
 
-    async def _pump(self, seat_no):
-        seat = self.seats[seat_no]
-        while True:
-            try:
-                msg = await seat.transport.recv()
-            except TransportClosed as e:
-                await seat.inbox.put(e)
-                return
-            if msg["t"] == "seed" and msg["round"] == self.state.round:
-                self.emit({"ev": "seed", "round": msg["round"], "seat": seat_no, "hash": msg["hash"]})
-            elif msg["t"] == "shake" and msg["round"] == self.state.round and self.fair:
-                # The cup reported its set-aside decisions with the shake: only now does the host's part exist.
-                nonce = secrets.token_hex(16)
-                self.emit({"ev": "nonce", "round": msg["round"], "seat": seat_no, "throw": msg["throw"],
-                           "nonce": nonce})
-                try:
-                    await seat.transport.send({"t": "nonce", "round": msg["round"], "throw": msg["throw"],
-                                               "nonce": nonce})
-                except TransportClosed as e:
-                    await seat.inbox.put(e)
-                    return
-            elif msg["t"] == "progress" and msg["round"] == self.state.round:
-                self.emit({"ev": "progress", "round": msg["round"], "seat": seat_no, "throws": msg["throws"],
-                           "public": msg["public"]})
-            elif msg["t"] in ("ok", "identity") or (msg["t"] == "error" and msg.get("re") == "input"):
-                continue  # acknowledgements, and a player's refused button press (the cup shows it)
-            else:
-                await seat.inbox.put(msg)
+    def note(self, text):
+        try:
+            self.ui.note(text)
+        except Exception:
+            pass
 
-    async def expect(self, seat_no, kind, round_id):
-        """The next ``kind`` message of this round from a seat; waits through a disconnect."""
-        while True:
-            seat = self.seats[seat_no]
-            item = await seat.inbox.get()
-            if isinstance(item, Exception):
-                await self._rejoin(seat_no, str(item))
-                continue
-            if item["t"] == kind and (round_id is None or item.get("round") == round_id):
-                return item
-            if item["t"] == "garbage" and kind == "revealed":
-                return item  # a garbled line where the reveal is due: the caller flags the cup
-            if item["t"] == "garbage":
-                self._note("cup_garbage", n=seat_no + 1, msg=item["msg"])
-            elif item["t"] == "error" and item.get("code") == P.E_RNG:
-                self._note("cup_rng", n=seat_no + 1, msg=item.get("msg", ""))  # never a silent wait
-
-    async def _rejoin(self, seat_no, reason):
-        seat = self.seats[seat_no]
-        self.emit({"ev": "pause", "seat": seat_no, "reason": reason})
-        delay = 0.2
-        loop = asyncio.get_running_loop()
-        since, asked = loop.time(), False
-        while not self.closing:
-            if self.absent_timeout and loop.time() - since > self.absent_timeout:
-                # Never a silent default: past the timeout the table decides, wait longer or forfeit.
-                if not asked:
-                    asked = True
-                    self.emit({"ev": "absent", "seat": seat_no, "after": round(loop.time() - since)})
-                decision = self._decision(seat_no)
-                if decision == "wait":
-                    since, asked = loop.time(), False
-                elif decision == "forfeit":
-                    self.emit({"ev": "forfeit", "round": self.state.round, "seat": seat_no})
-                    raise Forfeit(seat_no)
-            await asyncio.sleep(delay)
-            delay = min(delay * 2, 2.0)
-            try:
-                if seat.reconnect:
-                    seat.transport.close()  # also stops the reader thread of the dead link
-                    seat.transport = await seat.reconnect()
-                await self.connect(seat_no)
-            except (TransportClosed, asyncio.TimeoutError, OSError):
-                continue
-            break
-        self.emit({"ev": "resume", "seat": seat_no})
-        await seat.transport.send({"t": "status"})  # a cup that is done sends its commitment again
-
-    async def send(self, seat_no, msg):
-        while True:
-            try:
-                return await self.seats[seat_no].transport.send(msg)
-            except TransportClosed as e:
-                await self._rejoin(seat_no, str(e))
+    def _note(self, key, **kw):
+        """A line for the table in the UI's language (German unless the UI says otherwise)."""
+        self.note(tr(self.lang, key, **kw))
 
     # --- the game -----------------------------------------------------------------------------------
     async def run(self, opener=None):
@@ -176,47 +84,44 @@ class Referee:
                 self.emit({"ev": "opener", "seat": opener})
         else:
             self.emit({"ev": "resumed"})
-        while not self.state.over:
-            if self.state.phase() == "throw_off":
-                await self.throw_off()
-            else:
-                self._table_requests()
-                if not self.state.over:
-                    await self.play_round()
+        try:
+            while not self.state.over:
+                if self.state.phase() == "throw_off":
+                    await self.throw_off()
+                else:
+                    self._table_requests()
+                    if not self.state.over:
+                        await self.play_round()
+        except TableStopped as e:
+            self.emit({"ev": "stop", "reason": str(e)})
+            return
         half = self.state.game
         self.emit({"ev": "game_over", "loser": half.loser, "blattschuss": half.blattschuss})
 
     def request(self, what, seat):
-        """The table reports a dropped die ("penalty") or a player throwing back in ("einwuerfeln")."""
+        """The table reports a dropped die ("penalty"), a player throwing back in ("einwuerfeln"), or rules on
+        a seat it was asked about ("wait", "forfeit")."""
+        if not isinstance(seat, int) or not 0 <= seat < len(self.seats):
+            return self._note("no_seat", n=seat + 1 if isinstance(seat, int) else seat)
+        if what in ("wait", "forfeit") and seat not in self.asking:
+            return self._note("not_asked", n=seat + 1)  # a word kept for later would rule without a question
         self.requests.append((what, seat))
 
-    def _decision(self, seat):
-        """The table's word on an absent cup: "wait" or "forfeit" (see request), or None."""
-        for i, (what, s) in enumerate(self.requests):
-            if s == seat and what in ("wait", "forfeit"):
-                del self.requests[i]
-                return what
-        return None
-
-    def _note(self, key, **kw):
-        """A line for the table in the UI's language (German unless the UI says otherwise)."""
-        self.ui.note(tr(getattr(self.ui, "lang", "de"), key, **kw))
-
     def _table_requests(self):
-        keep = [r for r in self.requests if r[0] in ("wait", "forfeit")]  # for an absent cup, not now
+        keep = [r for r in self.requests if r[0] in ("wait", "forfeit")]  # for an asked seat, not now
         self.requests = [r for r in self.requests if r[0] not in ("wait", "forfeit")]
         while self.requests and not self.state.over:
             what, seat = self.requests.pop(0)
             try:
                 moves = _peek(self.state.game, what, seat)
             except RuleError as e:
-                self.ui.note("%s %s: %s" % (what, seat + 1, e))
+                self.note("%s %s: %s" % (what, seat + 1, e))
                 continue
             phase = self.state.game.phase
             try:
                 self.emit({"ev": what, "seat": seat, "moves": [[m[0], m[1]] for m in moves]})
             except LogError as e:
-                self.ui.note(str(e))
+                self.note(str(e))
             self._half_change(phase)
         self.requests = keep + self.requests
 
@@ -266,62 +171,63 @@ class Referee:
         await self._outcome(round_id, order, order[result.worst])
 
     async def _collect(self, round_id, order, kind, limit):
-        """Turns in seating order, then the reveal and its check. Returns {seat: reveal or None (void)},
-        or None when the round has to be played again."""
+        """Turns in seating order, then the reveals and their checks. Returns {seat: reveal or None (void)},
+        or None when the round has to be played again (or the throw-off was decided without it)."""
         st = self.state
-        forfeits = []
+        void = {}                     # seat -> "absent" | "cheat" | "lost"
         for pos, s in enumerate(order):
             try:
                 await self._turn_of(round_id, order, kind, limit, pos, s)
             except Forfeit:
-                forfeits.append(s)
-        for s in order:
-            try:
-                if s not in forfeits:
-                    await self.send(s, {"t": "round_end", "round": round_id})
-                    if self.reveal_mode == "all" and st.players[s].revealed is None:
-                        await self.send(s, {"t": "reveal", "round": round_id})
-            except Forfeit:
-                forfeits.append(s)
-        out, cheaters = {}, []
+                void[s] = "absent"
+        for s in order:               # everyone is done: uncover (each cup at once; answers come as they come)
+            if s not in void and st.players[s].revealed is None:
+                await self.post(s, {"t": "round_end", "round": round_id})
+                if self.reveal_mode == "all":
+                    await self.post(s, {"t": "reveal", "round": round_id})
+        out = {}
         for pos, s in enumerate(order):
-            p = st.players[s]
-            if s in forfeits:
+            if s in void:
                 out[s] = None
                 continue
-            if p.revealed is not None:  # a reveal event is only logged for a reveal that passed the check
-                out[s] = p.revealed
-                continue
-            try:
-                rev = await self.expect(s, "revealed", round_id)
-            except Forfeit:
-                forfeits.append(s)
-                out[s] = None
-                continue
-            lim = limit if kind == "throw_off" else (None if pos == 0 else st.limit)
-            try:
-                if rev["t"] == "garbage":
-                    raise RuleError("garbled line instead of the reveal: %s" % rev["msg"])
-                throw = H.check_reveal(self.rules, lim, p.commit, rev)
-                if self.fair:
-                    F.check_dice(rev.get("seed") or "", p.seed_hash or "", p.nonces, round_id, rev["transcript"])
-            except RuleError as e:
-                self.emit({"ev": "cheat", "round": round_id, "seat": s, "reason": str(e)})
-                cheaters.append(s)
-                out[s] = None
-                continue
-            self.emit({"ev": "reveal", "round": round_id, "seat": s, "dice": rev["dice"], "throws": rev["throws"],
-                       "hand": rev["hand"], "nonce": rev["nonce"], "transcript": rev["transcript"],
-                       "seed": rev.get("seed"),
-                       "label": throw.label, "kind": throw.kind})
+            if st.players[s].revealed is None:  # a reveal event is only logged for a reveal that passed
+                lim = limit if kind == "throw_off" else (None if pos == 0 else st.limit)
+                try:
+                    verdict = await self._reveal_of(s, round_id, lim)
+                except Forfeit:
+                    verdict = "absent"
+                if verdict is not None:
+                    void[s] = verdict
+                    out[s] = None
+                    continue
             out[s] = st.players[s].revealed
-        void = cheaters + forfeits
-        if (cheaters and self.cheat_policy == "replay") or (void and kind == "throw_off") or len(void) == len(order):
-            self.emit({"ev": "replay_round", "round": round_id, "reason": "cheat" if cheaters else "absent",
-                       "seats": void})
-            await self._outcome(round_id, [s for s in order if s not in forfeits], None)
+        if not void:
+            return out
+        return await self._void(round_id, order, kind, void, out)
+
+    async def _void(self, round_id, order, kind, void, out):
+        """Seats whose throw is void: play the round again, or (the table's policy, or MAX_REPLAYS reached)
+        decide it without them."""
+        st = self.state
+        bounded = st.replays >= MAX_REPLAYS - 1
+        seats = [s for s in order if s in void]
+        if len(seats) == len(order) and bounded:
+            raise TableStopped("every seat of round %d was void %d times in a row" % (round_id, MAX_REPLAYS))
+        if kind == "throw_off" and bounded:
+            # The lowest throw opens; a seat without a valid throw counts as the lowest, the first of them
+            # in seating order if there are several (another Stechen among them could go on for ever).
+            self.emit({"ev": "opener", "seat": seats[0], "round": round_id, "reason": "throw_off_void"})
+            await self._outcome(round_id, [s for s in order if void.get(s) != "absent"], None)
             return None
-        return out
+        replay = (kind == "throw_off" or len(seats) == len(order) or "lost" in void.values()
+                  or ("cheat" in void.values() and self.cheat_policy == "replay"))
+        if replay and not bounded:
+            reasons = set(void.values())
+            reason = "cheat" if "cheat" in reasons else ("lost" if "lost" in reasons else "absent")
+            self.emit({"ev": "replay_round", "round": round_id, "reason": reason, "seats": seats})
+            await self._outcome(round_id, [s for s in order if void.get(s) != "absent"], None)
+            return None
+        return out  # the void seats rank last (Game.play_round's forfeit)
 
     async def _turn_of(self, round_id, order, kind, limit, pos, s):
         """One seat's turn of the round; a cup that kept its state goes on with it."""
@@ -331,17 +237,99 @@ class Referee:
             return  # its throw is public and checked already
         lim = limit if kind == "throw_off" else (None if pos == 0 else st.limit)
         # Ask first: a cup that kept its state (the host restarted, the link dropped) goes on with it.
-        await self.send(s, {"t": "status"})
-        status = await self.expect(s, "status", None)
-        holds = status.get("round") == round_id and status["state"] != "idle"
-        if st.round == round_id and p.done and holds:
-            return
-        if not holds:  # also a cup that lost a turn it had finished (a new cup after a host crash)
-            await self.send(s, {"t": "turn", "round": round_id, "limit": lim})
+        status = await self.ask_status(s)
+        if status.get("state") != "idle" and status.get("round") not in (None, round_id):
+            # Back from a round the table ruled it out of: that turn is void for the cup too.
+            await self.send(s, {"t": "forfeit", "round": status["round"]})
+            status = dict(status, state="idle")
+        if _holds(status, round_id):
+            if st.round == round_id and p.done:
+                return
+            if not (st.round == round_id and st.on_turn == s):
+                self.emit({"ev": "turn", "round": round_id, "seat": s, "limit": lim, "kind": kind,
+                           "order": order, "continued": True})
+        else:
+            await self._start_turn(round_id, order, kind, lim, s, status)
+
+        def done_or_lost(msg):
+            if msg["t"] == "done" and msg["round"] == round_id:
+                return msg
+            if msg["t"] == "status" and self.fresh(s, msg) and not _holds(msg, round_id):
+                return msg  # the cup does not know its turn (the line got lost, or the cup lost its flash)
+            return None
+        while True:
+            got = await self.wait_for(s, done_or_lost)
+            if got["t"] == "done":
+                break
+            await self._start_turn(round_id, order, kind, lim, s, got)
+        self.emit({"ev": "done", "round": round_id, "seat": s, "throws": got["throws"], "commit": got["commit"]})
+
+    async def _start_turn(self, round_id, order, kind, lim, s, status):
+        # Logged before the cup hears of it: the seed the cup sends at once belongs to this turn.
         self.emit({"ev": "turn", "round": round_id, "seat": s, "limit": lim, "kind": kind, "order": order})
-        done = await self.expect(s, "done", round_id)
-        self.emit({"ev": "done", "round": round_id, "seat": s, "throws": done["throws"],
-                   "commit": done["commit"]})
+        if status.get("seat") is None:
+            await self._configure(s)  # a cup that lost its configuration refuses every turn
+        await self.send(s, {"t": "turn", "round": round_id, "limit": lim})
+
+    async def _reveal_of(self, s, round_id, lim):
+        """Wait for the seat's reveal and check it. None: a reveal event was logged; else why it is void."""
+        st = self.state
+        p = st.players[s]
+        problems = []
+
+        def answer(msg):
+            kind = msg["t"]
+            if kind == "revealed" and msg["round"] == round_id:
+                return ("reveal", msg)
+            if kind == "revealed":
+                return ("again", "a reveal for round %s, not %d" % (msg["round"], round_id))
+            if kind == "garbage":
+                return ("again", "a garbled line instead of the reveal: %s" % msg["msg"])
+            if kind == "status" and self.fresh(s, msg):
+                # The request or the answer got lost on the way (a garbled line, a restarted cup).
+                if not _holds(msg, round_id):
+                    return ("lost", "the cup no longer holds its throw of round %d" % round_id)
+                if msg["state"] == "done":
+                    return ("resend", "round_end")
+                if msg["state"] == "revealed" or self.reveal_mode == "all":
+                    return ("resend", "reveal")
+            if kind == "error" and msg.get("re") == "reveal":
+                return ("ask", None)
+            return None
+        while True:
+            what, detail = await self.wait_for(s, answer)
+            if what == "reveal":
+                break
+            if what == "lost":
+                self.fault(s, detail)
+                return "lost"
+            if what == "ask":
+                await self.ask_status(s, wait=False)
+                continue
+            if what == "again":
+                self.fault(s, detail)
+                problems.append(detail)
+                if len(problems) >= REVEAL_TRIES:
+                    self.emit({"ev": "cheat", "round": round_id, "seat": s,
+                               "reason": "no valid reveal after %d requests: %s" % (REVEAL_TRIES, detail)})
+                    return "cheat"
+            if detail == "round_end":
+                await self.post(s, {"t": "round_end", "round": round_id})
+                if self.reveal_mode != "all":
+                    continue
+            await self.post(s, {"t": "reveal", "round": round_id})
+        rev = detail
+        try:
+            throw = H.check_reveal(self.rules, lim, p.commit, rev)
+            if self.fair:
+                F.check_dice(rev.get("seed") or "", p.seed_hash or "", p.nonces, round_id, rev["transcript"])
+        except Exception as e:  # RuleError is the verdict; any other error: the reveal was malformed
+            self.emit({"ev": "cheat", "round": round_id, "seat": s, "reason": check_error(e)})
+            return "cheat"
+        self.emit({"ev": "reveal", "round": round_id, "seat": s, "dice": rev["dice"], "throws": rev["throws"],
+                   "hand": rev["hand"], "nonce": rev["nonce"], "transcript": rev["transcript"],
+                   "seed": rev.get("seed"), "label": throw.label, "kind": throw.kind})
+        return None
 
     async def _outcome(self, round_id, order, loser):
         st = self.state
@@ -351,15 +339,13 @@ class Referee:
             result = "none" if loser is None else ("lost" if s == loser else "won")
             if st.over:
                 result = "game_lost" if s == st.loser else "won"
-            await self.send(s, {"t": "outcome", "round": round_id, "result": result, "deckel": st.deckel(s),
+            await self.post(s, {"t": "outcome", "round": round_id, "result": result, "deckel": st.deckel(s),
                                 "middle": st.middle()})
 
-    def close(self):
-        self.closing = True
-        for seat in self.seats:
-            if seat.pump:
-                seat.pump.cancel()
-            seat.transport.close()
+
+def _holds(status, round_id):
+    """The cup's status says it has (had) a turn in this round."""
+    return status.get("round") == round_id and status.get("state") != "idle"
 
 
 def _peek_throw_off(game, dice):

@@ -59,6 +59,7 @@ class TableState:
         self.last_round = None       # the last "round" event
         self.half_losers = []
         self.paused = {}             # seat -> reason
+        self.replays = 0             # rounds voided in a row (replay_round since the last decided round)
         self.notes = []              # last messages for people
         self.events = 0
         self.over = False
@@ -121,8 +122,10 @@ class TableState:
             self.limit = None
             for p in self.players:
                 p.new_round()
-        elif self.players[ev["seat"]].done:
-            self.players[ev["seat"]].new_round()  # on turn again: its cup lost the finished turn (host crash)
+        elif not ev.get("continued"):
+            # On turn again in the same round: its cup lost the turn (a restart without its flash, a lost
+            # line), and the new turn has a seed and nonces of its own.
+            self.players[ev["seat"]].new_round()
         self.on_turn = ev["seat"]
         if ev.get("limit") is not None:
             self.limit = ev["limit"]
@@ -157,6 +160,14 @@ class TableState:
     def _ev_replay_round(self, ev):
         self.notes.append("replay:%s" % ev.get("reason", ""))
         self.closed = ev["round"]
+        self.replays += 1
+
+    def _ev_fault(self, ev):
+        self.notes.append("fault:%d:%s" % (ev["seat"], ev["reason"]))
+
+    def _ev_stop(self, ev):
+        self.notes.append("stop:%s" % ev["reason"])
+        self.replays = 0
 
     def _ev_throw_off(self, ev):
         seats = list(self.game.throw_off_seats)
@@ -166,10 +177,15 @@ class TableState:
         if opener != ev["opener"]:
             raise LogError("throw-off opener is %r, the log says %r" % (opener, ev["opener"]))
         self.closed = ev["round"]
+        self.replays = 0
         self._after_change()
 
     def _ev_opener(self, ev):
         self.game.set_opener(ev["seat"])
+        if ev.get("round") is not None:  # a throw-off decided without its void seats (referee.MAX_REPLAYS)
+            self.closed = ev["round"]
+        self.replays = 0
+        self._after_change()
 
     def _ev_round(self, ev):
         order = self.game.order()
@@ -185,6 +201,7 @@ class TableState:
                 raise LogError("round %s: %s is %r, the rules give %r" % (ev["round"], key, ev[key], got[key]))
         self.last_round = ev
         self.closed = ev["round"]
+        self.replays = 0
         self._after_change()
 
     def _ev_penalty(self, ev):
@@ -214,6 +231,7 @@ class TableState:
 
     def _ev_resumed(self, ev):
         self.notes.append("resumed")
+        self.replays = 0   # a new host gives the void seats their full count of tries again
 
     def _ev_half_lost(self, ev):
         pass  # derived from the round before it; kept in the log for people and stats

@@ -1,0 +1,350 @@
+"""The referee's side of each seat's link: one pump per cup that no message can kill, and waits that all end.
+
+Every message from a cup passes its seat's pump. The pump serves fair play at once (the seed commitment, a nonce
+for each shake) and hands everything else to the seat's inbox. A message the pump cannot take (malformed, of
+another round, a bug in a handler or a view) is a ``fault`` of that cup, logged and shown, and the pump goes on.
+
+The referee waits on a cup only through ``wait_for``. While it waits, a cup that says nothing for PING_AFTER
+seconds is asked its ``status`` (answers carry the request's id, so an old answer is never taken for a new
+one); a cup that does not answer within REPLY_TIMEOUT is *silent*: a ``pause`` event, as for a pulled cable.
+A seat paused for longer than ``absent_timeout``, or on turn for longer than ``turn_timeout``, is put to the
+table (``absent`` event): ``wait N`` gives it another timeout, ``forfeit N`` voids its part of the round; a
+table that says nothing within one more timeout has decided to forfeit (the ``forfeit`` event says so).
+"""
+
+import asyncio
+import secrets
+
+from schocken import RuleError
+from schocken import protocol as P
+
+from schocken_host.i18n import tr
+from schocken_host.transport import TransportClosed, hello
+
+PING_AFTER = 2.0          # s of silence, while the referee waits on a cup, before it is asked its status
+REPLY_TIMEOUT = 5.0       # s a cup may take to answer a status before it counts as silent
+TICK = 0.25               # s between looks at a waiting seat's clock
+FAULTS_LOGGED = 10        # fault events per seat and round; more are only counted
+
+
+class Forfeit(Exception):
+    """The table ruled that an absent (or endlessly slow) cup's player takes the round's Deckel."""
+
+
+class Seat:
+    def __init__(self, name, transport, kind="cup", reconnect=None):
+        self.name = name
+        self.transport = transport
+        self.kind = kind              # "bot", "human" (an emulated cup on the keyboard) or "cup"
+        self.reconnect = reconnect    # async () -> Transport, for a cup that went away
+        self.identity = None
+        self.inbox = None
+        self.pump = None
+        self.link = 0                 # which connection the inbox's items came from (a new one drops the old)
+        self.heard = 0.0              # loop time of the cup's last message
+        self.ping_id = 0              # id of the last status request
+        self.ping_at = None           # loop time of an unanswered status request
+        self.fresh_from = 1           # a status answers the present only if its id is at least this
+        self.away_since = None        # loop time the seat was paused (link lost or silent)
+        self.asked_at = None          # loop time the table was asked about this seat
+        self.faults = {}              # round -> faults reported
+
+
+class CupLinks:
+    """The seats' links; the referee builds the game on ``connect``, ``send``, ``wait_for`` and ``ask_status``.
+    Expects ``self.seats``, ``self.state``, ``self.emit``, ``self.fair`` and the timeouts from the referee."""
+
+    ping_after = PING_AFTER
+    reply_timeout = REPLY_TIMEOUT
+
+    # --- connecting -------------------------------------------------------------------------------------
+    async def connect(self, seat_no):
+        seat = self.seats[seat_no]
+        if seat.pump:
+            seat.pump.cancel()  # the pump of a dead link must not put its error into the new inbox
+            seat.pump = None
+        await seat.transport.open()
+        ident = await hello(seat.transport)
+        if seat.identity is not None and ident["cup"] != seat.identity["cup"]:
+            raise TransportClosed("a different cup (%s) answers for seat %d" % (ident["cup"], seat_no))
+        if self.rules.name not in ident.get("presets", []):
+            raise TransportClosed("cup %s does not know the rule set %s" % (ident["cup"], self.rules.name))
+        seat.identity = ident
+        seat.link += 1
+        seat.inbox = asyncio.Queue()
+        seat.heard = asyncio.get_running_loop().time()
+        seat.ping_at = None
+        await self._configure(seat_no)
+        seat.pump = asyncio.create_task(self._pump(seat_no, seat.link))
+
+    async def _configure(self, seat_no):
+        # A cup refuses a name longer than MAX_NAME, and an unconfigured cup refuses every turn.
+        seat = self.seats[seat_no]
+        await self._raw_send(seat_no, {"t": "configure", "rules": self.rules.to_dict(),
+                                       "name": seat.name[:P.MAX_NAME], "seat": seat_no, "fair": self.fair})
+
+    async def _raw_send(self, seat_no, msg):
+        seat = self.seats[seat_no]
+        if msg["t"] != "status":
+            seat.fresh_from = seat.ping_id + 1  # what the cup said before this command is old news
+        await seat.transport.send(msg)
+
+    # --- the pump ---------------------------------------------------------------------------------------
+    async def _pump(self, seat_no, link):
+        seat = self.seats[seat_no]
+        while True:
+            try:
+                msg = await seat.transport.recv()
+            except TransportClosed as e:
+                await seat.inbox.put((link, e))
+                return
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:  # the transport itself broke: the link is gone, never silently
+                await seat.inbox.put((link, TransportClosed("%s: %s" % (type(e).__name__, e))))
+                return
+            try:
+                self._heard(seat_no)
+                if not await self._serve(seat_no, msg):
+                    await seat.inbox.put((link, msg))
+            except TransportClosed as e:
+                await seat.inbox.put((link, e))
+                return
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:  # a bug or a malformed message: this cup's fault, and the pump goes on
+                self.fault(seat_no, "%s: %s" % (type(e).__name__, e))
+
+    def _heard(self, seat_no):
+        seat = self.seats[seat_no]
+        seat.heard = asyncio.get_running_loop().time()
+        seat.ping_at = None
+        if self.state.paused.get(seat_no, "").startswith("silent"):
+            seat.away_since = seat.asked_at = None
+            self.emit({"ev": "resume", "seat": seat_no})
+
+    async def _serve(self, seat_no, msg):
+        """What the pump answers itself; True when the message needs nothing else."""
+        st = self.state
+        kind = msg["t"]
+        mine = st.on_turn == seat_no and msg.get("round") == st.round  # the seat's turn in this round
+        if kind == "seed":
+            if mine:
+                self._seed(seat_no, msg["hash"])
+            return True
+        if kind == "shake":
+            if mine and self.fair:
+                await self._nonce(seat_no, msg["throw"])
+            return True
+        if kind == "progress":
+            if mine:
+                self.emit({"ev": "progress", "round": msg["round"], "seat": seat_no, "throws": msg["throws"],
+                           "public": msg["public"]})
+            return True
+        if kind == "status" and mine and self.fair:
+            if msg.get("seed"):
+                self._seed(seat_no, msg["seed"])
+            if msg.get("awaiting"):
+                await self._nonce(seat_no, msg["awaiting"])  # its shake, or our nonce, got lost
+        if kind == "garbage":
+            self.fault(seat_no, msg["msg"])
+            return False   # a reveal wait counts it too
+        if kind == "error":
+            if msg.get("re") == "input":
+                self.refused(seat_no, msg["msg"])
+                return True
+            if msg.get("code") == P.E_RNG:  # never a silent wait: the table reads why the cup does not roll
+                self.note(tr(self.lang, "cup_rng", n=seat_no + 1, msg=msg["msg"]))
+                self.fault(seat_no, "rng_failed: %s" % msg["msg"])
+                return True
+            return False
+        return kind in ("ok", "identity")
+
+    def _seed(self, seat_no, seed_hash):
+        p = self.state.players[seat_no]
+        if p.seed_hash is None:
+            self.emit({"ev": "seed", "round": self.state.round, "seat": seat_no, "hash": seed_hash})
+        elif p.seed_hash != seed_hash:
+            self.fault(seat_no, "a second seed commitment in one turn (the first one stands)")
+
+    async def _nonce(self, seat_no, throw):
+        """The host's nonce for a throw. Logged once per throw and sent again as often as asked (the same one):
+        a cup restarted between its shake and the nonce gets the nonce it was waiting for, never a second
+        chance. Never before the seed commitment is known: without it the throw could not be checked."""
+        st = self.state
+        p = st.players[seat_no]
+        if p.seed_hash is None:
+            await self.ask_status(seat_no, wait=False)  # its status carries the commitment
+            return
+        nonce = p.nonces.get(throw)
+        if nonce is None:
+            if throw != len(p.nonces) + 1:
+                self.fault(seat_no, "shake for throw %d, the host knows %d" % (throw, len(p.nonces)))
+                return
+            nonce = secrets.token_hex(16)
+            self.emit({"ev": "nonce", "round": st.round, "seat": seat_no, "throw": throw, "nonce": nonce})
+        await self._raw_send(seat_no, {"t": "nonce", "round": st.round, "throw": throw, "nonce": nonce})
+
+    # --- reporting --------------------------------------------------------------------------------------
+    def fault(self, seat_no, reason):
+        """A cup sent what it must not: logged (up to FAULTS_LOGGED per round) and shown; nothing else."""
+        seat = self.seats[seat_no]
+        rnd = self.state.round
+        n = seat.faults[rnd] = seat.faults.get(rnd, 0) + 1
+        if n <= FAULTS_LOGGED:
+            self.emit({"ev": "fault", "round": rnd, "seat": seat_no, "reason": str(reason)[:200]})
+        elif n == FAULTS_LOGGED + 1:
+            self.note(tr(self.lang, "faults_muted", n=seat_no + 1))
+
+    def refused(self, seat_no, text):
+        """The cup refused a button press: a person at the keyboard sees why."""
+        if self.seats[seat_no].kind == "human":
+            self.note(tr(self.lang, "refused", name=self.seats[seat_no].name, reason=text))
+
+    # --- waiting ----------------------------------------------------------------------------------------
+    async def send(self, seat_no, msg):
+        while True:
+            try:
+                return await self._raw_send(seat_no, msg)
+            except TransportClosed as e:
+                await self._rejoin(seat_no, str(e))
+
+    async def post(self, seat_no, msg):
+        """Send without waiting for a broken link to come back: the next wait on the seat takes it up."""
+        seat = self.seats[seat_no]
+        try:
+            await self._raw_send(seat_no, msg)
+        except TransportClosed as e:
+            if seat.inbox is not None:
+                seat.inbox.put_nowait((seat.link, e))
+
+    async def ask_status(self, seat_no, wait=True):
+        """Ask the cup's status; with ``wait``, the answer to this very request (or a later one)."""
+        seat = self.seats[seat_no]
+        seat.ping_id += 1
+        ask = seat.ping_id
+        seat.ping_at = asyncio.get_running_loop().time()
+        if not wait:
+            return await self.post(seat_no, {"t": "status", "id": ask})
+        await self.send(seat_no, {"t": "status", "id": ask})
+        return await self.wait_for(seat_no, lambda m: m if m["t"] == "status" and m.get("id", ask) >= ask else None)
+
+    def fresh(self, seat_no, status):
+        """True when a status answers a request made after the referee's last command to the cup."""
+        return status.get("id") is not None and status["id"] >= self.seats[seat_no].fresh_from
+
+    async def wait_for(self, seat_no, accept):
+        """The first message of the seat for which ``accept(msg)`` is not None; returns that value. Raises
+        Forfeit when the table rules the seat out. Messages it does not take are dropped (the pump reported
+        what was wrong with them)."""
+        seat = self.seats[seat_no]
+        loop = asyncio.get_running_loop()
+        since = loop.time()
+        while True:
+            try:
+                link, item = await asyncio.wait_for(seat.inbox.get(), TICK)
+            except asyncio.TimeoutError:
+                since = await self._tick(seat_no, since)
+                continue
+            if link != seat.link:
+                continue  # from a connection that is gone
+            if isinstance(item, Exception):
+                await self._rejoin(seat_no, str(item))
+                since = loop.time()
+                continue
+            got = accept(item)
+            if got is not None:
+                return got
+
+    async def _tick(self, seat_no, since):
+        """A waiting seat's clock: ping a quiet cup, pause a silent one, put an absent or endless one to the
+        table. Returns the (possibly restarted) start of the wait."""
+        seat = self.seats[seat_no]
+        now = asyncio.get_running_loop().time()
+        if seat.ping_at is None and now - seat.heard > self.ping_after:
+            await self.ask_status(seat_no, wait=False)
+        elif seat.ping_at is not None and now - seat.ping_at > self.reply_timeout:
+            if seat_no not in self.state.paused:
+                seat.away_since = now
+                self.emit({"ev": "pause", "seat": seat_no,
+                           "reason": "silent: no answer for %d s" % round(now - seat.heard)})
+            await self.ask_status(seat_no, wait=False)
+        if seat_no in self.state.paused:
+            return self._ask_table(seat_no, seat.away_since or since, self.absent_timeout, "absent", since)
+        return self._ask_table(seat_no, since, self.turn_timeout, "slow", since)
+
+    def _ask_table(self, seat_no, start, timeout, why, since):
+        seat = self.seats[seat_no]
+        now = asyncio.get_running_loop().time()
+        if timeout is None or now - start <= timeout:
+            return since
+        if seat.asked_at is None:
+            seat.asked_at = now
+            self.asking.add(seat_no)
+            self.emit({"ev": "absent", "seat": seat_no, "after": round(now - start), "reason": why})
+        decision = self._decision(seat_no)
+        if decision is None and now - seat.asked_at > timeout:
+            decision = "timeout"  # nobody at the table answers: the wait ends all the same
+        if decision == "wait":
+            seat.asked_at = None
+            self.asking.discard(seat_no)
+            if seat.away_since is not None:
+                seat.away_since = now
+            return now
+        if decision in ("forfeit", "timeout"):
+            seat.asked_at = None
+            self.asking.discard(seat_no)
+            self.emit({"ev": "forfeit", "round": self.state.round, "seat": seat_no,
+                       "by": "table" if decision == "forfeit" else "timeout"})
+            raise Forfeit(seat_no)
+        return since
+
+    async def _rejoin(self, seat_no, reason):
+        """The link broke: pause, reconnect until the cup is back or the table rules it out."""
+        seat = self.seats[seat_no]
+        loop = asyncio.get_running_loop()
+        if seat_no not in self.state.paused:
+            self.emit({"ev": "pause", "seat": seat_no, "reason": reason})
+            seat.away_since = loop.time()
+        elif seat.away_since is None:
+            seat.away_since = loop.time()
+        delay = 0.2
+        while not self.closing:
+            self._ask_table(seat_no, seat.away_since, self.absent_timeout, "absent", 0)
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 2.0)
+            try:
+                if seat.reconnect:
+                    seat.transport.close()  # also stops the reader thread of the dead link
+                    seat.transport = await seat.reconnect()
+                await self.connect(seat_no)
+            except (TransportClosed, asyncio.TimeoutError, OSError):
+                continue
+            break
+        seat.away_since = seat.asked_at = None
+        self.asking.discard(seat_no)
+        self.emit({"ev": "resume", "seat": seat_no})
+        await self.ask_status(seat_no, wait=False)  # a cup that is done sends its commitment again
+
+    def _decision(self, seat):
+        """The table's word on an asked seat: "wait" or "forfeit" (see request), or None."""
+        for i, (what, s) in enumerate(self.requests):
+            if s == seat and what in ("wait", "forfeit"):
+                del self.requests[i]
+                return what
+        return None
+
+    def close(self):
+        self.closing = True
+        for seat in self.seats:
+            if seat.pump:
+                seat.pump.cancel()
+            seat.transport.close()
+
+
+def check_error(e):
+    """A reveal check's exception -> the reason to log. RuleError is a verdict; anything else raised while
+    checking a cup's message means the message was malformed, which is as invalid as a forged one."""
+    if isinstance(e, RuleError):
+        return str(e)
+    return "malformed reveal (%s: %s)" % (type(e).__name__, e)

@@ -1,0 +1,271 @@
+"""A dependable table: faults a real table sees, through the real path (emulated cups on the MicroPython unix
+port, the host's referee, the real game log). Each fault must end in a reported, logged decision within a
+bounded time, never in a freeze, a crash or an accusation of an honest cup.
+
+All games of this module start together (tests/tablekit.py) and run side by side; each test waits for its own.
+"""
+
+import io
+import json
+import os
+import threading
+import time
+
+import pytest
+import serial
+
+from conftest import micropython_path
+from schocken_host.plain import PlainUI
+import tablekit as K
+
+pytestmark = pytest.mark.skipif(micropython_path() is None, reason="needs the micropython unix port")
+
+SHORT = ["--set", "deckel_total=2", "--strategy", "fast"]
+WAIT = K.GAME_TIMEOUT + 30
+MALFORMED = [  # signed by the cup, valid JSON, wrong inside: each a fault, none a crash
+    {"t": "progress", "round": 1, "throws": 1, "public": [5], "event": "aside"},
+    {"t": "progress", "round": 1, "throws": 1, "public": [[0, {}]], "event": "aside"},
+    {"t": "progress", "round": 1, "throws": 1, "public": [[9, 1], [9, 1]], "event": "aside"},
+    {"t": "progress", "round": 1, "throws": 99, "public": [], "event": "aside"},
+    {"t": "done", "round": 1, "throws": -1, "commit": "ab"},
+    {"t": "shake", "round": 1, "throw": 7, "public": []},
+    {"t": "status", "state": "turn", "round": 1, "throws": 0, "public": [[0]], "seat": 1, "name": "x"},
+]
+
+
+class PlainRecording(K.RecordingUI):
+    """The plain view the CLI uses, fed every event the referee emits (the view that died on a bad message)."""
+
+    def __init__(self, hook=None):
+        super().__init__(hook)
+        self.plain = PlainUI("en", out=io.StringIO())
+
+    def update(self, state, ev):
+        self.plain.update(state, ev)
+        super().update(state, ev)
+
+
+class RaisingUI(K.RecordingUI):
+    """A view with a bug: every progress event raises. The referee must play on."""
+
+    def update(self, state, ev):
+        super().update(state, ev)
+        if ev["ev"] == "progress":
+            raise RuntimeError("a view bug")
+
+
+def once(key, check):
+    def hook(ui, st, ev):
+        if key not in ui.data and check(ui, st, ev):
+            ui.data[key] = {"round": st.round, "ev": dict(ev)}
+            return True
+        return False
+    return hook
+
+
+def arm_at_first_round(seat, line):
+    first = once("armed", lambda ui, st, ev: ev["ev"] == "turn" and ev.get("kind") == "round")
+
+    def hook(ui, st, ev):
+        if first(ui, st, ev):
+            ui.data["armed"] = ev["round"]
+            ui.game.cup(seat).control(line)
+    return hook
+
+
+def inject_malformed(ui, st, ev):
+    if ev["ev"] == "turn" and ev.get("kind") == "round" and "injected" not in ui.data and ev["seat"] == 1:
+        ui.data["injected"] = ev["round"]
+        for msg in MALFORMED:
+            ui.game.cup(1).control("inject " + json.dumps(dict(msg, round=ev["round"])))
+
+
+def arm_before_throw_off(ui, st, ev):
+    if ev["ev"] == "start":
+        ui.game.cup(2).control("cheat dice always")
+
+
+def restart_before_nonce(ui, st, ev):
+    """The host has logged the nonce of seat 1's second throw and is about to send it: the cup restarts first,
+    so it comes back waiting for a nonce it never got."""
+    if (ev["ev"] == "nonce" and ev["seat"] == 1 and "restarted" not in ui.data and st.round_kind == "round"):
+        ui.data["restarted"] = dict(ev)
+        ui.game.cup(1).restart()
+
+
+def freeze_after_done(ui, st, ev):
+    """Seat 2's cup stops answering right after it stood (a board whose app crashed to the REPL), and comes
+    back once the table has ruled."""
+    if ev["ev"] == "done" and ev["seat"] == 2 and "frozen" not in ui.data and st.round_kind == "round":
+        ui.data["frozen"] = ev["round"]
+        ui.game.cup(2).freeze()
+    elif ev["ev"] == "forfeit" and "frozen" in ui.data and "thawed" not in ui.data:
+        ui.data["thawed"] = ev["round"]
+        ui.game.cup(2).thaw()
+
+
+def steal_lines(ui, st, ev):
+    """Another program opens seat 0's port during the game: a second host (pyserial, asking for the port
+    exclusively) is refused; a program that asks for no lock (as root, so TIOCEXCL lets it in too) reads
+    from the port for a while, taking whatever lines it gets."""
+    if ev["ev"] == "turn" and st.round >= 2 and ev["seat"] == 0 and "thief" not in ui.data:
+        port = ui.game.cup(0).port
+        try:
+            serial.Serial(port, exclusive=True).close()
+            ui.data["thief"] = "opened"
+        except (serial.SerialException, OSError) as e:
+            ui.data["thief"] = "refused: %s" % e
+
+        def read():
+            try:
+                fd = os.open(port, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
+            except OSError as e:
+                ui.data["raw"] = "refused: %s" % e
+                return
+            stolen, end = 0, time.monotonic() + 3
+            while time.monotonic() < end:
+                try:
+                    stolen += len(os.read(fd, 4096))
+                except BlockingIOError:
+                    time.sleep(0.005)
+                except OSError:
+                    break
+            os.close(fd)
+            ui.data["raw"] = "stole %d bytes" % stolen
+        threading.Thread(target=read, daemon=True).start()
+
+
+GAMES = {
+    "malformed": (["--opener", "0"], inject_malformed, PlainRecording),
+    "view-bug": (["--opener", "0"], None, RaisingUI),
+    "reveal-round": (["--opener", "0"], arm_at_first_round(1, "cheat round"), None),
+    "reveal-round-always": (["--opener", "0", "--cheat", "replay"], arm_at_first_round(1, "cheat round always"),
+                            None),
+    "garbage-once": (["--opener", "0"], arm_at_first_round(1, "cheat garbage"), None),
+    "malformed-transcript": (["--opener", "0", "--cheat", "deckel"], arm_at_first_round(1, "cheat malformed"),
+                             None),
+    "throw-off-always": (["--cheat", "deckel"], arm_before_throw_off, None),
+    "nonce-restart": (["--opener", "0"], restart_before_nonce, None),
+    "silent": (["--opener", "0", "--absent-timeout", "2"], freeze_after_done, None),
+    "thief": (["--opener", "0"], steal_lines, None),
+}
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    lab = K.Lab(tmp_path_factory.mktemp("faults"))
+    for name, (argv, hook, ui_class) in GAMES.items():
+        lab.game(name, argv + SHORT, hook=hook, cups=3, ui_class=ui_class)
+    yield lab
+    lab.close()
+
+
+def finished(lab, name):
+    game = lab.futures[name].result(WAIT)
+    st = game.state
+    assert game.ui.errors == [], game.ui.errors
+    assert st.over and st.loser is not None, name
+    log = K.read_log(game.log)
+    assert log[0]["ev"] == "start" and log[-1]["ev"] == "game_over"
+    assert K.replay_json(game.log) == json.loads(json.dumps(st.standings()))  # the log reads back
+    return game, log
+
+
+def test_malformed_messages_are_faults_of_their_cup(lab):
+    game, log = finished(lab, "malformed")
+    faults = [e for e in K.events(log, "fault") if e["seat"] == 1]
+    assert len(faults) >= len(MALFORMED), faults
+    assert not K.events(log, "cheat")
+    assert not [n for n in game.ui.notes if "Error" in n or "error" in n.lower()], game.ui.notes
+    assert game.ui.plain.out.getvalue().count("faulty message") >= len(MALFORMED)
+
+
+def test_a_view_that_raises_does_not_stop_the_game(lab):
+    game, log = finished(lab, "view-bug")
+    assert K.events(log, "progress")
+    assert any("a view bug" in n for n in game.ui.notes)
+
+
+def test_a_reveal_naming_another_round_is_asked_again(lab):
+    game, log = finished(lab, "reveal-round")
+    armed = game.ui.data["armed"]
+    assert not K.events(log, "cheat")
+    assert [e for e in K.events(log, "fault") if e["round"] == armed and "for round" in e["reason"]]
+    assert [e for e in K.events(log, "reveal") if e["round"] == armed and e["seat"] == 1]
+
+
+def test_a_garbled_reveal_is_asked_again_not_flagged(lab):
+    """A line garbled on the way is no proof of cheating: the host asks again and the honest reveal counts."""
+    game, log = finished(lab, "garbage-once")
+    armed = game.ui.data["armed"]
+    assert not K.events(log, "cheat")
+    assert [e for e in K.events(log, "fault") if e["round"] == armed and "garbled" in e["reason"]]
+    assert any(e["ev"] == "round" and e["round"] == armed for e in log)
+
+
+def _longest_run_of_replays(log):
+    run = best = 0
+    for e in log:
+        if e["ev"] == "replay_round":
+            run += 1
+            best = max(best, run)
+        elif e["ev"] in ("round", "throw_off", "opener"):
+            run = 0
+    return best
+
+
+def test_a_cup_that_always_fails_its_reveal_is_bounded(lab):
+    from schocken_host.referee import MAX_REPLAYS
+    game, log = finished(lab, "reveal-round-always")
+    cheats = K.events(log, "cheat")
+    assert cheats and all(e["seat"] == 1 and "no valid reveal" in e["reason"] for e in cheats)
+    assert 0 < _longest_run_of_replays(log) <= MAX_REPLAYS - 1
+    decided = [e for e in K.events(log, "round") if 1 in e["forfeit"]]
+    assert decided and all(e["worst"] == 1 for e in decided)
+
+
+def test_a_malformed_transcript_is_an_invalid_reveal(lab):
+    game, log = finished(lab, "malformed-transcript")
+    cheat, = K.events(log, "cheat")
+    assert cheat["seat"] == 1 and "step" in cheat["reason"], cheat
+
+
+def test_a_throw_off_with_a_cup_that_always_cheats_ends(lab):
+    from schocken_host.referee import MAX_REPLAYS
+    game, log = finished(lab, "throw-off-always")
+    opener = K.events(log, "opener")
+    assert opener and opener[0]["seat"] == 2 and opener[0]["reason"] == "throw_off_void", opener
+    assert len(K.events(log, "replay_round")) >= MAX_REPLAYS - 1
+    assert _longest_run_of_replays(log) <= MAX_REPLAYS - 1
+
+
+def test_a_cup_restarted_before_its_nonce_gets_the_same_nonce(lab):
+    game, log = finished(lab, "nonce-restart")
+    ev = game.ui.data["restarted"]
+    assert not K.events(log, "cheat")
+    nonces = [e for e in K.events(log, "nonce")
+              if (e["round"], e["seat"], e["throw"]) == (ev["round"], ev["seat"], ev["throw"])]
+    assert [n["nonce"] for n in nonces] == [ev["nonce"]]       # logged once: no second chance at the dice
+    reveal, = [e for e in K.events(log, "reveal") if e["round"] == ev["round"] and e["seat"] == 1]
+    assert reveal["throws"] >= ev["throw"]
+    assert [e for e in K.events(log, "pause") if e["seat"] == 1]
+
+
+def test_a_silent_cup_is_paused_and_ruled_on(lab):
+    game, log = finished(lab, "silent")
+    pauses = [e for e in K.events(log, "pause") if e["seat"] == 2]
+    assert pauses and pauses[0]["reason"].startswith("silent"), pauses
+    absent, = [e for e in K.events(log, "absent") if e["seat"] == 2][:1]
+    forfeit = [e for e in K.events(log, "forfeit") if e["seat"] == 2]
+    assert forfeit and forfeit[0]["by"] == "timeout"           # nobody at this table answers: bounded all the same
+    assert [e for e in K.events(log, "resume") if e["seat"] == 2]  # it came back after the thaw
+    assert not K.events(log, "cheat")
+    rnd = [e for e in K.events(log, "round") if e["round"] == forfeit[0]["round"]]
+    assert rnd and 2 in rnd[0]["forfeit"] and rnd[0]["worst"] == 2
+
+
+def test_a_program_on_a_cup_port_changes_nothing(lab):
+    game, log = finished(lab, "thief")
+    assert game.ui.data["thief"].startswith("refused"), game.ui.data  # the port is held exclusively
+    assert "raw" in game.ui.data
+    assert not K.events(log, "cheat")
