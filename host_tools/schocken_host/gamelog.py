@@ -1,10 +1,20 @@
 """The game log: append-only JSON lines, one event per line, flushed and fsynced as it happens, so a game
-survives the host crashing at any point. Logs live in the user's data directory (platformdirs)."""
+survives the host crashing at any point. Logs live in the user's data directory (platformdirs).
+
+Only whole lines go in: each event is one write of one complete line, and a write that fails half-way is cut off
+again. A host that died while writing leaves a torn last line; opening the log to append repairs that tail first
+(the torn bytes go to a ``.torn`` file beside it, out of the record). One host at a time: a log being written is
+locked, and a second host is refused.
+"""
 
 import json
 import os
 import time
 from pathlib import Path
+
+
+class LogFileError(Exception):
+    """The log cannot be opened or written (in use, unwritable, full disk)."""
 
 
 def log_dir():
@@ -19,8 +29,18 @@ def log_dir():
 class GameLog:
     def __init__(self, path):
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.file = open(self.path, "a", encoding="utf-8")
+        self.repaired = None          # what repair() did to the tail, for the one note the host shows
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
+        except OSError as e:
+            raise LogFileError("%s: cannot open the game log: %s" % (self.path, e.strerror or e))
+        try:
+            _lock(self.fd)
+        except OSError:
+            os.close(self.fd)
+            raise LogFileError("%s: another schocken play is writing this game log" % self.path)
+        self.repaired = self.repair()
 
     @classmethod
     def new(cls, directory=None):
@@ -29,27 +49,99 @@ class GameLog:
         path = directory / ("%s-%d.jsonl" % (stamp, os.getpid()))
         return cls(path)
 
+    def repair(self):
+        """Make the file end with a whole line. A last line without its newline that is a whole event gets the
+        newline; anything else after the last newline (a torn line) is moved to ``<log>.torn``. Returns a
+        description of what was done, or None."""
+        size = os.fstat(self.fd).st_size
+        if size == 0 or os.pread(self.fd, 1, size - 1) == b"\n":
+            return None
+        keep_to = _last_newline(self.fd, size)
+        fragment = os.pread(self.fd, size - keep_to, keep_to)
+        if _whole_event(fragment):
+            _write_all(self.fd, b"\n")
+            os.fsync(self.fd)
+            return "completed the last line (its newline was missing)"
+        with open(str(self.path) + ".torn", "ab") as torn:
+            torn.write(fragment + b"\n")
+        os.ftruncate(self.fd, keep_to)
+        os.fsync(self.fd)
+        return "dropped a torn last line (%d bytes, kept in %s.torn)" % (len(fragment), self.path.name)
+
     def append(self, event):
-        self.file.write(json.dumps(event, ensure_ascii=False, separators=(",", ":")) + "\n")
-        self.file.flush()
-        os.fsync(self.file.fileno())
+        """One event as one whole line, on disk before this returns; raises LogFileError if it cannot be."""
+        line = json.dumps(event, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8")
+        if b"\n" in line:  # json.dumps escapes newlines; this would be a bug, and it must not tear the log
+            raise LogFileError("an event with a raw newline")
+        size = os.fstat(self.fd).st_size
+        try:
+            _write_all(self.fd, line + b"\n")
+            os.fsync(self.fd)
+        except OSError as e:
+            try:
+                os.ftruncate(self.fd, size)  # nothing half-written stays behind
+            except OSError:
+                pass
+            raise LogFileError("%s: cannot write the game log: %s" % (self.path, e.strerror or e))
 
     def close(self):
-        self.file.close()
+        if self.fd is not None:
+            os.close(self.fd)  # also releases the lock
+            self.fd = None
+
+
+def _lock(fd):
+    try:
+        import fcntl
+    except ImportError:  # Windows: no advisory locks here; one host per log is then the user's care
+        return
+    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+
+
+def _write_all(fd, data):
+    view = memoryview(data)
+    while view:
+        n = os.write(fd, view)
+        view = view[n:]
+
+
+def _last_newline(fd, end):
+    """Offset just after the last newline before ``end`` (0 if there is none)."""
+    pos = end
+    while pos > 0:
+        start = max(0, pos - 65536)
+        chunk = os.pread(fd, pos - start, start)
+        cut = chunk.rfind(b"\n")
+        if cut >= 0:
+            return start + cut + 1
+        pos = start
+    return 0
+
+
+def _whole_event(fragment):
+    try:
+        ev = json.loads(fragment.decode("utf-8"))
+    except (ValueError, UnicodeError, RecursionError):
+        return False
+    return isinstance(ev, dict) and "ev" in ev
 
 
 def read(path):
     """Events of a log as (line number, event). A torn last line (the host died while writing it) is
     dropped; anything else that is not an event raises ValueError naming the line."""
-    lines = Path(path).read_text(encoding="utf-8").split("\n")
+    try:
+        lines = Path(path).read_bytes().decode("utf-8").split("\n")
+    except UnicodeError as e:
+        raise ValueError("not UTF-8 (byte %d)" % e.start)
     out = []
     for n, line in enumerate(lines, 1):
         if not line.strip():
             continue
+        last = n >= len(lines) - 1 and not any(rest.strip() for rest in lines[n:])
         try:
             ev = json.loads(line)
-        except ValueError:
-            if n >= len(lines) - 1:  # only the very last line may be cut short
+        except (ValueError, RecursionError):
+            if last:  # only the very last line may be cut short
                 break
             raise ValueError("line %d is not JSON" % n)
         if not isinstance(ev, dict) or "ev" not in ev:
@@ -58,7 +150,27 @@ def read(path):
     return out
 
 
-def latest(directory=None):
+def finished(path):
+    """True if the log's last event is game_over (read from the end only)."""
+    try:
+        with open(path, "rb") as f:
+            f.seek(0, os.SEEK_END)
+            size = f.tell()
+            f.seek(max(0, size - 4096))
+            tail = f.read().rstrip(b"\n").rsplit(b"\n", 1)[-1]
+    except OSError:
+        return False
+    return _whole_event(tail) and json.loads(tail.decode("utf-8"))["ev"] == "game_over"
+
+
+def latest(directory=None, unfinished=False):
+    """The newest log in the directory (by modification time); with ``unfinished``, the newest one that has
+    a game in it and no game_over yet. None if there is none."""
     directory = Path(directory) if directory else log_dir()
-    logs = sorted(directory.glob("*.jsonl"), key=lambda p: p.stat().st_mtime)
-    return logs[-1] if logs else None
+    logs = sorted(directory.glob("*.jsonl"), key=lambda p: p.stat().st_mtime, reverse=True)
+    for path in logs:
+        if not unfinished:
+            return path
+        if path.stat().st_size and not finished(path):
+            return path
+    return None

@@ -7,6 +7,7 @@ import hashlib
 import os
 import secrets
 import sys
+import time
 
 from schocken import RuleError
 from schocken.rules import Rules, from_dict
@@ -42,7 +43,11 @@ def add_arguments(p):
     p.add_argument("--cheat", choices=("replay", "deckel"), default="replay",
                    help="a cup caught cheating: play the round again, or the cheater takes the Deckel")
     p.add_argument("--absent-timeout", type=float, default=120.0, metavar="S",
-                   help="seconds a cup may be gone before the table decides: wait or forfeit (default 120)")
+                   help="seconds a cup may be gone or silent before the table decides: wait or forfeit "
+                        "(default 120; a table that does not answer within as long again forfeits)")
+    p.add_argument("--turn-timeout", type=float, default=600.0, metavar="S",
+                   help="seconds a present player may take for a turn or a reveal before the table decides "
+                        "(default 600)")
     p.add_argument("--no-auth", action="store_true",
                    help="emulated cups without a secret: unauthenticated links (by default each emulated cup "
                         "gets a fresh secret and every message is signed)")
@@ -247,38 +252,81 @@ async def _key(key, cup, referee, table=None):
         cup.control("release %d" % arg)
 
 
+def open_resume(args):
+    """The log to continue (``--resume [LOG]``): (GameLog, TableState, start event). The log is locked, its
+    torn tail repaired; a log that does not replay is refused naming the line."""
+    if args.resume == "latest":
+        path = gamelog.latest(args.log_dir, unfinished=True)
+        if path is None:
+            newest = gamelog.latest(args.log_dir)
+            where = gamelog.log_dir() if args.log_dir is None else args.log_dir
+            if newest is not None and newest.stat().st_size == 0:
+                raise RuleError("%s is empty: no game was started in it, and no other game is unfinished" % newest)
+            raise RuleError("no unfinished game log in %s" % where)
+    else:
+        path = args.resume
+    try:
+        log = gamelog.GameLog(path) if os.path.exists(path) else None
+    except gamelog.LogFileError as e:
+        raise RuleError(str(e))
+    if log is None:
+        raise RuleError("%s: no such game log" % path)
+    try:
+        state, start = TableState(), None
+        try:
+            events = gamelog.read(path)
+        except ValueError as e:
+            raise RuleError("%s: %s" % (path, e))
+        for n, ev in events:
+            try:
+                state.apply(ev)
+            except LogError as e:
+                raise RuleError("%s line %d: %s" % (path, n, e))
+            if ev["ev"] == "start" and start is None:
+                start = ev
+        if start is None:
+            raise RuleError("%s: no game in this log (it has no start event)" % path)
+        if events[-1][1]["ev"] == "game_over":
+            raise RuleError("%s: this game is over already" % path)
+    except BaseException:
+        log.close()
+        raise
+    return log, state, start
+
+
 async def play(args, ui_factory):
     state = None
     log = None
     start = None
     if args.resume:
-        path = gamelog.latest(args.log_dir) if args.resume == "latest" else args.resume
-        if path is None:
-            raise RuleError("no game log to resume")
-        state = TableState()
-        for n, ev in gamelog.read(path):
-            try:
-                state.apply(ev)
-            except LogError as e:
-                raise RuleError("%s line %d: %s" % (path, n, e))
-            if ev["ev"] == "start":
-                start = ev
+        log, state, start = open_resume(args)
         if state.over:
-            raise RuleError("%s: this game is over already" % path)
-        log = gamelog.GameLog(path)
+            # The host died after the last round but before game_over: the game is decided, write its end.
+            log.append({"ev": "game_over", "loser": state.loser, "blattschuss": bool(state.game.blattschuss),
+                        "ts": round(time.time(), 3)})
+            ui = ui_factory()
+            ui.note("%s: %s" % (log.path, log.repaired) if log.repaired else "Log: %s" % log.path)
+            state.apply({"ev": "game_over", "loser": state.loser, "blattschuss": bool(state.game.blattschuss)})
+            log.close()
+            return state
     table = Table(args, start)
     try:
         await table.build()
         rules = table.rules()
         if log is None:
-            log = gamelog.GameLog.new(args.log_dir)
+            try:
+                log = gamelog.GameLog.new(args.log_dir)
+            except gamelog.LogFileError as e:
+                raise RuleError(str(e))
         ui = ui_factory()
         ui.note("Log: %s" % log.path)
+        if log.repaired:
+            ui.note("%s: %s" % (log.path.name, log.repaired))
         for cup in table.cups:
             ui.note("%s: %s (%s)" % (cup.cup_id, cup.port, cup.interpreter))
         fair = fair_mode(args, start)
         referee = Referee(rules, table.seats, log, ui, reveal=args.reveal, cheat=args.cheat, state=state, fair=fair,
-                          absent_timeout=args.absent_timeout)
+                          absent_timeout=args.absent_timeout, turn_timeout=args.turn_timeout)
         tasks = [asyncio.create_task(b.run(referee)) for b in table.bots]
         human = getattr(table, "human", None)
         if hasattr(ui, "keys"):
@@ -291,6 +339,8 @@ async def play(args, ui_factory):
             raise RuleError(str(e))
         except asyncio.TimeoutError:
             raise RuleError("a cup does not answer (%s)" % ", ".join(s.transport.name for s in table.seats))
+        except gamelog.LogFileError as e:
+            raise RuleError("%s; the game stops here, continue with --resume once the log can be written" % e)
         finally:
             for t in tasks:
                 t.cancel()

@@ -1,0 +1,151 @@
+"""The game log is the record: a torn tail is repaired before anything is appended, a log that does not replay is
+refused in one line, a decided game whose host died before game_over is finished, `--resume` takes the newest
+unfinished game, and one host at a time writes a log. Through the real CLI (`schocken play --resume`, `replay`,
+`stats`) on logs of real games of emulated cups."""
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import micropython_path
+from schocken_host import gamelog
+import tablekit as K
+
+ARGV = ["--emulate", 3, "--seed", 3, "--set", "deckel_total=2", "--strategy", "fast"]
+TORN = b'{"ev":"turn","round":7,"se'
+
+
+@pytest.fixture(scope="module")
+def logs(tmp_path_factory):
+    """A finished game, and the same game killed in the middle of a round (both seeded alike)."""
+    if micropython_path() is None:
+        pytest.skip("needs the micropython unix port")
+    lab = K.Lab(tmp_path_factory.mktemp("gamelog"))
+    whole, whole_dir = lab.cli("whole", ARGV)
+    killed, killed_dir = lab.cli("killed", ARGV)
+
+    def mid_round(evs):
+        rounds = [i for i, e in enumerate(evs) if e["ev"] == "round"]
+        return len(rounds) >= 1 and any(e["ev"] == "done" for e in evs[rounds[-1] + 1:])
+    killed_log, _ = K.kill_when(killed, killed_dir, mid_round)
+    assert K.wait_proc(whole) == 0
+    yield {"whole": K.the_log(whole_dir), "killed": killed_log, "lab": lab}
+    lab.close()
+
+
+def play(*argv, log_dir):
+    env = dict(K.os.environ, SCHOCKEN_LOG_DIR=str(log_dir))
+    return K.schocken("--lang", "en", "play", "--plain", *argv, env=env, timeout=K.GAME_TIMEOUT)
+
+
+def one_line_error(proc):
+    err = proc.stderr.strip().splitlines()
+    assert proc.returncode == 2 and len(err) == 1 and "Traceback" not in proc.stderr, proc.stderr
+    return err[0]
+
+
+def test_a_torn_last_line_is_kept_out_of_the_record(logs, tmp_path):
+    log = tmp_path / "game.jsonl"
+    shutil.copy(logs["killed"], log)
+    before = log.read_bytes()
+    with open(log, "ab") as f:
+        f.write(TORN)  # the host died while writing this line
+    proc = play("--resume", log, *ARGV, log_dir=tmp_path)
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr
+    assert "torn" in proc.stdout
+    data = log.read_bytes()
+    assert data.startswith(before)                             # the record before the crash, untouched
+    assert data[len(before):].startswith(b'{"ev":"resumed"')   # and nothing of the torn line after it
+    assert (tmp_path / "game.jsonl.torn").read_bytes() == TORN + b"\n"
+    evs = K.read_log(log)
+    assert evs[-1]["ev"] == "game_over"
+    assert K.replay_json(log)["phase"] == "over"
+    stats = K.schocken("stats", "--log-dir", tmp_path, "--json")
+    assert stats.returncode == 0 and json.loads(stats.stdout)["games"] == 1, stats.stderr
+    again = play("--resume", log, *ARGV, log_dir=tmp_path)
+    assert "over already" in one_line_error(again)
+
+
+def test_a_whole_last_line_without_its_newline_is_kept(logs, tmp_path):
+    log = tmp_path / "game.jsonl"
+    data = Path(logs["killed"]).read_bytes()
+    assert data.endswith(b"\n")
+    log.write_bytes(data[:-1])
+    last = json.loads(data.splitlines()[-1])
+    glog = gamelog.GameLog(log)
+    try:
+        assert glog.repaired and "newline" in glog.repaired
+        glog.append({"ev": "resumed"})
+    finally:
+        glog.close()
+    evs = K.read_log(log)
+    assert evs[-2] == last and evs[-1] == {"ev": "resumed"}
+
+
+def test_a_corrupt_line_in_the_middle_is_refused_in_one_line(logs, tmp_path):
+    log = tmp_path / "game.jsonl"
+    lines = Path(logs["killed"]).read_text().splitlines()
+    lines[5] = lines[5][:20]
+    log.write_text("\n".join(lines) + "\n")
+    before = log.read_bytes()
+    proc = play("--resume", log, *ARGV, log_dir=tmp_path)
+    assert "line 6" in one_line_error(proc)
+    assert log.read_bytes() == before                              # nothing written, nothing lost
+
+
+def test_a_decided_game_without_game_over_is_finished(logs, tmp_path):
+    log = tmp_path / "game.jsonl"
+    lines = Path(logs["whole"]).read_text().splitlines(keepends=True)
+    assert json.loads(lines[-1])["ev"] == "game_over"
+    log.write_text("".join(lines[:-1]))                            # died between the last round and game_over
+    proc = play("--resume", log, log_dir=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    evs = K.read_log(log)
+    assert evs[-1]["ev"] == "game_over" and evs[-1]["loser"] == json.loads(lines[-1])["loser"]
+    assert K.replay_json(log)["phase"] == "over"
+
+
+def test_resume_takes_the_newest_unfinished_game(logs, tmp_path):
+    unfinished = tmp_path / "20250101-100000-1.jsonl"
+    lines = Path(logs["whole"]).read_text().splitlines(keepends=True)
+    unfinished.write_text("".join(lines[:-1]))
+    finished = tmp_path / "20250101-110000-2.jsonl"
+    shutil.copy(logs["whole"], finished)                           # newer, but over
+    K.os.utime(unfinished, (1, 1))
+    proc = play("--resume", log_dir=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert K.read_log(unfinished)[-1]["ev"] == "game_over"
+    assert finished.read_bytes() == Path(logs["whole"]).read_bytes()
+
+
+def test_an_empty_newest_log_gets_a_clear_message(logs, tmp_path):
+    shutil.copy(logs["whole"], tmp_path / "20250101-100000-1.jsonl")
+    (tmp_path / "20250101-120000-3.jsonl").write_text("")
+    err = one_line_error(play("--resume", log_dir=tmp_path))
+    assert "empty" in err and "two cups" not in err, err
+
+
+def test_one_host_at_a_time_writes_a_log(logs, tmp_path):
+    log = tmp_path / "game.jsonl"
+    shutil.copy(logs["killed"], log)
+    before = log.read_bytes()
+    held = gamelog.GameLog(log)  # another host has this game open
+    try:
+        err = one_line_error(play("--resume", log, *ARGV, log_dir=tmp_path))
+        assert "another" in err, err
+    finally:
+        held.close()
+    assert log.read_bytes() == before
+
+
+def test_append_writes_whole_lines_or_nothing(tmp_path):
+    log = gamelog.GameLog(tmp_path / "g.jsonl")
+    try:
+        log.append({"ev": "start", "name": "Jürgen"})
+        with pytest.raises(ValueError):
+            log.append({"ev": "x", "bad": float("nan")})           # replay could not read NaN back as JSON
+    finally:
+        log.close()
+    assert K.read_log(tmp_path / "g.jsonl") == [{"ev": "start", "name": "Jürgen"}]
