@@ -79,9 +79,12 @@ def _ansi(markup):
 def _screen(session, lang, interp, notes):
     from rich.markup import escape
 
+    import shutil
+
+    width = shutil.get_terminal_size((120, 40)).columns  # the key help breaks between its entries, not inside
     lines = ["[bold]%s[/]" % escape(t(lang, "title", interp=interp)),
              "[bold cyan]%s[/]" % escape(t(lang, "link", port=session.port)),
-             "[dim]%s[/]" % escape(keymap.help_text(lang))]
+             "[dim]%s[/]" % escape(keymap.help_text(lang, width - 1))]
     lines += ["[dim]%s[/]" % escape(n) for n in notes]
     lines.append("")
     if session.frame is not None:
