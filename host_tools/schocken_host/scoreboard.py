@@ -3,8 +3,8 @@
 One screen for the whole table: every player with his Deckel in large digits, the middle (Mitte), the phase,
 who is on turn and how many throws he used against the limit, the dice set aside (drawn as pip grids), the
 revealed throws with their labels, the round's result, the losers of the halves, players out of the half
-greyed, a cup caught cheating in red with the reason, a paused (disconnected) cup, and a log of the last
-events (the texts of ``plain.PlainUI``).
+greyed, a cup caught cheating in red with the reason, a paused (disconnected) cup, the own cup of a person at
+the keyboard with his keys (scoreboard_own.py), and a log of the last events (``plain.PlainUI``'s texts).
 
 The scoreboard is a view of a ``state.TableState``: ``Scoreboard.update(state, event)`` redraws it from the
 state after the event was applied, exactly like the plain UI. ``run_scoreboard`` runs the game itself as a
