@@ -5,6 +5,7 @@ whole game of three (tests/test_scoreboard.py)."""
 from schocken.rules import Rules
 from schocken.throws import evaluate
 
+from schocken_host import render
 from schocken_host.referee import _peek_round, _peek_throw_off
 from schocken_host.state import LOG_VERSION, TableState
 
@@ -107,6 +108,19 @@ class Table:
         if probe.game.phase == "over":
             events.append({"ev": "game_over", "loser": probe.game.loser, "blattschuss": probe.game.blattschuss})
         return events
+
+
+class FakeCup:
+    """Stands in for a person's EmulatedCup (own_cup.OwnCup): the test feeds its LED frames, as the cup's reader
+    thread would."""
+
+    def __init__(self):
+        self.on_frame = None
+        self.last_frame = None
+
+    def show(self, faces, kinds=("cup", "cup", "cup"), status=(0, 255, 255)):
+        self.last_frame = render.frame_from(faces, kinds, status)
+        self.on_frame(self, self.last_frame)
 
 
 def until(events, kind, seat=None, throws=None):

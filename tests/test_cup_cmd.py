@@ -239,8 +239,8 @@ def test_key_table():
     from schocken_host.cup_cmd import _decode_keys, action_for
 
     assert action_for("s") == ("shake",) and action_for("ENTER") == ("stand",)
-    assert action_for("2") == ("tap", 1) and action_for("§") == ("long", 2) and action_for("w") == ("long", 1)
-    assert action_for("\x03") == ("quit",) and action_for("zap") is None
+    assert action_for("2") == ("tap", 1) and action_for("§") == ("long", 2) and action_for("5") == ("long", 1)
+    assert action_for("\x03") == ("quit",) and action_for("q") == ("quit",) and action_for("zap") is None
     assert _decode_keys("1\x1b[A§ ".encode()) == ["1", "§", " "]
 
 

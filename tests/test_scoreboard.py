@@ -18,9 +18,10 @@ from textual.app import App
 
 from schocken import RuleError
 from schocken_host.scoreboard import Scoreboard, run_scoreboard
+from schocken_host.own_cup import OwnCup
 from schocken_host.scoreboard_view import die_rows
 
-from scorekit import FINAL, PLAYS, ROUND_2, ROUND_3, ROUND_4, THROW_OFF, Table, until
+from scorekit import FINAL, PLAYS, ROUND_2, ROUND_3, ROUND_4, THROW_OFF, FakeCup, Table, until
 
 SNAPSHOTS = Path(__file__).resolve().parent / "snapshots"
 SIZE = (110, 40)
@@ -256,6 +257,37 @@ async def test_a_state_given_up_front_is_drawn_at_once():
         await pilot.pause()
         assert app.text_of("#phase") == "1. Hälfte  ·  Runde 1"
         assert [app.card_text(s).splitlines()[0] for s in range(3)] == ["1  Anna", "2  Ben", "3  Cem  (Bot)"]
+
+
+@run_async
+async def test_the_persons_panel_shows_his_own_cup_his_keys_and_a_refusal():
+    app = Scoreboard(lang="de")
+    async with app.run_test(size=SIZE) as pilot:
+        table = Table(app=app)
+        table.start(opener=0)
+        await pilot.pause()
+        assert not app.query_one("#own").display          # nobody plays from this keyboard yet
+        cup = FakeCup()
+        app.show_person(OwnCup(cup, 0, table.st))
+        table.emit({"ev": "turn", "round": 1, "seat": 0, "limit": None, "kind": "round", "order": [0, 1, 2]})
+        table.emit({"ev": "progress", "round": 1, "seat": 0, "throws": 1, "public": []})
+        cup.show((4, 1, 6))                                # Anna peeks ...
+        cup.show((0, 0, 0))                                # ... lets go, and sets the one aside
+        cup.show((0, 1, 0), kinds=("cup", "aside", "cup"))
+        table.emit({"ev": "progress", "round": 1, "seat": 0, "throws": 1, "public": [[1, 1]]})
+        app.refused(0, "spicken geht jetzt nicht")
+        await pilot.pause()
+        assert app.query_one("#own").display
+        assert app.own_text().splitlines()[:3] == ["beiseite 1 · unter dem Becher gesehen 4 6",
+                                                   "Status: türkis – Wurf 1", "✗ spicken geht jetzt nicht"]
+        assert " ".join(app.own_text().splitlines()[3:]).startswith("Tasten: s schütteln · 1 2 3 Würfel")
+        assert app.query_one("#own").border_title == "Dein Becher · Anna"
+        assert "Anna: abgelehnt – spicken geht jetzt nicht" in app.text_of("#log")
+        assert "beiseite: 1" in app.card_text(0) and "4" not in app.card_text(0).splitlines()[3]
+        check_snapshot(app, "person")
+        app.refused(1, "nicht dein Zug")                  # another seat's refusal: the log only
+        await pilot.pause()
+        assert "✗ spicken geht jetzt nicht" in app.own_text()
 
 
 def test_die_faces_follow_the_pip_table():

@@ -24,19 +24,14 @@ import time
 
 from schocken.rules import PRESETS
 
-from schocken_host import render
+from schocken_host import keymap, render
 from schocken_host.keyboard import (  # noqa: F401  (KEYS, TEXT, _decode_keys: re-exported)
     KEYS, TEXT, _decode_keys, _run_tty, action_for, t)
 
-DEFAULT_LONG_MS = 1200   # firmware/cup/buttons.py LONG_MS
-TAP_MS = 60
-GAP_MS = 80
-PEEK_S = 1.0
+DEFAULT_LONG_MS = keymap.FIRMWARE_LONG_MS
 QUIET_S = 0.3            # scripted lines: the cup is settled after this long without a new LED frame
-SHAKE_MS = 800           # one throw (docs/emulation.md)
+SHAKE_MS = keymap.SHAKE_MS
 LINK_DRAIN_BYTES = 8192  # unread link output beyond this, nobody is reading: drop it (see _LinkGuard)
-
-MAIN = 3
 
 
 class _LinkGuard:
@@ -164,41 +159,20 @@ class CupSession:
                 return
             time.sleep(min(left, end - now))
 
-    def _press(self, button, hold_s):
-        self.cup.control("press %d" % button)
-        time.sleep(hold_s)
-        self.cup.control("release %d" % button)
-        time.sleep(GAP_MS / 1000)
-
     def do(self, action, settle=False):
-        """Carry out one action (blocking for its presses). With ``settle``, also wait until the cup has shown
-        what it did (the next LED frame), so scripted lines follow one another like a person's hands."""
+        """Carry out one action (blocking for its presses, held as long as keymap.hold_ms says for this cup's
+        long press, like `schocken play`). With ``settle``, also wait until the cup has shown what it did (the
+        next LED frame), so scripted lines follow one another like a person's hands."""
         kind = action[0]
         before = self.frame_count
-        long_s = (self.long_ms + 250) / 1000
         if kind == "shake":
             self.cup.shake(SHAKE_MS)
             self.note(t(self.lang, "shake"))
             if settle:  # the throw lands (or is refused) once the shake is over and the cup is still
                 self.wait_frame(before, SHAKE_MS / 1000 + 3.0)
-        elif kind == "tap":
-            self._press(action[1], TAP_MS / 1000)
-            self.note(t(self.lang, "tap", n=action[1] + 1))
-        elif kind == "long":
-            self._press(action[1], long_s)
-            self.note(t(self.lang, "long", n=action[1] + 1))
-        elif kind == "peek":
-            self.cup.control("press %d" % MAIN)
-            time.sleep(min(PEEK_S, 0.7 * self.long_ms / 1000))  # held any longer, it would stand
-            self.cup.control("release %d" % MAIN)
-            time.sleep(GAP_MS / 1000)
-            self.note(t(self.lang, "peek"))
-        elif kind == "stand":
-            self._press(MAIN, long_s)
-            self.note(t(self.lang, "stand"))
-        elif kind == "reveal":
-            self._press(MAIN, TAP_MS / 1000)
-            self.note(t(self.lang, "reveal"))
+        elif kind in ("tap", "long", "peek", "stand", "reveal"):
+            self.cup.press(keymap.button(action), keymap.hold_ms(action, self.long_ms), keymap.GAP_MS)
+            self.note(t(self.lang, kind, n=keymap.button(action) + 1))
         if settle:
             self.wait_quiet()
         self.guard.check()

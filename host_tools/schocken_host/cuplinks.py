@@ -18,7 +18,7 @@ import secrets
 from schocken import RuleError
 from schocken import protocol as P
 
-from schocken_host.i18n import tr
+from schocken_host.i18n import refusal, tr
 from schocken_host.transport import TransportClosed, hello
 
 PING_AFTER = 2.0          # s of silence, while the referee waits on a cup, before it is asked its status
@@ -197,9 +197,18 @@ class CupLinks:
             self.note(tr(self.lang, "faults_muted", n=seat_no + 1))
 
     def refused(self, seat_no, text):
-        """The cup refused a button press: a person at the keyboard sees why."""
-        if self.seats[seat_no].kind == "human":
-            self.note(tr(self.lang, "refused", name=self.seats[seat_no].name, reason=text))
+        """The cup refused a button press: a person at the keyboard sees why, in his language."""
+        if self.seats[seat_no].kind != "human":
+            return
+        reason = refusal(self.lang, text)
+        show = getattr(self.ui, "refused", None)
+        try:
+            if show is not None:
+                show(seat_no, reason)
+            else:
+                self.note(tr(self.lang, "refused", name=self.seats[seat_no].name, reason=reason))
+        except Exception as e:  # a view's bug is not the cup's fault, and must not end the pump
+            self.note("refused: %s: %s" % (type(e).__name__, e))
 
     # --- waiting ----------------------------------------------------------------------------------------
     async def send(self, seat_no, msg):

@@ -106,6 +106,7 @@ class EmulatedCup:
                  long_ms=None, on_frame=None, secret=None, rom=None):
         self.cup_id = cup_id
         self.secret = secret          # hex, or None: a cup with a secret accepts only an authenticated host
+        self.long_ms = long_ms        # its buttons' long press in ms; None: the firmware's own (1200)
         self.on_frame = on_frame
         self.frames = []             # LED frames (bytes), newest last
         self.control_errors = []

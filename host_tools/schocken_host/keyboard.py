@@ -1,8 +1,9 @@
-"""The keyboard side of `schocken cup --emulate` (host_tools/schocken_host/cup_cmd.py): the key table, the
-user-facing text, and the terminal mode.
+"""The keyboard side of `schocken cup --emulate` (host_tools/schocken_host/cup_cmd.py): the user-facing text and
+the terminal mode.
 
 A key (a raw byte from the terminal, or a line's word when standard input is not a terminal) maps to an action
-of the emulated cup (KEYS, action_for). On a terminal, keys are read raw (termios), the screen is redrawn from
+of the emulated cup through the one key map that `schocken play` uses too (keymap.py: KEYS, action_for, and the
+key help). On a terminal, keys are read raw (termios), the screen is redrawn from
 the cup's LED frames (host_tools/schocken_host/render.py) and the terminal is restored on exit (_run_tty). The
 text (TEXT, t) lives here with the screen it is shown on; the session's notes use it too.
 """
@@ -13,15 +14,14 @@ import sys
 import termios
 import threading
 
-from schocken_host import render
+from schocken_host import keymap, render
+from schocken_host.keymap import KEYS, action_for  # noqa: F401  (re-exported: the key map of both tools)
 
 
 TEXT = {
     "de": {
         "title": "Schocken-Becher (emuliert, {interp})",
         "link": "Link: {port}",
-        "keys": "s schütteln · 1 2 3 Würfel (tippen) · Shift+1/2/3 oder q w e lang (Sechsen drehen)\n"
-                "Leertaste/p spicken · Enter lang (stehen / Zug beginnen) · r kurz (aufdecken) · x Ende",
         "alone": "Ohne Host spielt der Becher allein: vor dem Zug setzt Würfel k das Wurflimit k, Enter beginnt.",
         "rules_note": "Hinweis: allein spielt die Firmware immer nach 'standard'; --rules {preset} wirkt nicht "
                       "(die Regeln setzt ein Host mit configure).",
@@ -40,8 +40,6 @@ TEXT = {
     "en": {
         "title": "Schocken cup (emulated, {interp})",
         "link": "Link: {port}",
-        "keys": "s shake · 1 2 3 die (tap) · Shift+1/2/3 or q w e long (Sechsen drehen)\n"
-                "space/p peek · Enter long (stand / start a turn) · r short (reveal) · x quit",
         "alone": "Without a host the cup plays alone: before a turn die k sets the throw limit k, Enter starts.",
         "rules_note": "Note: alone, the firmware always plays 'standard'; --rules {preset} has no effect "
                       "(a host sets the rules with configure).",
@@ -65,30 +63,6 @@ def t(lang, name, **kw):
     return text.format(**kw) if kw else text
 
 
-# Key (raw byte string or line word) -> action. Actions: ("shake",), ("tap", slot), ("long", slot), ("peek",),
-# ("stand",), ("reveal",), ("quit",).
-KEYS = {
-    "s": ("shake",), "shake": ("shake",),
-    "1": ("tap", 0), "2": ("tap", 1), "3": ("tap", 2),
-    # long press: Shift+1/2/3 on German ("!", '"', "§") and US ("!", "@", "#") layouts, or q w e
-    "!": ("long", 0), '"': ("long", 1), "@": ("long", 1), "§": ("long", 2), "#": ("long", 2),
-    "q": ("long", 0), "w": ("long", 1), "e": ("long", 2),
-    "long1": ("long", 0), "long2": ("long", 1), "long3": ("long", 2),
-    " ": ("peek",), "p": ("peek",), "space": ("peek",), "peek": ("peek",),
-    "\r": ("stand",), "\n": ("stand",), "enter": ("stand",), "stand": ("stand",),
-    "r": ("reveal",), "reveal": ("reveal",),
-    "x": ("quit",), "\x03": ("quit",), "\x04": ("quit",), "quit": ("quit",), "exit": ("quit",),
-}
-
-
-def action_for(key):
-    """The action of a key or a line's word (case-insensitive for words), or None."""
-    if key in KEYS:
-        return KEYS[key]
-    word = key.strip().lower()
-    return KEYS.get(word) if word else None
-
-
 # --- terminal mode ------------------------------------------------------------------------------------------
 def _ansi(markup):
     """Rich markup -> ANSI text with CR LF line ends (the terminal is raw)."""
@@ -105,9 +79,12 @@ def _ansi(markup):
 def _screen(session, lang, interp, notes):
     from rich.markup import escape
 
+    import shutil
+
+    width = shutil.get_terminal_size((120, 40)).columns  # the key help breaks between its entries, not inside
     lines = ["[bold]%s[/]" % escape(t(lang, "title", interp=interp)),
              "[bold cyan]%s[/]" % escape(t(lang, "link", port=session.port)),
-             "[dim]%s[/]" % escape(t(lang, "keys"))]
+             "[dim]%s[/]" % escape(keymap.help_text(lang, width - 1))]
     lines += ["[dim]%s[/]" % escape(n) for n in notes]
     lines.append("")
     if session.frame is not None:

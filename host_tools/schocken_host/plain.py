@@ -4,6 +4,9 @@ import sys
 
 from schocken.throws import ALL
 
+from schocken_host import keymap
+from schocken_host.i18n import tr
+
 TEXT = {
     "de": {
         "start": "Spiel {game_id}: Regeln {rules}, Spieler: {players}",
@@ -87,6 +90,9 @@ class PlainUI:
         self.lang = lang if lang in TEXT else "de"
         self.t = TEXT[self.lang]
         self.out = out or sys.stdout
+        self.st = None               # the table as of the last event
+        self.own = None              # the person's own cup (own_cup.OwnCup), when one plays
+        self._own_shown = None
 
     def say(self, key, **kw):
         self.out.write(self.t[key].format(**kw) + "\n")
@@ -100,7 +106,32 @@ class PlainUI:
         self.out.write(text + "\n")
         self.out.flush()
 
+    # --- a person at the table (play_keys.py) ------------------------------------------------------------
+    def person(self, own):
+        """A person plays ``own`` (own_cup.OwnCup) from the keyboard: the key help, once."""
+        self.own = own
+        self.note(keymap.help_text(self.lang))
+
+    def show_own_cup(self):
+        """The person's cup as he has seen it, when that changed (after each of his keys)."""
+        own = self.own
+        if own is None:
+            return
+        line = own.summary(self.lang)
+        if line != self._own_shown:
+            self._own_shown = line
+            self.note(line)
+
+    def refused(self, seat, reason):
+        """A key of the person (or a press on his cup) that was refused, with its reason."""
+        self.note(tr(self.lang, "refused", name=self._name(seat), reason=reason))
+
+    def _name(self, seat):
+        st = self.st
+        return st.name(seat) if st is not None and 0 <= seat < len(st.players) else str(seat + 1)
+
     def update(self, st, ev):
+        self.st = st
         kind = ev["ev"]
         fn = getattr(self, "_" + kind, None)
         if fn:

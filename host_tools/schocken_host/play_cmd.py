@@ -12,18 +12,16 @@ import time
 from schocken import RuleError
 from schocken.rules import Rules, from_dict
 
-from schocken_host import gamelog
+from schocken_host import gamelog, keymap
 from schocken_host.bots import Bot, STRATEGIES
 from schocken_host.emulator import EmulatedCup
+from schocken_host.i18n import tr
 from schocken_host.plain import PlainUI
+from schocken_host.play_keys import keyboard, ui_keys
 from schocken_host.referee import Referee, Seat
 from schocken_host.rules_cmd import parse_assignments
 from schocken_host.state import TableState, LogError
 from schocken_host.transport import SerialTransport, TransportClosed, discover
-
-KEYS = {"s": ("shake", 800), "1": ("tap", 0), "2": ("tap", 1), "3": ("tap", 2), "4": ("long", 0),
-        "5": ("long", 1), "6": ("long", 2), "p": ("peek", 3), "": ("long", 3), "enter": ("long", 3),
-        "r": ("tap", 3)}
 
 
 def add_arguments(p):
@@ -160,7 +158,9 @@ class Table:
             seat_no = len(self.seats)
             kind = "bot" if k < n_bots else "human"
             secret = None if getattr(args, "no_auth", False) else secrets.token_hex(16)  # paired by this host
-            cup = EmulatedCup("emu%d" % (k + 1), self._name(seat_no, kind), heap=args.heap, long_ms=300,
+            # A person's cup keeps a human-length long press (keymap.PERSON_LONG_MS says why).
+            long_ms = 300 if kind == "bot" else keymap.PERSON_LONG_MS
+            cup = EmulatedCup("emu%d" % (k + 1), self._name(seat_no, kind), heap=args.heap, long_ms=long_ms,
                               secret=secret)
             self.cups.append(cup)
             self.seat_of[cup.cup_id] = seat_no
@@ -184,72 +184,6 @@ class Table:
     def close(self):
         for cup in self.cups:
             cup.close()
-
-
-async def ui_keys(queue, cup, referee, table=None):
-    """Keys the scoreboard forwards (it owns the terminal): the same meaning as on standard input."""
-    while True:
-        await _key((await queue.get()).strip().lower(), cup, referee, table)
-
-
-async def keyboard(cup, referee, table=None):
-    """The human at an emulated table: keys as lines on standard input (see KEYS); and the table's word:
-    "drop N" (seat N dropped the dice: a penalty Deckel), "ein N" (seat N throws back in)."""
-    loop = asyncio.get_running_loop()
-    lines = asyncio.Queue()
-    fd = sys.stdin.fileno()
-
-    def readable():
-        data = os.read(fd, 4096)
-        if not data:
-            loop.remove_reader(fd)
-            lines.put_nowait(None)
-            return
-        for line in data.decode(errors="replace").splitlines():
-            lines.put_nowait(line)
-    loop.add_reader(fd, readable)  # no reader thread: nothing blocks the host's exit
-    try:
-        while True:
-            line = await lines.get()
-            if line is None:
-                return
-            await _key(line.strip().lower(), cup, referee, table)
-    finally:
-        loop.remove_reader(fd)
-
-
-async def _key(key, cup, referee, table=None):
-    words = key.split()
-    if len(words) == 2 and words[0] in ("drop", "ein", "wait", "forfeit") and words[1].isdigit():
-        what = {"drop": "penalty", "ein": "einwuerfeln"}.get(words[0], words[0])
-        referee.request(what, int(words[1]) - 1)
-        return
-    if len(words) == 2 and words[0] == "unplug" and words[1].isdigit() and table is not None:
-        # Emulated cups only, for testing a referee: seat N's cup is gone for good.
-        for emu in table.cups:
-            if table.seat_of.get(emu.cup_id) == int(words[1]) - 1:
-                emu.unplug()
-        return
-    if len(words) == 3 and words[0] == "cheat" and words[1].isdigit() and table is not None:
-        # Emulated cups only, for testing a referee: seat N misbehaves (firmware/emulate.py, docs/emulation.md).
-        seat = int(words[1]) - 1
-        for emu in table.cups:
-            if table.seat_of.get(emu.cup_id) == seat:
-                emu.control("cheat " + words[2])
-        return
-    if cup is None or key not in KEYS:
-        return
-    what, arg = KEYS[key]
-    if what == "shake":
-        cup.shake(arg)
-    elif what == "peek":
-        cup.control("press 3")
-        await asyncio.sleep(1.0)
-        cup.control("release 3")
-    else:
-        cup.control("press %d" % arg)
-        await asyncio.sleep(0.06 if what == "tap" else 0.5)
-        cup.control("release %d" % arg)
 
 
 def open_resume(args):
@@ -318,6 +252,7 @@ async def play(args, ui_factory):
                 log = gamelog.GameLog.new(args.log_dir)
             except gamelog.LogFileError as e:
                 raise RuleError(str(e))
+        args.log_path = log.path  # cmd_play says how to continue a game stopped midway
         ui = ui_factory()
         ui.note("Log: %s" % log.path)
         if log.repaired:
@@ -356,9 +291,34 @@ async def play(args, ui_factory):
 
 def cmd_play(args):
     lang = getattr(args, "lang", "de")
-    if args.plain or not sys.stdout.isatty():
-        state = asyncio.run(play(args, lambda: PlainUI(lang)))
-    else:
-        from schocken_host.scoreboard import run_scoreboard
-        state = run_scoreboard(args, play, lang)
-    return 0 if state is not None and state.over else 1
+    try:
+        if args.plain or not sys.stdout.isatty():
+            state = asyncio.run(play(args, lambda: PlainUI(lang)))
+        else:
+            from schocken_host.scoreboard import run_scoreboard
+            state = run_scoreboard(args, play, lang)
+    except (KeyboardInterrupt, asyncio.CancelledError):  # --plain: Ctrl-C, a quit key, the end of the input
+        state = None
+    if state is None or not state.over:
+        # Stopped midway by the people at the table (q, Ctrl-C): not a failure; the log holds the game.
+        hint = resume_hint(args, lang)
+        if hint:
+            print(hint, flush=True)
+    return 0
+
+
+def resume_hint(args, lang):
+    """The line that tells how to continue an interrupted game from its log, or None when no game began."""
+    import shlex
+
+    path = getattr(args, "log_path", None)
+    if path is None or not os.path.exists(path) or os.path.getsize(path) == 0:
+        return None
+    words = ["schocken", "play", "--resume", str(path)]
+    for port in args.port:
+        words += ["--port", port]
+    for cup_id in args.ble:
+        words += ["--ble", cup_id]
+    if args.table:
+        words += ["--table", args.table]
+    return tr(lang, "interrupted", command=" ".join(shlex.quote(w) for w in words))

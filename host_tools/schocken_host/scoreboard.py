@@ -3,8 +3,8 @@
 One screen for the whole table: every player with his Deckel in large digits, the middle (Mitte), the phase,
 who is on turn and how many throws he used against the limit, the dice set aside (drawn as pip grids), the
 revealed throws with their labels, the round's result, the losers of the halves, players out of the half
-greyed, a cup caught cheating in red with the reason, a paused (disconnected) cup, and a log of the last
-events (the texts of ``plain.PlainUI``).
+greyed, a cup caught cheating in red with the reason, a paused (disconnected) cup, the own cup of a person at
+the keyboard with his keys (scoreboard_own.py), and a log of the last events (``plain.PlainUI``'s texts).
 
 The scoreboard is a view of a ``state.TableState``: ``Scoreboard.update(state, event)`` redraws it from the
 state after the event was applied, exactly like the plain UI. ``run_scoreboard`` runs the game itself as a
@@ -25,8 +25,11 @@ from textual.widgets import Digits, Footer, Log, Static
 
 from schocken.throws import ALL, evaluate
 
+from schocken_host import keymap
+from schocken_host.i18n import tr
 from schocken_host.plain import PlainUI
 from schocken_host.scoreboard_card import PlayerCard, card_info, throw_limit
+from schocken_host.scoreboard_own import OwnCupPanel
 from schocken_host.scoreboard_view import TEXT, plain_text
 
 LOG_LINES = 200
@@ -45,6 +48,12 @@ class _UI:
 
     def note(self, text):
         self.app.note(text)
+
+    def person(self, own):
+        self.app.show_person(own)
+
+    def refused(self, seat, reason):
+        self.app.refused(seat, reason)
 
 
 class Scoreboard(App):
@@ -88,10 +97,9 @@ class Scoreboard(App):
     #halves { height: auto; padding: 0 1; color: $text-muted; }
     #log { height: 1fr; min-height: 4; border: round $panel-lighten-1; }
     """
-    BINDINGS = [
-        Binding("q", "quit_game", "Beenden", priority=True),
-        Binding("ctrl+c", "quit_game", "Beenden", show=False, priority=True),
-    ]
+    # The quit keys of the one key map (keymap.py), bound whatever has the focus; the footer shows q.
+    BINDINGS = [Binding(key, "quit_game", "Beenden", show=key == "q", priority=True)
+                for key in keymap.QUIT_BINDINGS]
 
     def __init__(self, state=None, lang="de", game=None, auto_exit=None):
         super().__init__()
@@ -101,6 +109,7 @@ class Scoreboard(App):
         self.game = game
         self.auto_exit = auto_exit
         self.final_state = None
+        self.own = None              # the person's own cup (own_cup.OwnCup), when one plays from this keyboard
         self.error = None
         self.finished = False
         self.throw_off_text = None
@@ -188,6 +197,7 @@ class Scoreboard(App):
         yield Grid(id="players")
         yield Static("", id="result")
         yield Static("", id="halves")
+        yield OwnCupPanel(self.lang)
         yield Log(id="log", max_lines=LOG_LINES, highlight=False)
         yield Footer()
 
@@ -204,7 +214,7 @@ class Scoreboard(App):
     def on_key(self, event):
         """Every key but the bindings' goes to the game: a person at an emulated cup plays with it."""
         if self._ui is not None:
-            self._ui.keys.put_nowait("enter" if event.key == "enter" else (event.character or event.key))
+            self._ui.keys.put_nowait(keymap.textual_key(event.key, event.character))
 
     async def _run_game(self):
         ui = self._ui = _UI(self)
@@ -233,6 +243,27 @@ class Scoreboard(App):
             except Exception:
                 pass
         self.exit()
+
+    # --- the person at the keyboard (play_keys.py) -------------------------------------------------
+    def show_person(self, own):
+        """``own`` (own_cup.OwnCup) is played from this keyboard: its panel, redrawn at every LED frame."""
+        self.own = own
+        self.query_one(OwnCupPanel).attach(own)
+
+    def refused(self, seat, reason):
+        """A refused key (or a press the person's cup refused): the reason in his panel at once, and the log."""
+        if self._other_thread():
+            self.call_from_thread(self.refused, seat, reason)
+            return
+        st = self.state
+        name = st.name(seat) if st is not None and 0 <= seat < len(st.players) else str(seat + 1)
+        self._add_line(tr(self.lang, "refused", name=name, reason=reason))
+        if self.own is not None and seat == self.own.seat and self.is_running:
+            self.query_one(OwnCupPanel).show_reason(reason)
+
+    def own_text(self):
+        """The person's panel as plain text (tests, screen readers)."""
+        return self.query_one(OwnCupPanel).text()
 
     # --- drawing ----------------------------------------------------------------------------------
     def refresh_view(self):
@@ -288,6 +319,8 @@ class Scoreboard(App):
         # Result of the last round (or of the throw-off), losers of the halves.
         self.query_one("#result", Static).update(self._result_line(st))
         self.query_one("#halves", Static).update(self._halves_line(st))
+        if self.own is not None:
+            self.query_one(OwnCupPanel).redraw()
 
     def _turn_line(self, st, phase):
         if st is None or phase in ("over", "setup"):

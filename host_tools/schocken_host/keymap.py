@@ -1,0 +1,120 @@
+"""The one key map of a person's emulated cup: `schocken play` (scoreboard and --plain) and `schocken cup
+--emulate` read their keys through it, carry them out with the press durations it gives, and show the key help it
+writes.
+
+A key is a character (what a raw terminal or a typed line gives: "s", "1", " ", "\\r", "\\x03"), a Textual key
+name ("space", "enter", "ctrl+c") or a word of a scripted line ("shake", "long2", "quit"). It maps to an action:
+("shake",), ("tap", slot), ("long", slot), ("peek",), ("stand",), ("reveal",), ("quit",).
+
+`q` quits in both tools (it is what a terminal program's user tries first, and the scoreboard's footer shows it);
+the long presses of the die buttons are 4 5 6 or Shift+1 2 3, so no letter is needed for them.
+"""
+
+# What the person presses, grouped by what it does. A row: (help text key, the keys with their action, how the
+# help shows the keys: (German, English)). KEYS, the help line and the scoreboard's bindings all come from here.
+ROWS = (
+    ("shake", {"s": ("shake",), "shake": ("shake",)}, ("s", "s")),
+    ("tap", {"1": ("tap", 0), "2": ("tap", 1), "3": ("tap", 2)}, ("1 2 3", "1 2 3")),
+    # Shift+1/2/3 on German ("!", '"', "§") and US ("!", "@", "#") layouts; 4 5 6 on any layout.
+    ("long", {"4": ("long", 0), "5": ("long", 1), "6": ("long", 2),
+              "!": ("long", 0), '"': ("long", 1), "@": ("long", 1), "§": ("long", 2), "#": ("long", 2),
+              "long1": ("long", 0), "long2": ("long", 1), "long3": ("long", 2)},
+     ("4 5 6", "4 5 6")),
+    ("peek", {"p": ("peek",), " ": ("peek",), "space": ("peek",), "peek": ("peek",)},
+     ("p/Leertaste", "p/space")),
+    ("stand", {"\r": ("stand",), "\n": ("stand",), "enter": ("stand",), "ctrl+j": ("stand",), "stand": ("stand",)},
+     ("Enter", "Enter")),
+    ("reveal", {"r": ("reveal",), "reveal": ("reveal",)}, ("r", "r")),
+    ("quit", {"q": ("quit",), "x": ("quit",), "\x03": ("quit",), "\x04": ("quit",), "ctrl+c": ("quit",),
+              "ctrl+d": ("quit",), "quit": ("quit",), "exit": ("quit",)}, ("q", "q")),
+)
+
+KEYS = {key: action for _, keys, _ in ROWS for key, action in keys.items()}
+
+# The quit keys by Textual's names (a letter, or "ctrl+c"): the scoreboard binds them, so they work whatever
+# has the focus; every other key goes to the person's cup.
+QUIT_BINDINGS = tuple(k for k, action in KEYS.items()
+                      if action == ("quit",) and ((len(k) == 1 and k.isalpha()) or k.startswith("ctrl+")))
+
+TEXT = {
+    "de": {"shake": "schütteln", "tap": "Würfel beiseite/zurück", "long": "lang: Sechsen drehen",
+           "peek": "spicken", "stand": "stehen", "reveal": "aufdecken", "quit": "beenden",
+           "title": "Tasten"},
+    "en": {"shake": "shake", "tap": "die aside/back", "long": "long: Sechsen drehen",
+           "peek": "peek", "stand": "stand", "reveal": "reveal", "quit": "quit",
+           "title": "Keys"},
+}
+
+# --- press durations ------------------------------------------------------------------------------------
+FIRMWARE_LONG_MS = 1200  # firmware/cup/buttons.py LONG_MS: a real cup's long press
+# A person's emulated cup keeps the firmware's human-length long press (play_cmd.Table.build): a keyboard has
+# no key-up, so every press is synthetic, and a peek held for half of 1200 ms stays 600 ms clear of a stand
+# even when the host's event loop or the cup process is late by that much (the bots' cups use 300 ms and
+# release a peek as soon as they have read the dice; a person's peek cannot).
+PERSON_LONG_MS = FIRMWARE_LONG_MS
+TAP_MS = 60              # well above the cup's 20 ms debounce, far below any long press
+GAP_MS = 80              # after a release: longer than the debounce, so the next press counts
+SHAKE_MS = 800           # one throw (docs/emulation.md)
+
+
+def hold_ms(action, long_ms):
+    """How long the button of ``action`` is held on a cup whose long press is ``long_ms``; None for actions
+    that press no button (shake, quit). The one place that ties the key durations to the cup's long press."""
+    kind = action[0]
+    if kind in ("tap", "reveal"):
+        return TAP_MS
+    if kind == "peek":
+        return long_ms // 2   # clearly short of a long press: a peek must never stand
+    if kind in ("long", "stand"):
+        return long_ms + max(250, long_ms // 4)   # clearly past it
+    return None
+
+
+def button(action):
+    """The cup's button an action presses: die 0..2 or the main button 3."""
+    return action[1] if action[0] in ("tap", "long") else 3
+
+
+# --- reading keys ---------------------------------------------------------------------------------------
+def action_for(key):
+    """The action of a key or a line's word (case-insensitive for words), or None."""
+    if key in KEYS:
+        return KEYS[key]
+    word = key.strip().lower()
+    return KEYS.get(word) if word else None
+
+
+def textual_key(key, character):
+    """A Textual key event (its ``key`` and ``character``) as a key of the map: a printable character as
+    itself, anything else (space, enter, ctrl+...) by Textual's name."""
+    if character and character.isprintable() and not character.isspace():
+        return character
+    return key
+
+
+def help_rows(lang):
+    """[(keys as shown, what they do)] in the order of ROWS."""
+    t = TEXT.get(lang, TEXT["de"])
+    i = 1 if lang == "en" else 0
+    return [(shown[i], t[name]) for name, _, shown in ROWS]
+
+
+def help_line(lang, sep=" · "):
+    """The key help in one line, e.g. "s schütteln · 1 2 3 Würfel beiseite/zurück · ..."."""
+    return sep.join("%s %s" % row for row in help_rows(lang))
+
+
+def help_text(lang, width=None):
+    """The key help with its title, "Tasten: s schütteln · ...", broken into lines of at most ``width``
+    characters between its entries (never inside one: "q beenden" stays together)."""
+    entries = ["%s %s" % row for row in help_rows(lang)]
+    line = TEXT.get(lang, TEXT["de"])["title"] + ":"
+    lines = []
+    for n, entry in enumerate(entries):
+        piece = (" · " if n else " ") + entry
+        if width and len(line) + len(piece) > width and n:
+            lines.append(line + " ·")
+            line = entry
+        else:
+            line += piece
+    return "\n".join(lines + [line])

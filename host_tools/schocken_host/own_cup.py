@@ -1,0 +1,153 @@
+"""A person's own emulated cup as he sees it, and the keys the host refuses before the cup sees them.
+
+A person at a real cup sees its LEDs: the dice set aside (orange) all the time, the dice under the cup (white)
+while he holds the main button, and he remembers what he saw until he throws again. ``OwnCup`` keeps exactly
+that from the LED frames of that one cup (``EmulatedCup.on_frame``, called from the cup's reader thread): the
+dice lying out, the dice last seen under the cup in this throw, and the status pixel. It reads nothing else,
+so nobody's hidden dice, not even the person's own unseen ones, can reach the screen.
+
+``refusal(action)`` is the host's check of a key against the table (``state.TableState``): a shake when it is
+not the person's turn, a peek or a stand before the first throw, ... It answers with the firmware's own
+refusal text ("not your turn"), which ``i18n.refusal`` turns into the person's language like the cup's own.
+"""
+
+import threading
+
+from schocken_host import render
+
+TEXT = {
+    "de": {"title": "Dein Becher", "aside": "beiseite", "seen": "unter dem Becher gesehen",
+           "covered": "unter dem Becher: verdeckt", "none": "noch nicht gewürfelt", "refused": "✗ {reason}"},
+    "en": {"title": "Your cup", "aside": "set aside", "seen": "seen under the cup",
+           "covered": "under the cup: covered", "none": "not thrown yet", "refused": "✗ {reason}"},
+}
+
+
+def _white(rgb):
+    # A die under the cup is white; the blue seat number of a waiting cup is not a die anyone threw.
+    return rgb is not None and render.die_kind(rgb) == "cup" and min(rgb) > 0
+
+
+class OwnCup:
+    """What the person has seen of his cup. ``cup``: anything with ``last_frame`` and an ``on_frame``
+    attribute (an EmulatedCup); ``seat``: his seat; ``state``: the live TableState."""
+
+    def __init__(self, cup, seat, state):
+        self.cup = cup
+        self.seat = seat
+        self.state = state
+        self.lock = threading.Lock()
+        self.frame = None
+        self.seen = {}              # slot -> face seen under the cup ...
+        self.seen_at = None         # ... in this (round, throws used): another throw and it is gone
+        self.listeners = []         # called (from the reader thread) after every frame
+        self._chained = getattr(cup, "on_frame", None)
+        cup.on_frame = self._on_frame
+        if getattr(cup, "last_frame", None) is not None:
+            self._on_frame(cup, cup.last_frame)
+
+    def _moment(self):
+        """(round, throws) of the person's throw in play, or None while he has no throw (the LEDs then show
+        nothing he threw)."""
+        st = self.state
+        if st is None or not st.players or self.seat >= len(st.players):
+            return None
+        p = st.players[self.seat]
+        return (st.round, p.throws) if p.throws else None
+
+    def _on_frame(self, cup, frame):
+        info = render.decode(frame)
+        moment = self._moment()
+        with self.lock:
+            self.frame = info
+            if moment is not None:
+                if self.seen_at != moment:
+                    self.seen, self.seen_at = {}, moment
+                for slot in range(3):
+                    if info["dice"][slot] and _white(info["colors"][slot]):
+                        self.seen[slot] = info["dice"][slot]
+        if self._chained is not None:
+            self._chained(cup, frame)
+        for listener in list(self.listeners):
+            listener()
+
+    def dice(self):
+        """[(face or None, kind)] per slot: kind "aside" (lying out), "cup" (under the cup, seen in this
+        throw) or "empty" (under the cup, not seen)."""
+        moment = self._moment()
+        with self.lock:
+            info, seen = self.frame, dict(self.seen) if self.seen_at == moment else {}
+        out = []
+        for slot in range(3):
+            face = info["dice"][slot] if info and moment else None
+            if face and render.die_kind(info["colors"][slot]) == "aside":
+                out.append((face, "aside"))
+            elif slot in seen:
+                out.append((seen[slot], "cup"))
+            else:
+                out.append((None, "empty"))
+        return out
+
+    def status(self, lang):
+        """(color name, meaning) of the status pixel, or None before the first frame."""
+        with self.lock:
+            info = self.frame
+        if not info:
+            return None
+        name, meaning = render.status_text(info["status"], lang)
+        return name, meaning.split(" · ")[0]  # "Wurf 1 · allein vor dem Zug: ...": a table's cup is never alone
+
+    def describe(self, lang):
+        """What the person knows of his cup: "beiseite 1 · unter dem Becher gesehen 4 6" (or covered, or not
+        thrown yet)."""
+        t = TEXT.get(lang, TEXT["de"])
+        if self._moment() is None:
+            return t["none"]
+        dice = self.dice()
+        parts = []
+        aside = [str(f) for f, kind in dice if kind == "aside"]
+        if aside:
+            parts.append("%s %s" % (t["aside"], " ".join(aside)))
+        seen = [str(f) for f, kind in dice if kind == "cup"]
+        if seen:
+            parts.append("%s %s" % (t["seen"], " ".join(seen)))
+        elif any(kind == "empty" for _, kind in dice):
+            parts.append(t["covered"])
+        return " · ".join(parts)
+
+    def summary(self, lang):
+        """One line for --plain: "Dein Becher: beiseite 1 · unter dem Becher gesehen 4 6"."""
+        return "%s: %s" % (TEXT.get(lang, TEXT["de"])["title"], self.describe(lang))
+
+    # --- the host's check of a key ---------------------------------------------------------------------
+    def refusal(self, action):
+        """The refusal text (the firmware's wording, English) for a key the table does not allow now, or None.
+        Only what the host knows for sure; everything else the cup decides (and says why)."""
+        kind = action[0]
+        st = self.state
+        if kind == "quit":
+            return None
+        if st is None or not st.players:
+            return "not your turn"   # the game has not begun
+        if st.over:
+            return "the game is over"
+        p = st.players[self.seat]
+        if kind == "reveal":
+            if not p.done or p.revealed is not None:
+                return "nothing to reveal"
+            if not all(st.players[s].done for s in st.order):
+                return "the round is not over"
+            return None
+        if p.done:
+            return "the turn is over"
+        if st.on_turn != self.seat:
+            return "not your turn"
+        if kind == "shake":
+            # The last permitted throw stands the cup by itself (done above), so only a full table is left.
+            if p.throws and len(p.public) >= 3:
+                return "no die left in the cup: stand instead"
+            return None
+        if not p.throws:
+            return "throw first"
+        return None
+

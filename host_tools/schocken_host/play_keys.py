@@ -1,0 +1,149 @@
+"""The keys of a person at a `schocken play` table: read from the scoreboard (``ui_keys``) or from standard
+input (``keyboard``, --plain), through the one key map of keymap.py, checked against the table first (a refused
+key gets its reason on the screen at once) and carried out on the person's emulated cup with the durations
+keymap.hold_ms gives for that cup's long press. The person's own cup, as he sees it, goes to the UI
+(own_cup.OwnCup, with the key help)."""
+
+import asyncio
+import os
+import sys
+
+from schocken_host import keymap
+from schocken_host.i18n import refusal, tr
+from schocken_host.own_cup import OwnCup
+
+
+async def ui_keys(queue, cup, referee, table=None):
+    """Keys the scoreboard forwards (it owns the terminal and binds the quit keys itself), read through the one
+    key map (keymap.py) like the lines of standard input."""
+    own = _person(cup, referee, table)
+    while True:
+        await _safe_key(await queue.get(), cup, referee, table, own)
+
+
+def keyboard(cup, referee, table=None):
+    """The human at an emulated table: keys as lines on standard input (keymap.py; a line with nothing on it is
+    the Enter key); and the table's word: "drop N" (seat N dropped the dice: a penalty Deckel), "ein N" (seat
+    N throws back in). A quit key, or the end of the input while a person plays, stops the game: play()'s
+    task, the one calling this, is cancelled (cmd_play then says how to continue)."""
+    return _read_lines(asyncio.current_task(), cup, referee, table)
+
+
+async def _read_lines(game, cup, referee, table):
+    loop = asyncio.get_running_loop()
+    lines = asyncio.Queue()
+    fd = sys.stdin.fileno()
+
+    def readable():
+        data = os.read(fd, 4096)
+        if not data:
+            loop.remove_reader(fd)
+            lines.put_nowait(None)
+            return
+        for line in data.decode(errors="replace").splitlines():
+            lines.put_nowait(line)
+    own = _person(cup, referee, table)
+    loop.add_reader(fd, readable)  # no reader thread: nothing blocks the host's exit
+    try:
+        while True:
+            line = await lines.get()
+            if line is None:
+                if cup is not None:
+                    game.cancel()  # the person has left the keyboard: nobody can play his cup
+                return
+            if await _safe_key(line if line.strip() else "enter", cup, referee, table, own) == "quit":
+                game.cancel()
+                return
+            shown = getattr(referee.ui, "show_own_cup", None)
+            if shown is not None:
+                shown()
+    finally:
+        loop.remove_reader(fd)
+
+
+def _person(cup, referee, table):
+    """The person's own cup as he sees it (own_cup.OwnCup), handed to the UI with the key help; None when
+    nobody plays from the keyboard."""
+    seat = table.seat_of.get(cup.cup_id) if cup is not None and table is not None else None
+    if seat is None:
+        return None
+    own = OwnCup(cup, seat, referee.state)
+    show = getattr(referee.ui, "person", None)
+    if show is not None:
+        show(own)
+    return own
+
+
+def _refused(referee, seat, why):
+    """A key the table refuses: its reason on the screen at once, in the UI's language."""
+    lang = getattr(referee.ui, "lang", "de")
+    reason = refusal(lang, why)
+    show = getattr(referee.ui, "refused", None)
+    if show is not None:
+        show(seat, reason)
+    else:
+        referee.ui.note(tr(lang, "refused", name=referee.state.name(seat), reason=reason))
+
+
+async def _safe_key(key, cup, referee, table, own):
+    # A key that fails (the cup was just unplugged, ...) is reported; the keyboard must outlive it.
+    try:
+        return await _key(key, cup, referee, table, own)
+    except (OSError, ValueError, IndexError, KeyError) as e:
+        referee.ui.note("%r: %s" % (key, e))
+        return None
+
+
+async def _key(key, cup, referee, table=None, own=None):
+    """Carry out one key (or a table word); returns "quit" for a quit key, else None."""
+    words = key.split()
+    if len(words) == 2 and words[0] in ("drop", "ein", "wait", "forfeit") and words[1].isdigit():
+        what = {"drop": "penalty", "ein": "einwuerfeln"}.get(words[0], words[0])
+        referee.request(what, int(words[1]) - 1)
+        return None
+    if len(words) == 2 and words[0] == "unplug" and words[1].isdigit() and table is not None:
+        # Emulated cups only, for testing a referee: seat N's cup is gone for good.
+        for emu in table.cups:
+            if table.seat_of.get(emu.cup_id) == int(words[1]) - 1:
+                emu.unplug()
+        return None
+    if len(words) == 3 and words[0] == "cheat" and words[1].isdigit() and table is not None:
+        # Emulated cups only, for testing a referee: seat N misbehaves (firmware/emulate.py, docs/emulation.md).
+        seat = int(words[1]) - 1
+        for emu in table.cups:
+            if table.seat_of.get(emu.cup_id) == seat:
+                emu.control("cheat " + words[2])
+        return None
+    action = keymap.action_for(key)
+    if action is None:
+        return None
+    if action[0] == "quit":
+        return "quit"
+    if cup is None:
+        return None
+    if own is not None:
+        why = own.refusal(action)
+        if why is not None:
+            _refused(referee, own.seat, why)
+            return None
+    await _press(cup, action, own)
+    return None
+
+
+async def _press(cup, action, own):
+    """One key's presses on the person's cup, with the durations of keymap.hold_ms for this cup's long press."""
+    if action[0] == "shake":
+        p = own.state.players[own.seat] if own is not None else None
+        before = (p.throws, p.done) if p is not None else None
+        cup.shake(keymap.SHAKE_MS)
+        if p is not None:
+            # The next key waits for the throw to land: a peek while the dice still roll would show the last
+            # throw, or be refused before the first.
+            end = asyncio.get_running_loop().time() + keymap.SHAKE_MS / 1000 + 3.0
+            while (p.throws, p.done) == before and asyncio.get_running_loop().time() < end:
+                await asyncio.sleep(0.02)
+        return
+    hold = keymap.hold_ms(action, getattr(cup, "long_ms", None) or keymap.FIRMWARE_LONG_MS)
+    # Held and released in a thread: a busy event loop (a redraw) cannot stretch a peek into a stand, and a
+    # press that has begun always ends with its release.
+    await asyncio.to_thread(cup.press, keymap.button(action), hold, keymap.GAP_MS)

@@ -1,0 +1,113 @@
+"""The scoreboard's panel of the person who plays an emulated cup from the keyboard: "Dein Becher", his own cup
+as he sees it (own_cup.OwnCup: the dice set aside, the dice last seen under the cup, the status pixel), the
+reason of a refused key, and the key help of keymap.py. Hidden while nobody plays from the keyboard."""
+
+import asyncio
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.css.query import NoMatches
+from textual.widgets import Static
+
+from schocken_host import keymap
+from schocken_host.own_cup import TEXT
+from schocken_host.scoreboard_view import dice_text, plain_text
+
+
+class OwnCupPanel(Vertical):
+    """Dice on the left, with what they are, the cup's status and a refusal beside them; the keys below."""
+
+    DEFAULT_CSS = """
+    OwnCupPanel { height: auto; display: none; border: round $success; padding: 0 1; }
+    OwnCupPanel.-show { display: block; }
+    OwnCupPanel #own-top { height: 3; }
+    OwnCupPanel #own-dice { width: 18; height: 3; }
+    OwnCupPanel #own-lines { width: 1fr; height: 3; }
+    OwnCupPanel #own-reason { color: $error; text-style: bold; }
+    OwnCupPanel #own-keys { color: $text-muted; }
+    """
+    REASON_S = 6.0  # how long the reason of a refused key stays up
+
+    def __init__(self, lang="de"):
+        super().__init__(id="own")
+        self.lang = lang if lang in TEXT else "de"
+        self.own = None
+        self.reason = ""
+        self._loop = None           # the app's event loop: LED frames come from the cup's reader thread
+        self._reason_timer = None
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="own-top"):
+            yield Static("", id="own-dice")
+            with Vertical(id="own-lines"):
+                yield Static("", id="own-label")
+                yield Static("", id="own-status")
+                yield Static("", id="own-reason")
+        yield Static(keymap.help_text(self.lang), id="own-keys")
+
+    def on_mount(self):
+        self._loop = asyncio.get_running_loop()
+
+    def on_resize(self):
+        self.redraw()
+
+    def attach(self, own):
+        """Show ``own`` (own_cup.OwnCup) from now on, redrawn at every LED frame of its cup."""
+        self.own = own
+        own.listeners.append(self._changed)
+        self.set_class(True, "-show")
+        self.redraw()
+
+    def _changed(self):
+        # From the cup's reader thread: handed over without waiting (call_from_thread would block the reader,
+        # and for good once the app is gone).
+        if self._loop is None:
+            return
+        try:
+            self._loop.call_soon_threadsafe(self.redraw)
+        except RuntimeError:  # the loop is closed: the scoreboard is gone
+            pass
+
+    def show_reason(self, reason):
+        """The reason of a refused key, for REASON_S seconds."""
+        self.reason = reason
+        self.redraw()
+        if self._reason_timer is not None:
+            self._reason_timer.stop()
+        self._reason_timer = self.set_timer(self.REASON_S, self._clear_reason) if reason else None
+
+    def _clear_reason(self):
+        self._reason_timer = None
+        self.reason = ""
+        self.redraw()
+
+    def redraw(self):
+        own = self.own
+        if own is None or not self.is_mounted:
+            return
+        t = TEXT[self.lang]
+        st = own.state
+        name = st.name(own.seat) if st is not None and own.seat < len(st.players) else str(own.seat + 1)
+        self.border_title = "%s · %s" % (t["title"], name)
+        dice = own.dice()
+        status = own.status(self.lang)
+        try:
+            keys = self.query_one("#own-keys", Static)
+            keys.update(keymap.help_text(self.lang, keys.size.width or None))  # broken between its entries
+            self.query_one("#own-dice", Static).update(dice_text([f for f, _ in dice], [k for _, k in dice]))
+            self.query_one("#own-label", Static).update(Text(own.describe(self.lang), style="bold"))
+            self.query_one("#own-status", Static).update("Status: %s – %s" % status if status else "")
+            self.query_one("#own-reason", Static).update(t["refused"].format(reason=self.reason)
+                                                         if self.reason else "")
+        except NoMatches:
+            pass  # not composed yet: the next redraw fills it
+
+    def text(self):
+        """What the panel shows, as plain text (tests, screen readers)."""
+        lines = []
+        for sel in ("#own-label", "#own-status", "#own-reason", "#own-keys"):
+            widget = self.query_one(sel, Static)
+            content = getattr(widget, "content", None)
+            lines.append(plain_text(content if content is not None else getattr(widget, "renderable", "")))
+        return "\n".join(lines)

@@ -1,0 +1,308 @@
+"""A person at an emulated table, through the real path: `schocken play` with emulated cups (the firmware on
+the MicroPython unix port), played from the keyboard of the real Textual scoreboard (its test pilot), of a real
+terminal (tmux) and of `--plain` (lines on standard input).
+
+Checked: a peek shows the person his own dice and never stands; the dice he saw stay on his panel until he
+throws again; a refused key shows its reason at once; the key help is on screen; `q` (or Ctrl-C, or the end of
+`--plain`'s input) midway exits 0 with the resume hint, and `--resume` continues that log. Every wait has a
+timeout and says what it waited for.
+"""
+
+import asyncio
+import functools
+import os
+import select
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from schocken_host import keymap, play_cmd, render
+from schocken_host.scoreboard import Scoreboard
+
+from conftest import micropython_path
+from tablekit import play_args, read_log
+
+ROOT = Path(__file__).resolve().parents[1]
+SCHOCKEN = [sys.executable, "-m", "schocken_host.cli"]
+START_S = 120      # two emulated cups started and the first turn given, on a busy machine
+STEP_S = 10        # one key carried out and its effect seen
+
+needs_mp = pytest.mark.skipif(micropython_path() is None, reason="needs the micropython unix port")
+needs_tmux = pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux for a real terminal")
+
+
+def env(log_dir=None):
+    """This checkout's host tools and rules package first (another checkout may be installed in the venv)."""
+    e = dict(os.environ, PYTHONUNBUFFERED="1")
+    e["PYTHONPATH"] = os.pathsep.join([str(ROOT / "host_tools"), str(ROOT / "firmware" / "lib")]
+                                      + ([e["PYTHONPATH"]] if e.get("PYTHONPATH") else []))
+    if log_dir is not None:
+        e["SCHOCKEN_LOG_DIR"] = str(log_dir)
+    return e
+
+
+def run_async(fn):
+    @functools.wraps(fn)
+    def wrapper(*args, **kw):
+        return asyncio.run(fn(*args, **kw))
+    return wrapper
+
+
+async def wait(pilot, check, timeout, what, show=lambda: ""):
+    end = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > end:
+            raise AssertionError("waited %.0f s in vain for %s\n%s" % (timeout, what, show()))
+        await pilot.pause(0.05)
+
+
+# --- the scoreboard's test pilot ------------------------------------------------------------------------
+@needs_mp
+@run_async
+async def test_a_persons_turn_on_the_scoreboard(tmp_path):
+    # Seat 1 is the person (the bots take the first emulated cups); he opens, so he has three throws.
+    args = play_args(["--emulate", 2, "--bots", 1, "--opener", 1, "--no-fair", "--names", "Bot,Anna",
+                      "--log-dir", tmp_path])
+    app = Scoreboard(lang="de", game=lambda ui_factory: play_cmd.play(args, ui_factory))
+    async with app.run_test(size=(120, 50)) as pilot:
+        def show():
+            return "panel:\n%s\nlog:\n%s" % (app.own_text() if app.own else "-", app.text_of("#log")[-1500:])
+
+        await wait(pilot, lambda: app.own is not None and app.state is not None and app.state.on_turn == 1,
+                   START_S, "the person's turn", show)
+        me, own = app.state.players[1], app.own
+        assert own.seat == 1 and own.cup.long_ms == keymap.PERSON_LONG_MS
+
+        # The key help of the one key map is on screen; a peek before the first throw is refused, with why.
+        assert keymap.help_text("de") in " ".join(app.own_text().splitlines())
+        await pilot.press("p")
+        await wait(pilot, lambda: "✗ erst würfeln" in app.own_text(), STEP_S, "the refusal's reason", show)
+        assert "Anna: abgelehnt – erst würfeln" in app.text_of("#log")
+        assert me.throws == 0 and not me.done
+
+        # Shake, then peek: the panel shows the dice under the cup, and the peek does not stand.
+        own.cup.control("dice 1 4 2")
+        await pilot.press("s")
+        await wait(pilot, lambda: me.throws == 1, STEP_S, "the first throw", show)
+        await pilot.press("p")
+        await wait(pilot, lambda: "unter dem Becher gesehen 1 4 2" in app.own_text(), STEP_S,
+                   "the dice under the cup on the panel", show)
+        await wait(pilot, lambda: render.decode(own.cup.last_frame)["dice"] == [0, 0, 0], STEP_S,
+                   "the main button released (the dice covered again)", show)
+        await pilot.pause(keymap.PERSON_LONG_MS / 1000)  # past the cup's long press, counted from the peek's start
+        assert me.throws == 1 and not me.done and app.state.on_turn == 1, show()
+        assert "am Zug · Wurf 1/3" in app.card_text(1)
+        assert "unter dem Becher gesehen 1 4 2" in app.own_text()   # he remembers what he saw
+
+        # Set the one aside, throw the other two: what he saw is gone, the one lies out; then stand.
+        await pilot.press("1")
+        await wait(pilot, lambda: me.public == [[0, 1]], STEP_S, "die 1 set aside", show)
+        own.cup.control("dice 5 5")
+        await pilot.press("s")
+        await wait(pilot, lambda: me.throws == 2, STEP_S, "the second throw", show)
+        await wait(pilot, lambda: "beiseite 1 · unter dem Becher: verdeckt" in app.own_text(), STEP_S,
+                   "the panel after the second throw", show)
+        await pilot.press("enter")
+        await wait(pilot, lambda: me.done, STEP_S, "the person standing", show)
+        assert me.throws == 2
+        assert own.cup.cup_id == "emu2"   # the panel reads the person's cup, never the bot's (emu1)
+        await pilot.press("q")
+        await pilot.pause()
+    assert not app.finished and app.final_state is None
+    assert play_cmd.resume_hint(args, "de") == ("Spiel unterbrochen. Weiter mit: schocken play --resume %s"
+                                                % args.log_path)
+
+
+# --- --plain: lines on standard input ---------------------------------------------------------------------
+class Lines:
+    """A `schocken play --plain` subprocess: its output read with a deadline, its input written line by line."""
+
+    def __init__(self, argv, log_dir):
+        self.proc = subprocess.Popen(SCHOCKEN + [str(a) for a in argv], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env(log_dir),
+                                     cwd=ROOT, text=True, bufsize=1)
+        self.out = []
+
+    def text(self):
+        return "".join(self.out)
+
+    def until(self, check, timeout, what):
+        end = time.monotonic() + timeout
+        while not check(self.text()):
+            left = end - time.monotonic()
+            if left <= 0 or self.proc.poll() is not None and not select.select([self.proc.stdout], [], [], 0)[0]:
+                raise AssertionError("waited in vain for %s (exit %s):\n%s" % (what, self.proc.poll(),
+                                                                              self.text()[-3000:]))
+            if select.select([self.proc.stdout], [], [], min(left, 0.2))[0]:
+                line = self.proc.stdout.readline()
+                if line:
+                    self.out.append(line)
+
+    def send(self, line):
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+
+    def finish(self, timeout=30):
+        try:
+            rc = self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            raise AssertionError("schocken play did not end within %d s:\n%s" % (timeout, self.text()[-3000:]))
+        self.out.append(self.proc.stdout.read())
+        return rc
+
+    def kill(self):
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(10)
+
+
+def the_log(log_dir):
+    logs = sorted(Path(log_dir).glob("*.jsonl"))
+    assert len(logs) == 1, logs
+    return logs[0]
+
+
+@needs_mp
+def test_plain_a_person_peeks_sees_his_dice_and_q_stops_with_the_resume_hint(tmp_path):
+    game = Lines(["--lang", "en", "play", "--plain", "--emulate", 2, "--bots", 1, "--opener", 1,
+                  "--names", "Bot,Anna"], tmp_path)
+    try:
+        game.until(lambda t: "Round 1: Anna is on turn." in t, START_S, "the person's turn")
+        assert game.text().count("Keys: s shake · 1 2 3 die aside/back") == 1   # the key help, once, first
+        assert game.text().index("Keys:") < game.text().index("Round 1:")
+        game.send("p")
+        game.until(lambda t: "Anna: refused – throw first" in t, STEP_S, "the refusal's reason")
+        game.send("s")
+        game.send("p")
+        game.until(lambda t: "Your cup: seen under the cup " in t, STEP_S + 5, "the dice seen while peeking")
+        time.sleep(keymap.PERSON_LONG_MS / 1000)
+        game.until(lambda t: "Anna: throw 1" in t, STEP_S, "the throw")
+        assert "Anna stands" not in game.text()
+        game.send("q")
+        rc = game.finish()
+    finally:
+        game.kill()
+    log = the_log(tmp_path)
+    assert rc == 0, game.text()[-3000:]
+    assert "Game interrupted. Continue with: schocken play --resume %s" % log in game.text()
+    assert "Anna stands" not in game.text()
+    assert not [e for e in read_log(log) if e["ev"] == "game_over"]
+
+
+@needs_mp
+def test_plain_ctrl_c_midway_exits_0_with_the_resume_hint(tmp_path):
+    game = Lines(["play", "--plain", "--emulate", 2, "--bots", 1, "--opener", 0], tmp_path)
+    try:
+        game.until(lambda t: "Runde 1: Bot 1 ist am Zug." in t, START_S, "the first turn")
+        game.proc.send_signal(signal.SIGINT)
+        rc = game.finish()
+    finally:
+        game.kill()
+    assert rc == 0, game.text()[-3000:]
+    assert "Spiel unterbrochen. Weiter mit: schocken play --resume %s" % the_log(tmp_path) in game.text()
+    assert "Traceback" not in game.text()
+
+
+# --- a real terminal: the scoreboard under tmux -----------------------------------------------------------
+class Terminal:
+    """A tmux server of its own (its own socket: nobody else's sessions are touched) with one 160x50 window."""
+
+    def __init__(self, tmp_path):
+        self.socket = "schocken-test-%d" % os.getpid()
+        self.status = tmp_path / "status"
+        self.tmp = tmp_path
+
+    def tmux(self, *argv):
+        return subprocess.run(["tmux", "-L", self.socket] + list(argv), capture_output=True, text=True, timeout=20)
+
+    def start(self, argv, log_dir):
+        # The tmux server has its own environment: the command says what it needs (no COLUMNS/LINES either:
+        # the terminal's size is the window's).
+        words = ["env", "-u", "COLUMNS", "-u", "LINES", "PYTHONPATH=" + env()["PYTHONPATH"],
+                 "SCHOCKEN_LOG_DIR=" + str(log_dir), "TERM=xterm-256color"] + SCHOCKEN + [str(a) for a in argv]
+        cmd = "cd %s && %s; echo $? > %s; sleep 120" % (
+            shlex.quote(str(ROOT)), " ".join(shlex.quote(w) for w in words), shlex.quote(str(self.status)))
+        # The window first, the command once it has its size: a program started with the window gets the
+        # default 80x24 terminal and its resize signal may come before it listens for one.
+        proc = self.tmux("new-session", "-d", "-s", "play", "-x", "160", "-y", "50", "sleep 600")
+        assert proc.returncode == 0, proc.stderr
+        self.until_size(160, 50)
+        proc = self.tmux("respawn-pane", "-k", "-t", "play", cmd)
+        assert proc.returncode == 0, proc.stderr
+
+    def until_size(self, width, height, timeout=10):
+        end = time.monotonic() + timeout
+        while self.tmux("display", "-p", "-t", "play", "#{pane_width}x#{pane_height}").stdout.strip() != (
+                "%dx%d" % (width, height)):
+            if time.monotonic() > end:
+                raise AssertionError("the tmux pane never got %dx%d" % (width, height))
+            time.sleep(0.1)
+
+    def screen(self):
+        return self.tmux("capture-pane", "-p", "-J", "-t", "play").stdout
+
+    def until(self, check, timeout, what):
+        end = time.monotonic() + timeout
+        while not check(self.screen()):
+            if time.monotonic() > end:
+                raise AssertionError("waited %.0f s in vain for %s:\n%s" % (timeout, what, self.screen()))
+            time.sleep(0.2)
+
+    def keys(self, *keys):
+        self.tmux("send-keys", "-t", "play", *keys)
+
+    def exit_status(self, timeout):
+        end = time.monotonic() + timeout
+        while not (self.status.exists() and self.status.read_text().strip()):
+            if time.monotonic() > end:
+                raise AssertionError("the command did not end within %d s:\n%s" % (timeout, self.screen()))
+            time.sleep(0.2)
+        return int(self.status.read_text())
+
+    def close(self):
+        self.tmux("kill-server")
+
+
+@needs_mp
+@needs_tmux
+def test_q_midway_in_a_real_terminal_exits_0_and_resume_continues_the_log(tmp_path):
+    term = Terminal(tmp_path)
+    logs = tmp_path / "logs"
+    try:
+        term.start(["play", "--emulate", 2, "--bots", 1, "--opener", 1, "--names", "Bot,Anna"], logs)
+        term.until(lambda s: "Anna ist am Zug" in s and "Dein Becher" in s, START_S, "the person's turn")
+        screen = term.screen()
+        assert keymap.help_text("de") in screen                                 # the key help, on screen
+        assert "q Beenden" in screen                                             # and the footer's quit key
+        term.keys("s")
+        term.until(lambda s: "Anna: Wurf 1" in s, STEP_S, "the throw")
+        term.keys("q")
+        rc = term.exit_status(30)
+        screen = term.screen()
+    finally:
+        term.close()
+    log = the_log(logs)
+    assert rc == 0, screen
+    assert ("Spiel unterbrochen. Weiter mit: schocken play --resume %s" % log) in screen, screen
+    assert "Error" not in screen and "Traceback" not in screen
+    events = read_log(log)
+    assert events[0]["ev"] == "start" and not [e for e in events if e["ev"] == "game_over"]
+
+    # The hint's command continues that game: it resumes, gives a turn, and stops again with q.
+    game = Lines(["--lang", "en", "play", "--resume", log, "--plain"], logs)
+    try:
+        game.until(lambda t: "Game resumed." in t and "is on turn" in t, START_S, "the resumed game's turn")
+        game.send("q")
+        rc = game.finish()
+    finally:
+        game.kill()
+    assert rc == 0, game.text()[-3000:]
+    assert "Game interrupted. Continue with: schocken play --resume %s" % log in game.text()
+    assert len(read_log(log)) > len(events) and read_log(log)[len(events)]["ev"] == "resumed"
