@@ -289,20 +289,18 @@ class CupLinks:
             return since
         if seat.asked_at is None:
             seat.asked_at = now
-            self.asking.add(seat_no)
             self.emit({"ev": "absent", "seat": seat_no, "after": round(now - start), "reason": why})
         decision = self._decision(seat_no)
         if decision is None and now - seat.asked_at > timeout:
             decision = "timeout"  # nobody at the table answers: the wait ends all the same
         if decision == "wait":
             seat.asked_at = None
-            self.asking.discard(seat_no)
+            self.emit({"ev": "wait", "seat": seat_no, "round": self.state.round})
             if seat.away_since is not None:
                 seat.away_since = now
             return now
         if decision in ("forfeit", "timeout"):
             seat.asked_at = None
-            self.asking.discard(seat_no)
             self.emit({"ev": "forfeit", "round": self.state.round, "seat": seat_no,
                        "by": "table" if decision == "forfeit" else "timeout"})
             raise Forfeit(seat_no)
@@ -331,7 +329,6 @@ class CupLinks:
                 continue
             break
         seat.away_since = seat.asked_at = None
-        self.asking.discard(seat_no)
         self.emit({"ev": "resume", "seat": seat_no})
         await self.ask_status(seat_no, wait=False)  # a cup that is done sends its commitment again
 

@@ -36,6 +36,7 @@ TEXT = {
         "absent_slow": "{name} ist seit {after} s am Zug. Der Tisch entscheidet: 'wait {n}' (weiter warten) oder 'forfeit {n}' ({name} bekommt die Deckel der Runde).",
         "forfeit": "{name} ist nicht da und bekommt die Deckel dieser Runde.",
         "forfeit_timeout": "Keine Antwort vom Tisch: {name} bekommt die Deckel dieser Runde.",
+        "wait": "Der Tisch wartet weiter auf {name}.",
         "fault": "Becher von {name}: fehlerhafte Nachricht übergangen ({reason})",
         "stop": "Spiel angehalten: {reason}. Weiter mit 'schocken play --resume'.",
         "opener_void": "{name} hat keinen gültigen Wurf beim Auswürfeln und beginnt.",
@@ -71,6 +72,7 @@ TEXT = {
         "absent_slow": "{name} has been on turn for {after} s. The table decides: 'wait {n}' (keep waiting) or 'forfeit {n}' ({name} takes the round's Deckel).",
         "forfeit": "{name} is absent and takes this round's Deckel.",
         "forfeit_timeout": "No answer from the table: {name} takes this round's Deckel.",
+        "wait": "The table keeps waiting for {name}.",
         "fault": "The cup of {name}: a faulty message was passed over ({reason})",
         "stop": "Game stopped: {reason}. Continue with 'schocken play --resume'.",
         "opener_void": "{name} has no valid throw in the throw-off and opens.",
@@ -195,6 +197,9 @@ class PlainUI:
 
     def _forfeit(self, st, ev):
         self.say("forfeit_timeout" if ev.get("by") == "timeout" else "forfeit", name=st.name(ev["seat"]))
+
+    def _wait(self, st, ev):
+        self.say("wait", name=st.name(ev["seat"]))
 
     def _fault(self, st, ev):
         self.say("fault", name=st.name(ev["seat"]), reason=ev["reason"])

@@ -101,19 +101,12 @@ async def _key(key, cup, referee, table=None, own=None):
         what = {"drop": "penalty", "ein": "einwuerfeln"}.get(words[0], words[0])
         referee.request(what, int(words[1]) - 1)
         return None
-    if len(words) == 2 and words[0] == "unplug" and words[1].isdigit() and table is not None:
-        # Emulated cups only, for testing a referee: seat N's cup is gone for good.
-        for emu in table.cups:
-            if table.seat_of.get(emu.cup_id) == int(words[1]) - 1:
-                emu.unplug()
+    if key.strip().lower() in DECISION_KEYS and referee.state.asked:
+        # The scoreboard has no line to type "forfeit N" into: w / f rule on the seat the table was asked about.
+        referee.request(DECISION_KEYS[key.strip().lower()], min(referee.state.asked))
         return None
-    if len(words) == 3 and words[0] == "cheat" and words[1].isdigit() and table is not None:
-        # Emulated cups only, for testing a referee: seat N misbehaves (firmware/emulate.py, docs/emulation.md).
-        seat = int(words[1]) - 1
-        for emu in table.cups:
-            if table.seat_of.get(emu.cup_id) == seat:
-                emu.control("cheat " + words[2])
-        return None
+    if len(words) >= 2 and words[0] in EMULATION_WORDS and words[1].isdigit() and table is not None:
+        return _emulation_word(key, words, table)
     action = keymap.action_for(key)
     if action is None:
         return None
@@ -127,6 +120,27 @@ async def _key(key, cup, referee, table=None, own=None):
             _refused(referee, own.seat, why)
             return None
     await _press(cup, action, own)
+    return None
+
+
+DECISION_KEYS = {"w": "wait", "f": "forfeit"}
+# Emulated cups only, for testing a referee (docs/emulation.md): "unplug N" (seat N's cup is gone for good),
+# "restart N" (pulled and plugged in again), "freeze N" / "thaw N" (stops answering on an open link, and back),
+# "cheat N KIND [always]", "inject N JSON" (seat N misbehaves: firmware/cheat.py).
+EMULATION_WORDS = ("unplug", "restart", "freeze", "thaw", "cheat", "inject")
+
+
+def _emulation_word(key, words, table):
+    seat = int(words[1]) - 1
+    for emu in table.cups:
+        if table.seat_of.get(emu.cup_id) != seat:
+            continue
+        if words[0] in ("unplug", "restart", "freeze", "thaw") and len(words) == 2:
+            getattr(emu, words[0])()
+        elif words[0] == "cheat" and len(words) in (3, 4):
+            emu.control(" ".join(words[0:1] + words[2:]))
+        elif words[0] == "inject":
+            emu.control("inject " + key.strip().split(None, 2)[2])
     return None
 
 

@@ -45,7 +45,6 @@ class Referee(CupLinks):
         self.absent_timeout = absent_timeout  # seconds a cup may be gone (or silent) before the table is asked
         self.turn_timeout = turn_timeout      # seconds a present seat may take before the table is asked
         self.requests = []            # ("penalty" | "einwuerfeln" | "wait" | "forfeit", seat) from the table
-        self.asking = set()           # seats the table has been asked about (wait or forfeit)
 
     # --- events -------------------------------------------------------------------------------------
     def emit(self, ev):
@@ -103,7 +102,7 @@ class Referee(CupLinks):
         a seat it was asked about ("wait", "forfeit")."""
         if not isinstance(seat, int) or not 0 <= seat < len(self.seats):
             return self._note("no_seat", n=seat + 1 if isinstance(seat, int) else seat)
-        if what in ("wait", "forfeit") and seat not in self.asking:
+        if what in ("wait", "forfeit") and seat not in self.state.asked:
             return self._note("not_asked", n=seat + 1)  # a word kept for later would rule without a question
         self.requests.append((what, seat))
 

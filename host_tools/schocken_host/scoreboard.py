@@ -300,6 +300,7 @@ class Scoreboard(App):
         if st is not None:
             for seat, reason in sorted(st.paused.items()):
                 lines.append(t["pause"].format(name=st.name(seat), reason=reason))
+            lines += [t["asked"].format(name=st.name(seat)) for seat in sorted(st.asked)]
         banner.update("\n".join(lines))
         banner.set_class(bool(lines), "-show")
         banner.set_class(over, "-over")

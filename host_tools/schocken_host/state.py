@@ -60,6 +60,7 @@ class TableState:
         self.half_losers = []
         self.paused = {}             # seat -> reason
         self.replays = 0             # rounds voided in a row (replay_round since the last decided round)
+        self.asked = set()           # seats the table has been asked about (absent) and not yet ruled on
         self.notes = []              # last messages for people
         self.events = 0
         self.over = False
@@ -221,17 +222,24 @@ class TableState:
 
     def _ev_resume(self, ev):
         self.paused.pop(ev["seat"], None)
+        self.asked.discard(ev["seat"])
         self.players[ev["seat"]].connected = True
 
     def _ev_absent(self, ev):
         self.notes.append("absent:%d" % ev["seat"])
+        self.asked.add(ev["seat"])
+
+    def _ev_wait(self, ev):
+        self.asked.discard(ev["seat"])
 
     def _ev_forfeit(self, ev):
         self.notes.append("forfeit:%d" % ev["seat"])
+        self.asked.discard(ev["seat"])
 
     def _ev_resumed(self, ev):
         self.notes.append("resumed")
         self.replays = 0   # a new host gives the void seats their full count of tries again
+        self.asked.clear()  # and asks the table again where it must
 
     def _ev_half_lost(self, ev):
         pass  # derived from the round before it; kept in the log for people and stats
