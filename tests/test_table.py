@@ -30,7 +30,7 @@ WAIT = K.GAME_TIMEOUT + 30
 
 def flash(cup):
     """The cup's state in its emulated flash (cup.core.Cup.snapshot), flattened: its three parts in one dict."""
-    data = json.loads(Path(cup._flash.name, "state.json").read_text())
+    data = json.loads(Path(cup.state_path).read_text())
     return dict(data["table"], **data["round"], **data["turn"])
 
 

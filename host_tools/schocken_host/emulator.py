@@ -103,7 +103,7 @@ class EmulatedCup:
     """One emulated cup process. ``port`` is the link's device path for pyserial."""
 
     def __init__(self, cup_id="emu1", name="", sensor=None, board=None, heap=HEAP, interpreter=None,
-                 long_ms=None, on_frame=None, secret=None, rom=None):
+                 long_ms=None, on_frame=None, secret=None, rom=None, flash=None):
         self.cup_id = cup_id
         self.secret = secret          # hex, or None: a cup with a secret accepts only an authenticated host
         self.long_ms = long_ms        # its buttons' long press in ms; None: the firmware's own (1200)
@@ -113,8 +113,15 @@ class EmulatedCup:
         self.control_lines = []       # every other line the cup said on its control channel
         self.interpreter = interpreter or ("micropython" if micropython_exe() else "cpython")
         import tempfile
-        self._flash = tempfile.TemporaryDirectory(prefix="cup-%s-" % cup_id)
-        args = ["--cup", cup_id, "--name", name, "--state", os.path.join(self._flash.name, "state.json")]
+        # The cup's flash: a folder of its own that outlives the process (restart() finds the state there); a
+        # given ``flash`` folder also outlives this object (a resumed host's cup goes on with its turn).
+        self._flash = None
+        if flash is None:
+            self._flash = tempfile.TemporaryDirectory(prefix="cup-%s-" % cup_id)
+            flash = self._flash.name
+        os.makedirs(flash, exist_ok=True)
+        self.state_path = os.path.join(str(flash), "state.json")
+        args = ["--cup", cup_id, "--name", name, "--state", self.state_path]
         if sensor:
             args += ["--sensor", sensor]
         if board:
@@ -281,7 +288,8 @@ class EmulatedCup:
             self.secret = None  # closed twice: unregistered once
         self.kill()
         self._close_fds()
-        self._flash.cleanup()
+        if self._flash is not None:
+            self._flash.cleanup()
 
     def __enter__(self):
         return self

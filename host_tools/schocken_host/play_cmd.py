@@ -6,8 +6,10 @@ import asyncio
 import hashlib
 import os
 import secrets
+import shutil
 import sys
 import time
+from pathlib import Path
 
 from schocken import RuleError
 from schocken.rules import Rules, from_dict
@@ -122,6 +124,7 @@ class Table:
         if args.names:
             self.names = [n.strip() for n in args.names.split(",") if n.strip()]
         self.resume_start = resume_start
+        self.flash = None             # where emulated cups keep their flash: beside the game's log
 
     def rules(self):
         if self.resume_start:
@@ -160,8 +163,9 @@ class Table:
             secret = None if getattr(args, "no_auth", False) else secrets.token_hex(16)  # paired by this host
             # A person's cup keeps a human-length long press (keymap.PERSON_LONG_MS says why).
             long_ms = 300 if kind == "bot" else keymap.PERSON_LONG_MS
-            cup = EmulatedCup("emu%d" % (k + 1), self._name(seat_no, kind), heap=args.heap, long_ms=long_ms,
-                              secret=secret)
+            cup_id = "emu%d" % (k + 1)
+            cup = EmulatedCup(cup_id, self._name(seat_no, kind), heap=args.heap, long_ms=long_ms, secret=secret,
+                              flash=self.flash / cup_id if self.flash else None)
             self.cups.append(cup)
             self.seat_of[cup.cup_id] = seat_no
             seat = Seat(self._name(seat_no, kind), SerialTransport(cup.port), kind, reconnect=_reopen(cup))
@@ -245,13 +249,16 @@ async def play(args, ui_factory):
             return state
     table = Table(args, start)
     try:
-        await table.build()
-        rules = table.rules()
         if log is None:
             try:
                 log = gamelog.GameLog.new(args.log_dir)
             except gamelog.LogFileError as e:
                 raise RuleError(str(e))
+        # Emulated cups keep their flash beside the log, as a real cup keeps its own: after a host crash the new
+        # cup processes come back with their turns, and nobody throws again.
+        table.flash = flash_folder(log.path)
+        await table.build()
+        rules = table.rules()
         args.log_path = log.path  # cmd_play says how to continue a game stopped midway
         ui = ui_factory()
         ui.note("Log: %s" % log.path)
@@ -287,6 +294,12 @@ async def play(args, ui_factory):
             log.close()
             if not args.resume and log.path.exists() and log.path.stat().st_size == 0:
                 log.path.unlink()  # no game was started: leave no empty log behind
+            if not log.path.exists() or gamelog.finished(log.path):
+                shutil.rmtree(flash_folder(log.path), ignore_errors=True)  # nothing left to resume
+
+
+def flash_folder(log_path):
+    return Path(log_path).with_suffix(".cups")
 
 
 def cmd_play(args):
