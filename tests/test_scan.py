@@ -60,3 +60,10 @@ def test_a_cup_this_host_paired_is_listed_with_its_state_and_a_wrong_key_as_not_
     cups_file.write_text(json.dumps({"scan-a": {"secret": "ff" * 16}}))
     row = json.loads(scan(tmp_path, "scan", "--json", "--no-ble", "--port", paired.port))
     assert row["paired"] == "not authentic" and row["state"] is None
+
+
+def test_a_cup_answering_unsigned_for_a_cup_this_host_paired_is_not_authentic(cups, tmp_path):
+    _, plain = cups
+    (tmp_path / "cups.json").write_text(json.dumps({"scan-b": {"secret": SECRET}}))
+    row = json.loads(scan(tmp_path, "scan", "--json", "--no-ble", "--port", plain.port))
+    assert row["cup"] == "scan-b" and row["paired"] == "not authentic"

@@ -69,17 +69,19 @@ async def serial_scan(ports=None, timeout=2.0):
 
 def _refused_identity(t):
     """The entry of a cup whose identity ``hello`` refused, from the line it answered with (the transport
-    keeps it: ``last_raw``), or None when the refusal was not about a signed identity. Without this host's key
+    keeps it: ``last_raw``), or None when the refusal was not about its identity. Without this host's key
     nobody can ask it for its status: the seat and state stay unknown."""
     try:
         ident = P.decode(t.last_raw, H.CUP_TO_HOST) if t.last_raw else None
     except P.ProtocolError:
         return None
-    if not ident or ident.get("t") != "identity" or ident.get("nonce") is None:
+    if not ident or ident.get("t") != "identity":
         return None
-    # Signed, but with no key here: paired with another host. A key here that does not verify it: somebody
-    # answers in the name of a cup this host paired.
-    paired = "not authentic" if ident["cup"] in keystore() else "elsewhere"
+    # hello refuses a signed identity when this host has no key for the cup: it is paired with another host.
+    # It also refuses one that does not verify under this host's key, or comes unsigned for a cup this host
+    # paired: somebody answers in the name of that cup.
+    elsewhere = ident.get("nonce") is not None and ident["cup"] not in keystore()
+    paired = "elsewhere" if elsewhere else "not authentic"
     return {"via": "serial", "address": t.port, "rssi": None, "cup": ident["cup"], "name": ident.get("name"),
             "seat": None, "battery": ident.get("battery"), "state": None, "seq": None, "paired": paired}
 
@@ -133,6 +135,7 @@ def cmd_scan(args, ble_scan=None, serial=None, out=None):
     cups = asyncio.run(scan_all(args, ble_scan, serial))
     if args.json:
         for c in cups:
+            c.setdefault("paired", None)   # BLE: an advertisement does not tell
             out.write(json.dumps(c, sort_keys=True) + "\n")
     elif cups:
         out.write(format_table(cups, getattr(args, "lang", "de")) + "\n")
