@@ -18,7 +18,7 @@ BAD_INPUT = 2           # the exit status of every refusal
 MIN_HEAP = 64 * 1024
 # A board has well under this; more only costs the PC memory.
 MAX_HEAP = 64 * 1024 * 1024
-_HEAP = re.compile(r"(\d+)([kKmM]?)\Z")
+_HEAP = re.compile(r"([1-9]\d*)([kKmM]?)\Z")   # no leading 0: micropython would read it as octal
 
 
 class OneLineParser(argparse.ArgumentParser):
