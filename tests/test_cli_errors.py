@@ -55,7 +55,7 @@ CASES = {
             ["--emulate", "--long-ms", "5"], ["--emulate", "--long-ms", "x"], ["--emulate", "--rules", "nope"]],
     "shake-replay": [[], ["missing.csv"], ["folder"], ["binary.dat"], ["empty.txt"], ["broken.toml"],
                      ["trace.csv", "--sensor", "x"]],
-    "play": [["--emulate", "x"], ["--emulate", "-1"], ["--emulate", "1"], ["--emulate", "4", "--bots", "5"],
+    "play": [["--emulate", "x"], ["--emulate", "-1"], ["--emulate", "1"], ["--emulate", "400"], ["--emulate", "4", "--bots", "5"],
              ["--emulate", "2", "--bots", "-1"], ["--bots", "1", "--port", "/dev/null"],
              ["--emulate", "2", "--heap", "nonsense"], ["--emulate", "2", "--heap", "1k"],
              ["--emulate", "2", "--absent-timeout", "-5"], ["--emulate", "2", "--absent-timeout", "nan"],

@@ -28,7 +28,7 @@ KEYS = {"s": ("shake", 800), "1": ("tap", 0), "2": ("tap", 1), "3": ("tap", 2), 
 
 
 def add_arguments(p):
-    p.add_argument("--emulate", type=count, default=0, metavar="N", help="start N emulated cups")
+    p.add_argument("--emulate", type=count, default=0, metavar="N", help="start N emulated cups (at most 20)")
     p.add_argument("--bots", type=count, default=None, metavar="K",
                    help="K of the emulated cups are played by bots (default: all)")
     p.add_argument("--port", action="append", default=[], help="serial port of a cup (repeatable)")

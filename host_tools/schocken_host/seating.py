@@ -10,6 +10,10 @@ from schocken_host.input_checks import check_folder_for_writing, check_port
 from schocken_host.rules_cmd import parse_assignments
 from schocken_host.table_file import check_name, read_table
 
+# Each emulated cup is a MicroPython process with two pseudo-terminals on this PC; a typo like --emulate 400
+# would start them all before anything else could fail.
+MAX_EMULATED = 20
+
 
 def _names(args, table):
     if args.names is None:
@@ -63,6 +67,8 @@ def plan(args, resuming=False):
         return names, ports, None
     rules = _rules(args, table)
     emulate = args.emulate
+    if emulate > MAX_EMULATED:
+        raise RuleError("--emulate %d: at most %d emulated cups" % (emulate, MAX_EMULATED))
     if args.bots is not None and args.bots > emulate:
         raise RuleError("--bots %d: only %d emulated cups (--emulate N) to play" % (args.bots, emulate))
     seats = len(ports) + len(args.ble) + emulate
