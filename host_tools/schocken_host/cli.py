@@ -1,13 +1,22 @@
 """`schocken`: the host's command line. One verb per job; every verb reports bad input in one line on
-standard error and exits non-zero, printing nothing on standard output."""
+standard error and exits with status 2, printing nothing on standard output (README, "Command line").
+
+Exit status: 0 done, 1 the job failed (a game not finished, a failed self-test, a board that does not answer),
+2 bad input (arguments, files, standard input), 70 an internal error (a bug: one line, the traceback with
+SCHOCKEN_DEBUG=1), 130 interrupted."""
 
 import argparse
+import os
 import sys
+import traceback
 
 from schocken import RuleError
 from schocken.rules import PRESETS
 
 from schocken_host.i18n import LANGS, tr
+from schocken_host.input_checks import BAD_INPUT, OneLineParser, os_error_text
+
+INTERNAL_ERROR = 70     # EX_SOFTWARE of sysexits.h
 
 
 def _common(p):
@@ -41,7 +50,7 @@ VERBS = (
 
 
 def build_parser():
-    parser = argparse.ArgumentParser(prog="schocken", description="Schocken: rules, cups and referee.")
+    parser = OneLineParser(prog="schocken", description="Schocken: rules, cups and referee.")
     parser.add_argument("--lang", choices=LANGS, default="de", help="language of the output (default: de)")
     verbs = parser.add_subparsers(dest="verb", metavar="VERB")
     verbs.required = True
@@ -75,6 +84,37 @@ def build_parser():
     return parser
 
 
+def verb_names(parser=None):
+    """Every verb of the command line, as the parser knows them (tests walk them all)."""
+    parser = parser or build_parser()
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return list(action.choices)
+    return []
+
+
+def bad_input(e):
+    """The one line that describes bad input, or None when ``e`` is not the user's doing. The verbs raise
+    RuleError for what they find wrong; the rest is what Python raises on a bad file or bad data that reached
+    a reader without its own check: a file that is missing or a folder, text that is not UTF-8, JSON or TOML
+    that is broken (ValueError) or nested past the recursion limit."""
+    if isinstance(e, RuleError):
+        return str(e)
+    if isinstance(e, RecursionError):
+        return "input nested too deeply"
+    if isinstance(e, UnicodeError):
+        return "input is not UTF-8 text (%s)" % e
+    if isinstance(e, OSError):
+        return os_error_text(e)
+    if isinstance(e, ValueError):
+        return str(e) or type(e).__name__
+    return None
+
+
+def debugging():
+    return os.environ.get("SCHOCKEN_DEBUG", "") not in ("", "0")
+
+
 def main(argv=None):
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -82,14 +122,21 @@ def main(argv=None):
     try:
         run = getattr(__import__(module, fromlist=[func]), func)
         return run(args) or 0
-    except RuleError as e:
-        sys.stderr.write("schocken: %s: %s\n" % (tr(args.lang, "error"), e))
-        return 2
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:  # output piped into head & co.
         sys.stderr.close()
         return 0
+    except Exception as e:  # noqa: BLE001 - the one place every error becomes one line
+        if debugging():
+            traceback.print_exc()
+        text = bad_input(e)
+        if text is not None:
+            sys.stderr.write("schocken: %s: %s\n" % (tr(args.lang, "error"), " ".join(text.split())))
+            return BAD_INPUT
+        sys.stderr.write("schocken: %s: %s: %s (SCHOCKEN_DEBUG=1 %s)\n" % (
+            tr(args.lang, "internal_error"), type(e).__name__, " ".join(str(e).split()), tr(args.lang, "traceback")))
+        return INTERNAL_ERROR
 
 
 if __name__ == "__main__":

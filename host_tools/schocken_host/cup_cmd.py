@@ -14,6 +14,7 @@ the dice of the next throw (tests); "#" starts a comment.
 
 import collections
 import fcntl
+import json
 import os
 import select
 import struct
@@ -22,9 +23,11 @@ import termios
 import threading
 import time
 
+from schocken import RuleError
 from schocken.rules import PRESETS
 
 from schocken_host import keymap, render
+from schocken_host.input_checks import read_text
 from schocken_host.keyboard import (  # noqa: F401  (KEYS, TEXT, _decode_keys: re-exported)
     KEYS, TEXT, _decode_keys, _run_tty, action_for, t)
 
@@ -230,15 +233,36 @@ def _run_lines(session, lang, out):
 
 
 
+def board_file_problem(path):
+    """What is wrong with a board file for the emulated board (hardware/boards/*.json), or None: it must be a
+    JSON object; what the emulated board reads of it must be usable (22 LEDs, a brightness of 0 to 1)."""
+    try:
+        spec = json.loads(read_text(path, "board file"))
+    except RuleError as e:
+        return str(e)
+    except ValueError as e:
+        return "%s: not JSON: %s" % (path, e)
+    except RecursionError:
+        return "%s: not JSON: nested too deeply" % path
+    if not isinstance(spec, dict):
+        return "%s: a board file is a JSON object (hardware/boards/*.json)" % path
+    if spec.get("leds", render.N_PIXELS) != render.N_PIXELS:
+        return "%s: leds must be %d (the cup's ring), not %r" % (path, render.N_PIXELS, spec["leds"])
+    brightness = spec.get("brightness", 0.2)
+    if isinstance(brightness, bool) or not isinstance(brightness, (int, float)) or not 0 <= brightness <= 1:
+        return "%s: brightness must be a number from 0 to 1, not %r" % (path, brightness)
+    return None
+
+
 def cmd_cup(args):
     lang = getattr(args, "lang", "de")
     if not args.emulate:
         sys.stderr.write("schocken cup: %s\n" % (
             "nur --emulate gibt es bisher" if lang == "de" else "only --emulate exists so far"))
         return 2
-    if args.board and not os.path.isfile(args.board):
-        sys.stderr.write("schocken cup: %s: %s\n" % (
-            args.board, "keine solche Datei" if lang == "de" else "no such file"))
+    problem = args.board and board_file_problem(args.board)
+    if problem:  # found here: the emulated cup would only die at its start, 20 s later, saying less
+        sys.stderr.write("schocken cup: %s\n" % problem)
         return 2
     if args.long_ms is not None and not 100 <= args.long_ms <= 10000:
         sys.stderr.write("schocken cup: --long-ms 100..10000\n")

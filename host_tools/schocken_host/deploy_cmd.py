@@ -22,7 +22,11 @@ import sys
 import time
 from pathlib import Path
 
+from schocken import RuleError
+from schocken.protocol import MAX_NAME
+
 from schocken_host.emulator import FIRMWARE, ROOT, build_dir, compile_firmware
+from schocken_host.input_checks import check_port, seconds
 # The connection (moved to device.py); DeployError, Device and find_port are also imported from here.
 from schocken_host.device import HASH_SCRIPT, PROBE, DeployError, Device, find_port
 
@@ -375,10 +379,23 @@ def add_arguments(p):
     p.add_argument("--no-mip", action="store_true", help="do not install aioble (needs network)")
     p.add_argument("--no-start", action="store_true", help="leave the cup at the REPL afterwards")
     p.add_argument("--control", metavar="PTY", help="emulated board only: its control channel (buttons, shakes)")
-    p.add_argument("--timeout", type=float, default=5.0, help="seconds to wait for the REPL (default 5)")
+    p.add_argument("--timeout", type=seconds, default=5.0, help="seconds to wait for the REPL (default 5)")
+
+
+def check_arguments(args):
+    """Bad arguments are refused before the cup is touched (exit status 2; the board's refusals exit 1)."""
+    if args.port:
+        check_port(args.port)
+    if args.control:
+        check_port(args.control, "--control")
+    if args.cup_id is not None and not 1 <= len(args.cup_id) <= MAX_NAME:
+        raise RuleError("--cup-id must be 1 to %d characters, not %r" % (MAX_NAME, args.cup_id))
+    if args.name is not None and len(args.name) > MAX_NAME:
+        raise RuleError("--name must be at most %d characters, not %r" % (MAX_NAME, args.name))
 
 
 def cmd_deploy(args):
+    check_arguments(args)
     try:
         deploy(port=args.port, board=args.board, name=args.name, cup_id=args.cup_id, mip=not args.no_mip,
                link=args.link,

@@ -18,6 +18,7 @@ import json
 import sys
 
 from schocken_host.deploy_cmd import EMULATED, DeployError, Device, find_port, firmware_version
+from schocken_host.input_checks import check_port, seconds
 
 CHI2_LIMIT = 20.52        # chi-square, 5 degrees of freedom, p = 0.001: a fair die fails 1 run in 1000
 BATTERY_EMPTY_MV = 3300   # a LiPo below this needs charging
@@ -239,7 +240,7 @@ def doctor(port=None, lang="de", timeout=15.0, interactive=None, no_input=False,
 
 def add_arguments(p):
     p.add_argument("--port", help="serial port of the cup (default: the one USB board found)")
-    p.add_argument("--timeout", type=float, default=15.0, help="seconds to wait for each press or shake (default 15)")
+    p.add_argument("--timeout", type=seconds, default=15.0, help="seconds to wait for each press or shake (default 15)")
     p.add_argument("--no-input", action="store_true", help="skip the tests that need a person (buttons, shake)")
     p.add_argument("--yes", action="store_true", help="do not ask for the eye check of the LEDs")
     p.add_argument("--no-start", action="store_true", help="leave the cup at the REPL afterwards")
@@ -248,6 +249,8 @@ def add_arguments(p):
 
 def cmd_doctor(args):
     lang = getattr(args, "lang", "de")
+    if args.port:
+        check_port(args.port)  # a typo is bad input (exit status 2), not a cup that does not answer
     try:
         results, info = doctor(port=args.port, lang=lang, timeout=args.timeout,
                                interactive=False if args.yes else None, no_input=args.no_input,

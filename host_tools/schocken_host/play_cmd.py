@@ -12,29 +12,32 @@ import time
 from pathlib import Path
 
 from schocken import RuleError
-from schocken.rules import Rules, from_dict
+from schocken.rules import from_dict
 
-from schocken_host import gamelog, keymap
+from schocken_host import gamelog, keymap, seating
 from schocken_host.bots import Bot, STRATEGIES
 from schocken_host.emulator import EmulatedCup
 from schocken_host.i18n import tr
+from schocken_host.input_checks import count, heap_size, seconds
 from schocken_host.plain import PlainUI
 from schocken_host.play_keys import keyboard, ui_keys
 from schocken_host.referee import Referee, Seat
-from schocken_host.rules_cmd import parse_assignments
+from schocken_host.replay_cmd import read_log
 from schocken_host.state import TableState, LogError
+from schocken_host.table_file import read_table  # noqa: F401  (the table file, docs/table-file.md)
 from schocken_host.transport import SerialTransport, TransportClosed, discover
 
 
 def add_arguments(p):
-    p.add_argument("--emulate", type=int, default=0, metavar="N", help="start N emulated cups")
-    p.add_argument("--bots", type=int, default=None, metavar="K",
+    p.add_argument("--emulate", type=count, default=0, metavar="N", help="start N emulated cups (at most 20)")
+    p.add_argument("--bots", type=count, default=None, metavar="K",
                    help="K of the emulated cups are played by bots (default: all)")
     p.add_argument("--port", action="append", default=[], help="serial port of a cup (repeatable)")
     p.add_argument("--ble", action="append", default=[], metavar="CUP_ID",
                    help="a cup over Bluetooth LE by its id, through the system's stack (bleak; repeatable)")
     p.add_argument("--names", default=None, help="player names in seating order, comma separated")
-    p.add_argument("--table", default=None, metavar="FILE.toml", help="seating from a table file")
+    p.add_argument("--table", default=None, metavar="FILE.toml",
+                   help="players, their ports and the rules from a table file (docs/table-file.md)")
     p.add_argument("--rules", default=None, metavar="PRESET")
     p.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE")
     p.add_argument("--plain", action="store_true", help="one line per event instead of the scoreboard")
@@ -42,10 +45,10 @@ def add_arguments(p):
                    help="uncover all cups at once, or each player presses his cup's button")
     p.add_argument("--cheat", choices=("replay", "deckel"), default="replay",
                    help="a cup caught cheating: play the round again, or the cheater takes the Deckel")
-    p.add_argument("--absent-timeout", type=float, default=120.0, metavar="S",
+    p.add_argument("--absent-timeout", type=seconds, default=120.0, metavar="S",
                    help="seconds a cup may be gone or silent before the table decides: wait or forfeit "
                         "(default 120; a table that does not answer within as long again forfeits)")
-    p.add_argument("--turn-timeout", type=float, default=600.0, metavar="S",
+    p.add_argument("--turn-timeout", type=seconds, default=600.0, metavar="S",
                    help="seconds a present player may take for a turn or a reveal before the table decides "
                         "(default 600)")
     p.add_argument("--no-auth", action="store_true",
@@ -57,11 +60,24 @@ def add_arguments(p):
     p.add_argument("--strategy", choices=sorted(STRATEGIES), default="schock", help="how the bots play")
     p.add_argument("--seed", type=int, default=None,
                    help="dice for emulated bot cups from this seed (scripted dice: fair play is off)")
-    p.add_argument("--opener", type=int, default=None, help="seat that opens (skips the throw-off)")
-    p.add_argument("--resume", nargs="?", const="latest", default=None, metavar="LOG",
+    p.add_argument("--opener", type=count, default=None, metavar="SEAT",
+                   help="seat that opens, 0 for the first (skips the throw-off)")
+    p.add_argument("--resume", nargs="?", const="latest", default=None, metavar="LOG", type=game_log,
                    help="continue an interrupted game (the newest log if none is named)")
     p.add_argument("--log-dir", default=None, help="where game logs go (default: the user data directory)")
-    p.add_argument("--heap", default="160k", help="heap of each emulated cup (micropython -X heapsize)")
+    p.add_argument("--heap", type=heap_size, default="160k",
+                   help="heap of each emulated cup (micropython -X heapsize, 64k to 64M)")
+
+
+def game_log(path):
+    """argparse type of --resume: a log that reads as events (the game in it is checked when it is resumed),
+    so a missing, binary or broken file is refused naming the file before anything starts."""
+    if path != "latest":
+        try:
+            read_log(path)
+        except RuleError as e:
+            raise argparse.ArgumentTypeError(str(e))
+    return path
 
 
 def fair_mode(args, start):
@@ -93,16 +109,6 @@ def _reopen(cup):
     return reconnect
 
 
-def read_table(path):
-    import tomllib
-    with open(path, "rb") as f:
-        data = tomllib.load(f)
-    players = data.get("players")
-    if not isinstance(players, list) or not all(isinstance(p, dict) and "name" in p for p in players):
-        raise RuleError("%s: needs [[players]] entries with a name (and optionally port)" % path)
-    return data
-
-
 class Table:
     """Who sits where, and the cups and bots behind them."""
 
@@ -112,26 +118,16 @@ class Table:
         self.seat_of = {}             # emulated cup id -> seat
         self.bots = []
         self.seats = []
-        self.names = []
-        self.ports = list(args.port)
-        self.rules_dict = None
-        table = read_table(args.table) if args.table else {}
-        if table:
-            self.names = [p["name"] for p in table["players"]]
-            self.ports += [p["port"] for p in table["players"] if p.get("port")]
-            if table.get("rules"):
-                self.rules_dict = {"preset": table["rules"], "options": table.get("options", {})}
-        if args.names:
-            self.names = [n.strip() for n in args.names.split(",") if n.strip()]
         self.resume_start = resume_start
         self.flash = None             # where emulated cups keep their flash: beside the game's log
+        # Everything the user gave is checked now: a refused table starts no cup, makes no log, prints nothing.
+        fair_mode(args, resume_start)
+        self.names, self.ports, self._rules = seating.plan(args, resuming=resume_start is not None)
 
     def rules(self):
         if self.resume_start:
             return from_dict(self.resume_start["rules"])
-        if self.args.rules or self.args.set or not self.rules_dict:
-            return Rules(self.args.rules or "standard", **parse_assignments(self.args.set))
-        return from_dict(self.rules_dict)
+        return self._rules
 
     async def build(self):
         args = self.args

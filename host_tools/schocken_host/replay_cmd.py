@@ -7,15 +7,27 @@ from pathlib import Path
 from schocken import RuleError
 
 from schocken_host import gamelog
+from schocken_host.input_checks import os_error_text
 from schocken_host.state import TableState, LogError
+
+
+def read_log(path):
+    """gamelog.read, every way a log cannot be read a RuleError naming the file."""
+    try:
+        return gamelog.read(path)
+    except OSError as e:
+        raise RuleError(os_error_text(e))
+    except UnicodeDecodeError as e:
+        raise RuleError("%s: not UTF-8 text (offset %d)" % (path, e.start))
+    except ValueError as e:
+        raise RuleError("%s: %s" % (path, e))
+    except RecursionError:
+        raise RuleError("%s: a line nested too deeply" % path)
 
 
 def replay(path):
     """A log -> TableState, every game-changing event recomputed; RuleError names the first bad line."""
-    try:
-        events = gamelog.read(path)
-    except (OSError, ValueError) as e:
-        raise RuleError("%s: %s" % (path, e))
+    events = read_log(path)
     if not events or events[0][1].get("ev") != "start":
         raise RuleError("%s: a game log starts with a start event" % path)
     state = TableState()
@@ -54,9 +66,9 @@ def stats(paths):
     games = 0
     for path in paths:
         try:
-            events = gamelog.read(path)
-        except (OSError, ValueError):
-            continue
+            events = read_log(path)
+        except RuleError:
+            continue  # not a log (any more): the others still count
         if not events:
             continue  # a log a failed start left empty is no game
         state = TableState()
@@ -88,6 +100,11 @@ def stats(paths):
 
 def cmd_stats(args):
     directory = Path(args.log_dir) if args.log_dir else gamelog.log_dir()
+    # A typo would read as "0 games"; only the default folder may not exist yet (no game played so far).
+    if directory.exists() and not directory.is_dir():
+        raise RuleError("%s: is a file, not a folder of game logs" % directory)
+    if args.log_dir and not directory.exists():
+        raise RuleError("--log-dir %s: no such folder" % args.log_dir)
     paths = sorted(directory.glob("*.jsonl"))
     games, table = stats(paths)
     if args.json:

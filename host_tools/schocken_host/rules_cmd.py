@@ -90,6 +90,8 @@ def parse_round(text, rules):
         data = json.loads(text)
     except ValueError as e:
         raise RuleError("input is not JSON: %s" % e)
+    except RecursionError:  # json recurses per bracket: "[[[[..." runs out of stack, not out of syntax
+        raise RuleError("input nested too deeply: a round is an object with a \"throws\" list")
     if not isinstance(data, dict) or not isinstance(data.get("throws"), list):
         raise RuleError('input needs an object with a "throws" list')
     entries = []
@@ -129,7 +131,12 @@ def cmd_rules(args):
 
 def cmd_rank(args):
     rules = make_rules(args.rules, args.set)
-    entries = parse_round(sys.stdin.read(), rules)
+    data = sys.stdin.buffer.read()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:  # decoded here: what the locale makes of stdin differs between hosts
+        raise RuleError("input is not UTF-8 text (byte 0x%02x at offset %d)" % (data[e.start], e.start))
+    entries = parse_round(text, rules)
     result = rank_round(rules, entries)
     if args.json:
         sys.stdout.write(json.dumps(result.to_dict()) + "\n")

@@ -1,16 +1,23 @@
 """`schocken scan`: the cups in reach, over serial ports (hello) and Bluetooth LE (advertisements), with their
-names, seats, signal strength and battery."""
+names, seats, signal strength and battery. A cup on a serial port that answers with a signed identity this
+host has no key for is listed as paired with another host (it takes orders only from that host)."""
 
 import asyncio
 import json
 import sys
-from schocken_host.transport import TransportClosed
+
+from schocken import RuleError
+from schocken import hostside as H
+from schocken import protocol as P
 
 from schocken_host.ble import BumbleCentral, bleak_scan, found
+from schocken_host.i18n import tr
+from schocken_host.input_checks import check_port, seconds
+from schocken_host.transport import TransportClosed, keystore
 
 
 def add_scan_arguments(p):
-    p.add_argument("--timeout", type=float, default=3.0, help="seconds to listen for BLE cups (default 3)")
+    p.add_argument("--timeout", type=seconds, default=3.0, help="seconds to listen for BLE cups (default 3)")
     p.add_argument("--port", action="append", default=[],
                    help="also probe this serial port (repeatable; pseudo-terminals are not listed by the OS)")
     p.add_argument("--no-serial", action="store_true", help="skip the serial ports")
@@ -35,7 +42,14 @@ async def serial_scan(ports=None, timeout=2.0):
         t = SerialTransport(port)
         try:
             await t.open()
-            ident = await hello(t, timeout)
+            try:
+                ident = await hello(t, timeout)
+            except TransportClosed:
+                refused = _refused_identity(t)
+                if refused is None:
+                    raise
+                out.append(refused)
+                continue
             status = None
             await t.send({"t": "status"})
             while status is None:
@@ -44,12 +58,32 @@ async def serial_scan(ports=None, timeout=2.0):
                     status = msg
             out.append({"via": "serial", "address": port, "rssi": None, "cup": ident["cup"],
                         "name": status.get("name") or ident["name"], "seat": status.get("seat"),
-                        "battery": ident.get("battery"), "state": status.get("state"), "seq": None})
+                        "battery": ident.get("battery"), "state": status.get("state"), "seq": None,
+                        "paired": "here" if t.session is not None else None})
         except (TransportClosed, asyncio.TimeoutError, OSError):
             pass
         finally:
             t.close()
     return out
+
+
+def _refused_identity(t):
+    """The entry of a cup whose identity ``hello`` refused, from the line it answered with (the transport
+    keeps it: ``last_raw``), or None when the refusal was not about its identity. Without this host's key
+    nobody can ask it for its status: the seat and state stay unknown."""
+    try:
+        ident = P.decode(t.last_raw, H.CUP_TO_HOST) if t.last_raw else None
+    except P.ProtocolError:
+        return None
+    if not ident or ident.get("t") != "identity":
+        return None
+    # hello refuses a signed identity when this host has no key for the cup: it is paired with another host.
+    # It also refuses one that does not verify under this host's key, or comes unsigned for a cup this host
+    # paired: somebody answers in the name of that cup.
+    elsewhere = ident.get("nonce") is not None and ident["cup"] not in keystore()
+    paired = "elsewhere" if elsewhere else "not authentic"
+    return {"via": "serial", "address": t.port, "rssi": None, "cup": ident["cup"], "name": ident.get("name"),
+            "seat": None, "battery": ident.get("battery"), "state": None, "seq": None, "paired": paired}
 
 
 async def scan_all(args, ble_scan=None, serial=None, err=None):
@@ -76,26 +110,35 @@ async def scan_all(args, ble_scan=None, serial=None, err=None):
     return cups
 
 
-def format_table(cups):
+PAIRED_TEXT = {"elsewhere": "paired_elsewhere", "not authentic": "not_authentic"}   # i18n keys
+
+
+def format_table(cups, lang="de"):
     rows = [("via", "address", "cup", "name", "seat", "rssi", "battery", "state")]
     for c in cups:
+        paired = PAIRED_TEXT.get(c.get("paired"))
         rows.append((c["via"], c["address"], c.get("cup") or "?", c.get("name") or "",
                      "-" if c.get("seat") is None else str(c["seat"]),
                      "" if c.get("rssi") is None else "%d dBm" % c["rssi"],
                      "" if c.get("battery") is None else "%.2f V" % (c["battery"] / 1000),
-                     c.get("state") or ""))
+                     tr(lang, paired) if paired else c.get("state") or ""))
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     return "\n".join("  ".join(v.ljust(w) for v, w in zip(r, widths)).rstrip() for r in rows)
 
 
 def cmd_scan(args, ble_scan=None, serial=None, out=None):
     out = out or sys.stdout
+    if args.no_serial and args.no_ble:
+        raise RuleError("--no-serial and --no-ble: nothing left to scan")
+    for port in args.port:
+        check_port(port)
     cups = asyncio.run(scan_all(args, ble_scan, serial))
     if args.json:
         for c in cups:
+            c.setdefault("paired", None)   # BLE: an advertisement does not tell
             out.write(json.dumps(c, sort_keys=True) + "\n")
     elif cups:
-        out.write(format_table(cups) + "\n")
+        out.write(format_table(cups, getattr(args, "lang", "de")) + "\n")
     else:
         out.write("no cups found\n")
     return 0

@@ -7,13 +7,16 @@ Without a `micropython` command it runs the same firmware module under CPython a
 Bad input: one line on stderr, exit code 2, nothing on stdout.
 """
 
-import argparse
 import json
 import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+from schocken import RuleError
+
+from schocken_host.input_checks import OneLineParser, read_text
 
 REPO = Path(__file__).resolve().parents[2]
 FIRMWARE = REPO / "firmware"
@@ -67,15 +70,18 @@ def run(trace_path, sensor=None):
     trace = Path(trace_path)
     if sensor not in (None, "accel", "switch"):
         return _fail("sensor must be accel or switch, not %r" % sensor)
-    if not trace.is_file():
-        return _fail("%s: no such file" % trace_path)
+    try:
+        # Read here first: the firmware's own messages for a folder or bytes that are not text say less.
+        read_text(trace, "file")
+    except RuleError as e:
+        return _fail(str(e))
     mp = find_micropython()
-    if mp is None:
-        sys.stderr.write("%s: micropython not found; running the firmware detector on CPython\n" % PROG)
     throws, code, msg = _run_firmware(mp, trace.resolve(), sensor)
     if code:
         sys.stderr.write("%s: %s\n" % (PROG, msg))
         return code
+    if mp is None:  # after the run: an error stays the one line on stderr
+        sys.stderr.write("%s: micropython not found; the firmware detector ran on CPython\n" % PROG)
     for t in throws:
         sys.stdout.write(json.dumps({"t_ms": t}) + "\n")
     sys.stdout.flush()
@@ -83,7 +89,7 @@ def run(trace_path, sensor=None):
 
 
 def build_parser(parser=None):
-    p = parser or argparse.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0])
+    p = parser or OneLineParser(prog=PROG, description=__doc__.split("\n\n")[0])
     p.add_argument("trace", metavar="TRACE.csv", help="CSV: 't_ms,ax,ay,az' (m/s^2) or 't_ms,level'")
     p.add_argument("--sensor", choices=("accel", "switch"), default=None,
                    help="sensor kind (default: from the CSV header)")

@@ -1,0 +1,117 @@
+"""Checks of what a user hands the command line, made before anything starts (no cup, no log, no output).
+
+The argparse types (``count``, ``seconds``, ``heap_size``) turn a bad value into argparse's one-line error;
+the other checks raise RuleError, which ``cli.main`` prints as one line with exit status 2 (README, "Command
+line"). Files are read here as bytes and decoded on purpose, so a missing file, a folder, a file without read
+permission and a file that is not UTF-8 all say so in words, naming the file."""
+
+import argparse
+import math
+import os
+import re
+from pathlib import Path
+
+from schocken import RuleError
+
+BAD_INPUT = 2           # the exit status of every refusal
+# The cup needs about 60 KB of heap (docs/benchmarks.md): below this an emulated cup dies at its start.
+MIN_HEAP = 64 * 1024
+# A board has well under this; more only costs the PC memory.
+MAX_HEAP = 64 * 1024 * 1024
+_HEAP = re.compile(r"([1-9]\d*)([kKmM]?)\Z")   # no leading 0: micropython would read it as octal
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """argparse, but a bad argument is one line: "schocken play: error: argument --emulate: ..." and exit
+    status 2, without the usage block (``--help`` shows that). Subparsers are made of the same class."""
+
+    def error(self, message):
+        self.exit(BAD_INPUT, "%s: error: %s\n" % (self.prog, " ".join(message.split())))
+
+
+def count(text):
+    """argparse type: a whole number, 0 or more (a number of cups, of bots, a seat)."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("needs a whole number, not %r" % text)
+    if n < 0:
+        raise argparse.ArgumentTypeError("needs 0 or more, not %d" % n)
+    return n
+
+
+def seconds(text):
+    """argparse type: a time in seconds above 0 (nan, inf and negative times are refused)."""
+    try:
+        s = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("needs a number of seconds, not %r" % text)
+    if not math.isfinite(s) or s <= 0:
+        raise argparse.ArgumentTypeError("needs a number of seconds above 0, not %r" % text)
+    return s
+
+
+def heap_size(text):
+    """argparse type: a MicroPython heap size as ``micropython -X heapsize=`` takes it (bytes, or k/M)."""
+    m = _HEAP.match(text.strip())
+    if not m:
+        raise argparse.ArgumentTypeError("needs a size like 160k or 1M, not %r" % text)
+    size = int(m.group(1)) * {"": 1, "k": 1024, "m": 1024 * 1024}[m.group(2).lower()]
+    if not MIN_HEAP <= size <= MAX_HEAP:
+        raise argparse.ArgumentTypeError("must be 64k to 64M (the cup needs about 60 KB), not %r" % text)
+    return text.strip()
+
+
+def os_error_text(e):
+    """An OSError in the user's words: "FILE: No such file or directory" (no errno, no repr)."""
+    if e.strerror and e.filename is not None:
+        return "%s: %s" % (e.filename, e.strerror)
+    return e.strerror or str(e) or type(e).__name__
+
+
+def read_text(path, what="file"):
+    """The text of a UTF-8 file; RuleError naming the file for every way it cannot be read."""
+    try:
+        data = Path(path).read_bytes()
+    except IsADirectoryError:
+        raise RuleError("%s: is a folder, not a %s" % (path, what))
+    except FileNotFoundError:
+        raise RuleError("%s: no such %s" % (path, what))
+    except OSError as e:
+        raise RuleError("%s: cannot read it: %s" % (path, e.strerror or e))
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise RuleError("%s: not UTF-8 text (byte 0x%02x at offset %d)" % (path, data[e.start], e.start))
+
+
+def _is_path(port):
+    """A port that is a device path: every port on Linux and macOS (/dev/ttyACM0, a pseudo-terminal), not a
+    pyserial URL (socket://...) nor a Windows name (COM3)."""
+    return "://" not in port and (os.name == "posix" or "/" in port)
+
+
+def check_port(port, option="--port"):
+    """A serial port named by path must exist (a typo would otherwise show up as a cup that does not answer,
+    after every other cup has started); a folder is no port."""
+    if not port.strip():
+        raise RuleError("%s: empty port name" % option)
+    if os.path.isdir(port):
+        raise RuleError("%s %s: is a folder, not a serial port" % (option, port))
+    if _is_path(port) and not os.path.exists(port):
+        raise RuleError("%s %s: no such device" % (option, port))
+
+
+def check_folder_for_writing(path, what):
+    """``path`` is a folder we can create files in, or can be made one (its nearest existing parent is a
+    writable folder). Nothing is created here."""
+    path = Path(path)
+    probe = path
+    while not probe.exists():
+        if probe.parent == probe:
+            break
+        probe = probe.parent
+    if probe.exists() and not probe.is_dir():
+        raise RuleError("%s %s: %s is a file, not a folder" % (what, path, probe))
+    if probe.exists() and not os.access(probe, os.W_OK | os.X_OK):
+        raise RuleError("%s %s: %s is not writable" % (what, path, probe))

@@ -1,0 +1,256 @@
+"""Bad input to every verb of `schocken`, typed as a hostile new user would: bad arguments, missing files,
+folders, binary garbage, broken and deeply nested TOML/JSON, empty input, impossible tables. Each is refused
+through the real command line (a subprocess) with one line on standard error, exit status 2, nothing on
+standard output, no traceback, and nothing lost: a refused `play` makes no log and leaves the logs there alone.
+
+The verbs come from cli.py's parser: a new verb is walked with bad arguments at once, and must get cases of its
+own in CASES. No case starts a cup: the errors are found before."""
+
+import hashlib
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from schocken import RuleError
+from schocken_host import cli
+from schocken_host.play_cmd import read_table
+
+ROOT = Path(__file__).resolve().parents[1]
+DEEP = "[" * 100000
+TABLE = '[[players]]\nname = "Anna"\n[[players]]\nname = "Bert"\n'
+LOG = '{"ev":"start","game":"old"}\n{"ev":"round"}\n'
+
+# Files in the folder every case runs in (cwd); a name not here does not exist.
+FILES = {
+    "binary.dat": b"\xff\xfe\x00\x01garbage\x80",
+    "empty.txt": b"",
+    "deep.json": DEEP.encode(),
+    "list.json": b"[]",
+    "broken.toml": b"[[players]\nname =",
+    "deep.toml": ("a = " + DEEP).encode(),
+    "table.toml": TABLE.encode(),
+    "three.toml": (TABLE + '[[players]]\nname = "Cleo"\n').encode(),
+    "ported.toml": b'[[players]]\nname = "Anna"\nport = "/dev/null"\n[[players]]\nname = "Bert"\n',
+    "gone.toml": b'[[players]]\nname = "Anna"\nport = "/dev/no-such-tty"\n[[players]]\nname = "Bert"\n',
+    "broken.jsonl": b'not json\n{"ev":"start"}\n',
+    "deep.jsonl": (DEEP + '\n{"ev":"start"}\n').encode(),
+    "trace.csv": b"t_ms,ax,ay,az\n0,0,0,9.81\n",
+    "a-file": b"not a folder\n",
+}
+
+# One entry per verb: argument lists (and standard input after "<<") that must be refused.
+CASES = {
+    "rules": [["--rules", "nope"], ["--set", "jule"], ["--set", "nope=1"], ["--set", "jule=maybe"],
+              ["--set", "max_throws=9"]],
+    "rank": [["<<", b""], ["<<", b"\xff\xfe"], ["<<", DEEP.encode()], ["<<", b'{"a":' * 100000],
+             ["<<", b"not json"], ["<<", b"[]"], ["<<", b'{"throws": [{"dice": [1, 1, 7]}, {"dice": [2, 2, 2]}]}'],
+             ["--json", "<<", b"\x00\x01\x02"]],
+    "cup": [[], ["--emulate", "--board", "missing.json"], ["--emulate", "--board", "folder"],
+            ["--emulate", "--board", "binary.dat"], ["--emulate", "--board", "empty.txt"],
+            ["--emulate", "--board", "deep.json"], ["--emulate", "--board", "list.json"],
+            ["--emulate", "--long-ms", "5"], ["--emulate", "--long-ms", "x"], ["--emulate", "--rules", "nope"]],
+    "shake-replay": [[], ["missing.csv"], ["folder"], ["binary.dat"], ["empty.txt"], ["broken.toml"],
+                     ["trace.csv", "--sensor", "x"]],
+    "play": [["--emulate", "x"], ["--emulate", "-1"], ["--emulate", "1"], ["--emulate", "400"], ["--emulate", "4", "--bots", "5"],
+             ["--emulate", "2", "--bots", "-1"], ["--bots", "1", "--port", "/dev/null"],
+             ["--emulate", "2", "--heap", "nonsense"], ["--emulate", "2", "--heap", "1k"],
+             ["--emulate", "2", "--absent-timeout", "-5"], ["--emulate", "2", "--absent-timeout", "nan"],
+             ["--emulate", "2", "--opener", "2"], ["--emulate", "2", "--opener", "-1"],
+             ["--emulate", "2", "--seed", "1", "--fair"], ["--emulate", "2", "--names", ",,"],
+             ["--emulate", "2", "--names", "Anna,Anna"], ["--emulate", "2", "--names", "A,B,C"],
+             ["--emulate", "2", "--rules", "nope"], ["--emulate", "2", "--set", "jule"],
+             ["--emulate", "2", "--rules", "wuerfel63"],
+             ["--emulate", "2", "--log-dir", "a-file"], ["--emulate", "2", "--log-dir", "a-file/games"],
+             ["--emulate", "2", "--port", "/dev/no-such-tty"], ["--emulate", "2", "--port", "folder"],
+             ["--emulate", "2", "--port", "/dev/null", "--port", "/dev/null"],
+             ["--table", "missing.toml"], ["--table", "folder"], ["--table", "binary.dat"],
+             ["--table", "empty.txt"], ["--table", "broken.toml"], ["--table", "deep.toml"],
+             ["--table", "three.toml", "--emulate", "2"], ["--table", "ported.toml", "--port", "/dev/null"],
+             ["--table", "gone.toml", "--emulate", "1"],
+             ["--resume", "missing.jsonl"], ["--resume", "folder"], ["--resume", "binary.dat"],
+             ["--resume", "broken.jsonl"], ["--resume", "deep.jsonl"]],
+    "deploy": [["--port", "/dev/no-such-tty"], ["--port", "folder"], ["--timeout", "-1"], ["--timeout", "nan"],
+               ["--board", "nope"], ["--cup-id", "", "--port", "/dev/null"],
+               ["--name", "x" * 25, "--port", "/dev/null"], ["--control", "/dev/no-such-tty", "--port", "/dev/null"],
+               ["--link", "carrier-pigeon"]],
+    "doctor": [["--port", "/dev/no-such-tty"], ["--port", "folder"], ["--timeout", "0"], ["--timeout", "x"]],
+    "scan": [["--timeout", "-1"], ["--timeout", "x"], ["--no-ble", "--no-serial"],
+             ["--no-ble", "--port", "/dev/no-such-tty"], ["--no-ble", "--port", "folder"], ["--backend", "x"]],
+    "replay": [[], ["missing.jsonl"], ["folder"], ["binary.dat"], ["empty.txt"], ["broken.jsonl"],
+               ["deep.jsonl"]],
+    "stats": [["--log-dir", "missing"], ["--log-dir", "a-file"]],
+}
+
+# Bad arguments every verb gets, a new one too.
+EVERY_VERB = [["--no-such-option"], ["--lang", "xx"]]
+
+
+def _ids(cases):
+    return [" ".join(a if isinstance(a, str) else "<%d bytes>" % len(a) for a in args)[:60] or "(none)"
+            for _, args in cases]
+
+
+ALL = [(verb, args) for verb in cli.verb_names() for args in CASES.get(verb, []) + EVERY_VERB]
+
+
+@pytest.fixture(scope="module")
+def workdir(tmp_path_factory):
+    root = tmp_path_factory.mktemp("hostile")
+    for name, data in FILES.items():
+        (root / name).write_bytes(data)
+    (root / "folder").mkdir()
+    logs = root / "logs"
+    logs.mkdir()
+    (logs / "old.jsonl").write_text(LOG)
+    return root
+
+
+def _env(root):
+    env = dict(os.environ, SCHOCKEN_LOG_DIR=str(root / "logs"), SCHOCKEN_DATA_DIR=str(root / "data"))
+    env.pop("SCHOCKEN_DEBUG", None)
+    # This checkout's host and rules package, whatever the venv has installed.
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "host_tools"), str(ROOT / "firmware" / "lib"),
+                                         env.get("PYTHONPATH", "")])
+    return env
+
+
+def schocken(root, argv):
+    stdin = subprocess.DEVNULL
+    if "<<" in argv:
+        argv, stdin = argv[:argv.index("<<")], argv[argv.index("<<") + 1]
+    return subprocess.run([sys.executable, "-m", "schocken_host.cli"] + list(argv), cwd=root, env=_env(root),
+                          capture_output=True, timeout=60,
+                          **({"input": stdin} if isinstance(stdin, bytes) else {"stdin": stdin}))
+
+
+def snapshot(folder):
+    """Every file under ``folder`` with its bytes' hash and mtime: "nothing lost" is this staying the same."""
+    return {str(p.relative_to(folder)): (hashlib.sha256(p.read_bytes()).hexdigest(), p.stat().st_mtime_ns)
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def assert_refused(proc):
+    err = proc.stderr.decode("utf-8", "replace")
+    assert proc.returncode == 2, (proc.returncode, err[-2000:])
+    assert proc.stdout == b"", proc.stdout[:500]
+    assert "Traceback" not in err, err[-2000:]
+    lines = err.split("\n")
+    assert len(lines) == 2 and lines[0].strip() and lines[1] == "", err   # exactly one line, newline-ended
+    return lines[0]
+
+
+def test_every_verb_has_cases_of_its_own():
+    assert sorted(set(cli.verb_names()) - set(CASES)) == []
+    assert sorted(set(CASES) - set(cli.verb_names())) == []
+
+
+@pytest.mark.parametrize("verb,args", ALL, ids=["%s %s" % (v, i) for (v, _), i in zip(ALL, _ids(ALL))])
+def test_bad_input_is_one_line_and_exit_2(workdir, verb, args):
+    before = snapshot(workdir)
+    line = assert_refused(schocken(workdir, [verb] + args))
+    assert line.startswith("schocken"), line
+    # Nothing lost, nothing left: no log made, no file touched (a refused play starts no cup and no log).
+    assert snapshot(workdir) == before
+
+
+def test_the_readme_example_without_its_file_and_the_recursion_bomb(workdir):
+    line = assert_refused(schocken(workdir, ["play", "--table", "tisch.toml"]))
+    assert "tisch.toml" in line and "no such table file" in line
+    line = assert_refused(schocken(workdir, ["rank", "<<", ("[" * 100000 + "\n").encode()]))
+    assert "nested too deeply" in line
+
+
+def test_lang_and_argparse_errors(workdir):
+    line = assert_refused(schocken(workdir, ["play", "--emulate", "x"]))
+    assert line == "schocken play: error: argument --emulate: needs a whole number, not 'x'"
+    assert assert_refused(schocken(workdir, ["--lang", "en", "play", "--emulate", "4", "--bots", "5"])) == \
+        "schocken: error: --bots 5: only 4 emulated cups (--emulate N) to play"
+    assert assert_refused(schocken(workdir, ["play", "--emulate", "4", "--bots", "5"])).startswith(
+        "schocken: Fehler: --bots 5")
+    assert_refused(schocken(workdir, []))
+
+
+# --- the table file -------------------------------------------------------------------------------------
+BAD_TABLES = [
+    ("players = 3\n", "needs [[players]] entries"),
+    ('[[players]]\nport = "/dev/null"\n', "players[1]: needs a name"),
+    ('[[players]]\nname = ""\n', "players[1].name: empty name"),
+    ('[[players]]\nname = 5\n', "players[1].name: needs text"),
+    ('[[players]]\nname = "A\\nB"\n', "players[1].name: 'A\\nB' has a control character"),
+    ('[[players]]\nname = "Anna"\nprot = "/dev/null"\n', "players[1]: unknown key prot"),
+    (TABLE + '[[players]]\nname = "Anna"\n', "players[3].name: 'Anna' sits at the table already"),
+    ('[[players]]\nname = "A"\nport = "/dev/null"\n[[players]]\nname = "B"\nport = "/dev/null"\n',
+     "players[2].port: /dev/null belongs to another player"),
+    ('[[players]]\nname = "A"\n[[players]]\nname = "B"\nport = "/dev/null"\n',
+     "players[2].port: players with a port come first"),
+    ('[[players]]\nname = "A"\nport = 5\n', "players[1].port: needs a port name"),
+    ('players = ["Anna", "Bert"]\n', "players[1]: needs a table"),
+    ('rules = "nope"\n' + TABLE, "rules: unknown rule set 'nope'"),
+    ("rules = 3\n" + TABLE, "rules: unknown rule set 3"),
+    ("options = 3\n" + TABLE, "options: needs a table"),
+    ("[options]\nnope = 1\n" + TABLE, "options.nope: unknown option"),
+    ("[options]\njule = 1.5\n" + TABLE, "options.jule: needs true, false"),
+    ("[options]\nmax_throws = 5\n" + TABLE, "max_throws must be 1, 2 or 3"),
+    ("[options]\njule = \"maybe\"\n" + TABLE, "jule needs true or false"),
+    ("player = []\n" + TABLE, "unknown key player"),
+]
+
+
+@pytest.mark.parametrize("text,words", BAD_TABLES, ids=[w for _, w in BAD_TABLES])
+def test_a_table_file_with_bad_entries_is_refused_naming_file_and_entry(workdir, tmp_path, text, words):
+    path = tmp_path / "tisch.toml"
+    path.write_text(text, encoding="utf-8")
+    line = assert_refused(schocken(workdir, ["play", "--table", str(path), "--emulate", "2"]))
+    assert "%s: " % path in line and words in line, line
+    assert sorted(p.name for p in (workdir / "logs").iterdir()) == ["old.jsonl"]
+
+
+def test_the_example_table_file_loads_as_play_reads_it():
+    table = read_table(ROOT / "examples" / "tisch.toml")
+    assert [p["name"] for p in table["players"]] == ["Anna", "Bert", "Cleo", "Dora"]
+    assert table["rules"]["preset"] == "verein"
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for name in re.findall(r"--table (\S+)", readme):
+        assert (ROOT / name).is_file(), "README's --table %s does not exist" % name
+
+
+def test_the_docs_example_parses(tmp_path):
+    doc = (ROOT / "docs" / "table-file.md").read_text(encoding="utf-8")
+    example = re.search(r"```toml\n(.*?)```", doc, re.S).group(1)
+    path = tmp_path / "doc.toml"
+    path.write_text(example, encoding="utf-8")
+    table = read_table(path)
+    assert [(p["name"], p.get("port")) for p in table["players"]] == [
+        ("Anna", "/dev/ttyACM0"), ("Bert", "/dev/ttyUSB0"), ("Cleo", None)]
+    assert table["rules"] == {"preset": "verein", "options": {"jule": True, "deckel_total": 13}}
+    for key in ("players", "players.name", "players.port", "rules", "options"):  # every key documented
+        assert "| `%s` |" % key in doc, key
+
+
+def test_read_table_refuses_what_it_cannot_read(tmp_path):
+    with pytest.raises(RuleError, match="no such table file"):
+        read_table(tmp_path / "nope.toml")
+    with pytest.raises(RuleError, match="is a folder"):
+        read_table(tmp_path)
+
+
+# --- an error that is nobody's input: a bug -----------------------------------------------------------
+def test_an_internal_error_is_one_line_and_exit_70_with_the_traceback_on_request(monkeypatch, capsys):
+    from schocken_host import rules_cmd
+
+    def broken(args):
+        raise TypeError("a bug\nover two lines")
+    monkeypatch.setattr(rules_cmd, "cmd_rules", broken)
+    monkeypatch.delenv("SCHOCKEN_DEBUG", raising=False)
+    assert cli.main(["--lang", "en", "rules"]) == cli.INTERNAL_ERROR == 70
+    out, err = capsys.readouterr()
+    assert out == "" and err == ("schocken: internal error: TypeError: a bug over two lines "
+                                 "(SCHOCKEN_DEBUG=1 shows the traceback)\n")
+    monkeypatch.setenv("SCHOCKEN_DEBUG", "1")
+    assert cli.main(["rules"]) == 70
+    err = capsys.readouterr().err
+    assert "Traceback" in err and err.splitlines()[-1].startswith("schocken: interner Fehler: TypeError")
