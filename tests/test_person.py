@@ -295,14 +295,19 @@ def test_q_midway_in_a_real_terminal_exits_0_and_resume_continues_the_log(tmp_pa
     events = read_log(log)
     assert events[0]["ev"] == "start" and not [e for e in events if e["ev"] == "game_over"]
 
-    # The hint's command continues that game: it resumes, gives a turn, and stops again with q.
+    # The hint's command continues that game: it resumes with Anna's cup still holding her throw (its flash
+    # is kept beside the log), and stops again with q.
     game = Lines(["--lang", "en", "play", "--resume", log, "--plain"], logs)
     try:
-        game.until(lambda t: "Game resumed." in t and "is on turn" in t, START_S, "the resumed game's turn")
+        game.until(lambda t: "Game resumed." in t and "Keys:" in t, START_S, "the resumed game")
+        game.send("p")
+        game.until(lambda t: "under the cup" in t or "Your cup" in t, STEP_S, "the person's cup after a peek")
         game.send("q")
         rc = game.finish()
     finally:
         game.kill()
     assert rc == 0, game.text()[-3000:]
     assert "Game interrupted. Continue with: schocken play --resume %s" % log in game.text()
-    assert len(read_log(log)) > len(events) and read_log(log)[len(events)]["ev"] == "resumed"
+    after = read_log(log)[len(events):]
+    assert after and after[0]["ev"] == "resumed"
+    assert not [e for e in after if e["ev"] == "turn" and e["seat"] == 1]  # her throw was kept: no second turn
