@@ -1,9 +1,11 @@
-"""Fuzzes the cup's side of the link: generated lines go through the same path as App.on_line (LineSplitter,
-protocol.decode, Cup.on_message) of a cup in the middle of a turn. Runs under the MicroPython unix port (and
-CPython). Usage: fuzz.py N SEED. Prints "fuzz N lines, E errors, A accepted, min_free F" and "N passed, M failed".
+"""Fuzzes the cup's side of the link: generated lines go through the same path as App.on_line (LineSplitter.scan
+handing each line over where it lies, protocol.decode, Cup.on_message) of a cup in the middle of a turn. Runs under
+the MicroPython unix port (and CPython). Usage: fuzz.py N SEED. Prints "fuzz N lines, E errors, A accepted,
+L long legal lines, min_free F" and "N passed, M failed".
 
 Checks for every line: nothing escapes as an exception; a line answered with an error leaves the cup exactly as
-it was; the heap stays bounded (the free heap after a collection never falls below a floor).
+it was; a legal status padded to any length up to the limit is answered with a status (or, short of memory,
+no_memory); the heap stays bounded (the free heap after a collection never falls below a floor).
 """
 
 import gc
@@ -80,8 +82,26 @@ def value(r, depth=0):
     return "x" * r.next(40)
 
 
+# Legal messages the cup may get in the middle of a turn; each is padded with an unknown field to a given length.
+_LEGAL = ({"t": "status"}, {"t": "hello", "v": 1}, {"t": "hello", "v": 1, "nonce": "ab" * 16},
+          {"t": "reveal", "round": 1}, {"t": "round_end", "round": 1}, {"t": "nonce", "round": 1, "throw": 2,
+          "nonce": "cd" * 16}, {"t": "turn", "round": 2, "limit": 1},
+          {"t": "configure", "rules": {"preset": "standard"}, "name": "F", "seat": 0},
+          {"t": "outcome", "round": 1, "result": "won", "deckel": 0, "middle": 13})
+
+
+def legal_long(r):
+    """A legal line of 100..1023 bytes (newline included): (head, pad bytes, tail)."""
+    msg = _LEGAL[r.next(len(_LEGAL))]
+    head = P.encode(msg)[:-2] + b', "pad": "'
+    tail = b'"}\n'
+    return head, 100 + r.next(P.MAX_LINE - 100) - len(head) - len(tail), tail
+
+
 def line(r, previous):
-    kind = r.next(10)
+    kind = r.next(12)
+    if kind >= 10:  # legal, long: arrives in pieces
+        return legal_long(r)
     if kind == 0:  # random bytes
         return bytes(r.next(256) for _ in range(r.next(60)))
     if kind == 1 and previous:  # replayed
@@ -117,17 +137,39 @@ def main(n, seed):
     cup.on_message({"t": "configure", "rules": {"preset": "standard"}, "name": "F", "seat": 0})
     cup.on_message({"t": "turn", "round": 1, "limit": None})
     cup.on_shake()
+
+    def on_line(item):  # as App.on_line: the line is a memoryview into the splitter's buffer
+        if item is None:
+            return out.append(P.error(P.E_TOO_LONG, "long"))
+        for b in item:
+            if b not in b" \t\r\n\x0b\x0c":
+                break
+        else:
+            return
+        try:
+            msg = P.decode(item, P.HOST_TO_CUP)
+        except P.ProtocolError as e:
+            return out.append(P.error(e.code, e.msg))
+        except MemoryError:
+            return out.append(P.error(P.E_MEMORY, "no memory"))
+        cup.on_message(msg)
+
     r = Lcg(seed)
     splitter = P.LineSplitter()
     previous = []
-    errors = accepted = failed = 0
+    errors = accepted = failed = longs = 0
     gc.collect()
     floor = mem_free()
     min_free = floor
     for i in range(n):
         data = line(r, previous)
-        if isinstance(data, int):
-            pads = data // len(_PAD)
+        pad = _PAD
+        if isinstance(data, tuple):  # legal, long
+            first, pads, last = data
+            longs += 1
+            pad = _PAD[:1 + r.next(len(_PAD))]  # pieces of any size, as a serial port or BLE delivers them
+        elif isinstance(data, int):  # overlong
+            pads = data
             first = b'{"t": "hello", "pad": "'
             last = b'"}\n'
         else:
@@ -139,22 +181,11 @@ def main(n, seed):
         before = snapshot(cup)
         del out[:]
         try:
-            items = splitter.feed(first)  # bytes arrive in pieces, as from the serial port
-            for _ in range(pads):
-                items.extend(splitter.feed(_PAD))
-            items.extend(splitter.feed(last))
-            for item in items:
-                if item is None:
-                    out.append(P.error(P.E_TOO_LONG, "long"))
-                    continue
-                if not item.strip():
-                    continue
-                try:
-                    msg = P.decode(item, P.HOST_TO_CUP)
-                except P.ProtocolError as e:
-                    out.append(P.error(e.code, e.msg))
-                    continue
-                cup.on_message(msg)
+            splitter.scan(first, on_line)  # bytes arrive in pieces, as from the serial port
+            while pads > 0:
+                splitter.scan(pad[:pads], on_line)
+                pads -= len(pad)
+            splitter.scan(last, on_line)
         except Exception as e:  # the one thing that must never happen
             failed += 1
             print("FAIL line %d crashed: %s %r" % (i, type(e).__name__, first[:80]))
@@ -166,6 +197,10 @@ def main(n, seed):
                 print("FAIL line %d: error reply but the cup changed: %r" % (i, first[:80]))
         else:
             accepted += 1
+        if first.startswith(b'{"t": "status", "pad"') and not [
+                m for m in out if m.get("t") == "status" or m.get("code") == P.E_MEMORY]:
+            failed += 1
+            print("FAIL line %d: a long status was not answered: %r" % (i, out))
         if i % 500 == 0:
             gc.collect()
             free = mem_free()
@@ -175,7 +210,8 @@ def main(n, seed):
                 failed += 1
                 print("FAIL line %d: heap grew by %d bytes" % (i, floor - free))
                 break
-    print("fuzz %d lines, %d errors, %d accepted, min_free %d" % (n, errors, accepted, min_free))
+    print("fuzz %d lines, %d errors, %d accepted, %d long legal lines, min_free %d" % (n, errors, accepted, longs,
+                                                                                  min_free))
     print("%d passed, %d failed" % (n - failed, failed))
     return 1 if failed else 0
 

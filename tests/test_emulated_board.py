@@ -234,9 +234,11 @@ def test_link_task_survives_a_message_it_cannot_encode():
     class Writer:
         def __init__(self):
             self.lines = []
+            self.splitter = P.LineSplitter()  # the cup writes a line in pieces
 
         def write(self, data):
-            self.lines.append(P.decode(data, {"error": "code:s msg:s re:s?", "ok": "re:s"}))
+            for line in self.splitter.feed(data):
+                self.lines.append(P.decode(line, {"error": "code:s msg:s re:s?", "ok": "re:s"}))
 
         async def drain(self):
             pass

@@ -7,6 +7,7 @@ imported, so the same app runs on a board and emulated on a PC.
 
 import sys
 from array import array
+from gc import collect
 
 try:
     from micropython import const
@@ -30,6 +31,7 @@ LED_MS = const(50)
 _MAX_QUEUED = const(16)
 READ_CHUNK = const(1)       # a blocking stream's read(n) waits for n bytes: take what has come
 CTRL_C = b"\x03"            # interrupt character of the REPL (never valid in a JSON line)
+_RETRY_MS = const(10)       # after a read that failed for memory: the other tasks run, the garbage goes
 
 
 class App:
@@ -44,6 +46,7 @@ class App:
         self.view = View(self.leds)
         self.reader = self.writer = None
         self.out = []               # messages waiting for the link task
+        self.owed = 0               # no_memory answers that found no room even in the queue
         self.out_flag = asyncio.Event()
         identity = {"cup": config.get("cup_id", "cup"), "name": config.get("name", ""), "board": board.name}
         self.cup = Cup(self.roller, self.view, self.send, identity, self.roller.random_bytes)
@@ -133,58 +136,101 @@ class App:
     repl_link = False  # set by run()
 
     async def link_in_task(self):
-        splitter = self.splitter
+        splitter, reader = self.splitter, self.reader
+        handle = self.on_line  # one bound method for every line, not one per byte
+        chunk = getattr(reader, "chunk", READ_CHUNK)  # BLE: a fragment at once
         while True:
-            data = await self.reader.read(getattr(self.reader, "chunk", READ_CHUNK))  # BLE: a fragment at once
+            try:
+                data = await reader.read(chunk)
+            except MemoryError as e:  # what was read may be lost, and with it where its line ends
+                splitter.drop()
+                self.line_failed(e)
+                await sleep_ms(_RETRY_MS)
+                continue
             if not data:
                 return  # host closed the link; the cup keeps working alone
             if self.repl_link and CTRL_C in data:
                 # mpremote's Ctrl-C reached the app as data (the unix port on a pty has no USB driver that
                 # raises it): stop as a board's driver would, so deploy and doctor can always reach the REPL.
                 raise KeyboardInterrupt
-            for line in splitter.feed(data):
-                try:
-                    self.on_line(line)
-                except Exception as e:  # out of memory decoding a line: the link must not end with it
-                    self.internal_error(e)
+            try:
+                splitter.scan(data, handle)
+            except Exception as e:  # the splitter's own small slices: where the line stands is unknown
+                splitter.drop()
+                self.line_failed(e)
 
     def on_line(self, line):
-        if line is None:
-            return self.send(P.error(P.E_TOO_LONG, "line longer than %d bytes" % P.MAX_LINE))
-        if not line or line.isspace():  # a blank line (no copy made to find out)
-            return
+        """One line from the host (a memoryview into the splitter's buffer, valid during the call; None for an
+        overlong line): decoded where it lies, checked, handed to the cup. Never raises: a line the cup cannot
+        take is answered with an error and changes nothing."""
         try:
-            msg = P.decode(line, P.HOST_TO_CUP)
-        except P.ProtocolError as e:
-            return self.send(P.error(e.code, e.msg))
-        if self.session is not None:
-            if msg["t"] == "hello":
-                self.cup.hello_nonce = self.session.hello(msg)
+            if line is None:
+                return self.send(P.error(P.E_TOO_LONG, "line longer than %d bytes" % P.MAX_LINE))
+            for b in line:  # a blank line is skipped (no copy made to find out)
+                if b not in b" \t\r\n\x0b\x0c":
+                    break
             else:
-                refused = self.session.refusal(line, msg)
-                if refused:
-                    return self.send({"t": "error", "code": P.E_AUTH, "msg": refused, "_plain": True})
+                return
+            try:
+                msg = P.decode(line, P.HOST_TO_CUP)
+            except P.ProtocolError as e:
+                return self.send(P.error(e.code, e.msg))
+            if self.session is not None:
+                if msg["t"] == "hello":
+                    self.cup.hello_nonce = self.session.hello(msg)
+                else:
+                    refused = self.session.refusal(line, msg)
+                    if refused:
+                        return self.send({"t": "error", "code": P.E_AUTH, "msg": refused, "_plain": True})
+        except Exception as e:  # out of memory for a string in the line, for its signature check, ...
+            return self.line_failed(e)
         try:
             self.cup.on_message(msg)
         except Exception as e:
             self.internal_error(e)
 
-    def encode(self, msg):
-        """A message -> its line; signed in an authenticated session (but an auth error, marked "_plain")."""
-        plain = msg.pop("_plain", False)
+    def line_failed(self, e):
+        """Answers a line that failed before the cup acted on it: ``no_memory`` for a MemoryError, else
+        ``internal``. Never raises."""
+        collect()  # the garbage of the attempt (the line's half-made objects) goes before the answer is made
+        try:
+            self.send(None if isinstance(e, MemoryError) else  # None: no_memory (_line), nothing to make now
+                      P.error(P.E_INTERNAL, "%s: %s" % (type(e).__name__, e)))
+        except Exception:  # not even room in the queue: link_out_task sends the answer made in advance
+            self.owed += 1
+            self.out_flag.set()
+
+    def encode(self, msg, plain=False):
+        """A message -> what the link task writes: its line (bytes), or its pieces (a list of bytes: P.pieces);
+        signed, in one piece, in an authenticated session unless ``plain`` (an auth error)."""
         if self.session is not None:
             return self.session.encode(msg, plain)
-        return P.encode(msg)
+        return P.pieces(msg)
 
     def _line(self, msg):
-        """A message -> its line; one that cannot be sent becomes an error line, or None when even that fails
-        (out of memory): the link task must outlive any message."""
-        try:
-            return self.encode(msg)
-        except P.ProtocolError as e:
-            err = P.error(e.code, e.msg)
-        except Exception as e:
-            err = P.error(P.E_INTERNAL, "a message was lost: %s" % type(e).__name__)
+        """A message -> what the link task writes (``encode``); one that cannot be sent becomes an error, or None
+        when even that fails (out of memory): the link task must outlive any message."""
+        if msg is None:  # the answer to a line the cup had no memory for: made in advance, it needs none now
+            if self.session is None:
+                return (b'{"t": "error", "code": "no_memory", '
+                        b'"msg": "no memory for this line: dropped, nothing changed"}\n')
+            msg = P.error(P.E_MEMORY, "no memory for this line: dropped, nothing changed")
+        plain = msg.pop("_plain", False)
+        err = None
+        for _ in (0, 1):
+            try:
+                return self.encode(msg, plain)
+            except P.ProtocolError as e:
+                err = P.error(e.code, e.msg)
+                break
+            except MemoryError as e:
+                collect()  # the garbage the other tasks left: the second try usually fits
+                err = e
+            except Exception as e:
+                err = e
+                break
+        if not isinstance(err, dict):
+            err = P.error(P.E_INTERNAL, "a message was lost: %s" % type(err).__name__)
         try:
             return self.encode(err)
         except Exception:
@@ -194,11 +240,24 @@ class App:
         while True:
             await self.out_flag.wait()
             self.out_flag.clear()
-            while self.out:
-                data = self._line(self.out.pop(0))
-                if data is not None:
-                    self.writer.write(data)
+            while self.out or self.owed:
+                if self.out:
+                    msg = self.out.pop(0)
+                else:
+                    self.owed -= 1
+                    msg = None
+                data = self._line(msg)
+                if data is None:
+                    continue
+                try:
+                    if type(data) is list:
+                        for piece in data:
+                            self.writer.write(piece)
+                    else:
+                        self.writer.write(data)
                     await self.writer.drain()
+                except MemoryError:  # the stream's buffer for a busy link: this line is lost, not the link
+                    collect()
 
     async def run(self, extra=()):
         if not self.roller.health_check():

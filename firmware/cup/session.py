@@ -42,7 +42,7 @@ class Session:
         and its counter is new; else why not."""
         if self.key is None:
             return "this cup needs an authenticated host: hello with a nonce first"
-        body = line.rstrip()
+        body = _rstrip(line)
         c = msg.get("c")
         offer = self.offer
         if _verifies(self.key, body):
@@ -81,7 +81,15 @@ def _signed(key, counter, msg):
 
 def _verifies(key, body):
     try:
-        fair.verify(key, body)
+        fair.check(key, body)
     except Exception:
         return False
     return True
+
+
+def _rstrip(line):
+    # The line without trailing whitespace (a "\r" before the newline), as a slice of the same buffer.
+    end = len(line)
+    while end and line[end - 1] in b" \t\r":
+        end -= 1
+    return line[:end]

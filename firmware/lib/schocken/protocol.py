@@ -8,6 +8,7 @@ nothing. docs/protocol.md documents every message, field and error. What only th
 """
 
 import json
+import sys
 from binascii import hexlify
 
 try:
@@ -22,6 +23,11 @@ except ImportError:  # very small ports
     hashlib = None
 
 from schocken import RuleError
+
+# MicroPython's json.loads parses any buffer where it lies, and checks the UTF-8 of every string it makes as
+# bytes.decode would (both follow MICROPY_PY_BUILTINS_STR_UNICODE_CHECK): a cup decodes a line without copying it.
+# CPython's json takes no memoryview and guesses UTF-16 and -32 in bytes: the host decodes UTF-8 first.
+_IN_PLACE = sys.implementation.name == "micropython"
 
 VERSION = const(1)
 MAX_LINE = const(1024)   # bytes per line, newline included; longer lines are refused unread
@@ -38,6 +44,7 @@ E_REFUSED = "refused"              # the rules refuse the move
 E_RNG = "rng_failed"               # the health test failed: the cup does not roll
 E_INTERNAL = "internal"            # a bug in the cup; it stays on the table and says so
 E_AUTH = "auth"                    # a cup with a secret: the line is unsigned, forged or replayed
+E_MEMORY = "no_memory"             # the cup had no memory for the line: dropped unread, nothing changed
 
 # Each message type's fields, as "name:kind" words. Kinds: i int, s string, b bool, d dice (list of 1..3 dice
 # 1..6), l list, o object, h hex string; a trailing "?" allows null or absence. One string per type rather than a
@@ -74,7 +81,7 @@ class ProtocolError(ValueError):
 class LineSplitter:
     """Cuts a byte stream into lines of at most MAX_LINE bytes (newline included) in one buffer allocated
     once: an overlong line is dropped up to its newline and reported once, so garbage can neither exhaust nor
-    fragment a cup's heap."""
+    fragment a cup's heap. ``scan`` hands each line over in place (the cup); ``feed`` returns copies (the host)."""
 
     def __init__(self, limit=MAX_LINE):
         self.limit = limit
@@ -82,30 +89,50 @@ class LineSplitter:
         self.n = 0
         self.skipping = False
 
+    def scan(self, data, handle):
+        """Calls ``handle(line)`` for every line ``data`` completes: a memoryview of the line (without newline)
+        in the splitter's buffer, valid only during the call, or None for an overlong line. A line is never
+        copied, so its length costs no heap. If ``handle`` raises, the exception propagates with the splitter
+        ready for the next line; the rest of ``data`` is lost."""
+        start = 0
+        size = len(data)
+        while start < size:
+            end = data.find(b"\n", start)
+            stop = size if end < 0 else end
+            if not self.skipping:
+                k = stop - start
+                n = self.n
+                if n + k >= self.limit:
+                    self.skipping = True
+                    self.n = 0
+                    handle(None)
+                elif k == 1:  # a serial link is read byte by byte: no slice to make
+                    self.buf[n] = data[start]
+                    self.n = n + 1
+                elif k:
+                    self.buf[n:n + k] = memoryview(data)[start:stop]
+                    self.n = n + k
+            if end < 0:
+                break
+            start = end + 1
+            if self.skipping:
+                self.skipping = False
+                self.n = 0
+            else:
+                n = self.n
+                self.n = 0  # first: whatever handle does, the next line starts clean
+                handle(memoryview(self.buf)[:n])
+
+    def drop(self):
+        """Forget the line being received and skip what is left of it up to its newline (a reader that lost
+        bytes, e.g. out of memory, cannot tell where the line it is in went wrong)."""
+        self.n = 0
+        self.skipping = True
+
     def feed(self, data):
         """Returns a list of complete lines (bytes, without newline); an overlong line appears as None."""
         out = []
-        view = memoryview(data)
-        start = 0
-        while start < len(data):
-            end = data.find(b"\n", start)
-            stop = len(data) if end < 0 else end
-            if not self.skipping:
-                k = stop - start
-                if self.n + k >= self.limit:
-                    self.skipping = True
-                    self.n = 0
-                    out.append(None)
-                else:
-                    self.buf[self.n:self.n + k] = view[start:stop]
-                    self.n += k
-            if end < 0:
-                break
-            if not self.skipping:
-                out.append(bytes(memoryview(self.buf)[:self.n]))  # one copy, not a slice and a copy
-            self.n = 0
-            self.skipping = False
-            start = end + 1
+        self.scan(data, lambda line: out.append(None if line is None else bytes(line)))
         return out
 
 
@@ -160,16 +187,18 @@ def validate(msg, table):
 
 
 def decode(line, table):
-    """One received line (bytes or str, newline allowed) -> validated message dict."""
+    """One received line (bytes, bytearray, memoryview or str; newline allowed) -> validated message dict."""
     if len(line) > MAX_LINE or (len(line) == MAX_LINE and line[-1:] not in (b"\n", "\n")):
         raise ProtocolError(E_TOO_LONG, "line longer than %d bytes" % MAX_LINE)
-    if isinstance(line, (bytes, bytearray)):
+    if not isinstance(line, str) and not _IN_PLACE:
         try:
             line = bytes(line).decode("utf-8")
         except UnicodeError:
             raise ProtocolError(E_BAD_JSON, "line is not UTF-8")
     try:
         msg = json.loads(line)
+    except UnicodeError:  # MicroPython: a string in the line is not UTF-8
+        raise ProtocolError(E_BAD_JSON, "line is not UTF-8")
     except (ValueError, TypeError, IndexError, KeyError):  # MicroPython's json raises a few kinds
         raise ProtocolError(E_BAD_JSON, "line is not JSON")
     validate(msg, table)
@@ -179,6 +208,22 @@ def decode(line, table):
 def encode(msg):
     """Message dict -> one line of bytes, newline included."""
     return line(json.dumps(msg).encode("utf-8"))
+
+
+def pieces(msg):
+    """Message dict -> its line as bytes in pieces, a field each and "}" with the newline last, checked as
+    ``line`` checks. One after another they are the line ``encode`` makes, but never all in one piece of memory:
+    a cup's fragmented heap may have no hole as large as its longest line (the reveal's, 200 to 300 bytes)."""
+    out = []
+    size = 1  # the closing brace
+    for key in msg:
+        part = ("%s%s: %s" % (", " if out else "{", json.dumps(key), json.dumps(msg[key]))).encode("utf-8")
+        size += len(part)
+        out.append(part)
+    if size >= MAX_LINE:  # with its newline, as in line()
+        raise ProtocolError(E_TOO_LONG, "message longer than %d bytes" % MAX_LINE)
+    out.append(b"}\n")
+    return out
 
 
 def line(body):
