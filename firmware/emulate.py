@@ -4,6 +4,8 @@
         [--name NAME] [--board hardware/boards/pico_w.json] [--sensor accel|switch] [--long-ms MS]
         [--state FILE]   (the emulated flash: the cup's state survives a restart)
         [--secret HEX]   (the cup's secret, as deploy writes it to /cup.json: the host link is authenticated)
+        [--time-scale K] (the board's clock runs K times faster: timescale.py; bots' tables in seconds)
+        [--clock-start MS] (the board's ticks_ms() starts at MS, e.g. just below its wrap at 2**30)
 
 The host link is standard input/output (the host puts a pseudo-terminal there and opens it like a serial
 port). The control channel (a second pseudo-terminal, path given with --control) carries the physical world:
@@ -26,7 +28,7 @@ _HEX = b"0123456789abcdef"
 
 def parse_args(argv):
     opts = {"control": None, "cup": "emu", "name": "", "board": None, "sensor": None, "long-ms": None,
-            "state": None, "secret": None}
+            "state": None, "secret": None, "time-scale": None, "clock-start": None}
     i = 0
     while i < len(argv):
         key = argv[i][2:] if argv[i].startswith("--") else None
@@ -114,6 +116,13 @@ async def control_task(reader, board, roller, say, app):
 async def main(opts):
     from schocken.protocol import LineSplitter
     splitter = LineSplitter()  # the cup's largest buffer, before the imports below cut the heap into pieces
+    clock = None
+    if opts["time-scale"] or opts["clock-start"]:
+        # Before the app is imported: its modules take the clock shim's functions at import. Without either
+        # option the module is never loaded, the cup runs on the port's own clock and pays nothing for this.
+        import timescale
+        start = opts["clock-start"]
+        clock = timescale.install(int(opts["time-scale"] or 1), None if start is None else int(start))
     from boards import emulated
     from cup.app import App
 
@@ -158,6 +167,8 @@ async def main(opts):
         write_line(memoryview(frame_line)[:6 + 2 * n])
 
     board = emulated.make_board(spec, frame_sink=frame_sink, link=make_link())
+    if clock is not None:
+        board.on_input = clock.busy  # the scaled clock runs at K while a shake or a held button lasts
     config = {"cup_id": opts["cup"], "name": opts["name"], "state_path": opts["state"]}
     if opts["secret"]:
         config["secret"] = opts["secret"]  # as /cup.json after a deploy: the host link is authenticated

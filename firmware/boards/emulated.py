@@ -7,6 +7,7 @@
 import os
 
 from boards import common
+from cup import clock  # read at call time: emulate.py may have put a scaled clock in (timescale.py)
 
 try:
     from micropython import const
@@ -20,6 +21,7 @@ G_MMS2 = const(9807)  # 1 g in mm/s^2
 ACCEL_LIMIT = const(39227)  # +-4 g: a real sensor saturates here, so the emulation clips too
 SAMPLE_MS = const(10)  # 100 Hz: each read_accel()/read_switch() call consumes one sample
 SHAKE_MAX_MS = const(60000)
+HOLD_MAX_MS = const(60000)
 REST = (0, 0, G_MMS2)  # cup standing upright
 
 # One period (20 samples = 200 ms, a 5 Hz hand shake) of sin() * 1000: ints, so no floats per sample.
@@ -59,10 +61,15 @@ class EmulatedBoard:
         self.button_event = common.make_flag()
         self.sensor_kind = common.sensor_kind(self.spec)
         self._buttons = 0
+        self._holds = 0  # buttons pressed by "hold N MS": released by the board's own clock (read_buttons)
+        self._hold_new = 0  # ...of which no read has seen the press yet: their time starts at that read
+        self._hold_ms = [0] * N_BUTTONS
+        self._release_at = [0] * N_BUTTONS
         self._accel = list(REST)
         self._switch = 0
         self._shake_left = 0  # samples of synthetic shake still to deliver
         self._phase = 0
+        self.on_input = None  # optional callable(ms): a physical input that lasts ms (emulate.py: clock.busy)
         self._rng_stuck = False  # "rng stuck": the RNG gives one byte value forever (a dead ring oscillator)
 
     # --- board interface -------------------------------------------------------------------------
@@ -72,7 +79,26 @@ class EmulatedBoard:
             self.frame_sink(bytes(buf))  # a copy: the pixel object reuses its buffer
 
     def read_buttons(self):
+        if self._holds:
+            self._release_holds()
         return self._buttons
+
+    def _release_holds(self):
+        # A held button counts from the first read that sees it pressed, and is released at the first read
+        # MS ms of the board's clock later: the app's 10 ms polls see MS (to the next poll), whatever the
+        # host's timing.
+        now = clock.ticks_ms()
+        for n in range(N_BUTTONS):
+            bit = 1 << n
+            if not self._holds & bit:
+                continue
+            if self._hold_new & bit:
+                self._hold_new &= ~bit
+                self._release_at[n] = clock.ticks_add(now, self._hold_ms[n])
+            elif clock.ticks_diff(now, self._release_at[n]) >= 0:
+                self._holds &= ~bit
+                self._buttons &= ~bit
+                self._irq()
 
     def read_accel(self, buf):
         if self._shake_left > 0:
@@ -146,6 +172,20 @@ class EmulatedBoard:
                 self._buttons |= 1 << n
             else:
                 self._buttons &= ~(1 << n)
+            self._holds &= ~(1 << n)  # an explicit edge ends a hold of that button
+            self._hold_new &= ~(1 << n)
+            self._input(0)
+            self._irq()
+        elif cmd == "hold":
+            n = _int(args[0]) if len(args) == 2 else None
+            ms = _int(args[1]) if len(args) == 2 else None
+            if n is None or not 0 <= n < N_BUTTONS or ms is None or not 0 < ms <= HOLD_MAX_MS:
+                return "error: usage: hold N MS (N = 0..3, MS = 1..%d)" % HOLD_MAX_MS
+            self._buttons |= 1 << n
+            self._holds |= 1 << n
+            self._hold_new |= 1 << n
+            self._hold_ms[n] = ms
+            self._input(ms)
             self._irq()
         elif cmd == "accel":
             vals = [_int(a) for a in args]
@@ -153,18 +193,21 @@ class EmulatedBoard:
                 return "error: usage: accel AX AY AZ (int mm/s^2)"
             self._accel = [_clip(v) for v in vals]
             self._shake_left = 0  # an explicit reading overrides a shake in progress
+            self._input(0)
         elif cmd == "switch":
             v = _int(args[0]) if len(args) == 1 else None
             if v not in (0, 1):
                 return "error: usage: switch 0|1"
             self._switch = v
             self._shake_left = 0
+            self._input(0)
         elif cmd == "shake":
             ms = _int(args[0]) if len(args) == 1 else None
             if ms is None or not 0 < ms <= SHAKE_MAX_MS:
                 return "error: usage: shake MS (1..%d)" % SHAKE_MAX_MS
             self._shake_left = max(1, ms // SAMPLE_MS)
             self._phase = 0
+            self._input(ms)
         elif cmd == "rng":
             if len(args) != 1 or args[0] not in ("stuck", "ok"):
                 return "error: usage: rng stuck|ok"
@@ -180,6 +223,11 @@ class EmulatedBoard:
         else:
             return "error: unknown command %r" % cmd
         return None
+
+    def _input(self, ms):
+        # A scaled clock (emulate.py --time-scale) runs fast while the physical world moves.
+        if self.on_input is not None:
+            self.on_input(ms)
 
     def _irq(self):
         # Same effect as a pin interrupt on hardware: wake whoever waits on button_event.
