@@ -45,6 +45,7 @@ class Referee(CupLinks):
         self.absent_timeout = absent_timeout  # seconds a cup may be gone (or silent) before the table is asked
         self.turn_timeout = turn_timeout      # seconds a present seat may take before the table is asked
         self.requests = []            # ("penalty" | "einwuerfeln" | "wait" | "forfeit", seat) from the table
+        self.listeners = []           # callables(ev) after each event is applied and shown: bots wait on them
 
     # --- events -------------------------------------------------------------------------------------
     def emit(self, ev):
@@ -52,6 +53,8 @@ class Referee(CupLinks):
         self.state.apply(ev)   # first: what the rules refuse raises here, before anything is written
         self.log.append(ev)
         self._show(ev)
+        for listener in list(self.listeners):
+            listener(ev)
 
     def _show(self, ev):
         try:
