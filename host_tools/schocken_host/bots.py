@@ -2,6 +2,14 @@
 stand, reveal) and see only what a person sees: the public table (whose turn, throws used, the limit, dice set
 aside) and their own cup's LEDs while peeking. Decisions come from schocken.sim's strategies, applied to a
 mirror of the turn built from what the bot saw.
+
+Bots react to events, they do not poll: the referee calls them after every event (``Referee.listeners``) and
+the cup's reader thread after every LED frame (``EmulatedCup.listeners``); a bot waits on one asyncio.Event
+that both set. Their inputs are in the cup's own time: ``shake MS`` counts sensor samples and ``hold N MS``
+is released by the emulated board's clock, so a bot never sleeps for a press and its taps stay taps however
+late this process runs. With a time scale K (``--time-scale``) the cups' clocks run K times faster, and so do
+the bots; every wait has a bound (real seconds for the host's part, cup time divided by K for the cup's) and
+ends with an error that says what did not come.
 """
 
 import asyncio
@@ -17,74 +25,150 @@ STRATEGIES = {
     "fast": threshold(0),             # stand on the first throw
 }
 
+TAP_MS = 60            # a die button tapped: longer than the cup's 20 ms debounce, far below a long press
+HOST_S = 10.0          # real seconds a wait allows for the host's part (referee, links) on a loaded machine
+RETRY_S = 0.2          # after a lost input, the next look at the table comes at the next event or after this
+ON_TURN = ("green", "cyan", "yellow", "orange")
+
+
+class BotError(TimeoutError):
+    """A bot waited in vain (or its cup was restarted meanwhile): it looks at the table again."""
+
 
 class Bot:
-    def __init__(self, seat, cup, strategy="schock", dice=None, shake_ms=400, long_ms=300):
+    def __init__(self, seat, cup, strategy="schock", dice=None, shake_ms=400, long_ms=300, time_scale=1):
         self.seat = seat
         self.cup = cup                # an EmulatedCup
         self.strategy = STRATEGIES[strategy] if isinstance(strategy, str) else strategy
         self.dice = dice              # optional (round, seat, throw, n) -> dice, for reproducible tables
         self.shake_ms = shake_ms
-        self.long_ms = long_ms
+        self.long_ms = long_ms        # the cup's long press (play_cmd starts bot cups with --long-ms 300)
+        self.peek_ms = long_ms // 2   # a peek is a short hold of the main button: a long one would stand
+        self.time_scale = time_scale
         self.played = set()           # round ids this bot has finished
         self.revealed = set()
+        self.progress = 0             # progress events of this seat seen so far
+        self.errors = []              # waits that ended in vain (BotError texts), and lost inputs (OSError)
+        self._changed = None          # set by the referee's events and the cup's frames
 
+    # --- waking up -----------------------------------------------------------------------------------
+    def _on_event(self, ev):
+        if ev.get("ev") == "progress" and ev.get("seat") == self.seat:
+            self.progress += 1
+        self._changed.set()
+
+    def _frame_listener(self, loop):
+        wake = self._changed.set
+
+        def on_frame(frame):  # the cup's reader thread
+            try:
+                loop.call_soon_threadsafe(wake)
+            except RuntimeError:  # the loop is closed: the game is over
+                pass
+        return on_frame
+
+    async def _changes(self, timeout):
+        """Until the table or the cup's LEDs change, at most ``timeout`` s; True if they did."""
+        try:
+            await asyncio.wait_for(self._changed.wait(), timeout)
+            return True
+        except asyncio.TimeoutError:
+            return False
+
+    async def until(self, check, what, cup_ms=0, host_s=HOST_S):
+        """Wait for check() to be true; returns its value. Bounded: host_s real seconds plus cup_ms of the cup's
+        time (divided by the time scale). Ends with a BotError that names ``what`` when it does not come, or
+        as soon as the cup was restarted (what was sent to the old process is lost)."""
+        loop = asyncio.get_running_loop()
+        timeout = host_s + cup_ms / 1000 / self.time_scale
+        end = loop.time() + timeout
+        starts = self.cup.starts
+        while True:
+            self._changed.clear()  # before the check: a change after it wakes the wait below
+            value = check()
+            if value:
+                return value
+            if self.cup.starts != starts:
+                raise BotError("bot %d: its cup was restarted while it waited for %s" % (self.seat + 1, what))
+            left = end - loop.time()
+            if left <= 0 or not await self._changes(left):
+                raise BotError("bot %d waited %.1f s in vain for %s" % (self.seat + 1, timeout, what))
+
+    # --- the table -----------------------------------------------------------------------------------
     async def run(self, referee):
         st = referee.state
-        while True:
-            await asyncio.sleep(0.02)
-            if st.over:
-                return
-            p = st.players[self.seat] if st.players else None
-            if p is None:
-                continue
-            if st.on_turn == self.seat and not p.done and st.round not in self.played:
-                round_id = st.round
-                try:
-                    await self.play_turn(st)
-                    self.played.add(round_id)
-                except (TimeoutError, OSError):
-                    pass  # an input got lost (refused, or the cup was just restarted): look again, go on
-            elif (referee.reveal_mode == "button" and p.done and p.revealed is None
-                  and st.round not in self.revealed and all(st.players[s].done for s in st.order)):
-                self.revealed.add(st.round)
-                await self.press(3, 60)
+        loop = asyncio.get_running_loop()
+        self._changed = asyncio.Event()
+        on_frame = self._frame_listener(loop)
+        referee.listeners.append(self._on_event)
+        self.cup.listeners.append(on_frame)
+        try:
+            while not st.over:
+                self._changed.clear()
+                p = st.players[self.seat] if st.players else None
+                if p is None:
+                    pass
+                elif st.on_turn == self.seat and not p.done and st.round not in self.played:
+                    round_id = st.round
+                    try:
+                        await self.play_turn(st)
+                        self.played.add(round_id)
+                    except (TimeoutError, OSError) as e:
+                        self.errors.append(str(e))
+                        # An input got lost (refused, or the cup was just restarted): look again at the next
+                        # change, or a little later (never in a tight loop: a dead cup fails at once).
+                        await self._changes(RETRY_S)
+                    continue
+                elif (referee.reveal_mode == "button" and p.done and p.revealed is None
+                      and st.round not in self.revealed and self.light() == "pink"):
+                    self.revealed.add(st.round)
+                    self.cup.hold(3, TAP_MS)
+                    continue
+                await self._changed.wait()  # the table's next event, or a frame of this bot's cup
+        finally:
+            referee.listeners.remove(self._on_event)
+            self.cup.listeners.remove(on_frame)
 
-    async def press(self, button, hold_ms):
-        self.cup.control("press %d" % button)
-        await asyncio.sleep(hold_ms / 1000)
-        self.cup.control("release %d" % button)
-        await asyncio.sleep(0.06)  # longer than the cup's debounce, like a thumb
-
-    async def until(self, check, timeout=5.0):
-        end = asyncio.get_running_loop().time() + timeout
-        while not check():
-            if asyncio.get_running_loop().time() > end:
-                raise TimeoutError("bot %d waited in vain" % self.seat)
-            await asyncio.sleep(0.01)
+    # --- what the bot sees on its cup ----------------------------------------------------------------
+    def light(self):
+        """The name of the cup's status color (render.STATUS_COLORS), None before its first frame."""
+        frame = self.cup.last_frame
+        return None if frame is None else render.status_name(render.decode(frame)["status"])
 
     def on_turn_light(self):
         """The status pixel says the cup is on turn (green, or the color of the throws used so far)."""
-        frame = self.cup.last_frame
-        return frame is not None and render.status_name(render.decode(frame)["status"]) in (
-            "green", "cyan", "yellow", "orange")
+        return self.light() in ON_TURN
 
     async def peek(self, turn):
-        """Hold the main button and read the dice under the cup from the LEDs."""
+        """Hold the main button (shorter than a long press: that would stand) and read the dice under the cup
+        from the LED frames that came while it was held."""
         slots = turn.in_cup()
-        self.cup.control("press 3")
+        seen = self.cup.frame_count
+        faces, lit = [], [seen]
 
-        def seen():
-            frame = self.cup.last_frame
-            return frame is not None and all(render.decode(frame)["dice"][s] for s in slots)
-        try:
-            await self.until(seen, 2.0)
-            faces = render.decode(self.cup.last_frame)["dice"]
-        finally:
-            self.cup.control("release 3")
-            await asyncio.sleep(0.06)
+        def shown():
+            for i, frame in enumerate(self.cup.frames_since(seen)):
+                dice = render.decode(frame)["dice"]
+                if all(dice[s] for s in slots):
+                    faces[:] = dice
+                    lit[0] = seen + i + 1
+                    return True
+            return False
+
+        def covered():  # a later frame shows the cup covered again: the next input comes after the peek
+            return any(not any(render.decode(f)["dice"][s] for s in slots) for f in self.cup.frames_since(lit[0]))
+        self.cup.hold(3, self.peek_ms)
+        await self.until(shown, "its dice while peeking", cup_ms=self.peek_ms + 1000)
+        await self.until(covered, "the cup covered after peeking", cup_ms=self.peek_ms + 1000)
         return [faces[s] for s in slots]
 
+    async def tap(self, button, what, ms=TAP_MS):
+        """An input that the cup reports (progress: set aside, Sechsen drehen): held, then its report."""
+        before = self.progress
+        self.cup.hold(button, ms)
+        await self.until(lambda: self.progress > before, what, cup_ms=ms + 1000)
+
+    # --- a turn --------------------------------------------------------------------------------------
     async def play_turn(self, st):
         me = st.players[self.seat]
         limit = None if st.order and st.order[0] == self.seat else st.limit
@@ -94,23 +178,25 @@ class Bot:
             if self.dice:
                 self.cup.control("dice " + " ".join(str(d) for d in self.dice(st.round, self.seat,
                                                                            turn.throws_used + 1, n)))
-            before = me.throws
-            await self.until(self.on_turn_light, 5.0)
+            await self.until(self.on_turn_light, "its cup's on-turn light")
+            before = self.progress  # not me.throws: after a host's resume it may count a turn the cup lost
             self.cup.shake(self.shake_ms)
-            await self.until(lambda: me.throws > before or me.done)
+            await self.until(lambda: self.progress > before or me.done, "its throw to be counted",
+                             cup_ms=self.shake_ms + 1000)
             if me.done or me.throws >= turn.limit:
                 return  # the last permitted throw: the cup stood by itself, the throw stays hidden
             turn.roll(await self.peek(turn))
             sixes = turn.sixes_available()
             if len(sixes) >= 2 and sum(1 for v in turn.values if v == 1) < 2:
                 turn.turn_sixes(sixes)
-                await self.press(sixes[0], self.long_ms + 150)
+                await self.tap(sixes[0], "its sixes turned", self.long_ms + 150)
             was = list(turn.state)
             if self.strategy(turn):
-                await self.press(3, self.long_ms + 150)
-                await self.until(lambda: me.done)
+                self.cup.hold(3, self.long_ms + 150)
+                await self.until(lambda: me.done, "its cup to stand", cup_ms=self.long_ms + 1150)
                 return
             for slot in range(3):
                 if was[slot] == IN_CUP and turn.state[slot] == PENDING:
-                    await self.press(slot, 60)
-            await self.until(lambda: len(me.public) >= sum(1 for s in turn.state if s != IN_CUP), 3.0)
+                    await self.tap(slot, "die %d set aside" % (slot + 1))
+            await self.until(lambda: len(me.public) >= sum(1 for s in turn.state if s != IN_CUP),
+                             "its dice set aside on the table", cup_ms=1000)

@@ -103,12 +103,17 @@ class EmulatedCup:
     """One emulated cup process. ``port`` is the link's device path for pyserial."""
 
     def __init__(self, cup_id="emu1", name="", sensor=None, board=None, heap=HEAP, interpreter=None,
-                 long_ms=None, on_frame=None, secret=None, rom=None, flash=None):
+                 long_ms=None, on_frame=None, secret=None, rom=None, flash=None, time_scale=1):
         self.cup_id = cup_id
         self.secret = secret          # hex, or None: a cup with a secret accepts only an authenticated host
         self.long_ms = long_ms        # its buttons' long press in ms; None: the firmware's own (1200)
         self.on_frame = on_frame
         self.frames = []             # LED frames (bytes), newest last
+        self.frame_count = 0          # frames ever received: frames[-1] is number frame_count - 1
+        self._frames_lock = threading.Lock()
+        self.listeners = []           # callables(frame), run in the reader thread after each frame
+        self.starts = 0               # processes started (restart() adds one): inputs sent before are lost
+        self.time_scale = time_scale  # the cup's clock runs this many times faster (docs/emulation.md)
         self.control_errors = []
         self.control_lines = []       # every other line the cup said on its control channel
         self.interpreter = interpreter or ("micropython" if micropython_exe() else "cpython")
@@ -128,6 +133,8 @@ class EmulatedCup:
             args += ["--board", str(board)]
         if long_ms:
             args += ["--long-ms", str(long_ms)]
+        if time_scale != 1:
+            args += ["--time-scale", str(int(time_scale))]
         if secret:
             args += ["--secret", secret]
             from schocken_host.transport import register_key
@@ -164,6 +171,7 @@ class EmulatedCup:
                                      stderr=subprocess.PIPE, env=env, start_new_session=True)
         self._ready = threading.Event()
         self.hello = None
+        self.starts += 1
         self._stop_reading = threading.Event()  # this incarnation's reader; a restart starts another
         self._reader = threading.Thread(target=self._read_control, args=(self._ctl_master, self._stop_reading),
                                         daemon=True)
@@ -213,10 +221,17 @@ class EmulatedCup:
     def _control_line(self, line):
         if line.startswith("leds "):
             frame = bytes.fromhex(line[5:])
-            self.frames.append(frame)
-            del self.frames[:-200]
+            with self._frames_lock:  # frames_since() counts from the other thread
+                self.frames.append(frame)
+                del self.frames[:-200]
+                self.frame_count += 1
             if self.on_frame:
                 self.on_frame(self, frame)
+            for listener in list(self.listeners):
+                try:
+                    listener(frame)
+                except Exception as e:  # a listener's bug must not end this thread (the cup would block)
+                    self.control_errors.append("listener: %r" % e)
         elif line.startswith("hello "):
             self.hello = line[6:]
             self._ready.set()
@@ -239,8 +254,19 @@ class EmulatedCup:
         self.control("release %d" % button)
         time.sleep(gap_ms / 1000)
 
+    def hold(self, button, ms):
+        """Press a button for ms of the cup's own time: the emulated board releases it (docs/emulation.md), so a
+        tap stays a tap and a long press a long press however late this process or the cup runs."""
+        self.control("hold %d %d" % (button, ms))
+
     def shake(self, ms=800):
         self.control("shake %d" % ms)
+
+    def frames_since(self, count):
+        """The frames that came after the first ``count`` (of those still kept: the last 200)."""
+        with self._frames_lock:
+            new = self.frame_count - count
+            return self.frames[-new:] if new > 0 else []
 
     @property
     def last_frame(self):

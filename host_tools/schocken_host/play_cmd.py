@@ -67,6 +67,20 @@ def add_arguments(p):
     p.add_argument("--log-dir", default=None, help="where game logs go (default: the user data directory)")
     p.add_argument("--heap", type=heap_size, default="160k",
                    help="heap of each emulated cup (micropython -X heapsize, 64k to 64M)")
+    p.add_argument("--time-scale", type=time_scale, default=1, metavar="K",
+                   help="emulated cups and bots run K times faster (1..%d; only a table of bots: a person plays "
+                        "at K = 1)" % MAX_TIME_SCALE)
+
+
+MAX_TIME_SCALE = 100
+
+
+def time_scale(text):
+    """argparse type of --time-scale: a whole number 1..MAX_TIME_SCALE."""
+    k = count(text)
+    if not 1 <= k <= MAX_TIME_SCALE:
+        raise argparse.ArgumentTypeError("must be 1..%d, not %d" % (MAX_TIME_SCALE, k))
+    return k
 
 
 def game_log(path):
@@ -153,6 +167,11 @@ class Table:
                 self.seats.append(Seat(ident.get("name") or self._name(len(self.seats), "cup"),
                                        SerialTransport(transport.port), "cup"))
         dice = seeded_dice(args.seed) if args.seed is not None else None
+        scale = getattr(args, "time_scale", 1)
+        people = len(self.seats) + (n_emu - n_bots)
+        if scale != 1 and people:
+            raise RuleError("--time-scale %d: %d player(s) at this table are people, who play at human speed "
+                            "(only a table of bots runs faster)" % (scale, people))
         for k in range(n_emu):
             seat_no = len(self.seats)
             kind = "bot" if k < n_bots else "human"
@@ -161,13 +180,13 @@ class Table:
             long_ms = 300 if kind == "bot" else keymap.PERSON_LONG_MS
             cup_id = "emu%d" % (k + 1)
             cup = EmulatedCup(cup_id, self._name(seat_no, kind), heap=args.heap, long_ms=long_ms, secret=secret,
-                              flash=self.flash / cup_id if self.flash else None)
+                              flash=self.flash / cup_id if self.flash else None, time_scale=scale)
             self.cups.append(cup)
             self.seat_of[cup.cup_id] = seat_no
             seat = Seat(self._name(seat_no, kind), SerialTransport(cup.port), kind, reconnect=_reopen(cup))
             self.seats.append(seat)
             if kind == "bot":
-                self.bots.append(Bot(seat_no, cup, args.strategy, dice=dice))
+                self.bots.append(Bot(seat_no, cup, args.strategy, dice=dice, time_scale=scale))
             else:
                 self.human = cup
         if kinds and [s.kind for s in self.seats] != kinds:
