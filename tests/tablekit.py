@@ -27,6 +27,10 @@ from schocken_host import play_cmd
 ROOT = Path(__file__).resolve().parents[1]
 SCHOCKEN = [sys.executable, "-m", "schocken_host.cli"]
 GAME_TIMEOUT = 200
+# Tables of bots run in scaled time (`schocken play --time-scale K`, docs/emulation.md "Time scale"): the cups'
+# clocks and the bots K times faster. SCHOCKEN_TIME_SCALE=1 plays the same tests at human speed.
+TIME_SCALE = int(os.environ.get("SCHOCKEN_TIME_SCALE", "20"))
+SCALED = ["--time-scale", str(TIME_SCALE)]
 
 
 def schocken(*argv, env=None, timeout=60):
@@ -70,6 +74,15 @@ class RecordingCup(play_cmd.EmulatedCup):
     def __init__(self, cup_id="emu1", name="", **kw):
         super().__init__(cup_id, name, **kw)
         RecordingCup.registry[name] = self
+        self.bot = None
+
+
+class RecordingBot(play_cmd.Bot):
+    """play_cmd's Bot, reachable from its cup (``game.cup(seat).bot``): a test can see what it waited for in vain."""
+
+    def __init__(self, seat, cup, *a, **kw):
+        super().__init__(seat, cup, *a, **kw)
+        cup.bot = self
 
 
 class RecordingUI:
@@ -120,6 +133,7 @@ class Lab:
         self.procs = []
         self.threads = []
         play_cmd.EmulatedCup = RecordingCup
+        play_cmd.Bot = RecordingBot
 
     def _ensure_loop(self):
         if self.loop is None:
@@ -135,7 +149,8 @@ class Lab:
         names = names or ["%s-%d" % (name, i) for i in range(cups)]
         log_dir = self.root / name
         game = Game(name, log_dir, names)
-        args = play_args(["--emulate", cups, "--log-dir", log_dir, "--names", ",".join(names)] + list(argv))
+        args = play_args(["--emulate", cups, "--log-dir", log_dir, "--names", ",".join(names)] + SCALED
+                         + list(argv))
 
         async def run():
             start = time.monotonic()
@@ -159,7 +174,8 @@ class Lab:
         log_dir = Path(log_dir) if log_dir else self.root / name
         log_dir.mkdir(parents=True, exist_ok=True)
         out = open(self.root / (name + ".out"), "w")
-        proc = subprocess.Popen(SCHOCKEN + ["--lang", "en", "play", "--plain"] + [str(a) for a in argv],
+        argv = [str(a) for a in SCALED + list(argv)]
+        proc = subprocess.Popen(SCHOCKEN + ["--lang", "en", "play", "--plain"] + argv,
                                 stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=self.env(log_dir),
                                 cwd=ROOT)
         self.procs.append(proc)
@@ -189,6 +205,7 @@ class Lab:
                 fut.cancel()
             self.loop.call_soon_threadsafe(self.loop.stop)
         play_cmd.EmulatedCup = RecordingCup.__mro__[1]
+        play_cmd.Bot = RecordingBot.__mro__[1]
 
 
 def children(pid):

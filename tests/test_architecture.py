@@ -13,7 +13,7 @@ HOST = REPO / "host_tools"
 # --- dependency rules (docs/architecture.md) -------------------------------------------------------------
 
 HARDWARE = {"machine", "neopixel", "bluetooth", "aioble"}
-FIRMWARE_TOP = {"cup", "boards", "drivers", "emulate", "main", "boot_select"}
+FIRMWARE_TOP = {"cup", "boards", "drivers", "emulate", "main", "boot_select", "timescale"}
 HARDWARE_BOARD_MODULES = {"firmware/boards/mcu.py", "firmware/boards/esp32.py", "firmware/boards/rp2.py",
                           "firmware/boards/ble.py"}
 
@@ -130,7 +130,7 @@ def test_emulator_starts_the_firmware_as_a_process_and_imports_none_of_it():
 
 HOST_ONLY = {"schocken.throws", "schocken.hostside", "schocken.ranking", "schocken.half", "schocken.game",
              "schocken.sim", "schocken.bleformat"}
-ONLY_WHEN_ASKED = {"schocken.fair", "cup.session", "cheat", "boards.cpython", "cup.replay"}
+ONLY_WHEN_ASKED = {"schocken.fair", "cup.session", "cheat", "boards.cpython", "cup.replay", "timescale"}
 
 
 def test_a_cup_loads_no_host_code(tmp_path):

@@ -12,6 +12,7 @@ import sys
 import pytest
 
 from cupkit import CupDriver
+from tablekit import SCALED
 from schocken import fair as F
 from schocken import protocol as P
 from schocken import hostside as H
@@ -218,7 +219,8 @@ def test_host_session_and_rejections():
 def test_authenticated_game_ends(tmp_path):
     env = dict(os.environ, SCHOCKEN_LOG_DIR=str(tmp_path), SCHOCKEN_DATA_DIR=str(tmp_path / "data"))
     proc = subprocess.run([sys.executable, "-m", "schocken_host.cli", "--lang", "en", "play", "--emulate", "3",
-                           "--plain", "--strategy", "fast", "--set", "deckel_total=3"], capture_output=True,
+                           "--plain", "--strategy", "fast", "--set", "deckel_total=3"] + SCALED,
+                          capture_output=True,
                           text=True, timeout=120, env=env, stdin=subprocess.DEVNULL)
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
     out = proc.stdout.lower()

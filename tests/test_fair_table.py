@@ -12,6 +12,7 @@ import pytest
 from schocken import fair as F
 
 from conftest import ROOT, micropython_path
+from tablekit import SCALED
 
 pytestmark = pytest.mark.skipif(micropython_path() is None, reason="needs the micropython unix port")
 
@@ -25,7 +26,8 @@ def events(log_dir):
 def play(tmp_path, *extra, stdin=None):
     env = dict(os.environ, SCHOCKEN_LOG_DIR=str(tmp_path))
     return subprocess.run([sys.executable, "-m", "schocken_host.cli", "play", "--emulate", "3", "--plain",
-                           "--strategy", "schock", "--set", "deckel_total=3", "--opener", "0"] + list(extra),
+                           "--strategy", "schock", "--set", "deckel_total=3", "--opener", "0"]
+                          + SCALED + list(extra),
                           env=env, capture_output=True, text=True, timeout=240, input=stdin)
 
 
@@ -83,6 +85,7 @@ def test_killed_fair_game_resumes_fair_and_every_throw_checks(tmp_path):
     ends, and every throw of every reveal, before and after the crash, comes from the seed and the nonces."""
     import tablekit as K
     argv = ["--emulate", "3", "--plain", "--strategy", "schock", "--set", "deckel_total=3", "--opener", "0"]
+    argv += SCALED
     env = dict(os.environ, SCHOCKEN_LOG_DIR=str(tmp_path))
     proc = subprocess.Popen(K.SCHOCKEN + ["play"] + argv, env=env, stdin=subprocess.DEVNULL,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

@@ -1,0 +1,237 @@
+"""The emulated board's time scale (firmware/timescale.py, docs/emulation.md "Time scale"): cup time K times
+faster than the wall clock, never jumping, and the board's `hold` line exact in cup time, so the unchanged
+shake detector and button debouncer decide the same whatever the host's timing or the machine's load."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from conftest import micropython_path, run_firmware_code
+from boards import emulated
+
+pytestmark = pytest.mark.skipif(micropython_path() is None, reason="needs the micropython unix port")
+
+# A fake wall clock for the scaled clock (module globals of timescale.py, replaced under the unix port): the
+# tests move real time by hand, stalls included, and see what cup time does.
+FAKE_CLOCK = """
+import timescale
+T = [5000000]
+timescale._real_us = lambda: T[0]
+timescale._real_ms = lambda: T[0] // 1000
+def advance(us):
+    T[0] += us
+"""
+
+
+def test_scaled_clock_scale_carry_step_bound_and_wrap():
+    out = run_firmware_code(FAKE_CLOCK + """
+from timescale import ScaledClock, ticks_diff, ticks_add, STEP_MS
+c = ScaledClock(20, start=2**30 - 100, idle=20)   # always fast
+t = c.ticks_ms()
+print("start", t == 2**30 - 100)
+advance(500)                                   # 0.5 real ms = 10 cup ms at K = 20
+print("scale", ticks_diff(c.ticks_ms(), t))
+t = c.ticks_ms()
+for i in range(3):                             # 3 x 17 us = 1020 cup us: the sub-ms rest is carried
+    advance(17)
+    print("carry", ticks_diff(c.ticks_ms(), t))
+t = c.ticks_ms()
+advance(100000)                                # a 100 ms stall: 2000 cup ms, but cup time moves one step
+print("stall", ticks_diff(c.ticks_ms(), t), STEP_MS)
+t = c.ticks_ms()
+advance(250)
+print("after", ticks_diff(c.ticks_ms(), t))    # and then runs at K again, without catching up
+seen = []
+for i in range(20):                            # across the wrap of 2**30: small ints, positive differences
+    t = c.ticks_ms()
+    advance(500)
+    u = c.ticks_ms()
+    seen.append((0 <= u < 2**30, ticks_diff(u, t), ticks_diff(ticks_add(t, 10), u)))
+print("wrap", c.ticks_ms() < 1000, all(s == (True, 10, 0) for s in seen))
+advance(3600 * 10**6)                          # an hour without a read: the scheduler's clock stays ahead
+print("lead", c.sched() - timescale._real_ms() >= 0)
+a = ScaledClock(20)                            # fast only while the board is busy
+t = a.ticks_ms(); advance(1000); print("idle", ticks_diff(a.ticks_ms(), t))
+a.busy(100); t = a.ticks_ms(); advance(500); print("busy", ticks_diff(a.ticks_ms(), t))
+for i in range(108):                           # 100 ms of input and TAIL_MS after it: the last step
+    advance(500); a.ticks_ms()
+t = a.ticks_ms(); advance(500); print("tail", ticks_diff(a.ticks_ms(), t))
+advance(500); t = a.ticks_ms(); advance(1000); print("idle2", ticks_diff(a.ticks_ms(), t))
+""")
+    lines = dict(line.split(" ", 1) for line in out.split("\n") if line)
+    assert lines["start"] == "True"
+    assert lines["scale"] == "10"
+    assert [x for x in out.split("\n") if x.startswith("carry")] == ["carry 0", "carry 0", "carry 1"]
+    assert lines["stall"] == "20 20"
+    assert lines["after"] == "5"
+    assert lines["wrap"] == "True True"
+    assert lines["lead"] == "True"
+    assert (lines["idle"], lines["busy"], lines["tail"], lines["idle2"]) == ("1", "10", "10", "1")
+
+
+# The board, the app's debouncer and its shake detector, polled as the app's tasks do every 10 cup ms, with a
+# stall of the whole process (100 real ms = 2000 cup ms at K = 20) in the middle of each input.
+LOOP = FAKE_CLOCK + """
+from array import array
+from boards import emulated
+from cup import buttons as B, clock
+from cup.shake import ShakeDetector
+c = timescale.install(20)
+board = emulated.make_board(link=(None, None))
+board.on_input = c.busy  # as emulate.py does: K while an input lasts
+events = []
+buttons = B.Buttons(lambda b, e, long: events.append((b, e, long, clock.ticks_ms())), long_ms=300)
+detector = ShakeDetector("accel")
+buf = array("i", (0, 0, 0))
+throws = []
+
+def run(ms, stall_at=None):
+    for i in range(ms // 10):
+        if i == stall_at:
+            advance(100000)
+        buttons.poll(clock.ticks_ms(), board.read_buttons())
+        if detector.feed_board(clock.ticks_ms(), board, buf):
+            throws.append(clock.ticks_ms())
+        advance(500)
+"""
+
+
+def test_hold_is_exact_in_cup_time_through_a_stall():
+    out = run_firmware_code(LOOP + """
+run(100)
+t0 = clock.ticks_ms()
+board.apply_control("hold 3 150")              # a peek: shorter than the 300 ms long press
+run(400, stall_at=7)
+print("peek", [(b, e, l) for b, e, l, t in events])
+print("span", clock.ticks_diff(events[1][3], events[0][3]))
+del events[:]
+board.apply_control("hold 0 450")              # a long press
+run(800, stall_at=20)
+print("long", [(b, e, l) for b, e, l, t in events])
+print("err", board.apply_control("hold 4 100"), board.apply_control("hold 1 0"), board.apply_control("hold 1"))
+""")
+    lines = dict(line.split(" ", 1) for line in out.split("\n") if line)
+    assert lines["peek"] == "[(3, 1, False), (3, 2, False)]"           # press, release: never LONG (stand!)
+    assert 150 <= int(lines["span"]) <= 150 + 20 + 10                  # one step of the stall, one poll
+    assert lines["long"] == "[(0, 1, False), (0, 3, True), (0, 2, True)]"
+    assert lines["err"].count("error: usage: hold N MS") == 3
+
+
+def test_shake_is_one_throw_through_a_stall_and_would_not_be_without_the_step_bound():
+    code = LOOP + """
+run(100)
+board.apply_control("shake 400")
+run(1500, stall_at=STALL)
+print("throws", len(throws))
+"""
+    assert "throws 1" in run_firmware_code(code.replace("STALL", "20"))
+    # The same stall on a clock that jumps (no step bound): 2000 ms between two samples of one shake.
+    unbounded = code.replace("c = timescale.install(20)", "c = timescale.install(20)\nc.step_ms = 10**6")
+    assert "throws 0" in run_firmware_code(unbounded.replace("STALL", "20"))
+
+
+def test_hold_on_cpython_board_and_usage():
+    b = emulated.make_board(link=(None, None))
+    assert b.apply_control("hold 2 60") is None
+    assert b.read_buttons() == 0b100 and b.button_event.is_set()
+    assert b.apply_control("release 2") is None and b.read_buttons() == 0  # an explicit edge ends the hold
+    for bad in ("hold", "hold 2", "hold 9 60", "hold 2 0", "hold 2 60001", "hold x 60", "hold 2 60 1"):
+        assert b.apply_control(bad).startswith("error: usage: hold"), bad
+
+
+def wait_frame(cup, since, check, timeout=10.0):
+    """The cup's first LED frame after the first ``since`` whose dice pass ``check`` (else the test fails)."""
+    from schocken_host import render
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        for frame in cup.frames_since(since):
+            if check(render.decode(frame)["dice"]):
+                return frame
+        time.sleep(0.005)
+    raise AssertionError("no such frame: %s" % [render.decode(f)["dice"] for f in cup.frames_since(since)])
+
+
+@pytest.fixture
+def burner():
+    """Another process burning a core while the test runs (the load of a busy two-core machine)."""
+    proc = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    yield proc
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(10)
+
+
+def test_a_cup_under_load_counts_every_shake_and_press_in_cup_time(burner):
+    """A hosted cup at K = 25, ten turns of shake, peek (a short hold of the main button: a long one would stand),
+    set aside, shake, stand, with a process burning a core: every shake is one throw, no peek stands, every long
+    press stands."""
+    from cupkit import CupDriver
+    drv = CupDriver(time_scale=25)
+    try:
+        drv.start()
+        for r in range(1, 11):
+            drv.request(t="turn", round=r, limit=None)
+            drv.cup.control("dice 1 4 2")
+            drv.cup.shake(400)
+            assert drv.recv("progress")["throws"] == 1
+            n = drv.cup.frame_count
+            drv.cup.hold(3, 150)
+            wait_frame(drv.cup, n, lambda dice: dice == [1, 4, 2])      # the dice while peeking...
+            wait_frame(drv.cup, n, lambda dice: dice == [0, 0, 0])      # ...and covered again
+            drv.cup.hold(0, 60)
+            p = drv.recv("progress")
+            assert (p["event"], p["public"]) == ("aside", [[0, 1]]), p
+            drv.cup.control("dice 5 5")
+            drv.cup.shake(400)
+            assert drv.recv("progress")["throws"] == 2
+            drv.cup.hold(3, 450)
+            done = drv.recv("done")
+            assert done["throws"] == 2
+            drv.request(t="round_end", round=r)
+            rev = drv.request("revealed", t="reveal", round=r)
+            assert rev["dice"] == [1, 5, 5] and rev["throws"] == 2
+            drv.request(t="outcome", round=r, result="won", deckel=0, middle=13)
+        assert not [m for m in drv.quiet(0.1) if m["t"] == "error"]
+        assert drv.cup.control_errors == []
+    finally:
+        drv.close()
+
+
+def test_full_default_bot_game_in_scaled_time(tmp_path):
+    """`schocken play --emulate 4 --strategy fast --time-scale K`: standard rules, all 13 Deckel, fair play,
+    authenticated links. It ends, every throw is checked, the log replays to the live standings, and no bot
+    ever waited in vain (each of its inputs had its effect)."""
+    import json
+    import tablekit as K
+    lab = K.Lab(tmp_path)
+    try:
+        game = lab.game("full", ["--strategy", "fast"]).result(K.GAME_TIMEOUT + 30)
+    finally:
+        lab.close()
+    st = game.state
+    assert game.ui.errors == [] and st.over and st.loser is not None
+    log = K.read_log(game.log)
+    start = log[0]
+    assert start["fair"] is True and start["rules"]["preset"] == "standard" and len(start["players"]) == 4
+    assert "deckel_total" not in start["rules"].get("options", {})          # the full 13 Deckel
+    assert log[-1]["ev"] == "game_over" and log[-1]["loser"] == st.loser
+    assert not K.events(log, "cheat") and not K.events(log, "pause")
+    assert len(K.events(log, "reveal")) == sum(len(e["order"]) for e in K.events(log, "round")) + len(
+        [s for e in K.events(log, "throw_off") for s in e["seats"]])
+    assert K.replay_json(game.log) == json.loads(json.dumps(st.standings()))
+    assert [game.cup(s).bot.errors for s in range(4)] == [[]] * 4
+
+
+@pytest.mark.parametrize("argv", [["--emulate", 3, "--bots", 2, "--time-scale", 20],
+                                  ["--port", "/dev/no-such-cup", "--emulate", 2, "--time-scale", 5],
+                                  ["--emulate", 2, "--time-scale", 0]])
+def test_time_scale_only_for_a_table_of_bots(tmp_path, argv):
+    """A person plays at human speed: a time scale with a person at the table is one clear line, no cup started."""
+    import tablekit as K
+    proc = K.schocken("play", "--plain", *argv, env=dict(os.environ, SCHOCKEN_LOG_DIR=str(tmp_path)))
+    err = proc.stderr.strip().splitlines()
+    assert proc.returncode != 0 and len(err) == 1 and "--time-scale" in err[0], proc.stderr
+    assert not list(tmp_path.glob("*.jsonl"))
