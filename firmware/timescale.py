@@ -5,8 +5,10 @@
 the app, its buttons, LED view and shake detector run unchanged, in cup time. No board has this file; a cup
 started without --time-scale never loads it.
 
-- Cup time runs at K times real time, measured in microseconds (one cup ms is 1000/K real us), but it never
-  moves by more than STEP_MS per read: when the process stalls (a loaded machine; at K = 20 a 10 ms stall
+- Cup time runs at K times real time while the board's physical world moves (busy(): a shake, a held button,
+  and TAIL_MS after it) and at real speed otherwise: an idle cup costs what an unscaled one does, and the
+  host's own work (real time) does not count K times in cup time. It is measured in microseconds (one cup ms
+  is 1000/K real us at K), but it never moves by more than STEP_MS per read: when the process stalls (a loaded machine; at K = 20 a 10 ms stall
   would be 200 ms of cup time) cup time slows down instead of jumping, like a program paused in a debugger.
   The shake detector then never sees a gap between two samples that no board would show, and a button held
   for MS cup ms (the board's `hold` line) stays a tap or a long press whatever the stall.
