@@ -226,7 +226,7 @@ def test_full_default_bot_game_in_scaled_time(tmp_path):
 
 
 @pytest.mark.parametrize("argv", [["--emulate", 3, "--bots", 2, "--time-scale", 20],
-                                  ["--port", "/dev/no-such-cup", "--emulate", 2, "--time-scale", 5],
+                                  ["--port", "/dev/null", "--emulate", 2, "--time-scale", 5],
                                   ["--emulate", 2, "--time-scale", 0]])
 def test_time_scale_only_for_a_table_of_bots(tmp_path, argv):
     """A person plays at human speed: a time scale with a person at the table is one clear line, no cup started."""
