@@ -216,6 +216,37 @@ def test_reset_mid_turn_keeps_the_throw(cup):
     assert H.check_reveal(Rules("standard"), None, done["commit"], rev).label == "Schock 2"
 
 
+def test_a_revealed_throw_survives_a_reconnecting_host(cup):
+    """A host that died between the cup's reveal and its log line reconnects and configures the cup again: the
+    cup keeps its revealed throw (status, commitment, the same reveal again), so the host takes that throw and
+    nobody gets a second one."""
+    cup.start()
+    cup.request(t="turn", round=3, limit=None)
+    cup.throw(4, 2, 6)
+    done = cup.stand()
+    first = cup.request("revealed", t="reveal", round=3)
+    cup.start(seat=0)                                            # the new host's configure
+    status = cup.request("status", t="status", id=5)
+    assert (status["state"], status["round"], status["id"]) == ("revealed", 3, 5)
+    again = cup.request("revealed", t="reveal", round=3)
+    assert again == first and again["dice"] == [4, 2, 6]
+    assert H.check_reveal(Rules("standard"), None, done["commit"], again).label == "642"
+
+
+def test_forfeit_ends_a_round_the_table_ruled_the_cup_out_of(cup):
+    """A cup that comes back holding a round the game has left: the host's forfeit voids that turn, and the cup
+    takes its next turn (a turn is refused while a round is open)."""
+    cup.start()
+    cup.request(t="turn", round=2, limit=None)
+    cup.throw(3, 3, 1)
+    cup.send(t="turn", round=5, limit=None)
+    assert cup.recv("error")["code"] == P.E_STATE                 # a round is still open
+    assert cup.request("ok", t="forfeit", round=2)["re"] == "forfeit"
+    assert cup.request("status", t="status")["state"] == "idle"
+    cup.request(t="turn", round=5, limit=None)
+    assert cup.throw(2, 2, 2)["throws"] == 1
+
+
 def test_same_firmware_under_cpython():
     """Where the unix port does not exist (a Mac, Windows), the same firmware runs under CPython, says so, and
     plays the same turn."""

@@ -30,9 +30,22 @@ def logs(tmp_path_factory):
         rounds = [i for i, e in enumerate(evs) if e["ev"] == "round"]
         return len(rounds) >= 1 and any(e["ev"] == "done" for e in evs[rounds[-1] + 1:])
     killed_log, _ = K.kill_when(killed, killed_dir, mid_round)
+    # Fair play, killed when every cup of a round has stood: the cups uncover (or are about to) while no
+    # reveal is in the log yet.
+    fair, fair_dir = lab.cli("fair", FAIR_ARGV)
+    fair_log, fair_at = K.kill_when(fair, fair_dir, all_done)
     assert K.wait_proc(whole) == 0
-    yield {"whole": K.the_log(whole_dir), "killed": killed_log, "lab": lab}
+    yield {"whole": K.the_log(whole_dir), "killed": killed_log, "lab": lab, "fair": (fair_log, fair_at)}
     lab.close()
+
+
+FAIR_ARGV = ["--emulate", 3, "--set", "deckel_total=2", "--strategy", "fast", "--time-scale", 5]
+
+
+def all_done(evs):
+    ends = [i for i, e in enumerate(evs) if e["ev"] in ("round", "throw_off", "replay_round")]
+    after = evs[ends[-1] + 1:] if ends else evs
+    return bool(ends) and sum(1 for e in after if e["ev"] == "done") == 3
 
 
 def play(*argv, log_dir):
@@ -149,3 +162,24 @@ def test_append_writes_whole_lines_or_nothing(tmp_path):
     finally:
         log.close()
     assert K.read_log(tmp_path / "g.jsonl") == [{"ev": "start", "name": "Jürgen"}]
+
+
+def test_a_resumed_host_gives_nobody_a_second_throw(logs, tmp_path):
+    """The host died with every cup of the round stood (uncovered, or about to): the resumed host takes the throws
+    the cups hold, reveals included; no seat gets a fresh turn, and every throw checks against its logged nonce."""
+    from schocken import fair as F
+    log, at_kill = logs["fair"]
+    proc = play("--resume", log, *FAIR_ARGV, log_dir=Path(log).parent)
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr
+    evs = K.read_log(log)
+    stood = {(e["round"], e["seat"]) for e in at_kill if e["ev"] == "done"}
+    rnd = max(r for r, _ in stood)
+    fresh = [e for e in evs[len(at_kill):]
+             if e["ev"] == "turn" and (e["round"], e["seat"]) in stood and not e.get("continued")]
+    assert fresh == [], fresh
+    reveals = [e for e in evs if e["ev"] == "reveal" and e["round"] == rnd]
+    assert sorted(e["seat"] for e in reveals) == [0, 1, 2]
+    for r in reveals:
+        seed, = [e["hash"] for e in evs if e["ev"] == "seed" and (e["round"], e["seat"]) == (rnd, r["seat"])]
+        nonces = {e["throw"]: e["nonce"] for e in evs if e["ev"] == "nonce" and (e["round"], e["seat"]) == (rnd, r["seat"])}
+        F.check_dice(r["seed"], seed, nonces, rnd, r["transcript"])

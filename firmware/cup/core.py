@@ -263,9 +263,10 @@ class Cup:
             return self._report(P.E_BAD_MESSAGE, str(e), "configure")
         if msg["seat"] < 0 or len(msg["name"]) > P.MAX_NAME:
             return self._report(P.E_BAD_MESSAGE, "seat must be >= 0 and the name short", "configure")
+        # The state stays: idle, or revealed with the throw a reconnecting host may still have to take (a host
+        # that restarted between the reveal and its log line would otherwise give the player a second throw).
         self.rules, self.name, self.seat, self.hosted = rules, msg["name"], msg["seat"], True
         self.fair = bool(msg.get("fair"))
-        self.state = IDLE
         self.result = None
         self._ok("configure", {"name": self.name, "seat": self.seat})  # what the cup took, for its BLE advert
         self.view.show(self)
