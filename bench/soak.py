@@ -46,7 +46,7 @@ MALFORMED = [
     '{"t": "progress", "round": %d, "throws": 1, "public": [5], "event": "aside"}',
     '{"t": "progress", "round": %d, "throws": 99, "public": [], "event": "throw"}',
     '{"t": "progress", "round": %d, "throws": 1, "public": [[0, {}]], "event": "aside"}',
-    '{"t": "revealed", "round": %d, "dice": [1, 1], "nonce": "ab", "throws": 1, "hand": true, "transcript": [7]}',
+    '{"t": "revealed", "round": %d, "dice": [1, 9], "nonce": "ab", "throws": 1, "hand": true, "transcript": [7]}',
     '{"t": "shake", "round": %d, "throw": 3, "public": [[9, 9]]}',
     '{"t": "status", "state": "turn", "round": %d, "throws": 0, "public": [], "seat": 0, "name": "x", "awaiting": 7}',
 ]
@@ -168,7 +168,7 @@ class Game:
                 self.later = [x for x in self.later if not x[1].startswith("thaw")]
                 self.start_host(resume=self.log)
             elif kind == "garbage":
-                self.say("inject %d this is no message \x7f{" % n)
+                self.say("inject %d {this is no message" % n)
             elif kind == "malformed":
                 for text in self.rng.sample(MALFORMED, 3):
                     self.say("inject %d %s" % (n, text % rnd))

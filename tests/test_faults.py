@@ -135,6 +135,15 @@ def steal_lines(ui, st, ev):
         threading.Thread(target=read, daemon=True).start()
 
 
+def garbage_burst_before_reveal(ui, st, ev):
+    """Everyone has stood: seat 1's line carries a burst of garbage just as the reveals are asked for."""
+    if (ev["ev"] == "done" and st.order and ev["seat"] == st.order[-1] and "burst" not in ui.data
+            and st.round_kind == "round"):
+        ui.data["burst"] = ev["round"]
+        for k in range(5):
+            ui.game.cup(1).control("inject {noise %d" % k)  # a "{" line: not REPL noise the host skips
+
+
 GAMES = {
     "malformed": (["--opener", "0"], inject_malformed, PlainRecording),
     "view-bug": (["--opener", "0"], None, RaisingUI),
@@ -142,6 +151,7 @@ GAMES = {
     "reveal-round-always": (["--opener", "0", "--cheat", "replay"], arm_at_first_round(1, "cheat round always"),
                             None),
     "garbage-once": (["--opener", "0"], arm_at_first_round(1, "cheat garbage"), None),
+    "garbage-burst": (["--opener", "0"], garbage_burst_before_reveal, None),
     "malformed-transcript": (["--opener", "0", "--cheat", "deckel"], arm_at_first_round(1, "cheat malformed"),
                              None),
     "throw-off-always": (["--cheat", "deckel"], arm_before_throw_off, None),
@@ -269,3 +279,13 @@ def test_a_program_on_a_cup_port_changes_nothing(lab):
     assert game.ui.data["thief"].startswith("refused"), game.ui.data  # the port is held exclusively
     assert "raw" in game.ui.data
     assert not K.events(log, "cheat")
+
+
+def test_a_burst_of_garbage_at_the_reveal_accuses_nobody(lab):
+    """Garbage already on its way when the host asks again is no second wrong answer: an honest cup on a noisy
+    line keeps its throw."""
+    game, log = finished(lab, "garbage-burst")
+    burst = game.ui.data["burst"]
+    assert not K.events(log, "cheat")
+    assert len([e for e in K.events(log, "fault") if e["round"] == burst and e["seat"] == 1]) >= 3
+    assert [e for e in K.events(log, "reveal") if e["round"] == burst and e["seat"] == 1]

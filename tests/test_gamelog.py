@@ -13,7 +13,7 @@ from conftest import micropython_path
 from schocken_host import gamelog
 import tablekit as K
 
-ARGV = ["--emulate", 3, "--seed", 3, "--set", "deckel_total=2", "--strategy", "fast"]
+ARGV = ["--emulate", 3, "--seed", 3, "--set", "deckel_total=2", "--strategy", "fast"] + K.SCALED
 TORN = b'{"ev":"turn","round":7,"se'
 
 
@@ -39,7 +39,7 @@ def logs(tmp_path_factory):
     lab.close()
 
 
-FAIR_ARGV = ["--emulate", 3, "--set", "deckel_total=2", "--strategy", "fast", "--time-scale", 5]
+FAIR_ARGV = ["--emulate", 3, "--set", "deckel_total=2", "--strategy", "fast"] + K.SCALED
 
 
 def all_done(evs):

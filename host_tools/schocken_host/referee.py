@@ -278,15 +278,20 @@ class Referee(CupLinks):
         st = self.state
         p = st.players[s]
         problems = []
+        # A wrong answer counts once per request: after asking again, what was already on its way (noise, a
+        # burst of garbage) is passed over until the cup has answered a status asked just before the request.
+        barrier = {"id": None}
 
         def answer(msg):
             kind = msg["t"]
             if kind == "revealed" and msg["round"] == round_id:
                 return ("reveal", msg)
-            if kind == "revealed":
-                return ("again", "a reveal for round %s, not %d" % (msg["round"], round_id))
-            if kind == "garbage":
-                return ("again", "a garbled line instead of the reveal: %s" % msg["msg"])
+            if kind in ("revealed", "garbage"):
+                detail = ("a reveal for round %s, not %d" % (msg["round"], round_id) if kind == "revealed"
+                          else "a garbled line instead of the reveal: %s" % msg["msg"])
+                return ("again" if barrier["id"] is None else "noise", detail)
+            if kind == "status" and barrier["id"] is not None and msg.get("id", -1) >= barrier["id"]:
+                barrier["id"] = None  # everything sent before the last request has arrived
             if kind == "status" and self.fresh(s, msg):
                 # The request or the answer got lost on the way (a garbled line, a restarted cup).
                 if not _holds(msg, round_id):
@@ -305,6 +310,9 @@ class Referee(CupLinks):
             if what == "lost":
                 self.fault(s, detail)
                 return "lost"
+            if what == "noise":
+                self.fault(s, detail)
+                continue
             if what == "ask":
                 await self.ask_status(s, wait=False)
                 continue
@@ -315,6 +323,8 @@ class Referee(CupLinks):
                     self.emit({"ev": "cheat", "round": round_id, "seat": s,
                                "reason": "no valid reveal after %d requests: %s" % (REVEAL_TRIES, detail)})
                     return "cheat"
+                await self.ask_status(s, wait=False)
+                barrier["id"] = self.seats[s].ping_id
             if detail == "round_end":
                 await self.post(s, {"t": "round_end", "round": round_id})
                 if self.reveal_mode != "all":
