@@ -385,3 +385,47 @@ def test_nothing_before_the_reveal_gives_the_hidden_throw_away(cup):
     assert not [line for line in before if rev["nonce"] in line or rev["seed"] in line]
     assert F.seed_commitment(bytes.fromhex(rev["seed"])) == seed["hash"]
     H.check_reveal(Rules("standard"), None, done["commit"], rev)
+
+
+class _Flash:
+    """A cup's store that keeps every snapshot it was asked to save (what a reset could come back to)."""
+
+    def __init__(self):
+        self.saved = []
+
+    def save(self, snapshot):
+        self.saved.append(json.loads(json.dumps(snapshot)))
+
+
+@pytest.mark.parametrize("fair", [False, True])
+def test_every_saved_state_is_one_a_reset_can_go_on_from(fair):
+    """The cup saves its state at every step of a turn. A reset may come after any save: no saved state may hold
+    the last permitted throw without its stand and commitment (such a cup would wake up on turn with no throw
+    left and nothing that ever stands it)."""
+    from cup.core import Cup
+
+    class Roller:
+        healthy = True
+
+        def roll(self, n):
+            return [2, 3, 5][:n]
+
+    class View:
+        def show(self, cup):
+            pass
+        refuse = error = show
+    sent = []
+    cup = Cup(Roller(), View(), sent.append, {"cup": "t", "name": "T", "board": "emulated"}, lambda k: bytes(range(k)))
+    cup.store = flash = _Flash()
+    cup.on_message({"t": "configure", "rules": {"preset": "standard"}, "name": "T", "seat": 0, "fair": fair})
+    cup.on_message({"t": "turn", "round": 1, "limit": 2})
+    for throw in (1, 2):
+        cup.on_shake()
+        if fair:
+            cup.on_message({"t": "nonce", "round": 1, "throw": throw, "nonce": "ab%02d" % throw})
+    assert cup.state == "done" and [m["t"] for m in sent][-2:] == ["progress", "done"]
+    for snap in flash.saved:
+        steps = snap["turn"]["transcript"] or []
+        rolls = sum(1 for step in steps if step[0] == "roll")
+        if rolls == 2:
+            assert steps[-1] == ["stand"] and snap["round"]["state"] == "done" and snap["round"]["commit"], snap

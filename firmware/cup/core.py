@@ -160,10 +160,15 @@ class Cup:
             self.turn.roll(dice)
         except RuleError as e:
             return self._refuse(str(e))
-        self._progress("throw")
         if self.turn.throws_used >= self.turn.limit:
+            # The last permitted throw stays hidden, also from its owner: the turn is over. The throw, the stand
+            # and the commitment go to flash in one save: a cup reset between two saves came back on turn with
+            # no throw left and nothing that would ever stand it.
             self.turn.stand()
-            self._stand()  # the last permitted throw stays hidden, also from its owner: the turn is over
+            self._commit()
+        self._progress("throw")
+        if self.state == DONE:
+            self._send_done()
         self.view.show(self)
 
     def on_die(self, slot):
@@ -347,12 +352,18 @@ class Cup:
         self.view.show(self)
 
     def _stand(self):
+        self._commit()
+        self.save()  # the commitment is in flash before anyone hears of it
+        self._send_done()
+        self.view.show(self)
+
+    def _commit(self):
         self.state = DONE
         self.peeking = False
         self.commit = P.commitment(self.round, self.turn.dice(), self.nonce)
-        self.save()  # the commitment is in flash before anyone hears of it
+
+    def _send_done(self):
         self.send({"t": "done", "round": self.round, "throws": self.turn.throws_used, "commit": self.commit})
-        self.view.show(self)
 
     def _reveal(self):
         self.state = REVEALED

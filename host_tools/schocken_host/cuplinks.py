@@ -25,6 +25,7 @@ PING_AFTER = 2.0          # s of silence, while the referee waits on a cup, befo
 REPLY_TIMEOUT = 5.0       # s a cup may take to answer a status before it counts as silent
 TICK = 0.25               # s between looks at a waiting seat's clock
 FAULTS_LOGGED = 10        # fault events per seat and round; more are only counted
+HELLO_TRIES = 3           # hellos (2 s each) before a cup counts as not there
 
 
 class Forfeit(Exception):
@@ -64,7 +65,13 @@ class CupLinks:
             seat.pump.cancel()  # the pump of a dead link must not put its error into the new inbox
             seat.pump = None
         await seat.transport.open()
-        ident = await hello(seat.transport)
+        for attempt in range(HELLO_TRIES):  # a cup busy starting (a loaded machine, a board booting) may miss one
+            try:
+                ident = await hello(seat.transport)
+                break
+            except asyncio.TimeoutError:
+                if attempt == HELLO_TRIES - 1:
+                    raise
         if seat.identity is not None and ident["cup"] != seat.identity["cup"]:
             raise TransportClosed("a different cup (%s) answers for seat %d" % (ident["cup"], seat_no))
         if self.rules.name not in ident.get("presets", []):
@@ -76,6 +83,14 @@ class CupLinks:
         seat.ping_at = None
         await self._configure(seat_no)
         seat.pump = asyncio.create_task(self._pump(seat_no, seat.link))
+
+    def lost_at_start(self, seat_no, error):
+        """A cup that cannot be reached when a resumed game starts: the first wait on it reconnects (``_rejoin``),
+        as for a cup that went away during the game."""
+        seat = self.seats[seat_no]
+        seat.link += 1
+        seat.inbox = asyncio.Queue()
+        seat.inbox.put_nowait((seat.link, TransportClosed("%s: %s" % (type(error).__name__, error))))
 
     async def _configure(self, seat_no):
         # A cup refuses a name longer than MAX_NAME, and an unconfigured cup refuses every turn.

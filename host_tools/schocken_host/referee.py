@@ -8,6 +8,7 @@ re-throwing anything. The links to the cups (the pumps, every bounded wait, reco
 absent cup, fair play's nonces) are in cuplinks.py.
 """
 
+import asyncio
 import time
 import uuid
 
@@ -18,6 +19,7 @@ from schocken import fair as F
 from schocken_host.cuplinks import CupLinks, Forfeit, Seat, check_error  # noqa: F401  (Seat: for the tables)
 from schocken_host.i18n import tr
 from schocken_host.state import TableState, LogError, LOG_VERSION
+from schocken_host.transport import TransportClosed
 
 MAX_REPLAYS = 3          # a round voided this many times in a row is decided without the void seats
 REVEAL_TRIES = 3         # requests for a reveal that came garbled or for another round before it is void
@@ -75,7 +77,12 @@ class Referee(CupLinks):
     # --- the game -----------------------------------------------------------------------------------
     async def run(self, opener=None):
         for n in range(len(self.seats)):
-            await self.connect(n)
+            try:
+                await self.connect(n)
+            except (TransportClosed, asyncio.TimeoutError, OSError) as e:
+                if self.state.game is None:
+                    raise  # a new game: nobody can be seated at a cup that is not there
+                self.lost_at_start(n, e)  # a resumed game waits for it like for any cup that went away
         if self.state.game is None:
             self.emit({"ev": "start", "version": LOG_VERSION, "game_id": uuid.uuid4().hex[:12],
                        "rules": self.rules.to_dict(), "reveal": self.reveal_mode, "cheat": self.cheat_policy,
