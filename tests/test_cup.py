@@ -233,17 +233,18 @@ def test_a_revealed_throw_survives_a_reconnecting_host(cup):
     assert H.check_reveal(Rules("standard"), None, done["commit"], again).label == "642"
 
 
-def test_forfeit_ends_a_round_the_table_ruled_the_cup_out_of(cup):
-    """A cup that comes back holding a round the game has left: the host's forfeit voids that turn, and the cup
-    takes its next turn (a turn is refused while a round is open)."""
+def test_a_turn_voids_a_round_the_table_ruled_the_cup_out_of(cup):
+    """A cup that comes back holding a round the game has left: a turn naming that round in "void" ends it, and
+    the cup takes its next turn; without "void" a turn is refused while a round is open."""
     cup.start()
     cup.request(t="turn", round=2, limit=None)
     cup.throw(3, 3, 1)
     cup.send(t="turn", round=5, limit=None)
     assert cup.recv("error")["code"] == P.E_STATE                 # a round is still open
-    assert cup.request("ok", t="forfeit", round=2)["re"] == "forfeit"
-    assert cup.request("status", t="status")["state"] == "idle"
-    cup.request(t="turn", round=5, limit=None)
+    cup.send(t="turn", round=5, limit=None, void=4)
+    assert cup.recv("error")["code"] == P.E_STATE                 # not the round it holds
+    cup.request(t="turn", round=5, limit=None, void=2)
+    assert cup.request("status", t="status")["round"] == 5
     assert cup.throw(2, 2, 2)["throws"] == 1
 
 

@@ -40,7 +40,7 @@ def test_field_specs_are_well_formed(table):
 
 
 def test_fields_gives_pairs_in_order():
-    assert P.fields(P.HOST_TO_CUP["turn"]) == [("round", "i"), ("limit", "i?")]
+    assert P.fields(P.HOST_TO_CUP["turn"]) == [("round", "i"), ("limit", "i?"), ("void", "i?")]
     assert P.fields(P.HOST_TO_CUP["status"]) == [("id", "i?")]
 
 

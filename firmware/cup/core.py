@@ -165,10 +165,12 @@ class Cup:
             # and the commitment go to flash in one save: a cup reset between two saves came back on turn with
             # no throw left and nothing that would ever stand it.
             self.turn.stand()
-            self._commit()
+            self.state = DONE
+            self.peeking = False
+            self.commit = P.commitment(self.round, self.turn.dice(), self.nonce)
         self._progress("throw")
         if self.state == DONE:
-            self._send_done()
+            self.send({"t": "done", "round": self.round, "throws": self.turn.throws_used, "commit": self.commit})
         self.view.show(self)
 
     def on_die(self, slot):
@@ -279,8 +281,9 @@ class Cup:
     def _msg_turn(self, msg):
         if not self.hosted:
             return self._report(P.E_STATE, "configure the cup first", "turn")
-        if self.state in (TURN, DONE, READY):
+        if self.state in (TURN, DONE, READY) and msg.get("void") != self.round:
             return self._report(P.E_STATE, "a round is still open", "turn")
+        # "void": the table ruled this cup out of the round it still holds (it was away): that turn is void.
         limit = msg.get("limit")
         if limit is not None and not 1 <= limit <= self.rules.max_throws:
             return self._report(P.E_BAD_MESSAGE, "limit must be 1 to %d" % self.rules.max_throws, "turn")
@@ -307,17 +310,6 @@ class Cup:
         self.result = msg["result"]
         self.state = IDLE
         self._ok("outcome")
-        self.view.show(self)
-
-    def _msg_forfeit(self, msg):
-        # The table ruled this cup's seat out of a round it still holds (it was away): that turn is void, and
-        # the cup must not wait in a round that is over.
-        if msg["round"] != self.round or self.state == IDLE:
-            return self._report(P.E_STATE, "no turn of round %d" % msg["round"], "forfeit")
-        self.state = IDLE
-        self.awaiting = None
-        self.result = "lost"
-        self._ok("forfeit")
         self.view.show(self)
 
     def _msg_status(self, msg):
@@ -352,18 +344,12 @@ class Cup:
         self.view.show(self)
 
     def _stand(self):
-        self._commit()
-        self.save()  # the commitment is in flash before anyone hears of it
-        self._send_done()
-        self.view.show(self)
-
-    def _commit(self):
         self.state = DONE
         self.peeking = False
         self.commit = P.commitment(self.round, self.turn.dice(), self.nonce)
-
-    def _send_done(self):
+        self.save()  # the commitment is in flash before anyone hears of it
         self.send({"t": "done", "round": self.round, "throws": self.turn.throws_used, "commit": self.commit})
+        self.view.show(self)
 
     def _reveal(self):
         self.state = REVEALED
@@ -385,7 +371,7 @@ class Cup:
                    "public": self._public(), "event": event})
 
     def _ok(self, re, fields=None):
-        if re in ("configure", "round_end", "outcome", "forfeit"):
+        if re in ("configure", "round_end", "outcome"):
             self.save()
         msg = {"t": "ok", "re": re}
         if fields:

@@ -247,10 +247,6 @@ class Referee(CupLinks):
         lim = limit if kind == "throw_off" else (None if pos == 0 else st.limit)
         # Ask first: a cup that kept its state (the host restarted, the link dropped) goes on with it.
         status = await self.ask_status(s)
-        if status.get("state") != "idle" and status.get("round") not in (None, round_id):
-            # Back from a round the table ruled it out of: that turn is void for the cup too.
-            await self.send(s, {"t": "forfeit", "round": status["round"]})
-            status = dict(status, state="idle")
         if _holds(status, round_id):
             if st.round == round_id and p.done:
                 return
@@ -278,7 +274,10 @@ class Referee(CupLinks):
         self.emit({"ev": "turn", "round": round_id, "seat": s, "limit": lim, "kind": kind, "order": order})
         if status.get("seat") is None:
             await self._configure(s)  # a cup that lost its configuration refuses every turn
-        await self.send(s, {"t": "turn", "round": round_id, "limit": lim})
+        msg = {"t": "turn", "round": round_id, "limit": lim}
+        if status.get("state") not in ("idle", "revealed") and status.get("round") not in (None, round_id):
+            msg["void"] = status["round"]  # back from a round the table ruled it out of: that turn is void
+        await self.send(s, msg)
 
     async def _reveal_of(self, s, round_id, lim):
         """Wait for the seat's reveal and check it. None: a reveal event was logged; else why it is void."""

@@ -53,13 +53,12 @@ E_MEMORY = "no_memory"             # the cup had no memory for the line: dropped
 HOST_TO_CUP = {
     "hello": "v:i nonce:h?",                    # nonce: the host's part of an authenticated session
     "configure": "rules:o name:s seat:i fair:b?",  # fair: dice from seed and nonces
-    "turn": "round:i limit:i?",                 # your turn; limit null: you open the round
+    "turn": "round:i limit:i? void:i?",         # your turn; limit null: you open the round; void: see docs
     "reveal": "round:i",                        # uncover now
     "round_end": "round:i",                     # everyone is done: the reveal button may uncover
     "outcome": "round:i result:s deckel:i middle:i",
     "status": "id:i?",                          # id: echoed, so the host knows which request a status answers
     "nonce": "round:i throw:i nonce:h",         # fair play: the host's part of one throw
-    "forfeit": "round:i",                       # the table ruled you out of this round: your turn is void
 }
 
 def fields(spec):
