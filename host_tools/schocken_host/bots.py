@@ -48,13 +48,17 @@ class Bot:
         self.played = set()           # round ids this bot has finished
         self.revealed = set()
         self.progress = 0             # progress events of this seat seen so far
+        self.limits = {}              # round -> the throw limit its turn event announced (None: the rules')
         self.errors = []              # waits that ended in vain (BotError texts), and lost inputs (OSError)
         self._changed = None          # set by the referee's events and the cup's frames
 
     # --- waking up -----------------------------------------------------------------------------------
     def _on_event(self, ev):
-        if ev.get("ev") == "progress" and ev.get("seat") == self.seat:
-            self.progress += 1
+        if ev.get("seat") == self.seat:
+            if ev.get("ev") == "progress":
+                self.progress += 1
+            elif ev.get("ev") == "turn":
+                self.limits[ev.get("round")] = ev.get("limit")  # what the table announced for this turn
         self._changed.set()
 
     def _frame_listener(self, loop):
@@ -75,10 +79,11 @@ class Bot:
         except asyncio.TimeoutError:
             return False
 
-    async def until(self, check, what, cup_ms=0, host_s=HOST_S):
+    async def until(self, check, what, cup_ms=0, host_s=HOST_S, since=None):
         """Wait for check() to be true; returns its value. Bounded: host_s real seconds plus cup_ms of the cup's
-        time (divided by the time scale). Ends with a BotError that names ``what`` when it does not come, or
-        as soon as the cup was restarted (what was sent to the old process is lost)."""
+        time (divided by the time scale). Ends with a BotError that names ``what`` when it does not come, as
+        soon as the cup was restarted (what was sent to the old process is lost), and, given ``since`` (a frame
+        count), as soon as a later frame shows the red flash of a refused input."""
         loop = asyncio.get_running_loop()
         timeout = host_s + cup_ms / 1000 / self.time_scale
         end = loop.time() + timeout
@@ -90,6 +95,8 @@ class Bot:
                 return value
             if self.cup.starts != starts:
                 raise BotError("bot %d: its cup was restarted while it waited for %s" % (self.seat + 1, what))
+            if since is not None and self.refused(since):
+                raise BotError("bot %d: its cup refused the input it waited on for %s" % (self.seat + 1, what))
             left = end - loop.time()
             if left <= 0 or not await self._changes(left):
                 raise BotError("bot %d waited %.1f s in vain for %s" % (self.seat + 1, timeout, what))
@@ -135,6 +142,11 @@ class Bot:
         frame = self.cup.last_frame
         return None if frame is None else render.status_name(render.decode(frame)["status"])
 
+    def refused(self, since):
+        """A frame after the first ``since`` flashed red: the cup refused an input (on turn, red is nothing
+        else)."""
+        return any(render.status_name(render.decode(f)["status"]) == "red" for f in self.cup.frames_since(since))
+
     def on_turn_light(self):
         """The status pixel says the cup is on turn (green, or the color of the throws used so far)."""
         return self.light() in ON_TURN
@@ -148,8 +160,9 @@ class Bot:
 
         def shown():
             for i, frame in enumerate(self.cup.frames_since(seen)):
-                dice = render.decode(frame)["dice"]
-                if all(dice[s] for s in slots):
+                shown = render.decode(frame)
+                dice = shown["dice"]
+                if render.status_name(shown["status"]) in ON_TURN and all(dice[s] for s in slots):
                     faces[:] = dice
                     lit[0] = seen + i + 1
                     return True
@@ -158,20 +171,23 @@ class Bot:
         def covered():  # a later frame shows the cup covered again: the next input comes after the peek
             return any(not any(render.decode(f)["dice"][s] for s in slots) for f in self.cup.frames_since(lit[0]))
         self.cup.hold(3, self.peek_ms)
-        await self.until(shown, "its dice while peeking", cup_ms=self.peek_ms + 1000)
+        await self.until(shown, "its dice while peeking", cup_ms=self.peek_ms + 1000, since=seen)
         await self.until(covered, "the cup covered after peeking", cup_ms=self.peek_ms + 1000)
         return [faces[s] for s in slots]
 
     async def tap(self, button, what, ms=TAP_MS):
         """An input that the cup reports (progress: set aside, Sechsen drehen): held, then its report."""
-        before = self.progress
+        before, seen = self.progress, self.cup.frame_count
         self.cup.hold(button, ms)
-        await self.until(lambda: self.progress > before, what, cup_ms=ms + 1000)
+        await self.until(lambda: self.progress > before, what, cup_ms=ms + 1000, since=seen)
 
     # --- a turn --------------------------------------------------------------------------------------
     async def play_turn(self, st):
         me = st.players[self.seat]
-        limit = None if st.order and st.order[0] == self.seat else st.limit
+        if st.round in self.limits:
+            limit = self.limits[st.round]  # a throw-off's opener has a limit of 1 too
+        else:  # a host resumed with this turn under way: the turn event came before the bot listened
+            limit = None if st.order and st.order[0] == self.seat else st.limit
         turn = Turn(st.rules, limit)
         while True:
             n = len(turn.in_cup())
@@ -179,10 +195,10 @@ class Bot:
                 self.cup.control("dice " + " ".join(str(d) for d in self.dice(st.round, self.seat,
                                                                            turn.throws_used + 1, n)))
             await self.until(self.on_turn_light, "its cup's on-turn light")
-            before = self.progress  # not me.throws: after a host's resume it may count a turn the cup lost
+            before, seen = self.progress, self.cup.frame_count  # not me.throws: a resumed host's may be stale
             self.cup.shake(self.shake_ms)
             await self.until(lambda: self.progress > before or me.done, "its throw to be counted",
-                             cup_ms=self.shake_ms + 1000)
+                             cup_ms=self.shake_ms + 1000, since=seen)
             if me.done or me.throws >= turn.limit:
                 return  # the last permitted throw: the cup stood by itself, the throw stays hidden
             turn.roll(await self.peek(turn))
@@ -192,8 +208,9 @@ class Bot:
                 await self.tap(sixes[0], "its sixes turned", self.long_ms + 150)
             was = list(turn.state)
             if self.strategy(turn):
+                seen = self.cup.frame_count
                 self.cup.hold(3, self.long_ms + 150)
-                await self.until(lambda: me.done, "its cup to stand", cup_ms=self.long_ms + 1150)
+                await self.until(lambda: me.done, "its cup to stand", cup_ms=self.long_ms + 1150, since=seen)
                 return
             for slot in range(3):
                 if was[slot] == IN_CUP and turn.state[slot] == PENDING:
