@@ -18,8 +18,8 @@ nothing). The faults, a few per game:
 
 It prints, per fault kind and in total: games finished, freezes (no log event for longer than --freeze-s
 while the host runs), false cheat flags (no cup here cheats: any `cheat` event is one), lost or repeated throws
-(from the log: a throw with two nonces, a second fresh turn of a seat in a round, a reveal whose rolls are not
-the turn's nonces, a roll that seed and nonce do not give) and logs that `schocken replay` refuses.
+(from the log: a throw with two nonces, a seat's turn started again after it had thrown, a reveal whose rolls are
+not the turn's nonces, a roll that seed and nonce do not give) and logs that `schocken replay` refuses.
 """
 
 import argparse
@@ -206,7 +206,8 @@ class Game:
             if e["ev"] == "turn":
                 t = turns.setdefault(key, {"fresh": 0, "nonces": {}, "seed": None})
                 if not e.get("continued"):
-                    t["fresh"] += 1
+                    if t["nonces"]:  # a turn started again after a throw of it: a second chance at the dice
+                        t["fresh"] += 1
                     t["nonces"], t["seed"] = {}, None
             elif e["ev"] == "seed" and key in turns:
                 turns[key]["seed"] = e["hash"]
@@ -226,9 +227,9 @@ class Game:
                     r["unfair"] += 1
                     r["problems"].append("round %s seat %s: %s" % (key + (err,)))
         for key, t in turns.items():
-            if t["fresh"] > 1:
+            if t["fresh"]:
                 r["repeated"] += 1
-                r["problems"].append("round %s seat %s: %d fresh turns" % (key + (t["fresh"],)))
+                r["problems"].append("round %s seat %s: started again after %d throws" % (key + (t["fresh"],)))
             for throw, nonces in t["nonces"].items():
                 if len(nonces) > 1:
                     r["repeated"] += 1
