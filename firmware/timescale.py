@@ -5,21 +5,25 @@
 the app, its buttons, LED view and shake detector run unchanged, in cup time. No board has this file; a cup
 started without --time-scale never loads it.
 
-- Cup time runs at K times real time while the board's physical world moves (busy(): a shake, a held button,
-  and TAIL_MS after it) and at real speed otherwise: an idle cup costs what an unscaled one does, and the
-  host's own work (real time) does not count K times in cup time. It is measured in microseconds (one cup ms
-  is 1000/K real us at K), but it never moves by more than STEP_MS per read: when the process stalls (a loaded machine; at K = 20 a 10 ms stall
-  would be 200 ms of cup time) cup time slows down instead of jumping, like a program paused in a debugger.
-  The shake detector then never sees a gap between two samples that no board would show, and a button held
-  for MS cup ms (the board's `hold` line) stays a tap or a long press whatever the stall.
+- What is K times shorter is the cup's waiting, not its work. Under MicroPython the asyncio scheduler runs in
+  cup time (its `ticks` is this clock): a wait for the next timer of dt cup ms lasts dt/K real ms (sleep_us
+  below a millisecond, which `select.poll` cannot wait) and moves cup time by dt at most, however late the
+  process wakes; the time the cup computes counts as it is, as if its CPU ran at the PC's speed. So the
+  sensor task's samples come 10 cup ms apart as on a board, and a message that takes 2 ms to handle takes 2 ms
+  of cup time, not 2 K: the button task still polls every 10 ms around it.
+- K applies while the board's physical world moves (busy(): a shake, a held button, and TAIL_MS after it);
+  otherwise waits last as long as they say. An idle cup costs what an unscaled one does.
+- Cup time never moves by more than STEP_MS at once: a process that stalls while it computes (a loaded
+  machine) slows cup time down instead of making it jump, like a program paused in a debugger, and does not
+  catch up later. The shake detector never sees a gap between two samples that no board would show, and a
+  button held for MS cup ms (the board's `hold` line) stays a tap or a long press whatever the stall.
 - `ticks_ms()` wraps at 2**30 like a board's (`ticks_add`, `ticks_diff` match it), so all firmware arithmetic
   stays below 2**30; `start` sets its first value (to run a cup across the wrap).
-- MicroPython: the asyncio scheduler runs in cup time too (`asyncio.sleep_ms(10)` lasts 10 cup ms). Its
-  `ticks` is the unwrapped cup clock and its wait for I/O lasts dt/K real ms: `time.sleep_us` below one
-  millisecond, which `select.poll` cannot wait. Tasks that asyncio queues without a time (new tasks, I/O,
-  events) get the real `ticks_ms()` as key (the C task queue's default), so the cup clock always keeps ahead
-  of the real one (_LEAD_MS, and never behind): such tasks are due at once, as without the scale.
-- CPython (no unix port): asyncio keeps its own time; only the app's `sleep_ms` is shortened K times.
+- Tasks that asyncio queues without a time (woken by I/O or an event, or new) get the real `ticks_ms()` as key
+  (the C task queue's default): the cup clock keeps ahead of the real one (_LEAD_MS, and never behind), and
+  after each wait such tasks are queued again at cup time's now (_io_wait says why).
+- CPython (no unix port): asyncio keeps its own time; the app's `sleep_ms` is shortened K times and all real
+  time counts K times (with the same step bound).
 """
 
 import time
@@ -33,11 +37,12 @@ except ImportError:
     def const(x):
         return x
 
-STEP_MS = const(20)           # the most cup time moves per read: twice the app's 10 ms sample/button loop
+STEP_MS = const(20)           # the most cup time moves at once: twice the app's 10 ms sample/button loop
 _MASK = const(0x3FFFFFFF)     # a board's ticks_ms period is 2**30
 _HALF = const(0x20000000)
-_WAIT_MAX_MS = const(10)      # the longest single wait of the scheduler, in cup ms (half a step)
+_WAIT_MAX_MS = const(10)      # the longest single wait of the scheduler, in cup ms
 TAIL_MS = const(1000)         # after an input, cup time stays fast this long (stillness, debounce, LEDs)
+_SLACK_MAX_US = const(100)    # the most a sleep is shortened for its lateness (more is load, not slack)
 _LEAD_MS = const(600000)      # the scheduler's cup clock starts this far ahead of the real ticks_ms()
 
 try:
@@ -68,25 +73,29 @@ def ticks_diff(a, b):
 
 
 class ScaledClock:
-    """Cup time at ``k`` times real time while the board is busy (busy(): a shake, a held button) and ``idle``
-    times real time otherwise, at most ``step_ms`` further per read. Ints only, no allocation per read."""
+    """Cup time: K (``k``) while the board is busy, ``idle`` otherwise. With ``waits`` (the scheduler's waits
+    report through waited()) only waiting is scaled and computing counts once; without, all real time counts
+    K times. Never more than ``step_ms`` at once. Ints only, no allocation per read."""
 
-    def __init__(self, k, start=None, step_ms=STEP_MS, idle=1):
+    def __init__(self, k, start=None, step_ms=STEP_MS, idle=1, waits=False):
         if k < 1 or idle < 1:
             raise ValueError("time scale must be >= 1")
         self.fast = k
         self.idle = idle
+        self.waits = waits
         self.step_ms = step_ms
         self.last = _real_us()
         self.frac = 0                          # cup time below a whole ms, in cup us
         self.now = (_real_ms() + _LEAD_MS) & _PORT_MAX  # unwrapped cup ms (the scheduler's clock)
         self.offset = 0 if start is None else (start - self.now) & _MASK
         self.busy_until = self.now
+        self.slack = 0                         # us a short sleep is asked shorter: it ends this much late
         self._rate(idle)
 
     def _rate(self, k):
-        self.k = k
-        self.max_us = self.step_ms * 1000 // k + 1  # real us that make one full step; more counts as that
+        self.k = k                             # how many times shorter a wait is now
+        self.run_k = 1 if self.waits else k    # how many times real time counts outside waits
+        self.max_us = self.step_ms * 1000 // self.run_k + 1  # real us that make one full step
 
     def busy(self, ms):
         """The board: the physical world moves for the next ``ms`` cup ms (a shake, a held button; 0 for an
@@ -96,57 +105,105 @@ class ScaledClock:
             self.busy_until = until
         self._rate(self.fast)
 
+    def _add(self, cup_us):
+        cup_us += self.frac
+        self.now = (self.now + cup_us // 1000) & _PORT_MAX
+        self.frac = cup_us % 1000
+        if MICROPYTHON and _real_diff(_real_ms(), self.now) > 0:
+            self.now = _real_ms()  # never behind the keys asyncio gives tasks queued without a time
+        if self.k != self.idle and _real_diff(self.now, self.busy_until) >= 0:
+            self._rate(self.idle)
+
     def sched(self):
         """Cup ms in the port's own ticks period: the asyncio scheduler's clock."""
         t = _real_us()
         d = _real_diff(t, self.last)
         self.last = t
         if d > 0:
-            if d > self.max_us:
-                d = self.max_us
-            d = d * self.k + self.frac
-            self.now = (self.now + d // 1000) & _PORT_MAX
-            self.frac = d % 1000
-            if MICROPYTHON and _real_diff(_real_ms(), self.now) > 0:
-                self.now = _real_ms()  # never behind the keys asyncio gives tasks queued without a time
-            if self.k != self.idle and _real_diff(self.now, self.busy_until) >= 0:
-                self._rate(self.idle)
+            self._add((d if d < self.max_us else self.max_us) * self.run_k)
         return self.now
+
+    def waited(self, dt, real_us):
+        """The scheduler slept ``real_us`` real us (-1: all of it) of a wait for ``dt`` cup ms: cup time moves by
+        the wait's part that passed (K times the sleep), never by more than dt, however late the process woke."""
+        self.last = _real_us()
+        cap = dt * 1000
+        if real_us < 0 or real_us >= cap // self.k:  # < 0: it was not cut short
+            self._add(cap)
+        elif real_us > 0:
+            self._add(real_us * self.k)
 
     def ticks_ms(self):
         """The firmware's clock: cup ms, wrapping at 2**30 like a board's."""
         return (self.sched() + self.offset) & _MASK
 
 
-def _io_wait(wait, c):
+def _io_wait(core, c):
+    """asyncio's wait for I/O (IOQueue.wait_io_event) in cup time: a wait of dt cup ms lasts dt/K real ms
+    (sleep_us below one millisecond) and moves cup time by what passed of it (ScaledClock.waited). Afterwards
+    every task that asyncio queued without a time is queued again at cup time's now: asyncio gives such a task
+    (woken by I/O or an event, or new) the real ticks_ms() as its time, far behind cup time, so it would run
+    before every timer that is due: the link task, reading a line byte by byte, starved the button and sensor
+    tasks while a line came in (a 60 ms press, begun and ended between two polls, was never seen). Requeued,
+    it waits its turn behind the timers that were due first, as on a board."""
+    wait = core._io_queue.wait_io_event
+
+    def requeue():
+        now = c.sched()
+        real = _real_ms()
+        if _real_diff(now, real) <= 0:
+            return 0  # cup time is not ahead (never so after its start): nothing to put right
+        tq = core._task_queue
+        n = 0
+        t = tq.peek()
+        while t is not None and _real_diff(t.ph_key, real) <= 0:  # a time of the real clock: queued without one
+            tq.pop()
+            tq.push(t, now)
+            n += 1
+            t = tq.peek()
+        return n
+
     def wait_io_event(dt):
-        if dt > 0:
-            # Cup time moves only when read, by STEP_MS at most: a longer wait would stretch cup time. The
-            # app's own loops wake every 10 cup ms anyway; a longer sleep is a few of these waits.
-            if dt > _WAIT_MAX_MS:
-                dt = _WAIT_MAX_MS
-            us = dt * 1000 // c.k
-            if us < 1000:
-                time.sleep_us(us)  # a blocking wait below poll's 1 ms: I/O is seen right after it
-                dt = 0
-            else:
-                dt = us // 1000    # the rest below 1 ms in the scheduler's next round
-        wait(dt)
+        c.sched()  # the time computed since the last read counts once
+        if dt <= 0:
+            wait(dt)
+            requeue()
+            return
+        wait(0)  # what is ready runs now (a line comes in byte by byte: no sleep between two bytes)
+        if requeue():
+            return
+        if dt > _WAIT_MAX_MS:
+            dt = _WAIT_MAX_MS  # a longer sleep is a few of these waits
+        us = dt * 1000 // c.k
+        t0 = _real_us()
+        if us < 1000:
+            # A blocking wait below poll's 1 ms (I/O is seen right after it). A sleep ends some 50 us late (the
+            # kernel's timer slack), a quarter of a 10 ms wait at K = 50: it asks for that much less.
+            if us > c.slack:
+                time.sleep_us(us - c.slack)
+            wait(0)
+            late = _real_diff(_real_us(), t0) - us
+            c.slack += late // 4
+            c.slack = 0 if c.slack < 0 else _SLACK_MAX_US if c.slack > _SLACK_MAX_US else c.slack
+            c.waited(dt, -1)   # the whole wait passed
+        else:
+            wait(us // 1000)   # returns early when I/O comes
+            c.waited(dt, _real_diff(_real_us(), t0))
+        requeue()
     return wait_io_event
 
 
 def install(k, start=None, idle=1):
     """Run the firmware in cup time; call before the cup app is imported. Returns the clock: give the board
     its busy() (EmulatedBoard.on_input) so that its inputs run at K."""
-    c = ScaledClock(k, start, idle=idle)
+    c = ScaledClock(k, start, idle=idle, waits=MICROPYTHON)
     shim.ticks_ms = c.ticks_ms
     shim.ticks_diff = ticks_diff
     shim.ticks_add = ticks_add
     if MICROPYTHON:
         import asyncio.core as core
         core.ticks = c.sched
-        q = core._io_queue
-        q.wait_io_event = _io_wait(q.wait_io_event, c)
+        core._io_queue.wait_io_event = _io_wait(core, c)
     else:
         def sleep_ms(ms):
             return asyncio.sleep(ms / c.k / 1000)

@@ -54,6 +54,12 @@ for i in range(20):                            # across the wrap of 2**30: small
 print("wrap", c.ticks_ms() < 1000, all(s == (True, 10, 0) for s in seen))
 advance(3600 * 10**6)                          # an hour without a read: the scheduler's clock stays ahead
 print("lead", c.sched() - timescale._real_ms() >= 0)
+w = ScaledClock(20, idle=20, waits=True)       # the scheduler's clock: waits scaled, computing not
+t = w.ticks_ms(); advance(3000); print("computed", ticks_diff(w.ticks_ms(), t))
+t = w.ticks_ms(); advance(500); w.waited(10, 500); print("waited", ticks_diff(w.ticks_ms(), t))
+t = w.ticks_ms(); advance(200); w.waited(10, 200); print("early", ticks_diff(w.ticks_ms(), t))
+t = w.ticks_ms(); advance(90000); w.waited(10, 90000); print("late", ticks_diff(w.ticks_ms(), t))
+t = w.ticks_ms(); advance(90000); print("stalled", ticks_diff(w.ticks_ms(), t))
 a = ScaledClock(20)                            # fast only while the board is busy
 t = a.ticks_ms(); advance(1000); print("idle", ticks_diff(a.ticks_ms(), t))
 a.busy(100); t = a.ticks_ms(); advance(500); print("busy", ticks_diff(a.ticks_ms(), t))
@@ -71,16 +77,19 @@ advance(500); t = a.ticks_ms(); advance(1000); print("idle2", ticks_diff(a.ticks
     assert lines["wrap"] == "True True"
     assert lines["lead"] == "True"
     assert (lines["idle"], lines["busy"], lines["tail"], lines["idle2"]) == ("1", "10", "10", "1")
+    assert (lines["computed"], lines["waited"], lines["early"]) == ("3", "10", "4")
+    assert (lines["late"], lines["stalled"]) == ("10", "20")
 
 
-# The board, the app's debouncer and its shake detector, polled as the app's tasks do every 10 cup ms, with a
-# stall of the whole process (100 real ms = 2000 cup ms at K = 20) in the middle of each input.
+# The board, the app's debouncer and its shake detector, polled as the app's tasks do every 10 cup ms (each poll
+# followed by the scheduler's wait for the next one, ScaledClock.waited), with a stall of the whole process of
+# 100 real ms (2000 cup ms at K = 20 on a clock that scales all real time) in the middle of each input.
 LOOP = FAKE_CLOCK + """
 from array import array
+c = timescale.install(20)
 from boards import emulated
 from cup import buttons as B, clock
 from cup.shake import ShakeDetector
-c = timescale.install(20)
 board = emulated.make_board(link=(None, None))
 board.on_input = c.busy  # as emulate.py does: K while an input lasts
 events = []
@@ -89,6 +98,12 @@ detector = ShakeDetector("accel")
 buf = array("i", (0, 0, 0))
 throws = []
 
+def sleep10():  # the scheduler waits 10 cup ms for the next poll: 0.5 real ms at K = 20
+    c.sched()
+    advance(500)
+    if c.waits:
+        c.waited(10, 500)
+
 def run(ms, stall_at=None):
     for i in range(ms // 10):
         if i == stall_at:
@@ -96,8 +111,12 @@ def run(ms, stall_at=None):
         buttons.poll(clock.ticks_ms(), board.read_buttons())
         if detector.feed_board(clock.ticks_ms(), board, buf):
             throws.append(clock.ticks_ms())
-        advance(500)
+        sleep10()
 """
+# A clock that counts every real us K times, without a step bound (instead of timescale.install's).
+NAIVE = """c = timescale.ScaledClock(20, idle=20, step_ms=10**6)
+from cup import clock as shim
+shim.ticks_ms, shim.ticks_diff, shim.ticks_add = c.ticks_ms, timescale.ticks_diff, timescale.ticks_add"""
 
 
 def test_hold_is_exact_in_cup_time_through_a_stall():
@@ -113,12 +132,21 @@ board.apply_control("hold 0 450")              # a long press
 run(800, stall_at=20)
 print("long", [(b, e, l) for b, e, l, t in events])
 print("err", board.apply_control("hold 4 100"), board.apply_control("hold 1 0"), board.apply_control("hold 1"))
+del events[:]
+board.apply_control("hold 3 450")              # a stand, and right after it a reveal press: the second hold
+run(50)                                        # waits for the first one's release and a thumb's gap after it
+board.apply_control("hold 3 60")
+run(1000)
+print("twice", [(b, e, l) for b, e, l, t in events])
+print("gap", clock.ticks_diff(events[3][3], events[2][3]) >= emulated.HOLD_GAP_MS)
 """)
     lines = dict(line.split(" ", 1) for line in out.split("\n") if line)
     assert lines["peek"] == "[(3, 1, False), (3, 2, False)]"           # press, release: never LONG (stand!)
     assert 150 <= int(lines["span"]) <= 150 + 20 + 10                  # one step of the stall, one poll
     assert lines["long"] == "[(0, 1, False), (0, 3, True), (0, 2, True)]"
     assert lines["err"].count("error: usage: hold N MS") == 3
+    assert lines["twice"] == "[(3, 1, False), (3, 3, True), (3, 2, True), (3, 1, False), (3, 2, False)]"
+    assert lines["gap"] == "True"
 
 
 def test_shake_is_one_throw_through_a_stall_and_would_not_be_without_the_step_bound():
@@ -129,9 +157,8 @@ run(1500, stall_at=STALL)
 print("throws", len(throws))
 """
     assert "throws 1" in run_firmware_code(code.replace("STALL", "20"))
-    # The same stall on a clock that jumps (no step bound): 2000 ms between two samples of one shake.
-    unbounded = code.replace("c = timescale.install(20)", "c = timescale.install(20)\nc.step_ms = 10**6")
-    assert "throws 0" in run_firmware_code(unbounded.replace("STALL", "20"))
+    # The same stall on a clock that scales all real time and jumps: 2000 ms between two samples of one shake.
+    assert "throws 0" in run_firmware_code(code.replace("c = timescale.install(20)", NAIVE).replace("STALL", "20"))
 
 
 def test_hold_on_cpython_board_and_usage():
@@ -153,6 +180,28 @@ def wait_frame(cup, since, check, timeout=10.0):
                 return frame
         time.sleep(0.005)
     raise AssertionError("no such frame: %s" % [render.decode(f)["dice"] for f in cup.frames_since(since)])
+
+
+def test_a_press_while_a_line_comes_in_is_seen():
+    """The link task reads a line byte by byte; in cup time the button task still gets its polls meanwhile
+    (timescale._io_wait): a 60 ms press sent while 4000 bytes arrive on the link is seen and reveals."""
+    from cupkit import CupDriver
+    drv = CupDriver(time_scale=50)
+    try:
+        drv.start()
+        for r in (1, 2, 3):
+            drv.request(t="turn", round=r, limit=None)
+            drv.cup.shake(400)
+            drv.recv("progress")
+            drv.cup.hold(3, 450)
+            drv.recv("done")
+            drv.request(t="round_end", round=r)
+            drv.send_raw(b"\n" * 4000)  # blank lines: the app reads and drops them, one byte at a time
+            drv.cup.hold(3, 60)
+            assert drv.recv("revealed", timeout=10)["round"] == r
+            drv.request(t="outcome", round=r, result="won", deckel=0, middle=13)
+    finally:
+        drv.close()
 
 
 @pytest.fixture

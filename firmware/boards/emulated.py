@@ -22,6 +22,7 @@ ACCEL_LIMIT = const(39227)  # +-4 g: a real sensor saturates here, so the emulat
 SAMPLE_MS = const(10)  # 100 Hz: each read_accel()/read_switch() call consumes one sample
 SHAKE_MAX_MS = const(60000)
 HOLD_MAX_MS = const(60000)
+HOLD_GAP_MS = const(60)  # a held button is pressed again only after it was up this long (a thumb; > debounce)
 REST = (0, 0, G_MMS2)  # cup standing upright
 
 # One period (20 samples = 200 ms, a 5 Hz hand shake) of sin() * 1000: ints, so no floats per sample.
@@ -61,10 +62,12 @@ class EmulatedBoard:
         self.button_event = common.make_flag()
         self.sensor_kind = common.sensor_kind(self.spec)
         self._buttons = 0
-        self._holds = 0  # buttons pressed by "hold N MS": released by the board's own clock (read_buttons)
-        self._hold_new = 0  # ...of which no read has seen the press yet: their time starts at that read
+        # "hold N MS": the board presses and releases the button itself, on its own clock, in read_buttons().
+        self._holds = 0  # buttons down by a hold, released at _until[n]
+        self._pending = 0  # holds waiting to be pressed: the button is down, or up for less than HOLD_GAP_MS
         self._hold_ms = [0] * N_BUTTONS
-        self._release_at = [0] * N_BUTTONS
+        self._until = [0] * N_BUTTONS
+        self._up_since = [clock.ticks_add(clock.ticks_ms(), -HOLD_GAP_MS)] * N_BUTTONS  # last release
         self._accel = list(REST)
         self._switch = 0
         self._shake_left = 0  # samples of synthetic shake still to deliver
@@ -79,26 +82,32 @@ class EmulatedBoard:
             self.frame_sink(bytes(buf))  # a copy: the pixel object reuses its buffer
 
     def read_buttons(self):
-        if self._holds:
-            self._release_holds()
+        if self._holds | self._pending:
+            self._run_holds()
         return self._buttons
 
-    def _release_holds(self):
-        # A held button counts from the first read that sees it pressed, and is released at the first read
-        # MS ms of the board's clock later: the app's 10 ms polls see MS (to the next poll), whatever the
-        # host's timing.
+    def _run_holds(self):
+        # A hold is pressed at a read (once its button has been up for HOLD_GAP_MS: a press right after a
+        # release would fall inside the app's debounce and never be seen) and released at the first read MS ms
+        # of the board's clock later: the app's 10 ms polls see MS (to the next poll), whatever the host's timing.
         now = clock.ticks_ms()
         for n in range(N_BUTTONS):
             bit = 1 << n
-            if not self._holds & bit:
-                continue
-            if self._hold_new & bit:
-                self._hold_new &= ~bit
-                self._release_at[n] = clock.ticks_add(now, self._hold_ms[n])
-            elif clock.ticks_diff(now, self._release_at[n]) >= 0:
-                self._holds &= ~bit
-                self._buttons &= ~bit
-                self._irq()
+            if self._holds & bit:
+                if clock.ticks_diff(now, self._until[n]) >= 0:
+                    self._holds &= ~bit
+                    self._buttons &= ~bit
+                    self._up_since[n] = now
+                    self._irq()
+            elif self._pending & bit and not self._buttons & bit:
+                up = clock.ticks_diff(now, self._up_since[n])
+                if up >= HOLD_GAP_MS or up < 0:  # < 0: up for more than half the ticks period
+                    self._pending &= ~bit
+                    self._holds |= bit
+                    self._buttons |= bit
+                    self._until[n] = clock.ticks_add(now, self._hold_ms[n])
+                    self._input(self._hold_ms[n])  # a hold that waited: the clock runs fast from here
+                    self._irq()
 
     def read_accel(self, buf):
         if self._shake_left > 0:
@@ -172,8 +181,9 @@ class EmulatedBoard:
                 self._buttons |= 1 << n
             else:
                 self._buttons &= ~(1 << n)
-            self._holds &= ~(1 << n)  # an explicit edge ends a hold of that button
-            self._hold_new &= ~(1 << n)
+                self._up_since[n] = clock.ticks_ms()
+            self._holds &= ~(1 << n)  # an explicit edge ends a hold of that button, and one waiting
+            self._pending &= ~(1 << n)
             self._input(0)
             self._irq()
         elif cmd == "hold":
@@ -181,12 +191,9 @@ class EmulatedBoard:
             ms = _int(args[1]) if len(args) == 2 else None
             if n is None or not 0 <= n < N_BUTTONS or ms is None or not 0 < ms <= HOLD_MAX_MS:
                 return "error: usage: hold N MS (N = 0..3, MS = 1..%d)" % HOLD_MAX_MS
-            self._buttons |= 1 << n
-            self._holds |= 1 << n
-            self._hold_new |= 1 << n
+            self._pending |= 1 << n  # pressed at the next read that may (a hold sent before it waits)
             self._hold_ms[n] = ms
             self._input(ms)
-            self._irq()
         elif cmd == "accel":
             vals = [_int(a) for a in args]
             if len(vals) != 3 or None in vals:
