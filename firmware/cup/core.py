@@ -269,10 +269,11 @@ class Cup:
             return self._report(P.E_BAD_MESSAGE, str(e), "configure")
         if msg["seat"] < 0 or len(msg["name"]) > P.MAX_NAME:
             return self._report(P.E_BAD_MESSAGE, "seat must be >= 0 and the name short", "configure")
-        # The state stays: idle, or revealed with the throw a reconnecting host may still have to take (a host
-        # that restarted between the reveal and its log line would otherwise give the player a second throw).
+        # The state stays: a revealed throw may still be owed to a host that restarted before logging it.
         self.rules, self.name, self.seat, self.hosted = rules, msg["name"], msg["seat"], True
         self.fair = bool(msg.get("fair"))
+        if self.fair:  # loaded now, while the heap has room for a module: mid turn it may not
+            _fair()
         self.result = None
         self._ok("configure", {"name": self.name, "seat": self.seat})  # what the cup took, for its BLE advert
         self.view.show(self)
@@ -317,8 +318,7 @@ class Cup:
                "public": self._public(), "seat": self.seat, "name": self.name}
         if msg.get("id") is not None:
             out["id"] = msg["id"]
-        if self.state == TURN and self.seed is not None:
-            # Fair play: a host that missed the seed or the shake (a lost line, a restart) learns both here.
+        if self.state == TURN and self.seed is not None:  # a host that missed the seed or the shake learns them
             out["seed"] = _fair().seed_commitment(self.seed)
             if self.awaiting is not None:
                 out["awaiting"] = self.awaiting

@@ -4,6 +4,7 @@ written out here, RFC 2104). docs/fairness.md explains the construction and what
 """
 
 import hashlib
+from binascii import hexlify as _binascii_hex
 
 from schocken import RuleError
 
@@ -13,7 +14,9 @@ _MAC_SUFFIX = len(b',"mac":"') + MAC_HEX + len(b'"}')
 
 
 def hexlify(data):
-    return "".join("%02x" % b for b in data)
+    # One string (binascii, on every MicroPython port), not one per byte: a fair cup saves its seed in hex at
+    # every step of a turn, and the small strings fragment a board-sized heap.
+    return _binascii_hex(data).decode()
 
 
 _hex = hexlify
