@@ -47,6 +47,7 @@ class Seat:
         self.ping_at = None           # loop time of an unanswered status request
         self.fresh_from = 1           # a status answers the present only if its id is at least this
         self.away_since = None        # loop time the seat was paused (link lost or silent)
+        self.since = 0.0              # loop time the referee's present task with the seat began (--turn-timeout)
         self.asked_at = None          # loop time the table was asked about this seat
         self.faults = {}              # round -> faults reported
 
@@ -274,32 +275,34 @@ class CupLinks:
         """True when a status answers a request made after the referee's last command to the cup."""
         return status.get("id") is not None and status["id"] >= self.seats[seat_no].fresh_from
 
-    async def wait_for(self, seat_no, accept):
+    async def wait_for(self, seat_no, accept, fresh=True):
         """The first message of the seat for which ``accept(msg)`` is not None; returns that value. Raises
         Forfeit when the table rules the seat out. Messages it does not take are dropped (the pump reported
-        what was wrong with them)."""
+        what was wrong with them). ``fresh``: a new task of the seat, whose time --turn-timeout counts; False
+        goes on counting (a turn asked for again and again is still one turn)."""
         seat = self.seats[seat_no]
         loop = asyncio.get_running_loop()
-        since = loop.time()
+        if fresh:
+            seat.since = loop.time()
         while True:
             try:
                 link, item = await asyncio.wait_for(seat.inbox.get(), TICK)
             except asyncio.TimeoutError:
-                since = await self._tick(seat_no, since)
+                await self._tick(seat_no)
                 continue
             if link != seat.link:
                 continue  # from a connection that is gone
             if isinstance(item, Exception):
                 await self._rejoin(seat_no, str(item))
-                since = loop.time()
+                seat.since = loop.time()
                 continue
             got = accept(item)
             if got is not None:
                 return got
 
-    async def _tick(self, seat_no, since):
+    async def _tick(self, seat_no):
         """A waiting seat's clock: ping a quiet cup, pause a silent one, put an absent or endless one to the
-        table. Returns the (possibly restarted) start of the wait."""
+        table."""
         seat = self.seats[seat_no]
         now = asyncio.get_running_loop().time()
         if seat.ping_at is None and now - seat.heard > self.ping_after:
@@ -311,14 +314,17 @@ class CupLinks:
                            "reason": "silent: no answer for %d s" % round(now - seat.heard)})
             await self.ask_status(seat_no, wait=False)
         if seat_no in self.state.paused:
-            return self._ask_table(seat_no, seat.away_since or since, self.absent_timeout, "absent", since)
-        return self._ask_table(seat_no, since, self.turn_timeout, "slow", since)
+            self._ask_table(seat_no, seat.away_since or seat.since, self.absent_timeout, "absent")
+        else:
+            self._ask_table(seat_no, seat.since, self.turn_timeout, "slow")
 
-    def _ask_table(self, seat_no, start, timeout, why, since):
+    def _ask_table(self, seat_no, start, timeout, why):
+        """Past ``timeout`` since ``start``: the table is asked; its "wait" starts the time again, its "forfeit"
+        (or no answer within the timeout again) raises Forfeit."""
         seat = self.seats[seat_no]
         now = asyncio.get_running_loop().time()
         if timeout is None or now - start <= timeout:
-            return since
+            return
         if seat.asked_at is None:
             seat.asked_at = now
             self.emit({"ev": "absent", "seat": seat_no, "after": round(now - start), "reason": why})
@@ -328,15 +334,14 @@ class CupLinks:
         if decision == "wait":
             seat.asked_at = None
             self.emit({"ev": "wait", "seat": seat_no, "round": self.state.round})
+            seat.since = now
             if seat.away_since is not None:
                 seat.away_since = now
-            return now
-        if decision in ("forfeit", "timeout"):
+        elif decision in ("forfeit", "timeout"):
             seat.asked_at = None
             self.emit({"ev": "forfeit", "round": self.state.round, "seat": seat_no,
                        "by": "table" if decision == "forfeit" else "timeout"})
             raise Forfeit(seat_no)
-        return since
 
     async def _rejoin(self, seat_no, reason):
         """The link broke: pause, reconnect until the cup is back or the table rules it out."""
@@ -349,7 +354,7 @@ class CupLinks:
             seat.away_since = loop.time()
         delay = 0.2
         while not self.closing:
-            self._ask_table(seat_no, seat.away_since, self.absent_timeout, "absent", 0)
+            self._ask_table(seat_no, seat.away_since, self.absent_timeout, "absent")
             await asyncio.sleep(delay)
             delay = min(delay * 2, 2.0)
             try:

@@ -262,8 +262,10 @@ class Referee(CupLinks):
             if msg["t"] == "status" and self.fresh(s, msg) and not _holds(msg, round_id):
                 return msg  # the cup does not know its turn (the line got lost, or the cup lost its flash)
             return None
+        fresh = True
         while True:
-            got = await self.wait_for(s, done_or_lost)
+            got = await self.wait_for(s, done_or_lost, fresh)
+            fresh = False
             if got["t"] == "done":
                 break
             await self._start_turn(round_id, order, kind, lim, s, got)
@@ -309,8 +311,10 @@ class Referee(CupLinks):
             if kind == "error" and msg.get("re") == "reveal":
                 return ("ask", None)
             return None
+        fresh = True
         while True:
-            what, detail = await self.wait_for(s, answer)
+            what, detail = await self.wait_for(s, answer, fresh)
+            fresh = False
             if what == "reveal":
                 break
             if what == "lost":
