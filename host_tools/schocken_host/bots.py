@@ -192,6 +192,9 @@ class Bot:
             with open(self.cup.state_path) as f:
                 saved = json.load(f)
             rnd, steps = saved["round"], saved["turn"]["transcript"]
+            if rnd["round"] == st.round and rnd["state"] in ("done", "reveal_ready", "revealed"):
+                return None, True  # it stood before the host went down: nothing left to do (a shake now
+                # could land in the next turn)
             if rnd["round"] == st.round and rnd["state"] == "turn" and steps:
                 # Decide on the latest throw again: what was decided already is in the steps, and deciding is
                 # idempotent (a die set aside is not tapped again, sixes are turned once).
@@ -207,6 +210,8 @@ class Bot:
         else:  # a host resumed with this turn under way: the turn event came before the bot listened
             limit = None if st.order and st.order[0] == self.seat else st.limit
         turn, decided = self.remembered_turn(st, limit)
+        if turn is None:
+            return
         while True:
             if decided:
                 n = len(turn.in_cup())

@@ -174,10 +174,15 @@ class CupLinks:
                 self.emit({"ev": "progress", "round": msg["round"], "seat": seat_no, "throws": msg["throws"],
                            "public": msg["public"]})
             return True
-        if kind == "status" and mine and self.fair:
-            if msg.get("seed"):
+        if kind == "status" and mine:
+            p = self.state.players[seat_no]
+            if msg["state"] == "turn" and (msg["throws"], msg["public"]) != (p.throws, p.public):
+                # A progress line got lost (or the host restarted after it): the table sees what lies open.
+                self.emit({"ev": "progress", "round": msg["round"], "seat": seat_no, "throws": msg["throws"],
+                           "public": msg["public"]})
+            if self.fair and msg.get("seed"):
                 self._seed(seat_no, msg["seed"])
-            if msg.get("awaiting"):
+            if self.fair and msg.get("awaiting"):
                 await self._nonce(seat_no, msg["awaiting"])  # its shake, or our nonce, got lost
         if kind == "garbage":
             self.fault(seat_no, msg["msg"])
