@@ -235,6 +235,9 @@ def kill_when(proc, log_dir, ready, timeout=GAME_TIMEOUT):
             except ValueError:  # a line being written
                 evs = None
             if evs is not None and ready(evs):
+                # Stopped at once, killed after: finding its cups in /proc takes long enough for a bot table in
+                # scaled time to finish the round the kill was meant to fall into.
+                proc.send_signal(signal.SIGSTOP)
                 cups = children(proc.pid)
                 proc.send_signal(signal.SIGKILL)
                 proc.wait(10)
