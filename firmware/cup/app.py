@@ -32,6 +32,15 @@ _MAX_QUEUED = const(16)
 READ_CHUNK = const(1)       # a blocking stream's read(n) waits for n bytes: take what has come
 CTRL_C = b"\x03"            # interrupt character of the REPL (never valid in a JSON line)
 _RETRY_MS = const(10)       # after a read that failed for memory: the other tasks run, the garbage goes
+# A line longer than _SHORT_LINE is taken only while _LINE_RESERVE bytes stay free with it decoded: what the message
+# then sets off (a turn's save, a throw's commitment) must find room, or the cup would take a line and fail after it.
+_SHORT_LINE = const(128)
+_LINE_RESERVE = const(4096)
+try:
+    from gc import mem_free
+except ImportError:  # CPython (the emulation's fallback) has no heap of its own to count
+    def mem_free():
+        return _LINE_RESERVE
 
 
 class App:
@@ -175,6 +184,10 @@ class App:
                 msg = P.decode(line, P.HOST_TO_CUP)
             except P.ProtocolError as e:
                 return self.send(P.error(e.code, e.msg))
+            if len(line) > _SHORT_LINE:
+                collect()
+                if mem_free() < _LINE_RESERVE:
+                    raise MemoryError("no room left beside this line")  # answered no_memory: nothing changed
             if self.session is not None:
                 if msg["t"] == "hello":
                     self.cup.hello_nonce = self.session.hello(msg)
