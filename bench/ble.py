@@ -24,8 +24,8 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests"))
 
 import blekit  # noqa: E402
-from schocken_host import ble as HB  # noqa: E402
-from schocken_host.transport import hello  # noqa: E402
+from schocken_host.links import ble as HB  # noqa: E402
+from schocken_host.links.transport import hello  # noqa: E402
 
 
 def ms(values):

@@ -18,10 +18,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from schocken_host import play_cmd
+from schocken_host.commands import play as play_cmd
+from schocken_host.table import seating
 
 
-class CountedBot(play_cmd.Bot):
+class CountedBot(seating.Bot):
     """play_cmd's Bot, kept in a list: a game's waits in vain (bot.errors) are printed with it."""
     made = []
 
@@ -56,7 +57,7 @@ def main(argv=None):
     ap.add_argument("--cups", type=int, default=4)
     ap.add_argument("--deckel", type=int, default=13)
     a = ap.parse_args(argv)
-    play_cmd.Bot = CountedBot
+    seating.Bot = CountedBot
     scales = [int(s) for s in a.scales.split(",")]
     games = [int(g) for g in a.games.split(",")]
     games += [games[-1]] * (len(scales) - len(games))

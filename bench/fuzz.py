@@ -13,16 +13,16 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests"))
 
-from schocken_host.emulator import compile_firmware, mpy_cross_exe, micropython_exe  # noqa: E402
+from schocken_host.provision.build import compile_firmware, find_tool  # noqa: E402
 
 
 def cup_side(n):
     tree = compile_firmware()
     with tempfile.TemporaryDirectory() as tmp:
-        subprocess.run([mpy_cross_exe(), "-o", tmp + "/mp_fuzz.mpy", str(REPO / "tests" / "mp_fuzz.py")], check=True)
+        subprocess.run([find_tool("mpy-cross"), "-o", tmp + "/mp_fuzz.mpy", str(REPO / "tests" / "mp_fuzz.py")], check=True)
         env = {"MICROPYPATH": "%s:%s:%s:.frozen" % (tmp, tree, tree / "lib")}
         t0 = time.time()
-        proc = subprocess.run([micropython_exe(), "-X", "heapsize=64k", "-m", "mp_fuzz", str(n), "11"],
+        proc = subprocess.run([find_tool("micropython"), "-X", "heapsize=64k", "-m", "mp_fuzz", str(n), "11"],
                               env=env, capture_output=True, text=True)
         dt = time.time() - t0
     lines = proc.stdout.strip().splitlines()
@@ -34,7 +34,7 @@ def host_side(n):
     import random
     from schocken import protocol as P
     from schocken import hostside as H
-    from schocken_host.transport import SerialTransport
+    from schocken_host.links.serial import SerialLink
     rng = random.Random(11)
     chunks = []
     for _ in range(n):
@@ -48,7 +48,7 @@ def host_side(n):
         else:
             chunks.append(b">>> " + P.encode({"t": "ok", "re": "x"}))
     got = []
-    t = SerialTransport("fuzz")
+    t = SerialLink("fuzz")
     t.serial = test_fuzz.ChunkSerial(chunks)
     t._put = got.append
     t0 = time.time()

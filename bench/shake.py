@@ -10,16 +10,18 @@ much slower than this PC); the cup needs 100 samples/s, so the headroom is what 
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "host_tools"))
+from schocken_host.provision.build import find_tool  # noqa: E402
+
 FIRMWARE = REPO / "firmware"
 DATA = REPO / "tests" / "data"
 MP_ENV = dict(os.environ, MICROPYPATH=f"{FIRMWARE}:{FIRMWARE / 'lib'}:.frozen")
-MICROPYTHON = shutil.which("micropython", path=str(Path(sys.executable).parent)) or shutil.which("micropython")
+MICROPYTHON = find_tool("micropython")
 
 # Runs under MicroPython (and CPython): load a trace into int arrays, then time feeding it N times.
 THROUGHPUT = """

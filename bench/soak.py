@@ -3,7 +3,7 @@
     .venv/bin/python bench/soak.py [--games 200] [--seed 1] [--jobs 2] [--time-scale 20] [--out DIR]
 
 Every game is the real `schocken play --plain --emulate 4` as a subprocess. Its standard input is the table: the
-soak writes the emulation's fault words there (docs/emulation.md, play_keys.py) at random points of the game
+soak writes the emulation's fault words there (docs/emulation.md, views/play_keys.py) at random points of the game
 (counted in log events), and answers the table's questions about absent cups at random (wait, forfeit, or
 nothing). The faults, a few per game:
 
@@ -147,7 +147,7 @@ class Game:
         return self.result
 
     def kill_host(self):
-        self.proc.send_signal(signal.SIGKILL)  # its cups die with it (schocken_host.romfs)
+        self.proc.send_signal(signal.SIGKILL)  # its cups die with it (schocken_host.emulation.romfs)
         self.proc.wait(10)
 
     def inject(self, evs):

@@ -24,12 +24,13 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 
-from schocken_host import play_cmd, transport as T  # noqa: E402
-from schocken_host.referee import Referee  # noqa: E402
-from schocken_host.state import TableState  # noqa: E402
+from schocken_host.commands import play as play_cmd  # noqa: E402
+from schocken_host.links.serial import SerialLink
+from schocken_host.table.referee import Referee  # noqa: E402
+from schocken_host.table.state import TableState  # noqa: E402
 
-_put = T.SerialTransport._put
-_recv = T.SerialTransport.recv
+_put = SerialLink._put
+_recv = SerialLink.recv
 
 
 def put(self, item):
@@ -109,8 +110,8 @@ def main(argv=None):
     ap.add_argument("--deckel16", type=int, default=5)
     ap.add_argument("--seed", type=int, default=1)
     a = ap.parse_args(argv)
-    T.SerialTransport._put = put
-    T.SerialTransport.recv = recv
+    SerialLink._put = put
+    SerialLink.recv = recv
     play_cmd.Referee = BenchReferee
     print("cups  Deckel  rounds  events  latency median  p99      max      game wall time")
     with tempfile.TemporaryDirectory() as tmp:

@@ -2,7 +2,7 @@
 
 Each cup is the unchanged cup app (``cup.app.App``) on the emulated board, whose ``link()`` is the firmware's
 BLE link (``firmware/boards/ble.py``) running on ``tests/aioble_shim.py`` (aioble on bumble). The host is one
-bumble device (``schocken_host.ble.BumbleCentral``) with a ``BumbleTransport`` per cup. All bumble
+bumble device (``schocken_host.links.ble.BumbleCentral``) with a ``BumbleTransport`` per cup. All bumble
 controllers sit on one ``bumble.link.LocalLink`` in this process; more centrals (a phone nearby) and more
 peripherals (a cup impersonating another) can join it.
 """
@@ -28,7 +28,7 @@ from aioble_shim import Stack  # noqa: E402
 from boards import ble as board_ble  # noqa: E402
 from boards import emulated  # noqa: E402
 from cup.app import App  # noqa: E402
-from schocken_host.ble import BumbleCentral, BumbleTransport  # noqa: E402
+from schocken_host.links.ble import BumbleCentral, BumbleTransport  # noqa: E402
 
 ADV_INTERVAL_US = 20000   # 20 ms, the shortest legal advertising interval: quick (re)connects in tests
 

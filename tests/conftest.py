@@ -1,5 +1,4 @@
 import os
-import shutil
 import sys
 from pathlib import Path
 
@@ -14,11 +13,9 @@ for _p in (ROOT / "firmware" / "lib", ROOT / "firmware", ROOT / "tests"):
 
 
 def micropython_path():
-    """The unix port's launcher from the venv, else from PATH; None where the wheel does not exist."""
-    exe = Path(sys.executable).parent / "micropython"
-    if exe.exists():
-        return str(exe)
-    return shutil.which("micropython")
+    """The unix port's launcher (provision/build.py find_tool); None where the wheel does not exist."""
+    from schocken_host.provision.build import find_tool
+    return find_tool("micropython")
 
 
 @pytest.fixture(scope="session")

@@ -7,7 +7,7 @@ import serial
 from schocken import protocol as P
 
 from schocken import hostside as H
-from schocken_host.emulator import EmulatedCup, HEAP
+from schocken_host.emulation.emulator import EmulatedCup, HEAP
 
 # Pixel layout of the cup (firmware/cup/leds.py): die d = pixels 7d..7d+6, status = pixel 21, GRB bytes.
 PIPS = (0b0000000, 0b0001000, 0b1000001, 0b1001001, 0b1100011, 0b1101011, 0b1110111)

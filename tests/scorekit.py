@@ -1,13 +1,13 @@
-"""Scoreboard test helpers: a table that makes events the way the referee does (referee.py), computed with the
+"""Scoreboard test helpers: a table that makes events the way the referee does (table/referee.py), computed with the
 rules package (the referee's own ``_peek_throw_off`` / ``_peek_round`` on a copy of the game), and the dice of a
 whole game of three (tests/test_scoreboard.py)."""
 
 from schocken.rules import Rules
 from schocken.throws import evaluate
 
-from schocken_host import render
-from schocken_host.referee import _peek_round, _peek_throw_off
-from schocken_host.state import LOG_VERSION, TableState
+from schocken_host.links import ledframe
+from schocken_host.table.referee import _peek_round, _peek_throw_off
+from schocken_host.table.state import LOG_VERSION, TableState
 
 NAMES = ("Anna", "Ben", "Cem")
 
@@ -119,7 +119,7 @@ class FakeCup:
         self.last_frame = None
 
     def show(self, faces, kinds=("cup", "cup", "cup"), status=(0, 255, 255)):
-        self.last_frame = render.frame_from(faces, kinds, status)
+        self.last_frame = ledframe.frame_from(faces, kinds, status)
         self.on_frame(self, self.last_frame)
 
 

@@ -22,7 +22,8 @@ import threading
 import time
 from pathlib import Path
 
-from schocken_host import play_cmd
+from schocken_host.commands import play as play_cmd
+from schocken_host.table import seating
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHOCKEN = [sys.executable, "-m", "schocken_host.cli"]
@@ -66,7 +67,7 @@ def play_args(argv):
 
 
 # --- in-process games ------------------------------------------------------------------------------
-class RecordingCup(play_cmd.EmulatedCup):
+class RecordingCup(seating.EmulatedCup):
     """play_cmd's EmulatedCup, registered by player name so a hook can reach the cup behind a seat."""
 
     registry = {}
@@ -77,7 +78,7 @@ class RecordingCup(play_cmd.EmulatedCup):
         self.bot = None
 
 
-class RecordingBot(play_cmd.Bot):
+class RecordingBot(seating.Bot):
     """play_cmd's Bot, reachable from its cup (``game.cup(seat).bot``): a test can see what it waited for in vain."""
 
     def __init__(self, seat, cup, *a, **kw):
@@ -132,8 +133,8 @@ class Lab:
         self.futures = {}
         self.procs = []
         self.threads = []
-        play_cmd.EmulatedCup = RecordingCup
-        play_cmd.Bot = RecordingBot
+        seating.EmulatedCup = RecordingCup
+        seating.Bot = RecordingBot
 
     def _ensure_loop(self):
         if self.loop is None:
@@ -204,8 +205,8 @@ class Lab:
             for fut in self.futures.values():
                 fut.cancel()
             self.loop.call_soon_threadsafe(self.loop.stop)
-        play_cmd.EmulatedCup = RecordingCup.__mro__[1]
-        play_cmd.Bot = RecordingBot.__mro__[1]
+        seating.EmulatedCup = RecordingCup.__mro__[1]
+        seating.Bot = RecordingBot.__mro__[1]
 
 
 def children(pid):

@@ -107,6 +107,121 @@ def test_dependency_rules():
     assert not gone, "fixed, remove from KNOWN_VIOLATIONS: %s" % gone
 
 
+# --- the host's layers (docs/architecture.md, "The host") ---------------------------------------------------
+# Each package imports only from packages of a lower rank (and its own); the base modules (errors, texts, input
+# checks) sit below every package. cli.py is the top. Imports inside functions count as well.
+HOST_RANKS = {"errors": 0, "i18n": 0, "input_checks": 0, "links": 1, "provision": 2, "emulation": 3, "table": 4,
+              "views": 5, "commands": 6, "cli": 7}
+
+
+def host_module(path):
+    rel = path.relative_to(HOST).with_suffix("").parts
+    return ".".join(rel[:-1] if rel[-1] == "__init__" else rel)
+
+
+def host_layer(module):
+    """The package (or base module) of a schocken_host module: "schocken_host.table.referee" -> "table"."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 and parts[0] == "schocken_host" else None
+
+
+def host_imports(path):
+    """The schocken_host modules a host file imports, with ``from schocken_host.table import state`` as
+    schocken_host.table.state."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == "schocken_host":
+            for alias in node.names:
+                full = "%s.%s" % (node.module, alias.name)
+                found.add(full if (HOST / (full.replace(".", "/") + ".py")).exists()
+                          or (HOST / full.replace(".", "/")).is_dir() else node.module)
+        elif isinstance(node, ast.Import):
+            found.update(a.name for a in node.names if a.name.split(".")[0] == "schocken_host")
+    return found
+
+
+def host_graph():
+    return {host_module(p): host_imports(p) for p in sources("host_tools/schocken_host")}
+
+
+def upward_imports(graph):
+    bad = []
+    for module, imported in sorted(graph.items()):
+        low = host_layer(module)
+        for name in sorted(imported):
+            high = host_layer(name)
+            if low in HOST_RANKS and high in HOST_RANKS and HOST_RANKS[high] > HOST_RANKS[low]:
+                bad.append("%s imports %s" % (module, name))
+    return bad
+
+
+def import_circles(graph):
+    """Every strongly connected set of more than one module (Tarjan), each sorted."""
+    modules = set(graph)
+
+    def known(name):
+        while name not in modules and "." in name:
+            name = name.rsplit(".", 1)[0]
+        return name
+    edges = {m: {known(n) for n in names if known(n) in modules and known(n) != m} for m, names in graph.items()}
+    index, low, stack, on_stack, circles = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in edges[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                circles.append(sorted(group))
+    for v in sorted(edges):
+        if v not in index:
+            visit(v)
+    return circles
+
+
+def test_every_host_module_has_a_layer():
+    layers = {host_layer(m) for m in host_graph() if m != "schocken_host"}
+    assert layers <= set(HOST_RANKS), layers - set(HOST_RANKS)
+    assert {"links", "provision", "emulation", "table", "views", "commands"} <= layers
+
+
+def test_the_host_imports_only_downward():
+    assert upward_imports(host_graph()) == []
+
+
+def test_the_host_has_no_import_circles():
+    assert import_circles(host_graph()) == []
+
+
+def test_the_layer_checks_can_fail():
+    graph = {"schocken_host.links.serial": {"schocken_host.table.referee"},
+             "schocken_host.table.referee": {"schocken_host.table.cuplinks"},
+             "schocken_host.table.cuplinks": {"schocken_host.table.referee"}}
+    assert upward_imports(graph) == ["schocken_host.links.serial imports schocken_host.table.referee"]
+    assert import_circles(graph) == [["schocken_host.table.cuplinks", "schocken_host.table.referee"]]
+    parsed = host_imports(HOST / "schocken_host" / "commands" / "play.py")
+    assert "schocken_host.table.gamelog" in parsed and "schocken_host.table.referee" in parsed
+
+
+def test_host_modules_stay_small():
+    for path in sources("host_tools/schocken_host"):
+        assert len(path.read_text(encoding="utf-8").splitlines()) <= 400, path
+
+
 # The MicroPython subset (DEVELOPERS.md): modules the unix port and the boards do not have. (Every firmware file
 # compiles with mpy-cross for each board: tests/test_micropython.py.)
 CPYTHON_ONLY = {"dataclasses", "enum", "typing", "functools", "abc"}
@@ -119,7 +234,7 @@ def test_firmware_stays_in_the_micropython_subset_and_small(path):
 
 
 def test_emulator_starts_the_firmware_as_a_process_and_imports_none_of_it():
-    path = HOST / "schocken_host" / "emulator.py"
+    path = HOST / "schocken_host" / "emulation" / "emulator.py"
     names = imports_of(path)
     assert not [n for n in names if n.split(".")[0] in FIRMWARE_TOP | HARDWARE | {"schocken"}]
     text = path.read_text()

@@ -16,10 +16,13 @@ from tablekit import SCALED
 from schocken import fair as F
 from schocken import protocol as P
 from schocken import hostside as H
-from schocken_host.emulator import EmulatedCup, micropython_exe
-from schocken_host.transport import SerialTransport, TransportClosed, hello, keystore
+from schocken_host.emulation.emulator import EmulatedCup
+from schocken_host.provision.build import find_tool
+from schocken_host.links.serial import SerialLink
+from schocken_host.links.transport import TransportClosed, hello
+from schocken_host.links.keys import keystore
 
-pytestmark = pytest.mark.skipif(micropython_exe() is None, reason="needs the MicroPython unix port")
+pytestmark = pytest.mark.skipif(find_tool("micropython") is None, reason="needs the MicroPython unix port")
 
 SECRET = "00112233445566778899aabbccddeeff"
 RULES = {"preset": "standard", "options": {}}
@@ -175,12 +178,12 @@ def test_host_session_and_rejections():
     try:
         async def main():
             # an unknown cup (a secret the host does not have) is refused
-            t = SerialTransport(cup.port)
+            t = SerialLink(cup.port)
             await t.open()
             with pytest.raises(TransportClosed, match="unknown cup auth-h1: not paired"):
                 await hello(t, keys={})
             # a cup that answers unsigned for a cup id the host paired is refused too
-            u = SerialTransport(plain.port)
+            u = SerialLink(plain.port)
             await u.open()
             with pytest.raises(TransportClosed, match="unauthenticated"):
                 await hello(u, keys={"auth-h2": SECRET})

@@ -22,9 +22,10 @@ from schocken import fair as F
 from schocken import protocol as P
 from schocken import hostside as H
 from schocken.rules import Rules
-from schocken_host import ble as HB
-from schocken_host.referee import Referee, Seat
-from schocken_host.transport import TransportClosed, hello
+from schocken_host.links import ble as HB
+from schocken_host.table.referee import Referee
+from schocken_host.table.cuplinks import Seat
+from schocken_host.links.transport import TransportClosed, hello
 
 from conftest import micropython_path, mp_env
 

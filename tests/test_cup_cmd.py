@@ -1,4 +1,4 @@
-"""`schocken cup --emulate` and its LED rendering (host_tools/schocken_host/render.py, cup_cmd.py), and the
+"""`schocken cup --emulate` and its LED rendering (host_tools/schocken_host/render.py, commands/cup.py), and the
 `shake-replay` verb of the command line."""
 
 import json
@@ -15,7 +15,9 @@ import serial
 from schocken import protocol as P
 
 from schocken import hostside as H
-from schocken_host import cli, render
+from schocken_host import cli
+from schocken_host.links import ledframe
+from schocken_host.views import render
 
 from conftest import micropython_path
 
@@ -61,7 +63,7 @@ def test_decode_faces_and_colors(faces):
 
 def test_decode_matches_frame_from_and_rejects_short_frames():
     f = make_frame((3, 1, 5), (ORANGE, WHITE, WHITE), (128, 0, 255))
-    assert f == render.frame_from((3, 1, 5), ("aside", "cup", "cup"), (128, 0, 255))
+    assert f == ledframe.frame_from((3, 1, 5), ("aside", "cup", "cup"), (128, 0, 255))
     with pytest.raises(ValueError):
         render.decode(f[:30])
 
@@ -236,7 +238,7 @@ def test_cup_bad_arguments():
 
 
 def test_key_table():
-    from schocken_host.cup_cmd import _decode_keys, action_for
+    from schocken_host.commands.cup import _decode_keys, action_for
 
     assert action_for("s") == ("shake",) and action_for("ENTER") == ("stand",)
     assert action_for("2") == ("tap", 1) and action_for("§") == ("long", 2) and action_for("5") == ("long", 1)

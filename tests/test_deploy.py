@@ -1,13 +1,11 @@
 """`schocken deploy` and `schocken doctor` end to end against an emulated board that speaks the REPL and the
-raw REPL on a pseudo-terminal (schocken_host.flash_cup.FlashCup: the MicroPython unix port with a flash folder
+raw REPL on a pseudo-terminal (schocken_host.emulation.flash_cup.FlashCup: the MicroPython unix port with a flash folder
 mounted at "/"), plus the pieces that need no interpreter. mpremote runs for real (as a library in deploy and
 doctor, as its command line in one check here), always without a soft reset."""
 
 import json
 import os
 import re
-import select
-import shutil
 import subprocess
 import sys
 import time
@@ -21,10 +19,10 @@ SCHOCKEN = str(BIN / "schocken")
 
 from schocken import protocol as P  # noqa: E402
 from schocken import hostside as H  # noqa: E402
-from schocken_host import deploy_cmd as D  # noqa: E402
-from schocken_host.emulator import micropython_exe, mpy_cross_exe  # noqa: E402
+from schocken_host.provision import deploy as D  # noqa: E402
+from schocken_host.provision.build import find_tool  # noqa: E402
 
-needs_mp = pytest.mark.skipif(micropython_exe() is None or mpy_cross_exe() is None,
+needs_mp = pytest.mark.skipif(find_tool("micropython") is None or find_tool("mpy-cross") is None,
                               reason="micropython unix port or mpy-cross not installed")
 
 
@@ -36,7 +34,7 @@ def env(tmp_path):
 
 @pytest.fixture
 def cup():
-    from schocken_host.flash_cup import FlashCup
+    from schocken_host.emulation.flash_cup import FlashCup
     c = FlashCup()
     yield c
     c.close()
@@ -92,7 +90,7 @@ def test_interpreter_checks():
         D._check_interpreter(spec, {"mpy": (4 << 10) | 5, "platform": "rp2"})
 
 
-@pytest.mark.skipif(mpy_cross_exe() is None, reason="mpy-cross not installed")
+@pytest.mark.skipif(find_tool("mpy-cross") is None, reason="mpy-cross not installed")
 def test_firmware_files_for_a_board():
     files = D.firmware_files(D.board_spec("pico_w"))
     assert "main.py" in files and files["main.py"].startswith(b"#")          # main.py stays source

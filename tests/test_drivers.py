@@ -5,7 +5,6 @@ pytest-level cases and the MicroPython subprocess run.
 """
 
 import os
-import shutil
 import subprocess
 import sys
 from array import array
@@ -20,9 +19,10 @@ TESTS = REPO / "tests"
 import fake_i2c  # noqa: E402
 from drivers.lis3dh import LIS3DH  # noqa: E402
 from drivers.mpu6050 import MPU6050  # noqa: E402
+from schocken_host.provision.build import find_tool  # noqa: E402
 
 BIN = Path(sys.executable).parent
-MICROPYTHON = shutil.which("micropython", path=str(BIN)) or shutil.which("micropython")
+MICROPYTHON = find_tool("micropython")
 
 
 def test_lis3dh_shared_checks():

@@ -4,7 +4,6 @@ port as on CPython (the unix port runs as a subprocess)."""
 import asyncio
 import copy
 import os
-import shutil
 import subprocess
 import sys
 from array import array
@@ -17,9 +16,10 @@ FIRMWARE = REPO / "firmware"
 HW = REPO / "hardware" / "boards"
 
 from boards import emulated, pins  # noqa: E402
+from schocken_host.provision.build import find_tool  # noqa: E402
 
 BIN = Path(sys.executable).parent
-MICROPYTHON = shutil.which("micropython", path=str(BIN)) or shutil.which("micropython")
+MICROPYTHON = find_tool("micropython")
 MICROPYPATH = f"{FIRMWARE}:{FIRMWARE / 'lib'}:.frozen"
 needs_mp = pytest.mark.skipif(MICROPYTHON is None, reason="micropython unix port not installed")
 

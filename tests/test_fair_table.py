@@ -5,13 +5,12 @@ import json
 import os
 import subprocess
 import sys
-import time
 
 import pytest
 
 from schocken import fair as F
 
-from conftest import ROOT, micropython_path
+from conftest import micropython_path
 from tablekit import SCALED
 
 pytestmark = pytest.mark.skipif(micropython_path() is None, reason="needs the micropython unix port")
@@ -33,14 +32,15 @@ def play(tmp_path, *extra, stdin=None):
 
 def test_fair_play_is_the_default_and_scripted_dice_turn_it_off():
     import argparse
-    from schocken import RuleError
-    from schocken_host.play_cmd import add_arguments, fair_mode
+    from schocken_host.errors import CommandError
+    from schocken_host.commands.play import add_arguments
+    from schocken_host.table.seating import fair_mode
     parser = argparse.ArgumentParser()
     add_arguments(parser)
     assert fair_mode(parser.parse_args([]), None) is True
     assert fair_mode(parser.parse_args(["--no-fair"]), None) is False
     assert fair_mode(parser.parse_args(["--seed", "3"]), None) is False     # scripted dice are not fair dice
-    with pytest.raises(RuleError, match="--seed"):
+    with pytest.raises(CommandError, match="--seed"):
         fair_mode(parser.parse_args(["--seed", "3", "--fair"]), None)
     # a resumed game keeps the mode its log started with, whatever the flags say now
     assert fair_mode(parser.parse_args(["--no-fair"]), {"ev": "start", "fair": True}) is True

@@ -15,7 +15,7 @@ import pytest
 import serial
 
 from conftest import micropython_path
-from schocken_host.plain import PlainUI
+from schocken_host.views.plain import PlainUI
 import tablekit as K
 
 pytestmark = pytest.mark.skipif(micropython_path() is None, reason="needs the micropython unix port")
@@ -225,7 +225,7 @@ def _longest_run_of_replays(log):
 
 
 def test_a_cup_that_always_fails_its_reveal_is_bounded(lab):
-    from schocken_host.referee import MAX_REPLAYS
+    from schocken_host.table.referee import MAX_REPLAYS
     game, log = finished(lab, "reveal-round-always")
     cheats = K.events(log, "cheat")
     assert cheats and all(e["seat"] == 1 and "no valid reveal" in e["reason"] for e in cheats)
@@ -241,7 +241,7 @@ def test_a_malformed_transcript_is_an_invalid_reveal(lab):
 
 
 def test_a_throw_off_with_a_cup_that_always_cheats_ends(lab):
-    from schocken_host.referee import MAX_REPLAYS
+    from schocken_host.table.referee import MAX_REPLAYS
     game, log = finished(lab, "throw-off-always")
     opener = K.events(log, "opener")
     assert opener and opener[0]["seat"] == 2 and opener[0]["reason"] == "throw_off_void", opener

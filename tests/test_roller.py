@@ -4,11 +4,8 @@ import json
 import math
 import os
 import random
-import shutil
-import sys
 from collections import Counter
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 
@@ -16,10 +13,9 @@ from cup import roller as R  # noqa: E402
 from cup.roller import RollRefused, Roller  # noqa: E402
 
 from conftest import run_firmware_code  # noqa: E402
+from schocken_host.provision.build import find_tool  # noqa: E402
 
-MICROPYTHON = shutil.which("micropython", path=str(Path(sys.executable).parent)) or shutil.which(
-    "micropython"
-)
+MICROPYTHON = find_tool("micropython")
 needs_mp = pytest.mark.skipif(MICROPYTHON is None, reason="MicroPython unix port not installed")
 
 

@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from schocken_host.emulator import EmulatedCup, micropython_exe
+from schocken_host.emulation.emulator import EmulatedCup
+from schocken_host.provision.build import find_tool
 
-pytestmark = pytest.mark.skipif(micropython_exe() is None, reason="needs the MicroPython unix port")
+pytestmark = pytest.mark.skipif(find_tool("micropython") is None, reason="needs the MicroPython unix port")
 
 ROOT = Path(__file__).resolve().parents[1]
 SECRET = "00112233445566778899aabbccddeeff"

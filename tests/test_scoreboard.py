@@ -16,10 +16,10 @@ from types import SimpleNamespace
 import pytest
 from textual.app import App
 
-from schocken import RuleError
-from schocken_host.scoreboard import Scoreboard, run_scoreboard
-from schocken_host.own_cup import OwnCup
-from schocken_host.scoreboard_view import die_rows
+from schocken_host.views.scoreboard import Scoreboard, run_scoreboard
+from schocken_host.views.own_cup import OwnCup
+from schocken_host.views.scoreboard_view import die_rows
+from schocken_host.errors import CommandError
 
 from scorekit import FINAL, PLAYS, ROUND_2, ROUND_3, ROUND_4, THROW_OFF, FakeCup, Table, until
 
@@ -374,6 +374,6 @@ def test_run_scoreboard_returns_the_final_state(monkeypatch):
 
 def test_run_scoreboard_raises_the_game_error_after_the_screen_is_gone(monkeypatch):
     _headless(monkeypatch)
-    with pytest.raises(RuleError, match="at least two cups"):
-        run_scoreboard(SimpleNamespace(), fake_play(lambda t: iter(()), fail=RuleError("a game needs at least "
+    with pytest.raises(CommandError, match="at least two cups"):
+        run_scoreboard(SimpleNamespace(), fake_play(lambda t: iter(()), fail=CommandError("a game needs at least "
                                                                                           "two cups")), "de")

@@ -7,7 +7,6 @@ CPython; the hot path is proven allocation-free with micropython.heap_lock()."""
 import json
 import os
 import random
-import shutil
 import subprocess
 import sys
 import textwrap
@@ -23,10 +22,9 @@ from cup import shake as S  # noqa: E402
 from cup.replay import TraceError, replay  # noqa: E402
 
 from tracekit import DATA, MANIFEST, MAX_LATENCY_MS, check_throws  # noqa: E402
+from schocken_host.provision.build import find_tool  # noqa: E402
 
-MICROPYTHON = shutil.which("micropython", path=str(Path(sys.executable).parent)) or shutil.which(
-    "micropython"
-)
+MICROPYTHON = find_tool("micropython")
 needs_mp = pytest.mark.skipif(MICROPYTHON is None, reason="MicroPython unix port not installed")
 MP_ENV = dict(os.environ, MICROPYPATH=f"{FIRMWARE}:{FIRMWARE / 'lib'}:.frozen")
 

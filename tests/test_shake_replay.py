@@ -9,12 +9,12 @@ import sys
 
 import pytest
 
-from schocken_host import shake_replay
-from schocken_host.emulator import ROOT as REPO
+from schocken_host.commands import shake_replay
+from schocken_host.provision.build import ROOT as REPO, find_tool
 
 from tracekit import DATA, check_throws
 
-MICROPYTHON = shake_replay.find_micropython()
+MICROPYTHON = find_tool("micropython")
 
 
 def test_shake_replay_prints_json_lines(capsys):
@@ -36,7 +36,7 @@ def test_shake_replay_switch_and_no_throws(capsys):
 
 
 def test_shake_replay_falls_back_to_cpython(capsys, monkeypatch):
-    monkeypatch.setattr(shake_replay, "find_micropython", lambda: None)
+    monkeypatch.setattr(shake_replay, "find_tool", lambda name: None)
     assert shake_replay.main([str(DATA / "shake_accel.csv")]) == 0
     out, err = capsys.readouterr()
     check_throws("shake_accel.csv", [json.loads(line)["t_ms"] for line in out.splitlines()])
@@ -52,7 +52,7 @@ def test_shake_replay_falls_back_to_cpython(capsys, monkeypatch):
 ])
 def test_shake_replay_bad_input(tmp_path, capsys, monkeypatch, fallback, content, args, fragment):
     if fallback:
-        monkeypatch.setattr(shake_replay, "find_micropython", lambda: None)
+        monkeypatch.setattr(shake_replay, "find_tool", lambda name: None)
     path = tmp_path / "trace.csv"
     if content is not None:
         path.write_text(content)
@@ -65,7 +65,7 @@ def test_shake_replay_bad_input(tmp_path, capsys, monkeypatch, fallback, content
 
 def test_shake_replay_as_a_program(tmp_path):
     env = dict(os.environ, PYTHONPATH=str(REPO / "host_tools"))
-    cmd = [sys.executable, "-m", "schocken_host.shake_replay"]
+    cmd = [sys.executable, "-m", "schocken_host.commands.shake_replay"]
     proc = subprocess.run(cmd + [str(DATA / "shake_accel.csv")], capture_output=True, text=True, env=env)
     assert proc.returncode == 0, proc.stderr
     check_throws("shake_accel.csv", [json.loads(line)["t_ms"] for line in proc.stdout.splitlines()])

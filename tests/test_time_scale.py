@@ -172,7 +172,7 @@ def test_hold_on_cpython_board_and_usage():
 
 def wait_frame(cup, since, check, timeout=10.0):
     """The cup's first LED frame after the first ``since`` whose dice pass ``check`` (else the test fails)."""
-    from schocken_host import render
+    from schocken_host.views import render
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         for frame in cup.frames_since(since):

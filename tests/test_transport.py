@@ -7,9 +7,11 @@ from types import SimpleNamespace
 import pytest
 
 from schocken import protocol as P
-from schocken_host import transport as T
-from schocken_host.play_cmd import read_table, seeded_dice
-from schocken import RuleError
+from schocken_host.links import transport as T
+from schocken_host.links.serial import SerialLink, likely_ports
+from schocken_host.table.table_file import read_table
+from schocken_host.table.seating import seeded_dice
+from schocken_host.errors import CommandError
 
 from conftest import micropython_path
 
@@ -19,12 +21,12 @@ def test_likely_ports_by_vendor_id():
              SimpleNamespace(device="/dev/ttyS0", vid=None), SimpleNamespace(device="/dev/ttyUSB1", vid=0x1234),
              SimpleNamespace(device="/dev/ttyUSB2", vid=0x303A), SimpleNamespace(device="/dev/ttyUSB3", vid=0x1A86),
              SimpleNamespace(device="/dev/ttyUSB4", vid=0x0403)]
-    assert T.likely_ports(ports) == ["/dev/ttyUSB0", "/dev/ttyACM0", "/dev/ttyUSB2", "/dev/ttyUSB3", "/dev/ttyUSB4"]
+    assert likely_ports(ports) == ["/dev/ttyUSB0", "/dev/ttyACM0", "/dev/ttyUSB2", "/dev/ttyUSB3", "/dev/ttyUSB4"]
 
 
 def test_missing_port_is_a_clear_error():
     async def go():
-        t = T.SerialTransport("/dev/does-not-exist")
+        t = SerialLink("/dev/does-not-exist")
         with pytest.raises(T.TransportClosed) as e:
             await t.open()
         assert "/dev/does-not-exist" in str(e.value)
@@ -33,10 +35,10 @@ def test_missing_port_is_a_clear_error():
 
 @pytest.mark.skipif(micropython_path() is None, reason="needs the micropython unix port")
 def test_hello_noise_and_garbage_over_a_pty():
-    from schocken_host.emulator import EmulatedCup
+    from schocken_host.emulation.emulator import EmulatedCup
 
     async def go(cup):
-        t = T.SerialTransport(cup.port)
+        t = SerialLink(cup.port)
         await t.open()
         try:
             ident = await T.hello(t)
@@ -70,7 +72,7 @@ def test_reader_skips_noise_and_reports_garbage(monkeypatch):
                 return self.chunks.pop(0)
             raise OSError("unplugged")
 
-    t = T.SerialTransport("fake")
+    t = SerialLink("fake")
     t.serial = FakeSerial()
     t._put = got.append
     t._reader()
@@ -87,7 +89,7 @@ def test_table_file(tmp_path):
     assert [p["name"] for p in data["players"]] == ["Anna", "Bert"]
     bad = tmp_path / "bad.toml"
     bad.write_text('[[players]]\nport = "/dev/x"\n', encoding="utf-8")
-    with pytest.raises(RuleError):
+    with pytest.raises(CommandError):
         read_table(bad)
 
 
@@ -104,9 +106,10 @@ def test_referee_tells_the_table_of_a_cup_whose_rng_failed(lang, words):
     """A cup that cannot roll (its RNG failed the health test) is never waited for in silence: the table reads
     why, in its language, the log has it as a fault of the cup, and the referee still takes its next message."""
     from schocken.rules import Rules
-    from schocken_host.plain import PlainUI
-    from schocken_host.referee import Referee, Seat
-    from schocken_host.transport import Transport
+    from schocken_host.views.plain import PlainUI
+    from schocken_host.table.referee import Referee
+    from schocken_host.table.cuplinks import Seat
+    from schocken_host.links.transport import Transport
     import io
     out = io.StringIO()
     link = Transport()

@@ -10,8 +10,9 @@ import pytest
 
 from conftest import ROOT
 
-MODULES = ["host_tools/schocken_host/ble.py", "host_tools/schocken_host/transport.py",
-           "host_tools/schocken_host/scan_cmd.py"]
+MODULES = ["host_tools/schocken_host/links/ble.py", "host_tools/schocken_host/links/transport.py",
+           "host_tools/schocken_host/links/serial.py",
+           "host_tools/schocken_host/commands/scan.py"]
 
 
 def test_mypy_on_the_transports():

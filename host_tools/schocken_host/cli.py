@@ -6,15 +6,16 @@ Exit status: 0 done, 1 the job failed (a game not finished, a failed self-test, 
 SCHOCKEN_DEBUG=1), 130 interrupted."""
 
 import argparse
+import importlib
 import os
 import sys
 import traceback
 
 from schocken import RuleError
-from schocken.rules import PRESETS
 
 from schocken_host.i18n import LANGS, tr
-from schocken_host.input_checks import BAD_INPUT, OneLineParser, os_error_text
+from schocken_host.errors import BAD_INPUT, CommandError
+from schocken_host.input_checks import OneLineParser, os_error_text
 
 INTERNAL_ERROR = 70     # EX_SOFTWARE of sysexits.h
 
@@ -24,29 +25,24 @@ def _common(p):
     p.add_argument("--lang", choices=LANGS, default=argparse.SUPPRESS, help="language: de (default) or en")
 
 
-def _rule_args(p):
-    _common(p)
-    p.add_argument("--rules", default="standard", metavar="PRESET",
-                   help="rule set: %s (default: standard)" % ", ".join(sorted(PRESETS)))
-    p.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE",
-                   help="change one option of the rule set (repeatable)")
-
-
-# Verbs whose module adds its own arguments: (verb, help, module, its add-arguments function, its command).
+# Every verb: (name, help, its module). Each module under commands/ has add_arguments(parser) and run(args);
+# a verb's module is imported when the parser is built, so a new verb is one line here and one module there.
 VERBS = (
-    ("cup", "run an emulated cup and play it from the keyboard",
-     "schocken_host.cup_cmd", "add_arguments", "cmd_cup"),
-    ("shake-replay", "run a recorded sensor trace through the cup's shake detector",
-     "schocken_host.shake_replay", "build_parser", "cmd"),
-    ("play", "referee a game: cups over serial ports and/or emulated cups",
-     "schocken_host.play_cmd", "add_arguments", "cmd_play"),
-    ("deploy", "put the cup firmware on a board (compile, copy, configure, verify)",
-     "schocken_host.deploy_cmd", "add_arguments", "cmd_deploy"),
-    ("doctor", "self-test of a cup: LEDs, buttons, shake sensor, RNG, battery, firmware",
-     "schocken_host.doctor_cmd", "add_arguments", "cmd_doctor"),
-    ("scan", "list the cups in reach: serial ports and Bluetooth LE",
-     "schocken_host.scan_cmd", "add_scan_arguments", "cmd_scan"),
+    ("rules", "show the ranking table and options of a rule set", "rules"),
+    ("rank", "rank one round read as JSON from standard input", "rank"),
+    ("cup", "run an emulated cup and play it from the keyboard", "cup"),
+    ("shake-replay", "run a recorded sensor trace through the cup's shake detector", "shake_replay"),
+    ("play", "referee a game: cups over serial ports and/or emulated cups", "play"),
+    ("deploy", "put the cup firmware on a board (compile, copy, configure, verify)", "deploy"),
+    ("doctor", "self-test of a cup: LEDs, buttons, shake sensor, RNG, battery, firmware", "doctor"),
+    ("scan", "list the cups in reach: serial ports and Bluetooth LE", "scan"),
+    ("replay", "recompute a logged game and print the standings", "replay"),
+    ("stats", "summarize the logged games per player", "stats"),
 )
+
+
+def command(module_name):
+    return importlib.import_module("schocken_host.commands." + module_name)
 
 
 def build_parser():
@@ -54,33 +50,12 @@ def build_parser():
     parser.add_argument("--lang", choices=LANGS, default="de", help="language of the output (default: de)")
     verbs = parser.add_subparsers(dest="verb", metavar="VERB")
     verbs.required = True
-
-    p = verbs.add_parser("rules", help="show the ranking table and options of a rule set")
-    _rule_args(p)
-    p.set_defaults(run="schocken_host.rules_cmd:cmd_rules")
-
-    p = verbs.add_parser("rank", help="rank one round read as JSON from standard input")
-    _rule_args(p)
-    p.add_argument("--json", action="store_true", help="print the result as JSON")
-    p.set_defaults(run="schocken_host.rules_cmd:cmd_rank")
-
-    for name, text, module, add, run in VERBS:
+    for name, text, module_name in VERBS:
         p = verbs.add_parser(name, help=text)
         _common(p)
-        getattr(__import__(module, fromlist=[add]), add)(p)
-        p.set_defaults(run="%s:%s" % (module, run))
-
-    p = verbs.add_parser("replay", help="recompute a logged game and print the standings")
-    _common(p)
-    p.add_argument("log", help="a game log (.jsonl)")
-    p.add_argument("--json", action="store_true", help="the final state as JSON (docs/gamelog.md)")
-    p.set_defaults(run="schocken_host.replay_cmd:cmd_replay")
-
-    p = verbs.add_parser("stats", help="summarize the logged games per player")
-    _common(p)
-    p.add_argument("--log-dir", default=None, help="folder of game logs (default: the user data directory)")
-    p.add_argument("--json", action="store_true")
-    p.set_defaults(run="schocken_host.replay_cmd:cmd_stats")
+        module = command(module_name)
+        module.add_arguments(p)
+        p.set_defaults(run=module.run)
     return parser
 
 
@@ -95,10 +70,10 @@ def verb_names(parser=None):
 
 def bad_input(e):
     """The one line that describes bad input, or None when ``e`` is not the user's doing. The verbs raise
-    RuleError for what they find wrong; the rest is what Python raises on a bad file or bad data that reached
+    CommandError for what they find wrong (the rules package RuleError); the rest is what Python raises on a bad file or bad data that reached
     a reader without its own check: a file that is missing or a folder, text that is not UTF-8, JSON or TOML
     that is broken (ValueError) or nested past the recursion limit."""
-    if isinstance(e, RuleError):
+    if isinstance(e, (CommandError, RuleError)):
         return str(e)
     if isinstance(e, RecursionError):
         return "input nested too deeply"
@@ -118,10 +93,8 @@ def debugging():
 def main(argv=None):
     parser = build_parser()
     args = parser.parse_args(argv)
-    module, func = args.run.split(":")
     try:
-        run = getattr(__import__(module, fromlist=[func]), func)
-        return run(args) or 0
+        return args.run(args) or 0
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:  # output piped into head & co.
@@ -133,7 +106,7 @@ def main(argv=None):
         text = bad_input(e)
         if text is not None:
             sys.stderr.write("schocken: %s: %s\n" % (tr(args.lang, "error"), " ".join(text.split())))
-            return BAD_INPUT
+            return getattr(e, "status", BAD_INPUT)
         sys.stderr.write("schocken: %s: %s: %s (SCHOCKEN_DEBUG=1 %s)\n" % (
             tr(args.lang, "internal_error"), type(e).__name__, " ".join(str(e).split()), tr(args.lang, "traceback")))
         return INTERNAL_ERROR

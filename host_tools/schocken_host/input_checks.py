@@ -11,9 +11,10 @@ import os
 import re
 from pathlib import Path
 
-from schocken import RuleError
+from schocken_host.errors import CommandError
 
-BAD_INPUT = 2           # the exit status of every refusal
+from schocken_host.errors import BAD_INPUT  # noqa: E402,F401  (the exit status of every refusal)
+from schocken.rules import PRESETS, Rules
 # The cup needs about 60 KB of heap (docs/benchmarks.md): below this an emulated cup dies at its start.
 MIN_HEAP = 64 * 1024
 # A board has well under this; more only costs the PC memory.
@@ -70,19 +71,19 @@ def os_error_text(e):
 
 
 def read_text(path, what="file"):
-    """The text of a UTF-8 file; RuleError naming the file for every way it cannot be read."""
+    """The text of a UTF-8 file; CommandError naming the file for every way it cannot be read."""
     try:
         data = Path(path).read_bytes()
     except IsADirectoryError:
-        raise RuleError("%s: is a folder, not a %s" % (path, what))
+        raise CommandError("%s: is a folder, not a %s" % (path, what))
     except FileNotFoundError:
-        raise RuleError("%s: no such %s" % (path, what))
+        raise CommandError("%s: no such %s" % (path, what))
     except OSError as e:
-        raise RuleError("%s: cannot read it: %s" % (path, e.strerror or e))
+        raise CommandError("%s: cannot read it: %s" % (path, e.strerror or e))
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise RuleError("%s: not UTF-8 text (byte 0x%02x at offset %d)" % (path, data[e.start], e.start))
+        raise CommandError("%s: not UTF-8 text (byte 0x%02x at offset %d)" % (path, data[e.start], e.start))
 
 
 def _is_path(port):
@@ -95,11 +96,11 @@ def check_port(port, option="--port"):
     """A serial port named by path must exist (a typo would otherwise show up as a cup that does not answer,
     after every other cup has started); a folder is no port."""
     if not port.strip():
-        raise RuleError("%s: empty port name" % option)
+        raise CommandError("%s: empty port name" % option)
     if os.path.isdir(port):
-        raise RuleError("%s %s: is a folder, not a serial port" % (option, port))
+        raise CommandError("%s %s: is a folder, not a serial port" % (option, port))
     if _is_path(port) and not os.path.exists(port):
-        raise RuleError("%s %s: no such device" % (option, port))
+        raise CommandError("%s %s: no such device" % (option, port))
 
 
 def check_folder_for_writing(path, what):
@@ -112,6 +113,30 @@ def check_folder_for_writing(path, what):
             break
         probe = probe.parent
     if probe.exists() and not probe.is_dir():
-        raise RuleError("%s %s: %s is a file, not a folder" % (what, path, probe))
+        raise CommandError("%s %s: %s is a file, not a folder" % (what, path, probe))
     if probe.exists() and not os.access(probe, os.W_OK | os.X_OK):
-        raise RuleError("%s %s: %s is not writable" % (what, path, probe))
+        raise CommandError("%s %s: %s is not writable" % (what, path, probe))
+
+
+def parse_assignments(items):
+    """``["jule=true", "max_throws=2"]`` -> dict, as given on the command line with ``--set``."""
+    result = {}
+    for item in items:
+        if "=" not in item:
+            raise CommandError("--set needs OPTION=VALUE, not %r" % item)
+        key, value = item.split("=", 1)
+        result[key.strip()] = value.strip()
+    return result
+
+
+def make_rules(preset, assignments):
+    return Rules(preset, **parse_assignments(assignments or []))
+
+
+
+def add_rule_arguments(p):
+    """--rules and --set, the rule set of `rules`, `rank` (and, with their own defaults, `play`)."""
+    p.add_argument("--rules", default="standard", metavar="PRESET",
+                   help="rule set: %s (default: standard)" % ", ".join(sorted(PRESETS)))
+    p.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE",
+                   help="change one option of the rule set (repeatable)")

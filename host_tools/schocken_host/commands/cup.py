@@ -23,13 +23,13 @@ import termios
 import threading
 import time
 
-from schocken import RuleError
 from schocken.rules import PRESETS
 
-from schocken_host import keymap, render
+from schocken_host.views import keymap
+from schocken_host.views import render
 from schocken_host.input_checks import read_text
-from schocken_host.keyboard import (  # noqa: F401  (KEYS, TEXT, _decode_keys: re-exported)
-    KEYS, TEXT, _decode_keys, _run_tty, action_for, t)
+from schocken_host.views.keyboard import KEYS, TEXT, _decode_keys, _run_tty, action_for, t  # noqa: F401  (re-exported)
+from schocken_host.errors import CommandError
 
 DEFAULT_LONG_MS = keymap.FIRMWARE_LONG_MS
 QUIET_S = 0.3            # scripted lines: the cup is settled after this long without a new LED frame
@@ -77,7 +77,7 @@ class CupSession:
     """An EmulatedCup with the keyboard's actions and a record of its LED frames."""
 
     def __init__(self, lang="de", sensor=None, board=None, name="", long_ms=None, on_change=None):
-        from schocken_host.emulator import EmulatedCup
+        from schocken_host.emulation.emulator import EmulatedCup
 
         self.lang = lang
         self.long_ms = long_ms or DEFAULT_LONG_MS
@@ -238,7 +238,7 @@ def board_file_problem(path):
     JSON object; what the emulated board reads of it must be usable (22 LEDs, a brightness of 0 to 1)."""
     try:
         spec = json.loads(read_text(path, "board file"))
-    except RuleError as e:
+    except CommandError as e:
         return str(e)
     except ValueError as e:
         return "%s: not JSON: %s" % (path, e)
@@ -254,7 +254,7 @@ def board_file_problem(path):
     return None
 
 
-def cmd_cup(args):
+def run(args):
     lang = getattr(args, "lang", "de")
     if not args.emulate:
         sys.stderr.write("schocken cup: %s\n" % (

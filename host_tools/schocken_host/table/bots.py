@@ -19,7 +19,8 @@ from schocken import RuleError
 from schocken.sim import keep_ones, threshold
 from schocken.turn import Turn, IN_CUP, PENDING, apply_steps
 
-from schocken_host import render
+from schocken_host.emulation.emulator import TAP_MS
+from schocken_host.links import ledframe
 
 STRATEGIES = {
     "schock": keep_ones,              # keep ones, stand on a Schock or better
@@ -27,7 +28,6 @@ STRATEGIES = {
     "fast": threshold(0),             # stand on the first throw
 }
 
-TAP_MS = 60            # a die button tapped: longer than the cup's 20 ms debounce, far below a long press
 HOST_S = 10.0          # real seconds a wait allows for the host's part (referee, links) on a loaded machine
 RETRY_S = 0.2          # after a lost input, the next look at the table comes at the next event or after this
 ON_TURN = ("green", "cyan", "yellow", "orange")
@@ -140,14 +140,14 @@ class Bot:
 
     # --- what the bot sees on its cup ----------------------------------------------------------------
     def light(self):
-        """The name of the cup's status color (render.STATUS_COLORS), None before its first frame."""
+        """The name of the cup's status color (ledframe.STATUS_COLORS), None before its first frame."""
         frame = self.cup.last_frame
-        return None if frame is None else render.status_name(render.decode(frame)["status"])
+        return None if frame is None else ledframe.status_name(ledframe.decode(frame)["status"])
 
     def refused(self, since):
         """A frame after the first ``since`` flashed red: the cup refused an input (on turn, red is nothing
         else)."""
-        return any(render.status_name(render.decode(f)["status"]) == "red" for f in self.cup.frames_since(since))
+        return any(ledframe.status_name(ledframe.decode(f)["status"]) == "red" for f in self.cup.frames_since(since))
 
     def on_turn_light(self):
         """The status pixel says the cup is on turn (green, or the color of the throws used so far)."""
@@ -162,16 +162,16 @@ class Bot:
 
         def shown():
             for i, frame in enumerate(self.cup.frames_since(seen)):
-                shown = render.decode(frame)
+                shown = ledframe.decode(frame)
                 dice = shown["dice"]
-                if render.status_name(shown["status"]) in ON_TURN and all(dice[s] for s in slots):
+                if ledframe.status_name(shown["status"]) in ON_TURN and all(dice[s] for s in slots):
                     faces[:] = dice
                     lit[0] = seen + i + 1
                     return True
             return False
 
         def covered():  # a later frame shows the cup covered again: the next input comes after the peek
-            return any(not any(render.decode(f)["dice"][s] for s in slots) for f in self.cup.frames_since(lit[0]))
+            return any(not any(ledframe.decode(f)["dice"][s] for s in slots) for f in self.cup.frames_since(lit[0]))
         self.cup.hold(3, self.peek_ms)
         await self.until(shown, "its dice while peeking", cup_ms=self.peek_ms + 1000, since=seen)
         await self.until(covered, "the cup covered after peeking", cup_ms=self.peek_ms + 1000)

@@ -19,7 +19,7 @@ from schocken import RuleError
 from schocken import protocol as P
 
 from schocken_host.i18n import refusal, tr
-from schocken_host.transport import TransportClosed, hello
+from schocken_host.links.transport import TransportClosed, hello
 
 PING_AFTER = 2.0          # s of silence, while the referee waits on a cup, before it is asked its status
 REPLY_TIMEOUT = 5.0       # s a cup may take to answer a status before it counts as silent

@@ -11,6 +11,9 @@ import json
 import os
 import time
 from pathlib import Path
+from schocken_host.errors import CommandError
+from schocken_host.input_checks import os_error_text
+from schocken_host.table.state import LogError, TableState
 
 
 class LogFileError(Exception):
@@ -174,3 +177,65 @@ def latest(directory=None, unfinished=False):
         if path.stat().st_size and not finished(path):
             return path
     return None
+
+
+def read_log(path):
+    """read, every way a log cannot be read a CommandError naming the file."""
+    try:
+        return read(path)
+    except OSError as e:
+        raise CommandError(os_error_text(e))
+    except UnicodeDecodeError as e:
+        raise CommandError("%s: not UTF-8 text (offset %d)" % (path, e.start))
+    except ValueError as e:
+        raise CommandError("%s: %s" % (path, e))
+    except RecursionError:
+        raise CommandError("%s: a line nested too deeply" % path)
+
+
+
+def open_resume(args):
+    """The log to continue (``--resume [LOG]``): (GameLog, TableState, start event). The log is locked, its
+    torn tail repaired; a log that does not replay is refused naming the line."""
+    if args.resume == "latest":
+        path = latest(args.log_dir, unfinished=True)
+        if path is None:
+            newest = latest(args.log_dir)
+            where = log_dir() if args.log_dir is None else args.log_dir
+            if newest is not None and newest.stat().st_size == 0:
+                raise CommandError("%s is empty: no game was started in it, and no other game is unfinished" % newest)
+            raise CommandError("no unfinished game log in %s" % where)
+    else:
+        path = args.resume
+    try:
+        log = GameLog(path) if os.path.exists(path) else None
+    except LogFileError as e:
+        raise CommandError(str(e))
+    if log is None:
+        raise CommandError("%s: no such game log" % path)
+    try:
+        state, start = TableState(), None
+        try:
+            events = read(path)
+        except ValueError as e:
+            raise CommandError("%s: %s" % (path, e))
+        for n, ev in events:
+            try:
+                state.apply(ev)
+            except LogError as e:
+                raise CommandError("%s line %d: %s" % (path, n, e))
+            if ev["ev"] == "start" and start is None:
+                start = ev
+        if start is None:
+            raise CommandError("%s: no game in this log (it has no start event)" % path)
+        if events[-1][1]["ev"] == "game_over":
+            raise CommandError("%s: this game is over already" % path)
+    except BaseException:
+        log.close()
+        raise
+    return log, state, start
+
+
+def flash_folder(log_path):
+    return Path(log_path).with_suffix(".cups")
+

@@ -5,7 +5,7 @@ package, so an event the rules refuse is never written), written to the game log
 as a continuation: what the state already knows (a cup that is done, a reveal that was checked) is not asked
 again, so a cup that reconnects, or a host that resumes from its log, goes on where the game was without
 re-throwing anything. The links to the cups (the pumps, every bounded wait, reconnects, the table's word on an
-absent cup, fair play's nonces) are in cuplinks.py.
+absent cup, fair play's nonces) are in table/cuplinks.py.
 """
 
 import asyncio
@@ -16,10 +16,10 @@ from schocken import RuleError
 from schocken import hostside as H
 from schocken import fair as F
 
-from schocken_host.cuplinks import CupLinks, Forfeit, Seat, check_error  # noqa: F401  (Seat: for the tables)
+from schocken_host.table.cuplinks import CupLinks, Forfeit, Seat, check_error  # noqa: F401  (Seat: for the tables)
 from schocken_host.i18n import tr
-from schocken_host.state import TableState, LogError, LOG_VERSION
-from schocken_host.transport import TransportClosed
+from schocken_host.table.state import TableState, LogError, LOG_VERSION
+from schocken_host.links.transport import TransportClosed
 
 MAX_REPLAYS = 3          # a round voided this many times in a row is decided without the void seats
 REVEAL_TRIES = 3         # requests for a reveal that came garbled or for another round before it is void

@@ -1,14 +1,22 @@
 """`schocken play`: who sits where, from the command line and the table file (docs/table-file.md), checked in
 full before any cup starts, any log is made or any line is printed, so a refused table leaves nothing behind.
-Every problem is a RuleError of one line (exit status 2)."""
+Every problem is a CommandError of one line (exit status 2)."""
+
+import hashlib
+import secrets
 
 from schocken import RuleError
-from schocken.rules import Rules
+from schocken.rules import Rules, from_dict
 
-from schocken_host import gamelog
+from schocken_host.table import gamelog
 from schocken_host.input_checks import check_folder_for_writing, check_port
-from schocken_host.rules_cmd import parse_assignments
-from schocken_host.table_file import check_name, read_table
+from schocken_host.input_checks import parse_assignments
+from schocken_host.table.table_file import check_name, read_table
+from schocken_host.errors import CommandError
+from schocken_host.emulation.emulator import PERSON_LONG_MS, EmulatedCup
+from schocken_host.links.serial import SerialLink, discover
+from schocken_host.table.bots import Bot
+from schocken_host.table.cuplinks import Seat
 
 # Each emulated cup is a MicroPython process with two pseudo-terminals on this PC; a typo like --emulate 400
 # would start them all before anything else could fail.
@@ -20,10 +28,10 @@ def _names(args, table):
         return [p["name"] for p in table["players"]] if table else []
     names = [check_name(n, "--names") for n in args.names.split(",") if n.strip()]
     if not names:
-        raise RuleError("--names: no name given (names in seating order, comma separated)")
+        raise CommandError("--names: no name given (names in seating order, comma separated)")
     for i, name in enumerate(names):
         if name in names[:i]:
-            raise RuleError("--names: %r sits at the table already" % name)
+            raise CommandError("--names: %r sits at the table already" % name)
     return names
 
 
@@ -34,12 +42,12 @@ def _ports(args, table):
         given += [(p["port"], "%s: players[%d].port" % (args.table, i + 1))
                   for i, p in enumerate(table["players"]) if "port" in p]
     if args.port and len(given) > len(args.port):
-        raise RuleError("%s gives the ports, --port too: give them in one place" % args.table)
+        raise CommandError("%s gives the ports, --port too: give them in one place" % args.table)
     ports = [port for port, _ in given]
     for i, (port, option) in enumerate(given):
         check_port(port, option)
         if port in ports[:i]:
-            raise RuleError("%s %s: given twice (one cup, one seat)" % (option, port))
+            raise CommandError("%s %s: given twice (one cup, one seat)" % (option, port))
     return ports
 
 
@@ -52,7 +60,7 @@ def _rules(args, table):
         try:
             Rules(preset, **options)
         except RuleError as e:
-            raise RuleError("%s: %s" % (args.table, e))
+            raise CommandError("%s: %s" % (args.table, e))
     options.update(parse_assignments(args.set))
     return Rules(args.rules or preset, **options)
 
@@ -68,22 +76,134 @@ def plan(args, resuming=False):
     rules = _rules(args, table)
     emulate = args.emulate
     if emulate > MAX_EMULATED:
-        raise RuleError("--emulate %d: at most %d emulated cups" % (emulate, MAX_EMULATED))
+        raise CommandError("--emulate %d: at most %d emulated cups" % (emulate, MAX_EMULATED))
     if args.bots is not None and args.bots > emulate:
-        raise RuleError("--bots %d: only %d emulated cups (--emulate N) to play" % (args.bots, emulate))
+        raise CommandError("--bots %d: only %d emulated cups (--emulate N) to play" % (args.bots, emulate))
     seats = len(ports) + len(args.ble) + emulate
     if seats:  # else the cups are found on USB when the table is seated: their number is not known yet
         if seats < 2:
-            raise RuleError("a game needs at least two cups, this table has %d (use --emulate N or --port)" % seats)
+            raise CommandError("a game needs at least two cups, this table has %d (use --emulate N or --port)" % seats)
         if seats < rules.min_players:
-            raise RuleError("rules %s need at least %d players, this table has %d"
+            raise CommandError("rules %s need at least %d players, this table has %d"
                             % (rules.name, rules.min_players, seats))
         if len(names) > seats:
-            raise RuleError("%d names for %d seats: %s" % (len(names), seats, ", ".join(names[seats:])))
+            raise CommandError("%d names for %d seats: %s" % (len(names), seats, ", ".join(names[seats:])))
         if args.opener is not None and args.opener >= seats:
-            raise RuleError("--opener %d: the seats are numbered 0 to %d" % (args.opener, seats - 1))
+            raise CommandError("--opener %d: the seats are numbered 0 to %d" % (args.opener, seats - 1))
     if args.log_dir:
         check_folder_for_writing(args.log_dir, "--log-dir")
     else:
         check_folder_for_writing(gamelog.log_dir(), "log folder")
     return names, ports, rules
+
+
+def fair_mode(args, start):
+    """Fair play is the default. A resumed game keeps the mode of its log; scripted dice (--seed) are not
+    fair dice, so --seed turns it off, and --seed with --fair is refused."""
+    if start is not None:
+        return bool(start.get("fair"))
+    if args.seed is not None:
+        if args.fair:
+            raise CommandError("--seed scripts the dice of the emulated cups: it cannot be combined with --fair")
+        return False
+    return args.fair is not False
+
+
+def seeded_dice(seed):
+    """Dice as a function of (seed, round, seat, throw): the same table plays the same dice again, also
+    after a resume, whatever happened in between."""
+    def dice(round_id, seat, throw, n):
+        digest = hashlib.sha256(("%s:%s:%s:%s" % (seed, round_id, seat, throw)).encode()).digest()
+        out = [b % 6 + 1 for b in digest if b < 252]
+        return out[:n]
+    return dice
+
+
+def _reopen(cup):
+    """A restarted emulated cup has a new link device (as a replugged USB cup would): open that one."""
+    async def reconnect():
+        return SerialLink(cup.port)
+    return reconnect
+
+
+class Table:
+    """Who sits where, and the cups and bots behind them."""
+
+    def __init__(self, args, resume_start=None):
+        self.args = args
+        self.cups = []
+        self.seat_of = {}             # emulated cup id -> seat
+        self.bots = []
+        self.seats = []
+        self.resume_start = resume_start
+        self.flash = None             # where emulated cups keep their flash: beside the game's log
+        # Everything the user gave is checked now: a refused table starts no cup, makes no log, prints nothing.
+        fair_mode(args, resume_start)
+        self.names, self.ports, self._rules = plan(args, resuming=resume_start is not None)
+
+    def rules(self):
+        if self.resume_start:
+            return from_dict(self.resume_start["rules"])
+        return self._rules
+
+    async def build(self):
+        args = self.args
+        if self.resume_start:
+            players = self.resume_start["players"]
+            kinds = [p.get("kind", "cup") for p in players]
+            self.names = [p["name"] for p in players]
+            emulated = [p for p in players if p.get("cup", "").startswith("emu")]
+            n_emu = len(emulated)
+            n_bots = sum(1 for p in emulated if p.get("kind") == "bot")
+        else:
+            n_emu = args.emulate
+            n_bots = n_emu if args.bots is None else min(args.bots, n_emu)
+            kinds = None
+        for port in self.ports:
+            self.seats.append(Seat(self._name(len(self.seats), "cup"), SerialLink(port), "cup"))
+        for cup_id in args.ble:
+            from schocken_host.links.ble import BleakTransport
+            self.seats.append(Seat(self._name(len(self.seats), "cup"), BleakTransport(cup=cup_id), "cup"))
+        if not self.ports and not n_emu and not args.ble:
+            for transport, ident in await discover():
+                transport.close()
+                self.seats.append(Seat(ident.get("name") or self._name(len(self.seats), "cup"),
+                                       SerialLink(transport.port), "cup"))
+        dice = seeded_dice(args.seed) if args.seed is not None else None
+        scale = getattr(args, "time_scale", 1)
+        people = len(self.seats) + (n_emu - n_bots)
+        if scale != 1 and people:
+            raise CommandError("--time-scale %d: %d player(s) at this table are people, who play at human speed "
+                            "(only a table of bots runs faster)" % (scale, people))
+        for k in range(n_emu):
+            seat_no = len(self.seats)
+            kind = "bot" if k < n_bots else "human"
+            secret = None if getattr(args, "no_auth", False) else secrets.token_hex(16)  # paired by this host
+            # A person's cup keeps a human-length long press (PERSON_LONG_MS says why).
+            long_ms = 300 if kind == "bot" else PERSON_LONG_MS
+            cup_id = "emu%d" % (k + 1)
+            cup = EmulatedCup(cup_id, self._name(seat_no, kind), heap=args.heap, long_ms=long_ms, secret=secret,
+                              flash=self.flash / cup_id if self.flash else None, time_scale=scale)
+            self.cups.append(cup)
+            self.seat_of[cup.cup_id] = seat_no
+            seat = Seat(self._name(seat_no, kind), SerialLink(cup.port), kind, reconnect=_reopen(cup))
+            self.seats.append(seat)
+            if kind == "bot":
+                self.bots.append(Bot(seat_no, cup, args.strategy, dice=dice, time_scale=scale))
+            else:
+                self.human = cup
+        if kinds and [s.kind for s in self.seats] != kinds:
+            raise CommandError("the table does not match the log: seats %s, the log has %s"
+                            % ([s.kind for s in self.seats], kinds))
+        if len(self.seats) < 2:
+            raise CommandError("a game needs at least two cups (use --emulate N or --port)")
+
+    def _name(self, seat_no, kind):
+        if seat_no < len(self.names):
+            return self.names[seat_no]
+        return ("Bot %d" if kind == "bot" else "Spieler %d") % (seat_no + 1)
+
+    def close(self):
+        for cup in self.cups:
+            cup.close()
+

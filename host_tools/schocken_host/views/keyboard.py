@@ -2,7 +2,7 @@
 the terminal mode.
 
 A key (a raw byte from the terminal, or a line's word when standard input is not a terminal) maps to an action
-of the emulated cup through the one key map that `schocken play` uses too (keymap.py: KEYS, action_for, and the
+of the emulated cup through the one key map that `schocken play` uses too (views/keymap.py: KEYS, action_for, and the
 key help). On a terminal, keys are read raw (termios), the screen is redrawn from
 the cup's LED frames (host_tools/schocken_host/render.py) and the terminal is restored on exit (_run_tty). The
 text (TEXT, t) lives here with the screen it is shown on; the session's notes use it too.
@@ -14,8 +14,9 @@ import sys
 import termios
 import threading
 
-from schocken_host import keymap, render
-from schocken_host.keymap import KEYS, action_for  # noqa: F401  (re-exported: the key map of both tools)
+from schocken_host.views import keymap
+from schocken_host.views import render
+from schocken_host.views.keymap import KEYS, action_for  # noqa: F401  (re-exported: the key map of both tools)
 
 
 TEXT = {

@@ -10,6 +10,8 @@ name ("space", "enter", "ctrl+c") or a word of a scripted line ("shake", "long2"
 the long presses of the die buttons are 4 5 6 or Shift+1 2 3, so no letter is needed for them.
 """
 
+from schocken_host.emulation.emulator import FIRMWARE_LONG_MS, GAP_MS, PERSON_LONG_MS, SHAKE_MS, TAP_MS  # noqa: F401
+
 # What the person presses, grouped by what it does. A row: (help text key, the keys with their action, how the
 # help shows the keys: (German, English)). KEYS, the help line and the scoreboard's bindings all come from here.
 ROWS = (
@@ -45,16 +47,6 @@ TEXT = {
            "title": "Keys"},
 }
 
-# --- press durations ------------------------------------------------------------------------------------
-FIRMWARE_LONG_MS = 1200  # firmware/cup/buttons.py LONG_MS: a real cup's long press
-# A person's emulated cup keeps the firmware's human-length long press (play_cmd.Table.build): a keyboard has
-# no key-up, so every press is synthetic, and a peek held for half of 1200 ms stays 600 ms clear of a stand
-# even when the host's event loop or the cup process is late by that much (the bots' cups use 300 ms and
-# release a peek as soon as they have read the dice; a person's peek cannot).
-PERSON_LONG_MS = FIRMWARE_LONG_MS
-TAP_MS = 60              # well above the cup's 20 ms debounce, far below any long press
-GAP_MS = 80              # after a release: longer than the debounce, so the next press counts
-SHAKE_MS = 800           # one throw (docs/emulation.md)
 
 
 def hold_ms(action, long_ms):

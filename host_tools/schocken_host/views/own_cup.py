@@ -13,7 +13,7 @@ refusal text ("not your turn"), which ``i18n.refusal`` turns into the person's l
 
 import threading
 
-from schocken_host import render
+from schocken_host.views import render
 
 TEXT = {
     "de": {"title": "Dein Becher", "aside": "beiseite", "seen": "unter dem Becher gesehen",

@@ -4,7 +4,7 @@ import sys
 
 from schocken.throws import ALL
 
-from schocken_host import keymap
+from schocken_host.views import keymap
 from schocken_host.i18n import tr
 
 TEXT = {
@@ -108,7 +108,7 @@ class PlainUI:
         self.out.write(text + "\n")
         self.out.flush()
 
-    # --- a person at the table (play_keys.py) ------------------------------------------------------------
+    # --- a person at the table (views/play_keys.py) ------------------------------------------------------------
     def person(self, own):
         """A person plays ``own`` (own_cup.OwnCup) from the keyboard: the key help, once."""
         self.own = own

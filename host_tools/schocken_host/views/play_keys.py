@@ -1,5 +1,5 @@
 """The keys of a person at a `schocken play` table: read from the scoreboard (``ui_keys``) or from standard
-input (``keyboard``, --plain), through the one key map of keymap.py, checked against the table first (a refused
+input (``keyboard``, --plain), through the one key map of views/keymap.py, checked against the table first (a refused
 key gets its reason on the screen at once) and carried out on the person's emulated cup with the durations
 keymap.hold_ms gives for that cup's long press. The person's own cup, as he sees it, goes to the UI
 (own_cup.OwnCup, with the key help)."""
@@ -8,24 +8,24 @@ import asyncio
 import os
 import sys
 
-from schocken_host import keymap
+from schocken_host.views import keymap
 from schocken_host.i18n import refusal, tr
-from schocken_host.own_cup import OwnCup
+from schocken_host.views.own_cup import OwnCup
 
 
 async def ui_keys(queue, cup, referee, table=None):
     """Keys the scoreboard forwards (it owns the terminal and binds the quit keys itself), read through the one
-    key map (keymap.py) like the lines of standard input."""
+    key map (views/keymap.py) like the lines of standard input."""
     own = _person(cup, referee, table)
     while True:
         await _safe_key(await queue.get(), cup, referee, table, own)
 
 
 def keyboard(cup, referee, table=None):
-    """The human at an emulated table: keys as lines on standard input (keymap.py; a line with nothing on it is
+    """The human at an emulated table: keys as lines on standard input (views/keymap.py; a line with nothing on it is
     the Enter key); and the table's word: "drop N" (seat N dropped the dice: a penalty Deckel), "ein N" (seat
     N throws back in). A quit key, or the end of the input while a person plays, stops the game: play()'s
-    task, the one calling this, is cancelled (cmd_play then says how to continue)."""
+    task, the one calling this, is cancelled (commands/play.py then says how to continue)."""
     return _read_lines(asyncio.current_task(), cup, referee, table)
 
 

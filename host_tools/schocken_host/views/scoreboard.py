@@ -4,7 +4,7 @@ One screen for the whole table: every player with his Deckel in large digits, th
 who is on turn and how many throws he used against the limit, the dice set aside (drawn as pip grids), the
 revealed throws with their labels, the round's result, the losers of the halves, players out of the half
 greyed, a cup caught cheating in red with the reason, a paused (disconnected) cup, the own cup of a person at
-the keyboard with his keys (scoreboard_own.py), and a log of the last events (``plain.PlainUI``'s texts).
+the keyboard with his keys (views/scoreboard_own.py), and a log of the last events (``plain.PlainUI``'s texts).
 
 The scoreboard is a view of a ``state.TableState``: ``Scoreboard.update(state, event)`` redraws it from the
 state after the event was applied, exactly like the plain UI. ``run_scoreboard`` runs the game itself as a
@@ -25,12 +25,12 @@ from textual.widgets import Digits, Footer, Log, Static
 
 from schocken.throws import ALL, evaluate
 
-from schocken_host import keymap
+from schocken_host.views import keymap
 from schocken_host.i18n import tr
-from schocken_host.plain import PlainUI
-from schocken_host.scoreboard_card import PlayerCard, card_info, throw_limit
-from schocken_host.scoreboard_own import OwnCupPanel
-from schocken_host.scoreboard_view import TEXT, plain_text
+from schocken_host.views.plain import PlainUI
+from schocken_host.views.scoreboard_card import PlayerCard, card_info, throw_limit
+from schocken_host.views.scoreboard_own import OwnCupPanel
+from schocken_host.views.scoreboard_view import TEXT, plain_text
 
 LOG_LINES = 200
 
@@ -97,7 +97,7 @@ class Scoreboard(App):
     #halves { height: auto; padding: 0 1; color: $text-muted; }
     #log { height: 1fr; min-height: 4; border: round $panel-lighten-1; }
     """
-    # The quit keys of the one key map (keymap.py), bound whatever has the focus; the footer shows q.
+    # The quit keys of the one key map (views/keymap.py), bound whatever has the focus; the footer shows q.
     BINDINGS = [Binding(key, "quit_game", "Beenden", show=key == "q", priority=True)
                 for key in keymap.QUIT_BINDINGS]
 
@@ -244,7 +244,7 @@ class Scoreboard(App):
                 pass
         self.exit()
 
-    # --- the person at the keyboard (play_keys.py) -------------------------------------------------
+    # --- the person at the keyboard (views/play_keys.py) -------------------------------------------------
     def show_person(self, own):
         """``own`` (own_cup.OwnCup) is played from this keyboard: its panel, redrawn at every LED frame."""
         self.own = own

@@ -9,7 +9,7 @@ from textual.widgets import Digits, Static
 
 from schocken.throws import ALL
 
-from schocken_host.scoreboard_view import dice_text, faces, plain_text
+from schocken_host.views.scoreboard_view import dice_text, faces, plain_text
 
 
 class PlayerCard(Vertical):

@@ -1,6 +1,6 @@
 """The scoreboard's panel of the person who plays an emulated cup from the keyboard: "Dein Becher", his own cup
 as he sees it (own_cup.OwnCup: the dice set aside, the dice last seen under the cup, the status pixel), the
-reason of a refused key, and the key help of keymap.py. Hidden while nobody plays from the keyboard."""
+reason of a refused key, and the key help of views/keymap.py. Hidden while nobody plays from the keyboard."""
 
 import asyncio
 
@@ -10,9 +10,9 @@ from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
 from textual.widgets import Static
 
-from schocken_host import keymap
-from schocken_host.own_cup import TEXT
-from schocken_host.scoreboard_view import dice_text, plain_text
+from schocken_host.views import keymap
+from schocken_host.views.own_cup import TEXT
+from schocken_host.views.scoreboard_view import dice_text, plain_text
 
 
 class OwnCupPanel(Vertical):

@@ -3,7 +3,7 @@ faces as pip grids (revealed dice white, dice set aside orange) or Unicode faces
 
 from rich.text import Text
 
-from schocken_host.render import PIPS, PIP_CELLS
+from schocken_host.links.ledframe import PIPS, PIP_CELLS
 
 TEXT = {
     "de": {

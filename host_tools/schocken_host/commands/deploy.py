@@ -1,0 +1,47 @@
+"""`schocken deploy`: put the cup firmware on a board (or an emulated board) with one command
+(provision/deploy.py does it; docs/build.md, "Flashing")."""
+
+from schocken.protocol import MAX_NAME
+
+from schocken_host.errors import FAILED, CommandError
+from schocken_host.input_checks import check_port, seconds
+from schocken_host.provision.boards import board_names
+from schocken_host.provision.deploy import deploy
+from schocken_host.provision import DeployError
+
+def add_arguments(p):
+    p.add_argument("--port", help="serial port of the cup (default: the one USB board found)")
+    p.add_argument("--board", choices=board_names(), help="board (default: the /board.json on it, else detected)")
+    p.add_argument("--name", help="player name the cup shows until a host seats it (max. 24)")
+    p.add_argument("--cup-id", help="the cup's id (default: the one on it, else a new one)")
+    p.add_argument("--new-secret", action="store_true", help="give the cup a new fair-play secret")
+    p.add_argument("--link", choices=("serial", "ble"), default=None,
+                   help="how the host reaches the cup: USB serial (default) or Bluetooth LE")
+    p.add_argument("--no-mip", action="store_true", help="do not install aioble (needs network)")
+    p.add_argument("--no-start", action="store_true", help="leave the cup at the REPL afterwards")
+    p.add_argument("--control", metavar="PTY", help="emulated board only: its control channel (buttons, shakes)")
+    p.add_argument("--timeout", type=seconds, default=5.0, help="seconds to wait for the REPL (default 5)")
+
+
+def check_arguments(args):
+    """Bad arguments are refused before the cup is touched (exit status 2; the board's refusals exit 1)."""
+    if args.port:
+        check_port(args.port)
+    if args.control:
+        check_port(args.control, "--control")
+    if args.cup_id is not None and not 1 <= len(args.cup_id) <= MAX_NAME:
+        raise CommandError("--cup-id must be 1 to %d characters, not %r" % (MAX_NAME, args.cup_id))
+    if args.name is not None and len(args.name) > MAX_NAME:
+        raise CommandError("--name must be at most %d characters, not %r" % (MAX_NAME, args.name))
+
+
+def run(args):
+    check_arguments(args)
+    try:
+        deploy(port=args.port, board=args.board, name=args.name, cup_id=args.cup_id, mip=not args.no_mip,
+               link=args.link,
+               start=not args.no_start, control=args.control, new_secret=args.new_secret, timeout=args.timeout)
+    except DeployError as e:  # the board's refusal: the job failed (status 1), said in one line by cli.main
+        raise CommandError(str(e), status=FAILED)
+    return 0
+

