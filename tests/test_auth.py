@@ -11,8 +11,8 @@ import sys
 
 import pytest
 
-from cupkit import CupDriver
-from tablekit import SCALED
+from kits.cupkit import CupDriver
+from kits.tablekit import SCALED
 from schocken import fair as F
 from schocken import protocol as P
 from schocken import hostside as H

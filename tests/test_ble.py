@@ -15,7 +15,7 @@ import subprocess
 
 import pytest
 
-import blekit  # noqa: F401  (puts firmware/ on sys.path)
+from kits import blekit  # noqa: F401  (puts firmware/ on sys.path)
 from cup.blelink import Tracker
 from schocken import bleformat as BL
 from schocken import fair as F

@@ -16,8 +16,8 @@ import json
 
 import pytest
 
-import blekit
-from blekit import expect, run
+from kits import blekit
+from kits.blekit import expect, run
 from schocken import fair as F
 from schocken import protocol as P
 from schocken import hostside as H

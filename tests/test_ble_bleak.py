@@ -8,7 +8,7 @@ from types import SimpleNamespace
 
 import pytest
 
-import blekit  # noqa: F401  (puts firmware/ on sys.path)
+from kits import blekit  # noqa: F401  (puts firmware/ on sys.path)
 from schocken import bleformat as BL
 from schocken import protocol as P
 from schocken_host.links import ble as HB

@@ -14,7 +14,7 @@ from conftest import micropython_path
 
 pytestmark = pytest.mark.skipif(micropython_path() is None, reason="needs the micropython unix port")
 
-from cupkit import CupDriver  # noqa: E402
+from kits.cupkit import CupDriver  # noqa: E402
 
 
 @pytest.fixture

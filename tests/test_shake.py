@@ -21,7 +21,7 @@ FIRMWARE = REPO / "firmware"
 from cup import shake as S  # noqa: E402
 from cup.replay import TraceError, replay  # noqa: E402
 
-from tracekit import DATA, MANIFEST, MAX_LATENCY_MS, check_throws  # noqa: E402
+from kits.tracekit import DATA, MANIFEST, MAX_LATENCY_MS, check_throws  # noqa: E402
 from schocken_host.provision.build import find_tool  # noqa: E402
 
 MICROPYTHON = find_tool("micropython")
