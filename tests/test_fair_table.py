@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from schocken import fair as F
+from schocken import fair
 
 from conftest import micropython_path
 from kits.tablekit import SCALED
@@ -63,7 +63,7 @@ def test_fair_game_every_throw_from_seed_and_nonce(tmp_path):
     for r in reveals:
         key = (r["round"], r["seat"])
         # The log holds all a third party needs to recompute every throw (the cup's seed is in its reveal).
-        rolled = F.check_dice(r["seed"] if "seed" in r else _seed(tmp_path, r), seeds[key], nonces[key],
+        rolled = fair.check_dice(r["seed"] if "seed" in r else _seed(tmp_path, r), seeds[key], nonces[key],
                               r["round"], r["transcript"])
         assert rolled == r["throws"]
 
@@ -110,4 +110,4 @@ def test_killed_fair_game_resumes_fair_and_every_throw_checks(tmp_path):
             nonces[(e["round"], e["seat"])][e["throw"]] = e["nonce"]
         elif e["ev"] == "reveal":
             key = (e["round"], e["seat"])
-            assert F.check_dice(e["seed"], seeds[key], nonces[key], e["round"], e["transcript"]) == e["throws"]
+            assert fair.check_dice(e["seed"], seeds[key], nonces[key], e["round"], e["transcript"]) == e["throws"]

@@ -2,7 +2,7 @@
 port, the host's referee, the real game log). Each fault must end in a reported, logged decision within a
 bounded time, never in a freeze, a crash or an accusation of an honest cup.
 
-All games of this module start together (tests/tablekit.py) and run side by side; each test waits for its own.
+All games of this module start together (tests/kits/tablekit.py) and run side by side; each test waits for its own.
 """
 
 import io

@@ -167,7 +167,7 @@ def test_append_writes_whole_lines_or_nothing(tmp_path):
 def test_a_resumed_host_gives_nobody_a_second_throw(logs, tmp_path):
     """The host died with every cup of the round stood (uncovered, or about to): the resumed host takes the throws
     the cups hold, reveals included; no seat gets a fresh turn, and every throw checks against its logged nonce."""
-    from schocken import fair as F
+    from schocken import fair
     log, at_kill = logs["fair"]
     proc = play("--resume", log, *FAIR_ARGV, log_dir=Path(log).parent)
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr
@@ -182,4 +182,4 @@ def test_a_resumed_host_gives_nobody_a_second_throw(logs, tmp_path):
     for r in reveals:
         seed, = [e["hash"] for e in evs if e["ev"] == "seed" and (e["round"], e["seat"]) == (rnd, r["seat"])]
         nonces = {e["throw"]: e["nonce"] for e in evs if e["ev"] == "nonce" and (e["round"], e["seat"]) == (rnd, r["seat"])}
-        F.check_dice(r["seed"], seed, nonces, rnd, r["transcript"])
+        fair.check_dice(r["seed"], seed, nonces, rnd, r["transcript"])

@@ -1,7 +1,7 @@
 """Whole tables end to end: the host referee with emulated cups on the MicroPython unix port, through
 `schocken play` (as a subprocess) or `play_cmd.play` (in this process), bots playing the cups' real inputs.
 
-All games of this module start together in one module fixture (tests/tablekit.py) and run side by side; each
+All games of this module start together in one module fixture (tests/kits/tablekit.py) and run side by side; each
 test waits for its own. Games use `--strategy fast` bots and `--set deckel_total=3` (complete games, just
 fewer Deckel in the middle) so the module stays well under four minutes on two cores.
 """

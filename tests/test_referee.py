@@ -5,7 +5,7 @@ import io
 
 import pytest
 
-from schocken import protocol as P
+from schocken import protocol
 from schocken.rules import Rules
 from schocken_host.views.plain import PlainUI
 from schocken_host.table.referee import Referee
@@ -29,7 +29,7 @@ def test_referee_tells_the_table_of_a_cup_whose_rng_failed(lang, words):
         link.queue = asyncio.Queue()
         seats[1].inbox = asyncio.Queue()
         pump = asyncio.create_task(ref._pump(1, seats[1].link))
-        await link.queue.put(P.error(P.E_RNG, "repetition count test failed"))
+        await link.queue.put(protocol.error(protocol.E_RNG, "repetition count test failed"))
         await link.queue.put({"t": "done", "round": 1, "throws": 1, "commit": "ab" * 32})
         try:
             return await ref.wait_for(1, lambda m: m if m["t"] == "done" else None)

@@ -1,6 +1,6 @@
 """Property tests (hypothesis, CPython) for the rules package: ranking order, Deckel conservation, game end.
 Each property says which part of the rules it guards; the whole file runs in well under a minute. Turn move
-sequences: tests/test_turn_properties.py; the strategies: tests/rulekit.py.
+sequences: tests/test_turn_properties.py; the strategies: tests/kits/rulekit.py.
 """
 
 import random

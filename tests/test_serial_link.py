@@ -6,8 +6,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from schocken import protocol as P
-from schocken_host.links import transport as T
+from schocken import protocol
+from schocken_host.links import transport
 from schocken_host.links.serial import SerialLink, likely_ports
 
 from conftest import micropython_path
@@ -24,7 +24,7 @@ def test_likely_ports_by_vendor_id():
 def test_missing_port_is_a_clear_error():
     async def go():
         t = SerialLink("/dev/does-not-exist")
-        with pytest.raises(T.TransportClosed) as e:
+        with pytest.raises(transport.TransportClosed) as e:
             await t.open()
         assert "/dev/does-not-exist" in str(e.value)
     asyncio.run(go())
@@ -38,8 +38,8 @@ def test_hello_noise_and_garbage_over_a_pty():
         t = SerialLink(cup.port)
         await t.open()
         try:
-            ident = await T.hello(t)
-            assert ident["cup"] == "emuT" and ident["v"] == P.VERSION
+            ident = await transport.hello(t)
+            assert ident["cup"] == "emuT" and ident["v"] == protocol.VERSION
             await t.send({"t": "status"})
             status = await t.recv(5)
             assert status["t"] == "status" and status["state"] == "idle"
@@ -75,4 +75,4 @@ def test_reader_skips_noise_and_reports_garbage(monkeypatch):
     t._reader()
     kinds = [m["t"] if isinstance(m, dict) else "closed" for m in got]
     assert kinds == ["ok", "garbage", "garbage", "error", "closed"]
-    assert got[2]["code"] == P.E_TOO_LONG
+    assert got[2]["code"] == protocol.E_TOO_LONG

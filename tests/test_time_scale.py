@@ -88,12 +88,13 @@ LOOP = FAKE_CLOCK + """
 from array import array
 c = timescale.install(20)
 from boards import emulated
-from cup import buttons as B, clock
+from cup import clock
+from cup.buttons import Buttons
 from cup.shake import ShakeDetector
 board = emulated.make_board(link=(None, None))
 board.on_input = c.busy  # as emulate.py does: K while an input lasts
 events = []
-buttons = B.Buttons(lambda b, e, long: events.append((b, e, long, clock.ticks_ms())), long_ms=300)
+buttons = Buttons(lambda b, e, long: events.append((b, e, long, clock.ticks_ms())), long_ms=300)
 detector = ShakeDetector("accel")
 buf = array("i", (0, 0, 0))
 throws = []

@@ -16,6 +16,6 @@ None of them is a test.
 - tablekit: whole tables of emulated cups refereed by the host, run side by side
 - tracekit: the shipped shake traces and what a detector must make of them
 
-The scripts MicroPython runs (mp_cases, mp_fuzz, fake_i2c) import a sibling by its bare name (mp_cases: casekit):
-the tests run them with this folder on MICROPYPATH.
+The scripts MicroPython runs (mp_cases, mp_fuzz, fake_i2c) import a sibling by its bare name (mp_cases
+imports casekit): the tests run them with this folder on MICROPYPATH.
 """
