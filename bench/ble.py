@@ -3,8 +3,8 @@
     .venv/bin/python bench/ble.py [--quick]
 
 The cups are the unchanged cup app with the firmware's BLE link (firmware/boards/ble.py) on the aioble shim
-(tests/aioble_shim.py); the host is BumbleTransport (host_tools/schocken_host/ble.py); all in one process
-(tests/blekit.py). The figures measure the software path (two BLE host stacks, the GATT server, the cup app,
+(tests/kits/aioble_shim.py); the host is BumbleTransport (host_tools/schocken_host/links/ble.py); all in one process
+(tests/kits/blekit.py). The figures measure the software path (two BLE host stacks, the GATT server, the cup app,
 the transports) on this PC: a radio adds the connection interval (7.5 ms and up) to every round trip and the
 advertising interval (here 20 ms) plus the scan to every connect.
 
@@ -23,7 +23,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests"))
 
-import blekit  # noqa: E402
+from kits import blekit  # noqa: E402
 from schocken_host.links import ble as HB  # noqa: E402
 from schocken_host.links.transport import hello  # noqa: E402
 

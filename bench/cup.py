@@ -25,8 +25,8 @@ from schocken_host.provision.build import find_tool  # noqa: E402
 
 def three_rounds(heap, rom, fair=False):
     """Live heap (bytes) after three rounds in a cup started with ``heap`` KB, or None if it could not play
-    them (tests/cupkit.py CupDriver.three_rounds; ``fair``: provably fair rolls)."""
-    from cupkit import CupDriver
+    them (tests/kits/cupkit.py CupDriver.three_rounds; ``fair``: provably fair rolls)."""
+    from kits.cupkit import CupDriver
     try:
         cup = CupDriver(heap="%dk" % heap, rom=rom)
     except RuntimeError:

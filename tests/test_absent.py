@@ -11,7 +11,7 @@ import time
 import pytest
 
 from conftest import micropython_path
-from tablekit import SCALED
+from kits.tablekit import SCALED
 
 pytestmark = pytest.mark.skipif(micropython_path() is None, reason="needs the micropython unix port")
 

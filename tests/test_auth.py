@@ -11,11 +11,11 @@ import sys
 
 import pytest
 
-from cupkit import CupDriver
-from tablekit import SCALED
-from schocken import fair as F
-from schocken import protocol as P
-from schocken import hostside as H
+from kits.cupkit import CupDriver
+from kits.tablekit import SCALED
+from schocken import fair
+from schocken import protocol
+from schocken import hostside
 from schocken_host.emulation.emulator import EmulatedCup
 from schocken_host.provision.build import find_tool
 from schocken_host.links.serial import SerialLink
@@ -41,12 +41,12 @@ class Host:
     def handshake(self):
         host_nonce = secrets.token_hex(16)
         self.drv.inbox = []
-        self.drv.send(t="hello", v=P.VERSION, nonce=host_nonce)
+        self.drv.send(t="hello", v=protocol.VERSION, nonce=host_nonce)
         line = self._line("identity")
         ident = json.loads(line)
         assert ident["cup"] == self.drv.cup.cup_id and ident["nonce"]
-        self.key = F.session_key(bytes.fromhex(self.secret), host_nonce, ident["nonce"])
-        F.verify(self.key, line)  # the identity is signed with the session key
+        self.key = fair.session_key(bytes.fromhex(self.secret), host_nonce, ident["nonce"])
+        fair.verify(self.key, line)  # the identity is signed with the session key
         self.c, self.rx = 0, ident["c"]
         return ident
 
@@ -56,7 +56,7 @@ class Host:
             self.c += 1
             c = self.c
         msg["c"] = c
-        return F.sign(key or self.key, json.dumps(msg).encode()) + b"\n"
+        return fair.sign(key or self.key, json.dumps(msg).encode()) + b"\n"
 
     def _line(self, kind, timeout=5.0):
         """The next raw line of type ``kind`` from the cup (others are dropped)."""
@@ -65,7 +65,7 @@ class Host:
         while True:
             raw = link.readline()
             assert raw, "no %s line" % kind
-            if H.is_noise(raw):
+            if hostside.is_noise(raw):
                 continue
             raw = raw.rstrip()
             if json.loads(raw)["t"] == kind:
@@ -74,7 +74,7 @@ class Host:
     def reply(self, kind):
         """The next ``kind`` message; it must verify and carry a higher counter."""
         raw = self._line(kind)
-        msg = json.loads(F.verify(self.key, raw))
+        msg = json.loads(fair.verify(self.key, raw))
         assert msg["c"] > self.rx
         self.rx = msg["c"]
         return msg
@@ -82,7 +82,7 @@ class Host:
     def refused(self):
         raw = self._line("error")
         msg = json.loads(raw)
-        assert msg["code"] == P.E_AUTH and "mac" not in msg, msg  # the refusal itself is unsigned
+        assert msg["code"] == protocol.E_AUTH and "mac" not in msg, msg  # the refusal itself is unsigned
         return msg
 
     def status(self):
@@ -103,7 +103,7 @@ def test_cup_accepts_only_signed_fresh_lines(drv):
     drv.send(t="configure", rules=RULES, name="Mallory", seat=5)
     host.refused()
     # A hello without a nonce: the public identity, no session.
-    drv.send(t="hello", v=P.VERSION)
+    drv.send(t="hello", v=protocol.VERSION)
     assert "nonce" not in drv.recv("identity")
     drv.send(t="configure", rules=RULES, name="Mallory", seat=5)
     host.refused()
@@ -149,7 +149,7 @@ def test_a_hello_from_somebody_else_does_not_end_the_hosts_session(drv):
     host.handshake()
     drv.send_raw(host.line(t="configure", rules=RULES, name="Anna", seat=1))
     assert host.reply("ok")["re"] == "configure"
-    drv.send(t="hello", v=P.VERSION, nonce="cd" * 16)          # Mallory's hello, unsigned as every hello
+    drv.send(t="hello", v=protocol.VERSION, nonce="cd" * 16)          # Mallory's hello, unsigned as every hello
     assert drv.recv("identity")["nonce"]                       # an offer only Mallory's host could take
     drv.send(t="configure", rules=RULES, name="Mallory", seat=5)
     host.refused()
@@ -160,7 +160,7 @@ def test_a_hello_from_somebody_else_does_not_end_the_hosts_session(drv):
 def test_cup_without_secret_is_unchanged():
     d = CupDriver()
     try:
-        d.send(t="hello", v=P.VERSION, nonce="ab" * 16)
+        d.send(t="hello", v=protocol.VERSION, nonce="ab" * 16)
         ident = d.recv("identity")
         assert "nonce" not in ident and "mac" not in ident and "c" not in ident
         d.request(t="configure", rules=RULES, name="Anna", seat=0)
@@ -197,13 +197,13 @@ def test_host_session_and_rejections():
             assert st["t"] == "status" and "mac" not in st and "c" not in st
             replay = t.last_raw
             # forged by somebody on the cup's side of the link: wrong key, tampered, unsigned, replayed
-            forged = F.sign(b"x" * 32, json.dumps({"t": "done", "round": 1, "throws": 1, "commit": "ab" * 32,
+            forged = fair.sign(b"x" * 32, json.dumps({"t": "done", "round": 1, "throws": 1, "commit": "ab" * 32,
                                                     "c": 99}).encode())
             tampered = replay.replace(b'"idle"', b'"done"')
             for line in (forged, tampered, b'{"t": "ok", "re": "turn"}', replay):
                 os.write(cup._link_master, line + b"\n")
                 got = await t.recv(2)
-                assert got["t"] == "garbage" and got["code"] == P.E_AUTH, (line, got)
+                assert got["t"] == "garbage" and got["code"] == protocol.E_AUTH, (line, got)
             # the session goes on: the real cup's next message still verifies
             await t.send({"t": "configure", "rules": RULES, "name": "Anna", "seat": 0})
             assert (await t.recv(2)) == {"t": "ok", "re": "configure", "name": "Anna", "seat": 0}

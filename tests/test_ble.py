@@ -3,7 +3,7 @@
 - The format (schocken/bleformat.py, shared by cup and host): fragments, reassembly, the advertisement; the same
   answers on the MicroPython unix port; the cup's state tracker (cup/blelink.py).
 - The firmware's real BLE link (boards/ble.py) on an aioble shim over Google's bumble stack, with the host's
-  BumbleTransport on the same virtual link (tests/blekit.py): a full refereed game with four cups, messages
+  BumbleTransport on the same virtual link (tests/kits/blekit.py): a full refereed game with four cups, messages
   larger than the MTU, a link dropped mid round, eight cups at once, garbage written to the characteristic.
 - The bleak backend with a fake bleak client and scanner, and ``schocken scan``: tests/test_ble_bleak.py.
 """
@@ -15,14 +15,14 @@ import subprocess
 
 import pytest
 
-import blekit  # noqa: F401  (puts firmware/ on sys.path)
+from kits import blekit  # noqa: F401  (puts firmware/ on sys.path)
 from cup.blelink import Tracker
-from schocken import bleformat as BL
-from schocken import fair as F
-from schocken import protocol as P
-from schocken import hostside as H
+from schocken import bleformat
+from schocken import fair
+from schocken import protocol
+from schocken import hostside
 from schocken.rules import Rules
-from schocken_host.links import ble as HB
+from schocken_host.links import ble
 from schocken_host.table.referee import Referee
 from schocken_host.table.cuplinks import Seat
 from schocken_host.links.transport import TransportClosed, hello
@@ -37,21 +37,21 @@ _expect = blekit.expect
 # --- the format -------------------------------------------------------------------------------------------
 
 def test_fragments_follow_the_mtu_and_reassemble():
-    line = P.encode({"t": "hello", "v": 1, "pad": "x" * 700})
+    line = protocol.encode({"t": "hello", "v": 1, "pad": "x" * 700})
     for mtu in (None, 23, 100, 247, 517):
-        parts = BL.fragments(line, mtu)
+        parts = bleformat.fragments(line, mtu)
         size = (mtu or 23) - 3
         assert all(0 < len(p) <= size for p in parts) and b"".join(parts) == line
-        r = BL.Reassembler()
+        r = bleformat.Reassembler()
         lines = []
         for p in parts:
             lines += r.feed(p)
         assert lines == [line[:-1]]
-    assert BL.payload_size(5) == 20  # below the minimum ATT MTU: the minimum
+    assert bleformat.payload_size(5) == 20  # below the minimum ATT MTU: the minimum
 
 
 def test_reassembler_resets_between_connections_and_limits_lines():
-    r = BL.Reassembler()
+    r = bleformat.Reassembler()
     assert r.feed(b'{"t": "sta') == [] and r.pending() == 10
     r.reset()  # the link dropped: the half line must not run into the next connection's first line
     assert r.feed(b'{"t": "status"}\n') == [b'{"t": "status"}']
@@ -59,21 +59,21 @@ def test_reassembler_resets_between_connections_and_limits_lines():
 
 
 def test_advertisement_round_trip_and_sizes():
-    adv, resp = BL.advertising_data("done", 7, 2, 3912, "cup-7", "Anna")
-    assert len(adv) <= BL.ADV_MAX and len(resp) <= BL.ADV_MAX
-    got = BL.decode_advertisement(adv + resp)
+    adv, resp = bleformat.advertising_data("done", 7, 2, 3912, "cup-7", "Anna")
+    assert len(adv) <= bleformat.ADV_MAX and len(resp) <= bleformat.ADV_MAX
+    got = bleformat.decode_advertisement(adv + resp)
     assert got == {"state": "done", "seq": 7, "seat": 2, "battery": 3900, "cup": "cup-7", "name": "Anna",
                    "truncated": False, "adv_name": "Anna"}
-    assert BL.decode_advertisement(adv)["name"] == "Anna"       # passive scan: the name, no payload
-    assert BL.decode_advertisement(resp) is None                # no service UUID: not ours
+    assert bleformat.decode_advertisement(adv)["name"] == "Anna"       # passive scan: the name, no payload
+    assert bleformat.decode_advertisement(resp) is None                # no service UUID: not ours
 
 
 @pytest.mark.parametrize("cup_id, name", [("c" * 24, "n" * 24), ("cup-1", "Jürgen Müller-Lüdenscheid"),
                                           ("cup-1", ""), ("ü" * 12, "x")])
 def test_long_names_are_cut_on_character_boundaries(cup_id, name):
-    adv, resp = BL.advertising_data("turn", 300, None, None, cup_id, name)
-    assert len(adv) <= BL.ADV_MAX and len(resp) <= BL.ADV_MAX
-    got = BL.decode_advertisement(adv + resp)
+    adv, resp = bleformat.advertising_data("turn", 300, None, None, cup_id, name)
+    assert len(adv) <= bleformat.ADV_MAX and len(resp) <= bleformat.ADV_MAX
+    got = bleformat.decode_advertisement(adv + resp)
     assert got["seq"] == 300 & 0xFF and got["seat"] is None and got["battery"] is None
     assert cup_id.startswith(got["cup"]) and name.startswith(got["name"])
     assert got["truncated"] == (got["cup"] != cup_id or got["name"] != name)
@@ -82,22 +82,22 @@ def test_long_names_are_cut_on_character_boundaries(cup_id, name):
 
 def test_payload_round_trip_and_refusals():
     """The payload the cup encodes is what the host decodes (one module serves both)."""
-    assert HB.decode_payload is BL.decode_payload and HB.SERVICE_UUID == BL.SERVICE_UUID
+    assert ble.decode_payload is bleformat.decode_payload and ble.SERVICE_UUID == bleformat.SERVICE_UUID
     rnd = random.Random(1)
     for _ in range(300):
         state = rnd.choice(["idle", "turn", "done", "reveal_ready", "revealed"])
         args = (state, rnd.randrange(1000), rnd.choice([None, 0, 5, 254]), rnd.choice([None, 0, 3700, 9000]),
                 "".join(rnd.choice("aäz-1") for _ in range(rnd.randrange(1, 25))),
                 "".join(rnd.choice("Bö é") for _ in range(rnd.randrange(0, 25))))
-        got = BL.decode_payload(BL.encode_payload(*args))
-        assert got["state"] == BL.STATES[BL.STATE_CODE[state]] and got["seq"] == args[1] & 0xFF
+        got = bleformat.decode_payload(bleformat.encode_payload(*args))
+        assert got["state"] == bleformat.STATES[bleformat.STATE_CODE[state]] and got["seq"] == args[1] & 0xFF
         assert got["seat"] == args[2]
         assert args[4].startswith(got["cup"]) and args[5].startswith(got["name"])
     for bad in (b"", b"\x10\x00", b"\x27\x00\x00\x00\x00", b"\x10\x00\x00\x00\x09ab"):
         with pytest.raises(ValueError):
-            BL.decode_payload(bad)
+            bleformat.decode_payload(bad)
         with pytest.raises(ValueError):
-            BL.decode_payload(bad)
+            bleformat.decode_payload(bad)
 
 
 def test_tracker_follows_the_cup_from_its_link():
@@ -111,29 +111,29 @@ def test_tracker_follows_the_cup_from_its_link():
                        ({"t": "ok", "re": "round_end"}, "reveal_ready"),
                        ({"t": "done", "round": 1, "throws": 1, "commit": "ab"}, "reveal_ready"),
                        ({"t": "revealed"}, "revealed"), ({"t": "ok", "re": "outcome"}, "idle")]:
-        data = P.encode(msg)
+        data = protocol.encode(msg)
         t.cup_bytes(data[:5])
         t.cup_bytes(data[5:])                               # a line in two writes
         assert t.state == state, msg
     assert (t.name, t.seat) == ("Bea", 3) and changes == list(range(1, len(changes) + 1))
     t.cup_bytes(b"garbage\n\xff\xfe\n")                      # never raises
     body = json.dumps({"t": "ok", "re": "configure", "name": "Cem", "seat": 0, "c": 7}).encode()
-    t.cup_bytes(F.sign(b"k" * 32, body) + b"\n")              # in a session the cup's lines are signed
-    got = BL.decode_advertisement(b"".join(t.advertisement()))
+    t.cup_bytes(fair.sign(b"k" * 32, body) + b"\n")              # in a session the cup's lines are signed
+    got = bleformat.decode_advertisement(b"".join(t.advertisement()))
     assert (got["state"], got["seat"], got["name"], got["battery"]) == ("idle", 0, "Cem", 3800)
 
 
 MP_SCRIPT = r"""
 import json
-from schocken import bleformat as BL
+from schocken import bleformat
 out = []
 for args in json.loads(input()):
-    adv, resp = BL.advertising_data(*args)
-    out.append([adv.hex(), resp.hex(), BL.decode_advertisement(adv + resp)])
-frags = [f.hex() for f in BL.fragments(b"x" * 600 + b"\n", 100)]
-r = BL.Reassembler()
+    adv, resp = bleformat.advertising_data(*args)
+    out.append([adv.hex(), resp.hex(), bleformat.decode_advertisement(adv + resp)])
+frags = [f.hex() for f in bleformat.fragments(b"x" * 600 + b"\n", 100)]
+r = bleformat.Reassembler()
 lines = []
-for f in BL.fragments(b'{"t": "status"}\n' * 30, 23):
+for f in bleformat.fragments(b'{"t": "status"}\n' * 30, 23):
     lines += r.feed(f)
 print(json.dumps([out, frags, len(lines)]))
 """
@@ -152,10 +152,10 @@ def test_blelink_runs_on_micropython():
     assert r.returncode == 0, r.stdout + r.stderr
     out, frags, n = json.loads(r.stdout.strip().splitlines()[-1])
     for (adv, resp, dec), args in zip(out, MP_CASES):
-        a, s = BL.advertising_data(*args)
+        a, s = bleformat.advertising_data(*args)
         assert (adv, resp) == (a.hex(), s.hex())
-        assert dec == BL.decode_advertisement(a + s)
-    assert frags == [f.hex() for f in BL.fragments(b"x" * 600 + b"\n", 100)] and n == 30
+        assert dec == bleformat.decode_advertisement(a + s)
+    assert frags == [f.hex() for f in bleformat.fragments(b"x" * 600 + b"\n", 100)] and n == 30
 
 
 # --- over the virtual BLE link ------------------------------------------------------------------------------
@@ -189,7 +189,7 @@ def test_messages_larger_than_the_mtu_both_ways():
         table = blekit.Table(1)
         await table.start()
         try:
-            for mtu in (HB.WANT_MTU, None):  # 244 and 20 bytes per fragment
+            for mtu in (ble.WANT_MTU, None):  # 244 and 20 bytes per fragment
                 table.central.mtu = mtu
                 t = table.transport(0)
                 await t.open()
@@ -204,7 +204,7 @@ def test_messages_larger_than_the_mtu_both_ways():
                 # 900 bytes to the cup (unknown fields are ignored): several writes, one message
                 await t.send({"t": "hello", "v": 1, "pad": "x" * 880})
                 ident = await _expect(t, "identity")
-                assert len(writes) == -(-len(P.encode({"t": "hello", "v": 1, "pad": "x" * 880})) // (
+                assert len(writes) == -(-len(protocol.encode({"t": "hello", "v": 1, "pad": "x" * 880})) // (
                     (mtu or 23) - 3)) and max(writes) == (mtu or 23) - 3
                 assert ident["cup"] == "ble1"
                 # a revealed message with a long transcript, from the cup
@@ -224,8 +224,8 @@ def test_messages_larger_than_the_mtu_both_ways():
                 done = await _expect(t, "done")
                 await t.send({"t": "reveal", "round": 5})
                 rev = await _expect(t, "revealed")
-                assert len(P.encode(rev)) > (mtu or 23) - 3          # came in several notifications
-                H.check_reveal(Rules("standard"), None, done["commit"], rev)
+                assert len(protocol.encode(rev)) > (mtu or 23) - 3          # came in several notifications
+                hostside.check_reveal(Rules("standard"), None, done["commit"], rev)
                 await t.send({"t": "outcome", "round": 5, "result": "won", "deckel": 0, "middle": 0})
                 await _expect(t, "ok")
                 await t.aclose()
@@ -243,18 +243,18 @@ def test_garbage_written_to_the_characteristic():
             t = table.transport(0)
             await t.open()
             await t.send_bytes(b"\xff\xfe\x00garbage\n")
-            assert (await _expect(t, "error"))["code"] == P.E_BAD_JSON
+            assert (await _expect(t, "error"))["code"] == protocol.E_BAD_JSON
             await t.send_bytes(b"not json at all\n")
-            assert (await _expect(t, "error"))["code"] == P.E_BAD_JSON
+            assert (await _expect(t, "error"))["code"] == protocol.E_BAD_JSON
             await t.send_bytes(b'{"t": "launch"}\n')
-            assert (await _expect(t, "error"))["code"] == P.E_UNKNOWN
+            assert (await _expect(t, "error"))["code"] == protocol.E_UNKNOWN
             await t.send_bytes(bytes(random.Random(3).getrandbits(8) for _ in range(3000)).replace(b"\n", b" ")
                                + b"\n")
-            assert (await _expect(t, "error"))["code"] == P.E_TOO_LONG
+            assert (await _expect(t, "error"))["code"] == protocol.E_TOO_LONG
             # writes that bypass the transport: raw ATT writes of odd sizes, also an empty one
             for chunk in (b"", b"\n", b"{", b"}\n"):
                 await t.peer.write_value(t.rx, chunk, with_response=True)
-            assert (await _expect(t, "error"))["code"] == P.E_BAD_MESSAGE   # "{}" has no type
+            assert (await _expect(t, "error"))["code"] == protocol.E_BAD_MESSAGE   # "{}" has no type
             ident = await hello(t)
             assert ident["cup"] == "ble1" and table.cups[0].task.done() is False
         finally:
@@ -303,7 +303,7 @@ def test_link_dropped_mid_round_keeps_the_hidden_throw():
             await t.send({"t": "reveal", "round": 3})
             rev = await _expect(t, "revealed")
             assert rev["dice"] == dice and rev["transcript"] == transcript
-            H.check_reveal(Rules("standard"), None, commit, rev)
+            hostside.check_reveal(Rules("standard"), None, commit, rev)
         finally:
             await table.close()
     run(go())

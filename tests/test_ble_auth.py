@@ -1,5 +1,5 @@
 """Authenticated cups over BLE (issue 7 on the transport of issue 6), end to end on bumble's virtual link: the
-unchanged cup app with a secret on the firmware's BLE link (boards/ble.py on tests/aioble_shim.py), the host's
+unchanged cup app with a secret on the firmware's BLE link (boards/ble.py on tests/kits/aioble_shim.py), the host's
 BumbleTransport and ``hello`` with the keystore of a deployed cup (cups.json in a temporary data dir).
 
 "Messages carry a MAC and a counter; the host rejects a message that is forged, replayed or from an unknown cup,
@@ -16,11 +16,11 @@ import json
 
 import pytest
 
-import blekit
-from blekit import expect, run
-from schocken import fair as F
-from schocken import protocol as P
-from schocken import hostside as H
+from kits import blekit
+from kits.blekit import expect, run
+from schocken import fair
+from schocken import protocol
+from schocken import hostside
 from schocken.bleformat import payload_size
 from schocken.rules import Rules
 from schocken_host.links.keys import save_cup
@@ -29,7 +29,7 @@ from schocken_host.links.transport import TransportClosed, hello
 SECRET = "00112233445566778899aabbccddeeff"
 OTHER = "ffeeddccbbaa99887766554433221100"        # a secret the host does not know
 RULES = {"preset": "standard", "options": {}}
-GUESSED = F.session_key(b"\x00" * 16, "00", "00")  # a key somebody without the secret might try
+GUESSED = fair.session_key(b"\x00" * 16, "00", "00")  # a key somebody without the secret might try
 
 
 @pytest.fixture
@@ -54,7 +54,7 @@ def sniff(t):
 
 def forged(msg, c, key=GUESSED):
     """A line signed with a key that is not the session's (with newline)."""
-    return F.sign(key, json.dumps(dict(msg, c=c)).encode()) + b"\n"
+    return fair.sign(key, json.dumps(dict(msg, c=c)).encode()) + b"\n"
 
 
 async def recorded_session(table, name, seat):
@@ -72,7 +72,7 @@ async def refused(p, line, why):
     """The phone writes ``line``: the cup answers with an unsigned auth error that says ``why``, nothing else."""
     await p.send_bytes(line)
     got = await p.recv(2)
-    assert got["t"] == "error" and got["code"] == P.E_AUTH and why in got["msg"], (line, got)
+    assert got["t"] == "error" and got["code"] == protocol.E_AUTH and why in got["msg"], (line, got)
     assert "mac" not in got and "c" not in got                           # refusals are unsigned
 
 
@@ -97,7 +97,7 @@ async def finish_round(t, done):
     assert (await expect(t, "ok"))["re"] == "round_end"
     await t.send({"t": "reveal", "round": done["round"]})
     rev = await expect(t, "revealed")
-    H.check_reveal(Rules("standard"), None, done["commit"], rev, done["round"])
+    hostside.check_reveal(Rules("standard"), None, done["commit"], rev, done["round"])
     await t.send({"t": "outcome", "round": done["round"], "result": "won", "deckel": 0, "middle": 13})
     assert (await expect(t, "ok"))["re"] == "outcome"
     return rev
@@ -153,7 +153,7 @@ def test_host_rejects_forged_and_replayed_notifications(paired):
             for line in (fake, captured.replace(b'"idle"', b'"done"'), b'{"t": "ok", "re": "turn"}', captured):
                 await rig.say(line + b"\n")
                 got = await t.recv(2)
-                assert got["t"] == "garbage" and got["code"] == P.E_AUTH, (line, got)
+                assert got["t"] == "garbage" and got["code"] == protocol.E_AUTH, (line, got)
             assert (await configure(t, "Anna", 0))["name"] == "Anna"   # the real cup's next line verifies
         finally:
             await table.close()
@@ -184,13 +184,13 @@ def test_phone_without_the_secret_cannot_command_the_cup(paired):
             mallory = {"t": "configure", "rules": RULES, "name": "Mallory", "seat": 5}
             reveal = [i for i, line in enumerate(sniffed) if b'"reveal"' in line][0]
             attacks = [
-                (P.encode(mallory), "not signed"),                                    # unsigned
+                (protocol.encode(mallory), "not signed"),                                    # unsigned
                 (forged(mallory, 1000), "not signed"),                                # a guessed key
-                (P.encode({"t": "round_end", "round": 2}), "not signed"),             # arm the reveal button
-                (P.encode({"t": "reveal", "round": 2}), "not signed"),                # uncover the hidden throw
+                (protocol.encode({"t": "round_end", "round": 2}), "not signed"),             # arm the reveal button
+                (protocol.encode({"t": "reveal", "round": 2}), "not signed"),                # uncover the hidden throw
                 (forged({"t": "reveal", "round": 2}, 1001), "not signed"),
                 (sniffed[reveal].replace(b'"round": 1', b'"round": 2'), "not signed"),  # tampered host line
-                (P.encode({"t": "status"}), "not signed"),
+                (protocol.encode({"t": "status"}), "not signed"),
             ] + [(line, "replayed") for line in sniffed]                              # the host's own lines
             assert [json.loads(x)["t"] for x in sniffed] == ["configure", "turn", "round_end", "reveal",
                                                              "outcome", "configure", "turn"]
@@ -201,7 +201,7 @@ def test_phone_without_the_secret_cannot_command_the_cup(paired):
             assert (rig.cup.snapshot(), rig.app.session.key, rig.app.session.rx_c) == before
             # a hello without nonce is answered with the public identity (no nonce: no new session); while
             # the host's session lasts the cup signs it in that session, which gives the phone nothing to use
-            await p.send({"t": "hello", "v": P.VERSION})
+            await p.send({"t": "hello", "v": protocol.VERSION})
             ident = await expect(p, "identity")
             assert "nonce" not in ident and ident["name"] == "Bea"
             assert (rig.cup.snapshot(), rig.app.session.key, rig.app.session.rx_c) == before
@@ -216,7 +216,7 @@ def test_phone_without_the_secret_cannot_command_the_cup(paired):
             again = await expect(t, "done")
             assert (st["state"], st["name"], st["seat"]) == ("done", "Bea", 2) and again == done
             await t.send({"t": "reveal", "round": 2})
-            H.check_reveal(Rules("standard"), None, done["commit"], await expect(t, "revealed"), 2)
+            hostside.check_reveal(Rules("standard"), None, done["commit"], await expect(t, "revealed"), 2)
         finally:
             await table.close()
     run(go())
@@ -240,12 +240,12 @@ def test_phone_hello_neither_ends_the_session_nor_gains_a_command(paired):
             phone = await table.phone()
             p = table.transport(0, via=phone)
             await p.open()
-            await p.send({"t": "hello", "v": P.VERSION, "nonce": "ab" * 16})
+            await p.send({"t": "hello", "v": protocol.VERSION, "nonce": "ab" * 16})
             ident = await expect(p, "identity")
             assert ident["nonce"] and "mac" in ident          # signed under a key made with the secret
             rx_c = rig.app.session.rx_c
             assert rig.app.session.key == host_key and rig.app.session.offer is not None   # offered, not taken
-            guessed = F.session_key(b"", "ab" * 16, ident["nonce"])   # both nonces, a guessed secret
+            guessed = fair.session_key(b"", "ab" * 16, ident["nonce"])   # both nonces, a guessed secret
             attempts = [forged({"t": "reveal", "round": 1}, 1), forged({"t": "round_end", "round": 1}, 2, guessed)]
             for line in attempts:
                 await refused(p, line, "not signed by the host")
@@ -257,7 +257,7 @@ def test_phone_hello_neither_ends_the_session_nor_gains_a_command(paired):
             await t.open()
             await hello(t)
             await t.send({"t": "reveal", "round": 1})
-            H.check_reveal(Rules("standard"), None, done["commit"], await expect(t, "revealed"), 1)
+            hostside.check_reveal(Rules("standard"), None, done["commit"], await expect(t, "revealed"), 1)
         finally:
             await table.close()
     run(go())
@@ -289,7 +289,7 @@ def test_one_central_at_a_time(paired):
             p = table.transport(0, via=phone)
             await p.open()                                # now the phone gets it, and is refused
             await p.send({"t": "status"})
-            assert (await p.recv(2))["code"] == P.E_AUTH
+            assert (await p.recv(2))["code"] == protocol.E_AUTH
             assert rig.ble.connections == 2
         finally:
             await table.close()
@@ -335,7 +335,7 @@ def test_host_refuses_an_unknown_cup(paired):
                 await hello(t)
             assert t.session is None
             await t.send({"t": "configure", "rules": RULES, "name": "Anna", "seat": 0})
-            assert (await t.recv(2))["code"] == P.E_AUTH and table.cups[1].cup.hosted is False
+            assert (await t.recv(2))["code"] == protocol.E_AUTH and table.cups[1].cup.hosted is False
             plain = await table.add_cup(cup_id="plain")  # no secret, never deployed: an open cup
             u = table.transport(plain.index)
             await u.open()
@@ -358,14 +358,14 @@ def test_advertisement_follows_only_what_the_cup_accepted(paired, secret):
             await t.open()
             await hello(t, keys=None if secret else {})
             genuine = t._encode({"t": "configure", "rules": RULES, "name": "Bea", "seat": 2})
-            name = "Mallory" if secret else "M" * (P.MAX_NAME + 1)
-            refused = P.encode({"t": "configure", "rules": RULES, "name": name, "seat": 5})
+            name = "Mallory" if secret else "M" * (protocol.MAX_NAME + 1)
+            refused = protocol.encode({"t": "configure", "rules": RULES, "name": name, "seat": 5})
             assert len(genuine + refused) <= payload_size(t.mtu)          # one ATT write
             await t.send_bytes(genuine + refused)
             assert (await expect(t, "ok"))["re"] == "configure"
             # the refusal: an unsigned auth error (garbage to a host in a session), or bad_message
             got = await expect(t, "garbage" if secret else "error")
-            assert got["code"] == (P.E_AUTH if secret else P.E_BAD_MESSAGE)
+            assert got["code"] == (protocol.E_AUTH if secret else protocol.E_BAD_MESSAGE)
             await asyncio.sleep(0.05)
             assert table.cups[0].ble.tracker.name == "Bea"
             await t.aclose()

@@ -8,11 +8,11 @@ from types import SimpleNamespace
 
 import pytest
 
-import blekit  # noqa: F401  (puts firmware/ on sys.path)
-from schocken import bleformat as BL
-from schocken import protocol as P
-from schocken_host.links import ble as HB
-from schocken_host.commands import scan as SC
+from kits import blekit  # noqa: F401  (puts firmware/ on sys.path)
+from schocken import bleformat
+from schocken import protocol
+from schocken_host.links import ble
+from schocken_host.commands import scan
 from schocken_host.links.transport import TransportClosed
 
 run = blekit.run
@@ -28,17 +28,17 @@ class FakeScanner:
     @classmethod
     async def discover(cls, timeout=5.0, return_adv=False, service_uuids=None, **kw):
         cls.calls.append((timeout, return_adv, service_uuids))
-        assert return_adv and service_uuids == [HB.SERVICE_UUID]
+        assert return_adv and service_uuids == [ble.SERVICE_UUID]
         out = {}
         for address, (cup_id, name) in cls.cups.items():
-            adv, resp = BL.advertising_data("idle", 1, 0, 4000, cup_id, name)
+            adv, resp = bleformat.advertising_data("idle", 1, 0, 4000, cup_id, name)
             manufacturer = {}
-            for kind, value in BL.parse_ad(resp):
+            for kind, value in bleformat.parse_ad(resp):
                 if kind == 0xFF:
                     manufacturer[value[0] | value[1] << 8] = bytes(value[2:])
             out[address] = (SimpleNamespace(address=address),
                             SimpleNamespace(rssi=-61, manufacturer_data=manufacturer, local_name=name,
-                                            service_uuids=[HB.SERVICE_UUID]))
+                                            service_uuids=[ble.SERVICE_UUID]))
         return out
 
 
@@ -65,11 +65,11 @@ class FakeClient:
         self.connected = True
 
     async def start_notify(self, uuid, callback):
-        assert uuid == HB.TX_UUID
+        assert uuid == ble.TX_UUID
         self.notify = callback
 
     async def write_gatt_char(self, uuid, data, response=False):
-        assert uuid == HB.RX_UUID and response and self.connected
+        assert uuid == ble.RX_UUID and response and self.connected
         if self.fail_writes:
             raise OSError("Not connected")
         assert len(data) <= self.mtu_size - 3
@@ -77,7 +77,7 @@ class FakeClient:
         if b"".join(self.written).endswith(b"\n"):
             msg = json.loads(b"".join(self.written))
             self.written = []
-            reply = P.encode({"t": "identity", "v": 1, "cup": "c9", "name": "N" * 20, "fw": "0.1.0",
+            reply = protocol.encode({"t": "identity", "v": 1, "cup": "c9", "name": "N" * 20, "fw": "0.1.0",
                               "board": "pico_w", "battery": None, "presets": ["standard"], "pad": msg.get("pad")})
             for k in range(0, len(reply), 7):                     # notifications of odd sizes
                 self.notify(None, bytearray(reply[k:k + 7]))
@@ -96,7 +96,7 @@ def fake_bleak():
     FakeClient.fail_connects = 0
     FakeScanner.calls = []
     FakeScanner.cups = {"AA:00": ("c1", "Anna"), "AA:09": ("c9", "Ida")}
-    return lambda **kw: HB.BleakTransport(cup="c9", client_factory=FakeClient, scanner=FakeScanner,
+    return lambda **kw: ble.BleakTransport(cup="c9", client_factory=FakeClient, scanner=FakeScanner,
                                           backoff=(0.001, 0.004), **kw)
 
 
@@ -105,7 +105,7 @@ def test_bleak_transport_finds_connects_and_talks(fake_bleak):
         t = fake_bleak()
         await t.open()
         client = FakeClient.instances[-1]
-        assert client.device == "AA:09" and client.services == [HB.SERVICE_UUID] and t.mtu == 185
+        assert client.device == "AA:09" and client.services == [ble.SERVICE_UUID] and t.mtu == 185
         await t.send({"t": "hello", "v": 1, "pad": "p" * 500})
         ident = await t.recv(1)
         assert ident["cup"] == "c9" and ident["pad"] == "p" * 500
@@ -145,7 +145,7 @@ def test_bleak_transport_reconnects_with_backoff(fake_bleak):
 
 
 def test_bleak_scan_decodes_advertisements(fake_bleak):
-    found = run(HB.bleak_scan(0.5, FakeScanner))
+    found = run(ble.bleak_scan(0.5, FakeScanner))
     assert [(f["address"], f["cup"], f["name"], f["seat"], f["battery"], f["rssi"], f["via"]) for f in found] == [
         ("AA:00", "c1", "Anna", 0, 4000, -61, "bleak"), ("AA:09", "c9", "Ida", 0, 4000, -61, "bleak")]
 
@@ -155,19 +155,19 @@ def test_bleak_scan_decodes_advertisements(fake_bleak):
 def test_scan_verb_lists_serial_and_ble_cups(capsys):
     from schocken_host.cli import build_parser
     args = build_parser().parse_args(["scan", "--timeout", "0.1"])
-    assert args.run is SC.run
+    assert args.run is scan.run
 
     async def serial(ports):
         return [{"via": "serial", "address": "/dev/ttyACM0", "rssi": None, "cup": "c1", "name": "Anna",
                  "seat": 0, "battery": 3900, "state": "idle", "seq": None}]
 
-    async def ble(timeout):
+    async def ble_scan(timeout):
         return run_found
 
-    run_found = [HB.found("AA:09", -60, {HB.COMPANY_ID: BL.encode_payload("turn", 4, 2, 3700, "c9", "Ida")},
+    run_found = [ble.found("AA:09", -60, {ble.COMPANY_ID: bleformat.encode_payload("turn", 4, 2, 3700, "c9", "Ida")},
                           "Ida", "bleak")]
     out = io.StringIO()
-    assert SC.run(args, ble_scan=ble, serial=serial, out=out) == 0
+    assert scan.run(args, ble_scan=ble_scan, serial=serial, out=out) == 0
     lines = out.getvalue().splitlines()
     assert lines[0].split() == ["via", "address", "cup", "name", "seat", "rssi", "battery", "state"]
     assert lines[1].split() == ["serial", "/dev/ttyACM0", "c1", "Anna", "0", "3.90", "V", "idle"]
@@ -177,7 +177,7 @@ def test_scan_verb_lists_serial_and_ble_cups(capsys):
         raise FileNotFoundError("[Errno 2] No such file or directory: '/run/dbus/system_bus_socket'")
     args = build_parser().parse_args(["scan", "--json", "--no-serial"])
     out = io.StringIO()
-    assert SC.run(args, ble_scan=broken, out=out) == 0
+    assert scan.run(args, ble_scan=broken, out=out) == 0
     assert out.getvalue() == ""
     assert "Bluetooth (bleak) not available: FileNotFoundError" in capsys.readouterr().err
 
@@ -190,6 +190,6 @@ def test_scan_verb_uses_bleak_by_default(fake_bleak, monkeypatch):
     monkeypatch.setattr(bleak, "BleakScanner", FakeScanner)
     args = build_parser().parse_args(["scan", "--no-serial", "--timeout", "0.1"])
     out = io.StringIO()
-    assert SC.run(args, out=out) == 0
+    assert scan.run(args, out=out) == 0
     rows = [line.split()[:4] for line in out.getvalue().splitlines()[1:]]
     assert rows == [["bleak", "AA:00", "c1", "Anna"], ["bleak", "AA:09", "c9", "Ida"]]

@@ -12,7 +12,7 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 HW = REPO / "hardware" / "boards"
 
-import fake_i2c  # noqa: E402
+from kits import fake_i2c  # noqa: E402
 from boards import pins  # noqa: E402
 
 BOARD_FILES = sorted(HW.glob("*.json"))

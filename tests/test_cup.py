@@ -5,16 +5,16 @@ import json
 
 import pytest
 
-from schocken import fair as F
-from schocken import protocol as P
-from schocken import hostside as H
+from schocken import fair
+from schocken import protocol
+from schocken import hostside
 from schocken.rules import Rules
 
 from conftest import micropython_path
 
 pytestmark = pytest.mark.skipif(micropython_path() is None, reason="needs the micropython unix port")
 
-from cupkit import CupDriver  # noqa: E402
+from kits.cupkit import CupDriver  # noqa: E402
 
 
 @pytest.fixture
@@ -25,11 +25,11 @@ def cup():
 
 
 def test_hello_identity_and_version(cup):
-    ident = cup.request("identity", t="hello", v=P.VERSION)
-    assert ident["v"] == P.VERSION and ident["board"] == "emulated" and "standard" in ident["presets"]
+    ident = cup.request("identity", t="hello", v=protocol.VERSION)
+    assert ident["v"] == protocol.VERSION and ident["board"] == "emulated" and "standard" in ident["presets"]
     cup.send(t="hello", v=99)
     err = cup.recv("error")
-    assert err["code"] == P.E_VERSION
+    assert err["code"] == protocol.E_VERSION
 
 
 def test_whole_turn_with_set_aside_peek_stand_reveal(cup):
@@ -56,7 +56,7 @@ def test_whole_turn_with_set_aside_peek_stand_reveal(cup):
     cup.cup.press(3, 60)                                      # the reveal button
     rev = cup.recv("revealed")
     assert rev["dice"] == [1, 1, 3] and rev["throws"] == 2 and rev["hand"] is False
-    throw = H.check_reveal(Rules("standard"), None, done["commit"], rev)
+    throw = hostside.check_reveal(Rules("standard"), None, done["commit"], rev)
     assert throw.label == "Schock 3"
     cup.settle()
     assert cup.faces() == [1, 1, 3]
@@ -76,7 +76,7 @@ def test_take_back_within_throw_but_not_after(cup):
     cup.throw(6, 6)
     cup.die(0)                                                 # set aside in the last throw: stays out
     err = cup.recv("error")
-    assert err["code"] == P.E_REFUSED and "never goes back" in err["msg"]
+    assert err["code"] == protocol.E_REFUSED and "never goes back" in err["msg"]
 
 
 def test_sechsen_drehen_and_limit(cup):
@@ -92,14 +92,14 @@ def test_sechsen_drehen_and_limit(cup):
     done = cup.recv("done")
     assert done["throws"] == 2
     cup.hold_main()                                            # the last throw stays hidden, also from its owner
-    assert cup.recv("error")["code"] == P.E_REFUSED
+    assert cup.recv("error")["code"] == protocol.E_REFUSED
     cup.release_main()
     cup.cup.shake(800)                                         # past the limit
-    assert cup.recv("error")["code"] == P.E_REFUSED
+    assert cup.recv("error")["code"] == protocol.E_REFUSED
     cup.send(t="reveal", round=1)
     rev = cup.recv("revealed")
     assert rev["dice"] == [1, 1, 4]
-    assert H.check_reveal(Rules("beton"), 2, done["commit"], rev).label == "Schock 4"
+    assert hostside.check_reveal(Rules("beton"), 2, done["commit"], rev).label == "Schock 4"
 
 
 def test_sixes_refused_on_last_throw(cup):
@@ -109,15 +109,15 @@ def test_sixes_refused_on_last_throw(cup):
     cup.throw(6, 6, 1)
     cup.recv("done")                                           # limit reached: nothing left to turn for
     cup.die_long(0)
-    assert cup.recv("error")["code"] == P.E_REFUSED
+    assert cup.recv("error")["code"] == protocol.E_REFUSED
 
 
 def test_refusals_out_of_turn(cup):
     cup.start()
     cup.cup.shake(800)                                         # no Spinksen: not on turn, no throw
-    assert cup.recv("error")["code"] == P.E_REFUSED
+    assert cup.recv("error")["code"] == protocol.E_REFUSED
     cup.hold_main()
-    assert cup.recv("error")["code"] == P.E_REFUSED
+    assert cup.recv("error")["code"] == protocol.E_REFUSED
     cup.release_main()
     cup.settle(0.3)
     status = cup.request("status", t="status")
@@ -130,23 +130,23 @@ def test_bad_messages_change_nothing(cup):
     cup.throw(1, 1, 5)
     before = cup.request("status", t="status")
     cup.send_raw(b"this is not json\n")
-    assert cup.recv("error")["code"] == P.E_BAD_JSON
+    assert cup.recv("error")["code"] == protocol.E_BAD_JSON
     cup.send_raw(b'{"t": "turn", "round": "x"}\n')
-    assert cup.recv("error")["code"] == P.E_BAD_MESSAGE
+    assert cup.recv("error")["code"] == protocol.E_BAD_MESSAGE
     cup.send_raw(b'{"t": "launch"}\n')
-    assert cup.recv("error")["code"] == P.E_UNKNOWN
+    assert cup.recv("error")["code"] == protocol.E_UNKNOWN
     cup.send_raw(b"{" + b"x" * 3000 + b"}\n")
-    assert cup.recv("error")["code"] == P.E_TOO_LONG
+    assert cup.recv("error")["code"] == protocol.E_TOO_LONG
     cup.send_raw(b"\xff\xfe\n")
-    assert cup.recv("error")["code"] == P.E_BAD_JSON
+    assert cup.recv("error")["code"] == protocol.E_BAD_JSON
     cup.send(t="turn", round=8, limit=None)                      # out of turn: a round is open
-    assert cup.recv("error")["code"] == P.E_STATE
+    assert cup.recv("error")["code"] == protocol.E_STATE
     cup.send(t="reveal", round=7)                               # not stood yet
-    assert cup.recv("error")["code"] == P.E_STATE
+    assert cup.recv("error")["code"] == protocol.E_STATE
     after = cup.request("status", t="status")
     assert after == before
-    cup.send(t="hello", v=P.VERSION)                            # and the cup still answers
-    assert cup.recv("identity")["v"] == P.VERSION
+    cup.send(t="hello", v=protocol.VERSION)                            # and the cup still answers
+    assert cup.recv("identity")["v"] == protocol.VERSION
 
 
 # Issue 3: "Under the unix port with -X heapsize=64k, a cup plays three full rounds through its serial link". The
@@ -213,7 +213,7 @@ def test_reset_mid_turn_keeps_the_throw(cup):
     assert again["commit"] == done["commit"]
     rev = cup.request("revealed", t="reveal", round=4)
     assert rev["dice"] == [1, 1, 2]
-    assert H.check_reveal(Rules("standard"), None, done["commit"], rev).label == "Schock 2"
+    assert hostside.check_reveal(Rules("standard"), None, done["commit"], rev).label == "Schock 2"
 
 
 def test_a_revealed_throw_survives_a_reconnecting_host(cup):
@@ -230,7 +230,7 @@ def test_a_revealed_throw_survives_a_reconnecting_host(cup):
     assert (status["state"], status["round"], status["id"]) == ("revealed", 3, 5)
     again = cup.request("revealed", t="reveal", round=3)
     assert again == first and again["dice"] == [4, 2, 6]
-    assert H.check_reveal(Rules("standard"), None, done["commit"], again).label == "642"
+    assert hostside.check_reveal(Rules("standard"), None, done["commit"], again).label == "642"
 
 
 def test_a_turn_voids_a_round_the_table_ruled_the_cup_out_of(cup):
@@ -240,9 +240,9 @@ def test_a_turn_voids_a_round_the_table_ruled_the_cup_out_of(cup):
     cup.request(t="turn", round=2, limit=None)
     cup.throw(3, 3, 1)
     cup.send(t="turn", round=5, limit=None)
-    assert cup.recv("error")["code"] == P.E_STATE                 # a round is still open
+    assert cup.recv("error")["code"] == protocol.E_STATE                 # a round is still open
     cup.send(t="turn", round=5, limit=None, void=4)
-    assert cup.recv("error")["code"] == P.E_STATE                 # not the round it holds
+    assert cup.recv("error")["code"] == protocol.E_STATE                 # not the round it holds
     cup.request(t="turn", round=5, limit=None, void=2)
     assert cup.request("status", t="status")["round"] == 5
     assert cup.throw(2, 2, 2)["throws"] == 1
@@ -262,7 +262,7 @@ def test_same_firmware_under_cpython():
         cup.throw(1, 5)
         done = cup.stand()
         rev = cup.request("revealed", t="reveal", round=1)
-        assert H.check_reveal(Rules("standard"), None, done["commit"], rev).label == "Schock 5"
+        assert hostside.check_reveal(Rules("standard"), None, done["commit"], rev).label == "Schock 5"
     finally:
         cup.close()
 
@@ -280,17 +280,17 @@ def test_a_stuck_rng_refuses_every_throw_until_its_test_passes_again(cup):
     cup.start()
     cup.cup.control("rng stuck")
     cup.request(t="turn", round=1, limit=None)
-    assert cup.recv("error")["code"] == P.E_RNG                 # the commitment nonce could not be drawn
+    assert cup.recv("error")["code"] == protocol.E_RNG                 # the commitment nonce could not be drawn
     assert _status_color(cup) == (True, False, True)            # magenta
     cup.cup.shake(800)
-    assert cup.recv("error")["code"] == P.E_RNG                 # the retried startup test fails too
+    assert cup.recv("error")["code"] == protocol.E_RNG                 # the retried startup test fails too
     assert cup.request("status", t="status")["throws"] == 0     # nothing was thrown
     cup.cup.control("rng ok")
     p = cup.throw(2, 3, 4)
     assert p["throws"] == 1 and _status_color(cup) != (True, False, True)
     done = cup.stand()
     rev = cup.request("revealed", t="reveal", round=1)
-    H.check_reveal(Rules("standard"), None, done["commit"], rev)
+    hostside.check_reveal(Rules("standard"), None, done["commit"], rev)
     assert rev["dice"] == [2, 3, 4]
 
 
@@ -299,14 +299,14 @@ def test_a_fair_turn_waits_out_a_stuck_rng_and_goes_on_with_a_fresh_seed(cup):
     the cup commits to no seed and asks for no nonce, so nothing of the turn depends on bad bytes; the next shake
     runs a fresh startup test, and once the source is sound the seed is committed and the turn goes on. A failed
     health test is never permanent (docs/fairness.md, "RNG health tests")."""
-    cup.request("identity", t="hello", v=P.VERSION)
+    cup.request("identity", t="hello", v=protocol.VERSION)
     cup.request(t="configure", rules={"preset": "standard", "options": {}}, name="Anna", seat=0, fair=True)
     cup.cup.control("rng stuck")
     cup.request(t="turn", round=1, limit=None)
-    assert cup.recv("error")["code"] == P.E_RNG                 # the seed could not be drawn
+    assert cup.recv("error")["code"] == protocol.E_RNG                 # the seed could not be drawn
     assert _status_color(cup) == (True, False, True)            # magenta
     cup.cup.shake(800)
-    assert cup.recv("error")["code"] == P.E_RNG                 # the retried startup test fails too
+    assert cup.recv("error")["code"] == protocol.E_RNG                 # the retried startup test fails too
     assert not [m for m in cup.quiet() if m["t"] in ("seed", "shake")]
     cup.cup.control("rng ok")
     cup.cup.shake(800)
@@ -317,9 +317,9 @@ def test_a_fair_turn_waits_out_a_stuck_rng_and_goes_on_with_a_fresh_seed(cup):
     assert cup.recv("progress")["throws"] == 1 and _status_color(cup) != (True, False, True)
     done = cup.stand()
     rev = cup.request("revealed", t="reveal", round=1)
-    H.check_reveal(Rules("standard"), None, done["commit"], rev)
-    assert F.seed_commitment(bytes.fromhex(rev["seed"])) == seed["hash"]
-    assert F.check_dice(rev["seed"], seed["hash"], {1: "%032x" % 7919}, 1, rev["transcript"]) == 1
+    hostside.check_reveal(Rules("standard"), None, done["commit"], rev)
+    assert fair.seed_commitment(bytes.fromhex(rev["seed"])) == seed["hash"]
+    assert fair.check_dice(rev["seed"], seed["hash"], {1: "%032x" % 7919}, 1, rev["transcript"]) == 1
 
 
 def test_an_emulated_cup_dies_with_its_host():
@@ -370,7 +370,7 @@ def test_nothing_before_the_reveal_gives_the_hidden_throw_away(cup):
             seen.append(json.dumps(msg))
         return msg
     cup._read = recording
-    cup.request("identity", t="hello", v=P.VERSION)
+    cup.request("identity", t="hello", v=protocol.VERSION)
     cup.request(t="configure", rules={"preset": "standard", "options": {}}, name="Anna", seat=0, fair=True)
     cup.request(t="turn", round=1, limit=None)
     seed = cup.recv("seed")
@@ -384,8 +384,8 @@ def test_nothing_before_the_reveal_gives_the_hidden_throw_away(cup):
     rev = cup.request("revealed", t="reveal", round=1)
     before = seen[:seen.index(json.dumps(rev))]
     assert not [line for line in before if rev["nonce"] in line or rev["seed"] in line]
-    assert F.seed_commitment(bytes.fromhex(rev["seed"])) == seed["hash"]
-    H.check_reveal(Rules("standard"), None, done["commit"], rev)
+    assert fair.seed_commitment(bytes.fromhex(rev["seed"])) == seed["hash"]
+    hostside.check_reveal(Rules("standard"), None, done["commit"], rev)
 
 
 class _Flash:

@@ -117,7 +117,7 @@ def test_faces_text_draws_grids_and_marks_dice_set_aside():
 # --- render: frames of a real emulated cup --------------------------------------------------------------
 @needs_mp
 def test_decode_real_frames():
-    from cupkit import CupDriver
+    from kits.cupkit import CupDriver
 
     cup = CupDriver()
     try:

@@ -10,16 +10,16 @@ import types
 
 import pytest
 
-from schocken import fair as F
-from schocken import protocol as P
-from schocken import hostside as H
+from schocken import fair
+from schocken import protocol
+from schocken import hostside
 from schocken.rules import Rules
 
 from conftest import micropython_path, run_firmware_code
 
 needs_micropython = pytest.mark.skipif(micropython_path() is None, reason="needs the micropython unix port")
 
-from cupkit import CupDriver  # noqa: E402
+from kits.cupkit import CupDriver  # noqa: E402
 
 SIZES = (100, 300, 500, 700, 1000, 1023)  # bytes, newline included: 1023 is the longest line the cup takes
 
@@ -62,7 +62,7 @@ def ask_status(cup, line, state, pieces=1):
     send(cup, line, pieces)
     msg = reply(cup)
     if msg["t"] == "error":
-        assert msg["code"] == P.E_MEMORY, msg
+        assert msg["code"] == protocol.E_MEMORY, msg
         answer = "no_memory"
     else:
         assert msg["t"] == "status" and msg["state"] == state, msg
@@ -81,10 +81,10 @@ def long_lines_at(cup, state, answers):
     for n in (500, 1023):
         send(cup, padded(n, b'{"t":"configure","rules":{"preset":"standard"},"seat":0,"name":"'))
         err = reply(cup)
-        assert err["t"] == "error" and err["code"] in (P.E_BAD_MESSAGE, P.E_STATE, P.E_MEMORY), err
+        assert err["t"] == "error" and err["code"] in (protocol.E_BAD_MESSAGE, protocol.E_STATE, protocol.E_MEMORY), err
         send(cup, padded(n, b'{"t":"hello","v":1,"nonce":"'))
         msg = reply(cup)
-        assert msg["t"] == "error" and msg["code"] in (P.E_BAD_MESSAGE, P.E_MEMORY), msg
+        assert msg["t"] == "error" and msg["code"] in (protocol.E_BAD_MESSAGE, protocol.E_MEMORY), msg
         assert cup.quiet(0.1) == []
 
 
@@ -94,7 +94,7 @@ def play_round(cup, r, limit=None):
     cup.throw(1, 4, 2)
     done = cup.stand()
     rev = cup.request("revealed", t="reveal", round=r)
-    H.check_reveal(Rules("standard"), limit, done["commit"], rev, r)
+    hostside.check_reveal(Rules("standard"), limit, done["commit"], rev, r)
     cup.request(t="outcome", round=r, result="won", deckel=0, middle=13)
     return rev
 
@@ -119,7 +119,7 @@ def test_long_lines_at_every_point_of_a_turn_in_64k():
         done = cup.stand()
         long_lines_at(cup, "done", answers)
         rev = cup.request("revealed", t="reveal", round=1)
-        H.check_reveal(Rules("standard"), None, done["commit"], rev, 1)
+        hostside.check_reveal(Rules("standard"), None, done["commit"], rev, 1)
         assert rev["dice"] == [1, 1, 2]
         long_lines_at(cup, "revealed", answers)
         cup.request(t="outcome", round=1, result="won", deckel=0, middle=13)
@@ -141,7 +141,7 @@ def test_a_long_line_that_changes_state_is_done_or_changes_nothing():
             send(cup, padded(1000, b'{"t":"turn","round":%d,"limit":null,"pad":"' % r))
             msg = reply(cup)
             if msg["t"] == "error":
-                assert msg["code"] == P.E_MEMORY, msg
+                assert msg["code"] == protocol.E_MEMORY, msg
                 assert cup.request("status", t="status")["state"] == "idle"
                 cup.request(t="turn", round=r, limit=None)
             else:
@@ -149,11 +149,11 @@ def test_a_long_line_that_changes_state_is_done_or_changes_nothing():
             cup.throw(3, 3, 6)
             done = cup.stand()
             rev = cup.request("revealed", t="reveal", round=r)
-            H.check_reveal(Rules("standard"), None, done["commit"], rev, r)
+            hostside.check_reveal(Rules("standard"), None, done["commit"], rev, r)
             send(cup, padded(1000, b'{"t":"outcome","round":%d,"result":"won","deckel":0,"middle":13,"pad":"' % r))
             msg = reply(cup)
             if msg["t"] == "error":
-                assert msg["code"] == P.E_MEMORY, msg
+                assert msg["code"] == protocol.E_MEMORY, msg
                 assert cup.request("status", t="status")["state"] == "revealed"
                 cup.recv("done")
                 cup.request(t="outcome", round=r, result="won", deckel=0, middle=13)
@@ -171,7 +171,7 @@ def test_long_lines_during_fair_play():
     cup = start_cup("72k")
     answers = []
     try:
-        cup.request("identity", t="hello", v=P.VERSION)
+        cup.request("identity", t="hello", v=protocol.VERSION)
         cup.request(t="configure", rules={"preset": "standard", "options": {}}, name="Anna", seat=0, fair=True)
         cup.request(t="turn", round=1, limit=None)
         cup.recv("seed")
@@ -182,7 +182,7 @@ def test_long_lines_during_fair_play():
         cup.recv("progress")
         done = cup.stand()
         rev = cup.request("revealed", t="reveal", round=1)
-        H.check_reveal(Rules("standard"), None, done["commit"], rev, 1)
+        hostside.check_reveal(Rules("standard"), None, done["commit"], rev, 1)
         assert "seed" in rev
     finally:
         cup.close()
@@ -191,7 +191,7 @@ def test_long_lines_during_fair_play():
 
 # --- the parts ------------------------------------------------------------------------------------------------
 def test_the_splitter_hands_each_line_over_where_it_lies():
-    s = P.LineSplitter(16)
+    s = protocol.LineSplitter(16)
     got = []
 
     def handle(line):
@@ -206,7 +206,7 @@ def test_the_splitter_hands_each_line_over_where_it_lies():
 
 
 def test_feed_still_gives_the_host_copies():
-    s = P.LineSplitter(16)
+    s = protocol.LineSplitter(16)
     assert s.feed(b"a\nbb\n\n") == [b"a", b"bb", b""]
     assert s.feed(b"x" * 20) == [None] and s.feed(b"z\n{}\n") == [b"{}"]
     assert all(type(x) is bytes for x in s.feed(b"q\nr\n"))
@@ -214,10 +214,10 @@ def test_feed_still_gives_the_host_copies():
 
 def test_decode_takes_the_line_where_it_lies():
     buf = bytearray(b'{"t": "turn", "round": 3}\r   ')
-    assert P.decode(memoryview(buf)[:26], P.HOST_TO_CUP) == {"t": "turn", "round": 3}
-    with pytest.raises(P.ProtocolError) as e:
-        P.decode(memoryview(bytearray(b'{"t": "\xff"}')), P.HOST_TO_CUP)
-    assert e.value.code == P.E_BAD_JSON
+    assert protocol.decode(memoryview(buf)[:26], protocol.HOST_TO_CUP) == {"t": "turn", "round": 3}
+    with pytest.raises(protocol.ProtocolError) as e:
+        protocol.decode(memoryview(bytearray(b'{"t": "\xff"}')), protocol.HOST_TO_CUP)
+    assert e.value.code == protocol.E_BAD_JSON
 
 
 @needs_micropython
@@ -226,50 +226,50 @@ def test_micropython_decodes_a_line_without_copying_it():
     checked in every string, as bytes.decode did."""
     out = run_firmware_code("""
         import gc
-        from schocken import protocol as P
+        from schocken import protocol
         buf = bytearray(b'{"t": "status"' + b" " * 984 + b'}')
         line = memoryview(buf)
-        P.decode(line, P.HOST_TO_CUP)
+        protocol.decode(line, protocol.HOST_TO_CUP)
         gc.collect()
         gc.disable()
         a = gc.mem_alloc()
-        msg = P.decode(line, P.HOST_TO_CUP)
+        msg = protocol.decode(line, protocol.HOST_TO_CUP)
         print("alloc", gc.mem_alloc() - a, msg)
         gc.enable()
         for bad in (b'{"t": "st\\xc3"}', b'{"t\\xff": 1}', b'\\xfe{"t": "status"}'):
             try:
-                P.decode(memoryview(bytearray(bad)), P.HOST_TO_CUP)
-            except P.ProtocolError as e:
+                protocol.decode(memoryview(bytearray(bad)), protocol.HOST_TO_CUP)
+            except protocol.ProtocolError as e:
                 print(e.code)
     """)
     words = out.split()
     assert words[0] == "alloc" and int(words[1]) < 400, out  # the old decode copied the line twice: 2 KB
-    assert words[-3:] == [P.E_BAD_JSON] * 3, out
+    assert words[-3:] == [protocol.E_BAD_JSON] * 3, out
 
 
 def test_the_cups_lines_go_out_in_pieces():
     msg = {"t": "revealed", "round": 1, "dice": [1, 1, 2], "nonce": "ab" * 16, "throws": 2, "hand": False,
            "transcript": [["roll", [1, 5, 5]], ["aside", 0], ["roll", [1, 2]], ["stand"]], "name": "Zoë \"q\""}
-    parts = P.pieces(msg)
-    assert b"".join(parts) == P.encode(msg) and max(len(p) for p in parts) < 100
-    with pytest.raises(P.ProtocolError) as e:
-        P.pieces({"t": "error", "msg": "x" * P.MAX_LINE})
-    assert e.value.code == P.E_TOO_LONG
+    parts = protocol.pieces(msg)
+    assert b"".join(parts) == protocol.encode(msg) and max(len(p) for p in parts) < 100
+    with pytest.raises(protocol.ProtocolError) as e:
+        protocol.pieces({"t": "error", "msg": "x" * protocol.MAX_LINE})
+    assert e.value.code == protocol.E_TOO_LONG
 
 
 def test_the_no_memory_answer_is_made_in_advance():
     from cup.app import App
     line = App._line(types.SimpleNamespace(session=None), None)  # None in the queue: the line for no_memory
     assert type(line) is bytes and line.endswith(b"\n")
-    assert P.decode(line, H.CUP_TO_HOST) == P.error(P.E_MEMORY, "no memory for this line: dropped, nothing changed")
+    assert protocol.decode(line, hostside.CUP_TO_HOST) == protocol.error(protocol.E_MEMORY, "no memory for this line: dropped, nothing changed")
 
 
 def test_a_signature_is_checked_where_the_line_lies():
     key = b"k" * 32
     body = json.dumps({"t": "status", "c": 4}).encode()
-    signed = bytearray(F.sign(key, body) + b"  ")
-    F.check(key, memoryview(signed)[:len(signed) - 2])
-    assert F.verify(key, bytes(signed[:-2])) == body
+    signed = bytearray(fair.sign(key, body) + b"  ")
+    fair.check(key, memoryview(signed)[:len(signed) - 2])
+    assert fair.verify(key, bytes(signed[:-2])) == body
     signed[3] ^= 1
     with pytest.raises(Exception):
-        F.check(key, memoryview(signed)[:len(signed) - 2])
+        fair.check(key, memoryview(signed)[:len(signed) - 2])

@@ -17,9 +17,9 @@ REPO = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
 SCHOCKEN = str(BIN / "schocken")
 
-from schocken import protocol as P  # noqa: E402
-from schocken import hostside as H  # noqa: E402
-from schocken_host.provision import deploy as D  # noqa: E402
+from schocken import protocol  # noqa: E402
+from schocken import hostside  # noqa: E402
+from schocken_host.provision import deploy  # noqa: E402
 from schocken_host.provision.build import find_tool  # noqa: E402
 
 needs_mp = pytest.mark.skipif(find_tool("micropython") is None or find_tool("mpy-cross") is None,
@@ -49,21 +49,21 @@ def hello(port, timeout=5.0):
     import serial
     deadline = time.time() + timeout
     with serial.Serial(port, timeout=0.2) as s:
-        s.write(P.encode({"t": "hello", "v": P.VERSION}))
+        s.write(protocol.encode({"t": "hello", "v": protocol.VERSION}))
         buf = b""
         while time.time() < deadline:
             buf += s.read(4096)
             for line in buf.split(b"\n"):
-                part = H.message_part(line)
+                part = hostside.message_part(line)
                 if part and b'"identity"' in part:
-                    return P.decode(part, H.CUP_TO_HOST)
+                    return protocol.decode(part, hostside.CUP_TO_HOST)
     raise AssertionError("no identity from the cup: %r" % buf[-300:])
 
 
 # --- no interpreter needed ---------------------------------------------------------------------------
 
 def test_board_detection_from_micropython_machine_strings():
-    f = D.board_from_machine
+    f = deploy.board_from_machine
     assert f("Generic ESP32 module with ESP32", "esp32") == "esp32_devkitc"
     assert f("ESP32S3 module with ESP32S3", "esp32") == "esp32_s3_devkitc"
     assert f("Raspberry Pi Pico W with RP2040", "rp2") == "pico_w"
@@ -74,25 +74,25 @@ def test_board_detection_from_micropython_machine_strings():
 
 def test_flash_hints_name_image_and_tool():
     for name in ("esp32_devkitc", "esp32_s3_devkitc", "pico_w", "pico2_w"):
-        spec = D.board_spec(name)
-        hint = D.flash_hint(spec)
+        spec = deploy.board_spec(name)
+        hint = deploy.flash_hint(spec)
         assert spec["firmware"]["image"] in hint and spec["firmware"]["url"] in hint
         assert ("esptool" in hint) == name.startswith("esp32")
         assert ("UF2" in hint) == name.startswith("pico")
 
 
 def test_interpreter_checks():
-    spec = D.board_spec("pico_w")
-    D._check_interpreter(spec, {"mpy": (4 << 10) | 6, "platform": "rp2"})          # armv6m, mpy v6: fine
-    with pytest.raises(D.DeployError, match="needs armv6m: wrong --board"):
-        D._check_interpreter(spec, {"mpy": (10 << 10) | 6, "platform": "esp32"})   # an ESP32 build
-    with pytest.raises(D.DeployError, match="mpy version 5"):
-        D._check_interpreter(spec, {"mpy": (4 << 10) | 5, "platform": "rp2"})
+    spec = deploy.board_spec("pico_w")
+    deploy._check_interpreter(spec, {"mpy": (4 << 10) | 6, "platform": "rp2"})          # armv6m, mpy v6: fine
+    with pytest.raises(deploy.DeployError, match="needs armv6m: wrong --board"):
+        deploy._check_interpreter(spec, {"mpy": (10 << 10) | 6, "platform": "esp32"})   # an ESP32 build
+    with pytest.raises(deploy.DeployError, match="mpy version 5"):
+        deploy._check_interpreter(spec, {"mpy": (4 << 10) | 5, "platform": "rp2"})
 
 
 @pytest.mark.skipif(find_tool("mpy-cross") is None, reason="mpy-cross not installed")
 def test_firmware_files_for_a_board():
-    files = D.firmware_files(D.board_spec("pico_w"))
+    files = deploy.firmware_files(deploy.board_spec("pico_w"))
     assert "main.py" in files and files["main.py"].startswith(b"#")          # main.py stays source
     assert "cup/app.mpy" in files and "lib/schocken/rules.mpy" in files and "selftest.mpy" in files
     assert "boot_select.mpy" in files and "boards/rp2.mpy" in files

@@ -1,6 +1,6 @@
 """LIS3DH and MPU-6050 drivers against a fake I2C bus, on CPython and on the MicroPython unix port.
 
-The assertions live in tests/fake_i2c.py so both interpreters run the same checks; this file adds
+The assertions live in tests/kits/fake_i2c.py so both interpreters run the same checks; this file adds
 pytest-level cases and the MicroPython subprocess run.
 """
 
@@ -14,9 +14,9 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 FIRMWARE = REPO / "firmware"
-TESTS = REPO / "tests"
+KITS = REPO / "tests" / "kits"
 
-import fake_i2c  # noqa: E402
+from kits import fake_i2c  # noqa: E402
 from drivers.lis3dh import LIS3DH  # noqa: E402
 from drivers.mpu6050 import MPU6050  # noqa: E402
 from schocken_host.provision.build import find_tool  # noqa: E402
@@ -66,8 +66,8 @@ def test_mpu6050_rest_reading():
 
 @pytest.mark.skipif(MICROPYTHON is None, reason="micropython unix port not installed")
 def test_drivers_on_micropython():
-    env = dict(os.environ, MICROPYPATH=f"{FIRMWARE}:{FIRMWARE / 'lib'}:{TESTS}:.frozen")
-    r = subprocess.run([MICROPYTHON, "-X", "heapsize=64k", str(TESTS / "fake_i2c.py")],
+    env = dict(os.environ, MICROPYPATH=f"{FIRMWARE}:{FIRMWARE / 'lib'}:{KITS}:.frozen")
+    r = subprocess.run([MICROPYTHON, "-X", "heapsize=64k", str(KITS / "fake_i2c.py")],
                        env=env, capture_output=True, text=True, timeout=60, cwd=REPO)
     assert r.returncode == 0, r.stdout + r.stderr
     assert r.stdout.strip() == "drivers ok"

@@ -229,16 +229,16 @@ def test_link_task_survives_a_message_it_cannot_encode():
     # A message the encoder chokes on (here one that is not JSON; on a full heap a MemoryError) once ended the
     # link task, and the cup fell silent. Now it becomes an internal error and the next message still goes out.
     from cup.app import App
-    from schocken import protocol as P
+    from schocken import protocol
 
     class Writer:
         def __init__(self):
             self.lines = []
-            self.splitter = P.LineSplitter()  # the cup writes a line in pieces
+            self.splitter = protocol.LineSplitter()  # the cup writes a line in pieces
 
         def write(self, data):
             for line in self.splitter.feed(data):
-                self.lines.append(P.decode(line, {"error": "code:s msg:s re:s?", "ok": "re:s"}))
+                self.lines.append(protocol.decode(line, {"error": "code:s msg:s re:s?", "ok": "re:s"}))
 
         async def drain(self):
             pass
@@ -256,5 +256,5 @@ def test_link_task_survives_a_message_it_cannot_encode():
             await asyncio.sleep(0)
         task.cancel()
     asyncio.run(go())
-    assert writer.lines[0]["code"] == P.E_INTERNAL and "lost: TypeError" in writer.lines[0]["msg"]
+    assert writer.lines[0]["code"] == protocol.E_INTERNAL and "lost: TypeError" in writer.lines[0]["msg"]
     assert writer.lines[1] == {"t": "ok", "re": "turn"}

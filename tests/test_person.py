@@ -28,7 +28,7 @@ from schocken_host.views import render
 from schocken_host.views.scoreboard import Scoreboard
 
 from conftest import micropython_path
-from tablekit import play_args, read_log
+from kits.tablekit import play_args, read_log
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHOCKEN = [sys.executable, "-m", "schocken_host.cli"]
@@ -206,9 +206,12 @@ log = sys.argv[1]
 open(log, "w").write("{}\\n")
 args = types.SimpleNamespace(log_path=log, port=[], ble=[], table=None)
 signal.signal(signal.SIGINT, play._stop_in_time(args, "en"))
-print("ready", flush=True)
+ready = False
 while True:  # a stop that never ends: every KeyboardInterrupt swallowed
     try:
+        if not ready:  # said inside the try: a Ctrl-C right after "ready" is swallowed too
+            ready = True
+            print("ready", flush=True)
         time.sleep(60)
     except KeyboardInterrupt:
         pass

@@ -5,9 +5,9 @@ from pathlib import Path
 
 import pytest
 
-from schocken import protocol as P
+from schocken import protocol
 
-from schocken import hostside as H
+from schocken import hostside
 
 DOC = (Path(__file__).resolve().parents[1] / "docs" / "protocol.md").read_text()
 KINDS = {"i", "s", "b", "d", "l", "o", "h"}
@@ -19,38 +19,38 @@ def doc_row(kind):
     return rows
 
 
-@pytest.mark.parametrize("table", [P.HOST_TO_CUP, H.CUP_TO_HOST])
+@pytest.mark.parametrize("table", [protocol.HOST_TO_CUP, hostside.CUP_TO_HOST])
 def test_every_field_of_every_message_is_documented(table):
     for kind, spec in table.items():
         rows = doc_row(kind)  # "status" has a row in each direction
-        for name, field_kind in P.fields(spec):
+        for name, field_kind in protocol.fields(spec):
             want = "`%s`: %s" % (name, field_kind)
             assert any(want in row for row in rows), "%s.%s (%s) missing from docs/protocol.md" % (
                 kind, name, field_kind)
 
 
-@pytest.mark.parametrize("table", [P.HOST_TO_CUP, H.CUP_TO_HOST])
+@pytest.mark.parametrize("table", [protocol.HOST_TO_CUP, hostside.CUP_TO_HOST])
 def test_field_specs_are_well_formed(table):
     for kind, spec in table.items():
-        names = [name for name, _ in P.fields(spec)]
+        names = [name for name, _ in protocol.fields(spec)]
         assert len(names) == len(set(names)), kind
-        for name, field_kind in P.fields(spec):
+        for name, field_kind in protocol.fields(spec):
             assert re.fullmatch(r"[a-z_]+", name), (kind, name)
             assert field_kind.rstrip("?") in KINDS and len(field_kind) <= 2, (kind, field_kind)
 
 
 def test_fields_gives_pairs_in_order():
-    assert P.fields(P.HOST_TO_CUP["turn"]) == [("round", "i"), ("limit", "i?"), ("void", "i?")]
-    assert P.fields(P.HOST_TO_CUP["status"]) == [("id", "i?")]
+    assert protocol.fields(protocol.HOST_TO_CUP["turn"]) == [("round", "i"), ("limit", "i?"), ("void", "i?")]
+    assert protocol.fields(protocol.HOST_TO_CUP["status"]) == [("id", "i?")]
 
 
 def test_validate_follows_the_spec():
-    assert P.validate({"t": "turn", "round": 2}, P.HOST_TO_CUP) == "turn"  # limit optional
-    assert P.validate({"t": "turn", "round": 2, "limit": None}, P.HOST_TO_CUP) == "turn"
-    with pytest.raises(P.ProtocolError, match="needs field round"):
-        P.validate({"t": "turn", "limit": 1}, P.HOST_TO_CUP)
-    with pytest.raises(P.ProtocolError, match="field limit has the wrong type"):
-        P.validate({"t": "turn", "round": 1, "limit": "1"}, P.HOST_TO_CUP)
-    with pytest.raises(P.ProtocolError) as e:
-        P.validate({"t": "nonce", "round": 1, "throw": 1, "nonce": "XYZ"}, P.HOST_TO_CUP)
-    assert e.value.code == P.E_BAD_MESSAGE
+    assert protocol.validate({"t": "turn", "round": 2}, protocol.HOST_TO_CUP) == "turn"  # limit optional
+    assert protocol.validate({"t": "turn", "round": 2, "limit": None}, protocol.HOST_TO_CUP) == "turn"
+    with pytest.raises(protocol.ProtocolError, match="needs field round"):
+        protocol.validate({"t": "turn", "limit": 1}, protocol.HOST_TO_CUP)
+    with pytest.raises(protocol.ProtocolError, match="field limit has the wrong type"):
+        protocol.validate({"t": "turn", "round": 1, "limit": "1"}, protocol.HOST_TO_CUP)
+    with pytest.raises(protocol.ProtocolError) as e:
+        protocol.validate({"t": "nonce", "round": 1, "throw": 1, "nonce": "XYZ"}, protocol.HOST_TO_CUP)
+    assert e.value.code == protocol.E_BAD_MESSAGE

@@ -9,7 +9,7 @@ from fractions import Fraction
 
 import pytest
 
-from cup import roller as R  # noqa: E402
+from cup import roller  # noqa: E402
 from cup.roller import RollRefused, Roller  # noqa: E402
 
 from conftest import run_firmware_code  # noqa: E402
@@ -76,10 +76,10 @@ def tail(n, p, k):
 def test_cutoffs_follow_sp800_90b_formulas():
     alpha = Fraction(1, 2**ALPHA_LOG2)
     p = Fraction(1, 2**H)
-    assert R.RCT_CUTOFF == 1 + math.ceil(Fraction(ALPHA_LOG2, H)) == 7  # 4.4.1: 1 + ceil(-log2(alpha) / H)
-    assert R.APT_WINDOW == 512  # 4.4.2: the window of a non-binary source
-    assert R.APT_CUTOFF == 1 + critbinom(512, p, 1 - alpha) == 26
-    assert R.HIST_CUTOFF == 1 + critbinom(512, p, 1 - alpha / 256) == 28  # alpha over the 256 values
+    assert roller.RCT_CUTOFF == 1 + math.ceil(Fraction(ALPHA_LOG2, H)) == 7  # 4.4.1: 1 + ceil(-log2(alpha) / H)
+    assert roller.APT_WINDOW == 512  # 4.4.2: the window of a non-binary source
+    assert roller.APT_CUTOFF == 1 + critbinom(512, p, 1 - alpha) == 26
+    assert roller.HIST_CUTOFF == 1 + critbinom(512, p, 1 - alpha / 256) == 28  # alpha over the 256 values
     assert 1 + critbinom(512, Fraction(1, 256), 1 - Fraction(1, 2**20)) == 13  # SP 800-90B table 2, H = 8
 
 
@@ -88,13 +88,13 @@ def test_false_alarms_of_an_ideal_source_stay_below_alpha():
     512-byte window the APT's reference value 25 more times among 511 bytes, per startup window any of the 256
     values 28 times (a union bound)."""
     u = Fraction(1, 256)
-    rct = u ** (R.RCT_CUTOFF - 1)
-    apt = tail(R.APT_WINDOW - 1, u, R.APT_CUTOFF - 1)
-    hist = 256 * tail(R.APT_WINDOW, u, R.HIST_CUTOFF)
+    rct = u ** (roller.RCT_CUTOFF - 1)
+    apt = tail(roller.APT_WINDOW - 1, u, roller.APT_CUTOFF - 1)
+    hist = 256 * tail(roller.APT_WINDOW, u, roller.HIST_CUTOFF)
     assert rct == Fraction(1, 2**48)
     assert float(apt) == pytest.approx(1.83e-19, rel=0.01)
     assert float(hist) == pytest.approx(1.71e-20, rel=0.01)
-    per_byte = rct + apt / R.APT_WINDOW
+    per_byte = rct + apt / roller.APT_WINDOW
     assert per_byte < Fraction(1, 2**ALPHA_LOG2) and float(per_byte) == pytest.approx(3.55e-15, rel=0.01)
     assert float(10**8 * per_byte) == pytest.approx(3.55e-7, rel=0.01)
 
@@ -220,7 +220,7 @@ def test_stuck_source_fails_and_refuses():
     for value in (0, 0x55, 255):
         r = Roller(lambda n, v=value: bytes([v]) * n)
         assert not r.health_check()
-        assert r.reason == R.FAIL_RCT
+        assert r.reason == roller.FAIL_RCT
         with pytest.raises(RollRefused):
             r.roll(3)
         with pytest.raises(RollRefused):
@@ -254,10 +254,10 @@ def test_value_at_10_or_30_percent_fails_the_startup_test(seed, share):
     # Without runs the RCT cannot see it; the proportion tests must.
     r = Roller(biased(seed, share=share, no_repeats=True))
     assert not r.health_check()
-    assert r.reason in (R.FAIL_HIST, R.FAIL_APT)
+    assert r.reason in (roller.FAIL_HIST, roller.FAIL_APT)
 
 
-@pytest.mark.parametrize("run", [R.RCT_CUTOFF, R.RCT_CUTOFF + 1, 16])
+@pytest.mark.parametrize("run", [roller.RCT_CUTOFF, roller.RCT_CUTOFF + 1, 16])
 def test_source_with_long_repeats_fails(run):
     rng = random.Random(run)
 
@@ -269,11 +269,11 @@ def test_source_with_long_repeats_fails(run):
 
     r = Roller(src)
     assert not r.health_check()
-    assert r.reason == R.FAIL_RCT
+    assert r.reason == roller.FAIL_RCT
 
 
 def test_runs_one_short_of_the_cutoff_are_accepted():
-    run = R.RCT_CUTOFF - 1
+    run = roller.RCT_CUTOFF - 1
     r, src = healthy_roller()
     src.queue += bytes([7] * run + [8] * run + [9]) + FILLER
     assert r.roll(2 * run + 1) == [2] * run + [3] * run + [4]
@@ -281,11 +281,11 @@ def test_runs_one_short_of_the_cutoff_are_accepted():
 
 def test_continuous_rct_trips_while_rolling_and_recovery():
     r, src = healthy_roller()
-    src.queue += bytes([1, 2, 3]) + bytes([7]) * R.RCT_CUTOFF + FILLER
+    src.queue += bytes([1, 2, 3]) + bytes([7]) * roller.RCT_CUTOFF + FILLER
     with pytest.raises(RollRefused):
         r.roll(20)  # the whole chunk is tested before any byte of it is used
-    assert not r.healthy and r.reason == R.FAIL_RCT
-    assert r.failed_at == 3 + R.RCT_CUTOFF - 1  # the byte that completed the run
+    assert not r.healthy and r.reason == roller.FAIL_RCT
+    assert r.failed_at == 3 + roller.RCT_CUTOFF - 1  # the byte that completed the run
     with pytest.raises(RollRefused):
         r.roll(1)
     assert r.health_check()  # a fresh startup test brings it back
@@ -298,26 +298,26 @@ def test_continuous_apt_trips_while_rolling():
     # repeat it every 19 bytes among distinct other values: 26 times within 476 bytes.
     others = [v for v in range(256) if v != 0xAA]
     pattern = bytearray()
-    for k in range(R.APT_CUTOFF):
+    for k in range(roller.APT_CUTOFF):
         pattern.append(0xAA)
         pattern += bytes(others[(k * 18 + j) % 255] for j in range(18))
     src.queue += pattern
     with pytest.raises(RollRefused):
         r.roll(600)
-    assert r.reason == R.FAIL_APT
-    assert r.failed_at == (R.APT_CUTOFF - 1) * 19 % 64  # the reference's 26th time, in its 64-byte chunk
+    assert r.reason == roller.FAIL_APT
+    assert r.failed_at == (roller.APT_CUTOFF - 1) * 19 % 64  # the reference's 26th time, in its 64-byte chunk
 
 
 def test_a_window_one_short_of_the_apt_cutoff_is_accepted():
     r, src = healthy_roller()
     others = [v for v in range(256) if v != 0xAA]
     pattern = bytearray()
-    for k in range(R.APT_CUTOFF - 1):
+    for k in range(roller.APT_CUTOFF - 1):
         pattern.append(0xAA)
         pattern += bytes(others[(k * 18 + j) % 255] for j in range(18))
-    pattern += bytes(others[(k * 18 + 18 + j) % 255] for j in range(R.APT_WINDOW - len(pattern)))
+    pattern += bytes(others[(k * 18 + 18 + j) % 255] for j in range(roller.APT_WINDOW - len(pattern)))
     src.queue += pattern + bytes([0xAA])  # opens the next window: counting starts again
-    assert len(r.random_bytes(R.APT_WINDOW + 1)) == R.APT_WINDOW + 1
+    assert len(r.random_bytes(roller.APT_WINDOW + 1)) == roller.APT_WINDOW + 1
 
 
 def test_source_errors_fail_the_health_check():
@@ -325,9 +325,9 @@ def test_source_errors_fail_the_health_check():
         raise OSError(5)
 
     r = Roller(broken)
-    assert not r.health_check() and r.reason == R.FAIL_SOURCE
+    assert not r.health_check() and r.reason == roller.FAIL_SOURCE
     r = Roller(lambda n: os.urandom(n - 1))
-    assert not r.health_check() and r.reason == R.FAIL_SOURCE
+    assert not r.health_check() and r.reason == roller.FAIL_SOURCE
 
 
 def test_startup_draws_at_least_1024_bytes_and_calls_radio_on():
@@ -382,10 +382,10 @@ def test_random_bytes_come_through_the_same_tests_as_the_dice():
     r, src = healthy_roller()
     src.queue += FILLER[:40]
     assert r.random_bytes(40) == FILLER[:40]     # every byte value, 252..255 too: no rejection here
-    src.queue += bytes([9]) * R.RCT_CUTOFF + FILLER  # the next chunk trips the repetition count test
+    src.queue += bytes([9]) * roller.RCT_CUTOFF + FILLER  # the next chunk trips the repetition count test
     with pytest.raises(RollRefused):
         r.random_bytes(64)
-    assert not r.healthy and r.reason == R.FAIL_RCT
+    assert not r.healthy and r.reason == roller.FAIL_RCT
     with pytest.raises(RollRefused):
         r.random_bytes(1)
     fresh = Roller(Scripted())

@@ -1,6 +1,6 @@
-"""The full-screen scoreboard of `schocken play` (host_tools/schocken_host/scoreboard.py).
+"""The full-screen scoreboard of `schocken play` (host_tools/schocken_host/views/scoreboard.py).
 
-The table is rebuilt from realistic event sequences (tests/scorekit.py: shaped like the referee's and computed
+The table is rebuilt from realistic event sequences (tests/kits/scorekit.py: shaped like the referee's and computed
 with the rules package, the referee's own ``_peek_throw_off`` / ``_peek_round`` on a copy of the game), then fed
 to a running Scoreboard through ``update(state, event)`` exactly as the referee does. Each phase is checked by
 the text of its widgets and by an SVG snapshot in tests/snapshots/ (written when missing, compared after
@@ -21,7 +21,7 @@ from schocken_host.views.own_cup import OwnCup
 from schocken_host.views.scoreboard_view import die_rows
 from schocken_host.errors import CommandError
 
-from scorekit import FINAL, PLAYS, ROUND_2, ROUND_3, ROUND_4, THROW_OFF, FakeCup, Table, until
+from kits.scorekit import FINAL, PLAYS, ROUND_2, ROUND_3, ROUND_4, THROW_OFF, FakeCup, Table, until
 
 SNAPSHOTS = Path(__file__).resolve().parent / "snapshots"
 SIZE = (110, 40)

@@ -1,5 +1,5 @@
 """Tests for the cup's shake detector (firmware/cup/shake.py), the trace replay (firmware/cup/replay.py)
-and the host command `schocken shake-replay` (host_tools/schocken_host/shake_replay.py).
+and the host command `schocken shake-replay` (host_tools/schocken_host/commands/shake_replay.py).
 
 Every recorded trace in tests/data/traces.json runs under the MicroPython unix port (64 KB heap) and on
 CPython; the hot path is proven allocation-free with micropython.heap_lock()."""
@@ -18,10 +18,10 @@ from hypothesis import given, settings, strategies as st
 REPO = Path(__file__).resolve().parents[1]
 FIRMWARE = REPO / "firmware"
 
-from cup import shake as S  # noqa: E402
+from cup import shake  # noqa: E402
 from cup.replay import TraceError, replay  # noqa: E402
 
-from tracekit import DATA, MANIFEST, MAX_LATENCY_MS, check_throws  # noqa: E402
+from kits.tracekit import DATA, MANIFEST, MAX_LATENCY_MS, check_throws  # noqa: E402
 from schocken_host.provision.build import find_tool  # noqa: E402
 
 MICROPYTHON = find_tool("micropython")
@@ -142,7 +142,7 @@ def test_module_has_no_floats_or_forbidden_imports():
 def test_intermediates_fit_a_32bit_small_int():
     """On ESP32/RP2 a small int has 31 bits; anything bigger silently becomes a heap long int. Feed wild
     input and check every int the hot path holds (locals and attributes) stays below 2**30."""
-    assert 3 * (2 * S._AMAX) ** 2 < 2 ** 30
+    assert 3 * (2 * shake._AMAX) ** 2 < 2 ** 30
     limit = 2 ** 30
     seen = []
 
@@ -158,7 +158,7 @@ def test_intermediates_fit_a_32bit_small_int():
         return None
 
     rng = random.Random(7)
-    det = S.ShakeDetector()
+    det = shake.ShakeDetector()
     sys.settrace(tracer)
     try:
         for i in range(3000):
@@ -173,7 +173,7 @@ def test_intermediates_fit_a_32bit_small_int():
 def test_states_for_the_led_view(name):
     """idle -> shaking (once proven) -> settling (stopped, confirming) -> idle at the throw; no flicker."""
     sensor = MANIFEST[name]["sensor"]
-    det = S.ShakeDetector(sensor)
+    det = shake.ShakeDetector(sensor)
     changes = []
     with open(DATA / name) as f:
         next(f)
@@ -183,23 +183,23 @@ def test_states_for_the_led_view(name):
                 hit = det.feed_accel(int(v[0]), *(int(round(float(x) * 1000)) for x in v[1:]))
             else:
                 hit = det.feed_switch(int(v[0]), int(v[1]))
-            if det.state != (changes[-1] if changes else S.IDLE):
+            if det.state != (changes[-1] if changes else shake.IDLE):
                 changes.append(det.state)
-            assert not hit or det.state == S.IDLE
-    assert changes == [S.SHAKING, S.SETTLING, S.IDLE] * MANIFEST[name]["throws"]
+            assert not hit or det.state == shake.IDLE
+    assert changes == [shake.SHAKING, shake.SETTLING, shake.IDLE] * MANIFEST[name]["throws"]
 
 
 def test_reset_forgets_a_shake_in_progress():
     lines = (DATA / "shake_accel.csv").read_text().splitlines()
-    det = S.ShakeDetector()
+    det = shake.ShakeDetector()
     for line in lines[1:]:
         t, x, y, z = line.split(",")
         det.feed_accel(int(t), *(int(round(float(v) * 1000)) for v in (x, y, z)))
         if int(t) == 2200:
             break
-    assert det.state == S.SHAKING
+    assert det.state == shake.SHAKING
     det.reset()
-    assert det.state == S.IDLE
+    assert det.state == shake.IDLE
     for line in lines[1:]:
         t, x, y, z = line.split(",")
         if int(t) > 2200:
@@ -211,7 +211,7 @@ def test_ticks_ms_wraparound(name):
     """t_ms may come from time.ticks_ms(), which wraps at 2**30 on the board."""
     lines = (DATA / name).read_text().splitlines()
     offset = 2 ** 30 - 1500  # wraps in the middle of the first shake
-    det = S.ShakeDetector(MANIFEST[name]["sensor"])
+    det = shake.ShakeDetector(MANIFEST[name]["sensor"])
     throws = []
     for line in lines[1:]:
         v = line.split(",")
@@ -227,9 +227,9 @@ def test_ticks_ms_wraparound(name):
 
 def test_bad_sensor():
     with pytest.raises(ValueError):
-        S.ShakeDetector("gyro")
+        shake.ShakeDetector("gyro")
     with pytest.raises(TypeError):  # the thresholds are constants of the detector, not settings
-        S.ShakeDetector("accel", min_shake_ms=1500)
+        shake.ShakeDetector("accel", min_shake_ms=1500)
 
 
 @pytest.mark.parametrize("text, fragment", [
@@ -258,20 +258,20 @@ def test_low_amplitude_noise_never_throws(seed, roll, pitch, amp, n):
     rng = random.Random(seed)
     g = (math.sin(pitch) * 9.81, -math.sin(roll) * math.cos(pitch) * 9.81,
          math.cos(roll) * math.cos(pitch) * 9.81)
-    det = S.ShakeDetector("accel")
+    det = shake.ShakeDetector("accel")
     for i in range(n):
         w = amp * math.sin(i * 0.6)
         v = [int(round((g[k] + max(-amp, min(amp, rng.gauss(0, amp / 2) + w / 2))) * 1000))
              for k in range(3)]
         assert not det.feed_accel(i * 10, *v)
-        assert det.state == S.IDLE
+        assert det.state == shake.IDLE
 
 
 @settings(max_examples=60, deadline=None)
 @given(gaps=st.lists(st.integers(9, 60), min_size=1, max_size=60))
 def test_switch_toggles_far_apart_never_throw(gaps):
     """Toggles at least 90 ms apart (steps, single taps) never make a shake, however many there are."""
-    det = S.ShakeDetector("switch")
+    det = shake.ShakeDetector("switch")
     t, level = 0, 0
     assert not det.feed_switch(t, level)
     for g in gaps:
@@ -287,7 +287,7 @@ def test_accel_fallback_when_the_cup_never_gets_still():
     """Shake, then walk off with the cup (never still): the throw still comes, quiet_final_ms after the
     last strong sample, instead of staying pending for ever."""
     import math
-    det = S.ShakeDetector("accel")
+    det = shake.ShakeDetector("accel")
     hits = []
     for i in range(400):
         t = i * 10
@@ -299,7 +299,7 @@ def test_accel_fallback_when_the_cup_never_gets_still():
         b = 5.0 * math.sin(2 * math.pi * 3 * t / 1000) if t >= 2000 else 0.0
         if det.feed_accel(t, int(a * 1000), 0, 9807 + int(a * 300 + b * 1000)):
             hits.append(t)
-    assert len(hits) == 1 and 2000 + 100 < hits[0] <= 2000 + S._QUIET_FINAL_MS
+    assert len(hits) == 1 and 2000 + 100 < hits[0] <= 2000 + shake._QUIET_FINAL_MS
 
 
 def _switch_pattern(det, period_ms, burst, total_ms, t0=1000):
@@ -318,12 +318,12 @@ def test_switch_drumming_is_not_a_shake_but_chatter_is():
     # fingers drumming next to the cup at ~14 Hz: 2 contact changes per knock, for a whole second. The
     # lenient 50 ms mean spacing (which the emulated board's 50 ms toggling needs) lets this chain into a
     # shake: a known limit of the switch sensor (docs/firmware.md), pinned here so a change is noticed.
-    assert len(_switch_pattern(S.ShakeDetector("switch"), 70, 2, 1000)) == 1
+    assert len(_switch_pattern(shake.ShakeDetector("switch"), 70, 2, 1000)) == 1
     # toggling every 50 ms (the emulated board's synthetic shake) is a shake with the defaults
-    assert len(_switch_pattern(S.ShakeDetector("switch"), 100, 1, 800)) == 0
-    assert len(_switch_pattern(S.ShakeDetector("switch"), 50, 1, 800)) == 1
+    assert len(_switch_pattern(shake.ShakeDetector("switch"), 100, 1, 800)) == 0
+    assert len(_switch_pattern(shake.ShakeDetector("switch"), 50, 1, 800)) == 1
     # a shaken contact chattering (a change every 20 ms) for 0.6 s: one throw, 80 ms after the last change
-    hits = _switch_pattern(S.ShakeDetector("switch"), 20, 1, 600)
+    hits = _switch_pattern(shake.ShakeDetector("switch"), 20, 1, 600)
     assert len(hits) == 1 and 1600 <= hits[0] <= 1600 + MAX_LATENCY_MS
     # the same chatter for only 0.2 s is too short
-    assert _switch_pattern(S.ShakeDetector("switch"), 20, 1, 200) == []
+    assert _switch_pattern(shake.ShakeDetector("switch"), 20, 1, 200) == []

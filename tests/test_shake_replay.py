@@ -12,7 +12,7 @@ import pytest
 from schocken_host.commands import shake_replay
 from schocken_host.provision.build import ROOT as REPO, find_tool
 
-from tracekit import DATA, check_throws
+from kits.tracekit import DATA, check_throws
 
 MICROPYTHON = find_tool("micropython")
 

@@ -88,12 +88,13 @@ LOOP = FAKE_CLOCK + """
 from array import array
 c = timescale.install(20)
 from boards import emulated
-from cup import buttons as B, clock
+from cup import clock
+from cup.buttons import Buttons
 from cup.shake import ShakeDetector
 board = emulated.make_board(link=(None, None))
 board.on_input = c.busy  # as emulate.py does: K while an input lasts
 events = []
-buttons = B.Buttons(lambda b, e, long: events.append((b, e, long, clock.ticks_ms())), long_ms=300)
+buttons = Buttons(lambda b, e, long: events.append((b, e, long, clock.ticks_ms())), long_ms=300)
 detector = ShakeDetector("accel")
 buf = array("i", (0, 0, 0))
 throws = []
@@ -185,7 +186,7 @@ def wait_frame(cup, since, check, timeout=10.0):
 def test_a_press_while_a_line_comes_in_is_seen():
     """The link task reads a line byte by byte; in cup time the button task still gets its polls meanwhile
     (timescale._io_wait): a 60 ms press sent while 4000 bytes arrive on the link is seen and reveals."""
-    from cupkit import CupDriver
+    from kits.cupkit import CupDriver
     drv = CupDriver(time_scale=50)
     try:
         drv.start()
@@ -217,7 +218,7 @@ def test_a_cup_under_load_counts_every_shake_and_press_in_cup_time(burner):
     """A hosted cup at K = 25, ten turns of shake, peek (a short hold of the main button: a long one would stand),
     set aside, shake, stand, with a process burning a core: every shake is one throw, no peek stands, every long
     press stands."""
-    from cupkit import CupDriver
+    from kits.cupkit import CupDriver
     drv = CupDriver(time_scale=25)
     try:
         drv.start()
@@ -254,23 +255,23 @@ def test_full_default_bot_game_in_scaled_time(tmp_path):
     authenticated links. It ends, every throw is checked, the log replays to the live standings, and no bot
     ever waited in vain (each of its inputs had its effect)."""
     import json
-    import tablekit as K
-    lab = K.Lab(tmp_path)
+    from kits import tablekit
+    lab = tablekit.Lab(tmp_path)
     try:
-        game = lab.game("full", ["--strategy", "fast"]).result(K.GAME_TIMEOUT + 30)
+        game = lab.game("full", ["--strategy", "fast"]).result(tablekit.GAME_TIMEOUT + 30)
     finally:
         lab.close()
     st = game.state
     assert game.ui.errors == [] and st.over and st.loser is not None
-    log = K.read_log(game.log)
+    log = tablekit.read_log(game.log)
     start = log[0]
     assert start["fair"] is True and start["rules"]["preset"] == "standard" and len(start["players"]) == 4
     assert "deckel_total" not in start["rules"].get("options", {})          # the full 13 Deckel
     assert log[-1]["ev"] == "game_over" and log[-1]["loser"] == st.loser
-    assert not K.events(log, "cheat") and not K.events(log, "pause")
-    assert len(K.events(log, "reveal")) == sum(len(e["order"]) for e in K.events(log, "round")) + len(
-        [s for e in K.events(log, "throw_off") for s in e["seats"]])
-    assert K.replay_json(game.log) == json.loads(json.dumps(st.standings()))
+    assert not tablekit.events(log, "cheat") and not tablekit.events(log, "pause")
+    assert len(tablekit.events(log, "reveal")) == sum(len(e["order"]) for e in tablekit.events(log, "round")) + len(
+        [s for e in tablekit.events(log, "throw_off") for s in e["seats"]])
+    assert tablekit.replay_json(game.log) == json.loads(json.dumps(st.standings()))
     assert [game.cup(s).bot.errors for s in range(4)] == [[]] * 4
 
 
@@ -279,8 +280,8 @@ def test_full_default_bot_game_in_scaled_time(tmp_path):
                                   ["--emulate", 2, "--time-scale", 0]])
 def test_time_scale_only_for_a_table_of_bots(tmp_path, argv):
     """A person plays at human speed: a time scale with a person at the table is one clear line, no cup started."""
-    import tablekit as K
-    proc = K.schocken("play", "--plain", *argv, env=dict(os.environ, SCHOCKEN_LOG_DIR=str(tmp_path)))
+    from kits import tablekit
+    proc = tablekit.schocken("play", "--plain", *argv, env=dict(os.environ, SCHOCKEN_LOG_DIR=str(tmp_path)))
     err = proc.stderr.strip().splitlines()
     assert proc.returncode != 0 and len(err) == 1 and "--time-scale" in err[0], proc.stderr
     assert not list(tmp_path.glob("*.jsonl"))

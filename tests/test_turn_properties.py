@@ -10,7 +10,7 @@ from schocken import RuleError
 from schocken.hostside import replay
 from schocken.turn import ASIDE, IN_CUP, PENDING, Turn
 
-from rulekit import DIE, TURN_FLIPS, fast, rule_sets
+from kits.rulekit import DIE, TURN_FLIPS, fast, rule_sets
 
 
 # --- (d) Turn ----------------------------------------------------------------------------------------------

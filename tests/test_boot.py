@@ -21,10 +21,10 @@ FIRMWARE = REPO / "firmware"
 HOST = REPO / "host_tools"
 HW = REPO / "hardware" / "boards"
 
-import boot_select as BS  # noqa: E402
+import boot_select  # noqa: E402
 from boards import pins  # noqa: E402
-from schocken import protocol as P  # noqa: E402
-from schocken import hostside as H  # noqa: E402
+from schocken import protocol  # noqa: E402
+from schocken import hostside  # noqa: E402
 from schocken_host.provision.build import find_tool  # noqa: E402
 
 BIN = Path(sys.executable).parent
@@ -69,28 +69,28 @@ def config_for(board, **extra):
 
 
 def test_every_chip_of_the_pin_validator_has_a_board_module():
-    assert sorted(BS.CHIP_MODULES) == sorted(pins.CHIPS)
-    for module in set(BS.CHIP_MODULES.values()) | {BS.EMULATED_MODULE}:
+    assert sorted(boot_select.CHIP_MODULES) == sorted(pins.CHIPS)
+    for module in set(boot_select.CHIP_MODULES.values()) | {boot_select.EMULATED_MODULE}:
         assert (FIRMWARE / (module.replace(".", "/") + ".py")).is_file(), module
 
 
 def test_name_limit_is_the_protocols():
-    assert BS.MAX_ID == P.MAX_NAME
+    assert boot_select.MAX_ID == protocol.MAX_NAME
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED_MODULES))
 def test_select_each_board(name):
-    assert BS.select(config_for(name), spec_of(name)) == EXPECTED_MODULES[name]
-    assert BS.select({"board": name, "cup_id": "x"}, spec_of(name)) == EXPECTED_MODULES[name]  # minimal
+    assert boot_select.select(config_for(name), spec_of(name)) == EXPECTED_MODULES[name]
+    assert boot_select.select({"board": name, "cup_id": "x"}, spec_of(name)) == EXPECTED_MODULES[name]  # minimal
 
 
 def test_select_emulated_board():
-    assert BS.select(config_for("emulated"), EMULATED_SPEC) == "boards.emulated"
+    assert boot_select.select(config_for("emulated"), EMULATED_SPEC) == "boards.emulated"
 
 
 def _error(config, spec):
-    with pytest.raises(BS.BootError) as e:
-        BS.select(config, spec)
+    with pytest.raises(boot_select.BootError) as e:
+        boot_select.select(config, spec)
     return e.value.kind, e.value.msg
 
 
@@ -135,13 +135,13 @@ def test_bad_configs(config, words):
 
 
 def test_read_json(tmp_path):
-    assert BS.read_json(str(tmp_path / "absent.json")) is None
+    assert boot_select.read_json(str(tmp_path / "absent.json")) is None
     (tmp_path / "cup.json").write_text("{not json")
-    with pytest.raises(BS.BootError) as e:
-        BS.read_json(str(tmp_path / "cup.json"))
+    with pytest.raises(boot_select.BootError) as e:
+        boot_select.read_json(str(tmp_path / "cup.json"))
     assert e.value.kind == "config" and "not valid JSON" in e.value.msg
     (tmp_path / "board.json").write_text('{"chip": "rp2040"}')
-    assert BS.read_json(str(tmp_path / "board.json")) == {"chip": "rp2040"}
+    assert boot_select.read_json(str(tmp_path / "board.json")) == {"chip": "rp2040"}
 
 
 def _root(tmp_path, spec=EMULATED_SPEC, config=None):
@@ -159,19 +159,19 @@ def _die_and_status(b):
 
 
 def test_boot_without_config_shows_the_error_and_returns(tmp_path, capsys):
-    from cup import leds as L
-    assert BS.boot(_root(tmp_path), start=lambda b, c, **kw: pytest.fail("started without a config")) is False
+    from cup import leds
+    assert boot_select.boot(_root(tmp_path), start=lambda b, c, **kw: pytest.fail("started without a config")) is False
     assert "no /cup.json" in capsys.readouterr().out
-    lit, status, colors = _die_and_status(BS.board)
-    assert status == L.rgb(L.ERROR) and colors == {L.rgb(L.ERROR)} and lit == L.PIPS[BS.FACE_CONFIG]
+    lit, status, colors = _die_and_status(boot_select.board)
+    assert status == leds.rgb(leds.ERROR) and colors == {leds.rgb(leds.ERROR)} and lit == leds.PIPS[boot_select.FACE_CONFIG]
 
 
 def test_boot_starts_the_app_with_board_and_config(tmp_path):
     seen = []
     cfg = config_for("emulated")
-    assert BS.boot(_root(tmp_path, config=cfg), start=lambda b, c, **kw: seen.append((b, c, kw))) is True
+    assert boot_select.boot(_root(tmp_path, config=cfg), start=lambda b, c, **kw: seen.append((b, c, kw))) is True
     (b, c, kw), = seen
-    assert b.name == "emulated" and b is BS.board and c == cfg
+    assert b.name == "emulated" and b is boot_select.board and c == cfg
     # the link's line buffer is made first thing, before the board and app imports fragment the heap
     from schocken.protocol import LineSplitter, MAX_LINE
     assert isinstance(kw["splitter"], LineSplitter) and len(kw["splitter"].buf) == MAX_LINE
@@ -181,43 +181,43 @@ def test_boot_never_swallows_keyboard_interrupt(tmp_path):
     def start(b, c, **kw):
         raise KeyboardInterrupt
     with pytest.raises(KeyboardInterrupt):
-        BS.boot(_root(tmp_path, config=config_for("emulated")), start=start)
+        boot_select.boot(_root(tmp_path, config=config_for("emulated")), start=start)
 
 
 def test_boot_reports_a_crashed_app_on_the_leds(tmp_path, capsys):
-    from cup import leds as L
+    from cup import leds
 
     def start(b, c, **kw):
         raise RuntimeError("boom")
-    assert BS.boot(_root(tmp_path, config=config_for("emulated")), start=start) is False
+    assert boot_select.boot(_root(tmp_path, config=config_for("emulated")), start=start) is False
     assert "the cup stopped: RuntimeError: boom" in capsys.readouterr().out
-    lit, status, _ = _die_and_status(BS.board)
-    assert status == L.rgb(L.ERROR) and lit == L.PIPS[BS.FACE_CRASH]
+    lit, status, _ = _die_and_status(boot_select.board)
+    assert status == leds.rgb(leds.ERROR) and lit == leds.PIPS[boot_select.FACE_CRASH]
 
 
 def test_boot_with_a_bad_spec_touches_no_board(tmp_path, capsys):
     spec = dict(spec_of("pico_w"), chip="z80")
-    assert BS.boot(_root(tmp_path, spec, config_for("pico_w"))) is False
-    assert "'z80' unknown" in capsys.readouterr().out and BS.board is None
+    assert boot_select.boot(_root(tmp_path, spec, config_for("pico_w"))) is False
+    assert "'z80' unknown" in capsys.readouterr().out and boot_select.board is None
 
 
 # --- boot_select on the MicroPython unix port ------------------------------------------------------------
 
 # One definition of the answers, run on MicroPython (as a script) and on CPython (exec'd here).
 ANSWERS = r"""
-def answers(cases, BS, pins):
+def answers(cases, boot_select, pins):
     out = []
     for name, config, spec in cases:
         if isinstance(spec, str):
             spec = pins.load(spec)
         try:
-            out.append(["ok", BS.select(config, spec)])
-        except BS.BootError as e:
+            out.append(["ok", boot_select.select(config, spec)])
+        except boot_select.BootError as e:
             out.append([e.kind, e.msg])
     return out
 """
-CASES_SCRIPT = ("import json, sys\nimport boot_select as BS\nfrom boards import pins\n" + ANSWERS
-                + "print(json.dumps(answers(json.loads(sys.stdin.read()), BS, pins)))\n")
+CASES_SCRIPT = ("import json, sys\nimport boot_select\nfrom boards import pins\n" + ANSWERS
+                + "print(json.dumps(answers(json.loads(sys.stdin.read()), boot_select, pins)))\n")
 
 
 def _cases():
@@ -238,7 +238,7 @@ def _cases():
 def _cpython_answers(cases):
     ns = {}
     exec(ANSWERS, ns)
-    return ns["answers"](cases, BS, pins)
+    return ns["answers"](cases, boot_select, pins)
 
 
 def _mp(args, **kw):
@@ -282,7 +282,7 @@ def test_boot_runs_the_emulated_cup_on_micropython(tmp_path):
                              "import boot_select; boot_select.boot(%r)" % root],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     try:
-        proc.stdin.write(P.encode({"t": "hello", "v": P.VERSION}))
+        proc.stdin.write(protocol.encode({"t": "hello", "v": protocol.VERSION}))
         proc.stdin.flush()
         deadline = time.time() + 20
         ident = None
@@ -290,8 +290,8 @@ def test_boot_runs_the_emulated_cup_on_micropython(tmp_path):
             line = proc.stdout.readline()
             if not line:
                 break
-            if not H.is_noise(line):
-                ident = P.decode(line, H.CUP_TO_HOST)
+            if not hostside.is_noise(line):
+                ident = protocol.decode(line, hostside.CUP_TO_HOST)
         assert ident is not None, proc.stderr.read1(2000) if proc.poll() is not None else "no answer"
         assert (ident["t"], ident["cup"], ident["name"], ident["board"]) == ("identity", "boot-1", "Bea", "emulated")
     finally:

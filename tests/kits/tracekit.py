@@ -4,7 +4,7 @@ holds, each final within MAX_LATENCY_MS of the shaking's end (issue 3: 100 ms)."
 import json
 from pathlib import Path
 
-DATA = Path(__file__).resolve().parent / "data"
+DATA = Path(__file__).resolve().parents[1] / "data"
 MANIFEST = json.loads((DATA / "traces.json").read_text())
 MAX_LATENCY_MS = 100
 

@@ -1,7 +1,7 @@
 """Whole tables end to end: the host referee with emulated cups on the MicroPython unix port, through
 `schocken play` (as a subprocess) or `play_cmd.play` (in this process), bots playing the cups' real inputs.
 
-All games of this module start together in one module fixture (tests/tablekit.py) and run side by side; each
+All games of this module start together in one module fixture (tests/kits/tablekit.py) and run side by side; each
 test waits for its own. Games use `--strategy fast` bots and `--set deckel_total=3` (complete games, just
 fewer Deckel in the middle) so the module stays well under four minutes on two cores.
 """
@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from conftest import micropython_path
-import tablekit as K
+from kits import tablekit
 
 pytestmark = pytest.mark.skipif(micropython_path() is None, reason="needs the micropython unix port")
 
@@ -25,7 +25,7 @@ NAMES = ["Anna", "Bert", "Cleo", "Dora"]
 SHORT = ["--set", "deckel_total=3", "--strategy", "fast"]
 RESUME_ARGV = ["--emulate", 4, "--rules", "standard", "--seed", 7] + SHORT
 CHEATS = [("dice", "replay"), ("transcript", "deckel"), ("dice", "deckel"), ("transcript", "replay")]
-WAIT = K.GAME_TIMEOUT + 30
+WAIT = tablekit.GAME_TIMEOUT + 30
 
 
 def flash(cup):
@@ -68,9 +68,9 @@ def resume_flow(lab, name="resume", ready=None):
     def mid_round(evs):
         rounds = [i for i, e in enumerate(evs) if e["ev"] == "round"]
         return len(rounds) >= 3 and any(e["ev"] == "done" for e in evs[rounds[2] + 1:])
-    log, at_kill = K.kill_when(b, b_dir, ready or mid_round)
+    log, at_kill = tablekit.kill_when(b, b_dir, ready or mid_round)
     c, _ = lab.cli(name + "-c", ["--resume", log] + RESUME_ARGV, log_dir=b_dir)
-    return {"a_rc": K.wait_proc(a), "c_rc": K.wait_proc(c), "a_log": K.the_log(lab.root / (name + "-a")),
+    return {"a_rc": tablekit.wait_proc(a), "c_rc": tablekit.wait_proc(c), "a_log": tablekit.the_log(lab.root / (name + "-a")),
             "log": log, "at_kill": at_kill, "c_out": (lab.root / (name + "-c.out")).read_text()}
 
 
@@ -81,7 +81,7 @@ CRASH_POINTS = random.Random(CRASH_SEED).sample(range(8, 70), 2)
 
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory):
-    lab = K.Lab(tmp_path_factory.mktemp("table"))
+    lab = tablekit.Lab(tmp_path_factory.mktemp("table"))
     for n, preset in enumerate(PRESETS):
         lab.game("preset-" + preset, ["--rules", preset, "--seed", 100 + n] + SHORT, names=NAMES)
     lab.game("restart", ["--rules", "standard", "--seed", 5] + SHORT, hook=restart_hook)
@@ -105,7 +105,7 @@ def assert_complete(game):
     assert game.ui.errors == []
     assert st.over and st.phase() == "over"
     assert st.loser is not None
-    log = K.read_log(game.log)
+    log = tablekit.read_log(game.log)
     assert log[0]["ev"] == "start" and log[-1]["ev"] == "game_over"
     assert log[-1]["loser"] == st.loser
     return log
@@ -118,9 +118,9 @@ def test_full_game_of_every_preset(lab, preset):
     log = assert_complete(game)
     assert log[0]["rules"]["preset"] == preset
     assert len(log[0]["players"]) == 4
-    assert K.events(log, "round") and not K.events(log, "cheat")
+    assert tablekit.events(log, "round") and not tablekit.events(log, "cheat")
     live = json.loads(json.dumps(game.state.standings()))
-    assert K.replay_json(game.log) == live
+    assert tablekit.replay_json(game.log) == live
     assert live["phase"] == "over" and live["loser"] in range(4)
 
 
@@ -130,19 +130,19 @@ def test_killed_host_resumes_to_the_same_result(lab):
     assert r["a_rc"] == 0 and r["c_rc"] == 0, r["c_out"][-2000:]
     at_kill = r["at_kill"]
     assert at_kill[-1]["ev"] not in ("round", "game_over")        # killed inside a round
-    assert len(K.events(at_kill, "round")) >= 3
-    log = K.read_log(r["log"])
+    assert len(tablekit.events(at_kill, "round")) >= 3
+    log = tablekit.read_log(r["log"])
     assert log[:len(at_kill)] == at_kill                          # the resumed host appended to the same log
     assert "resumed" in [e["ev"] for e in log[len(at_kill):]]
     assert log[-1]["ev"] == "game_over"
-    whole, resumed = K.replay_json(r["a_log"]), K.replay_json(r["log"])
+    whole, resumed = tablekit.replay_json(r["a_log"]), tablekit.replay_json(r["log"])
     for key in ("phase", "loser", "half_losers", "middle", "blattschuss", "rounds"):
         assert resumed[key] == whole[key], key
     assert [p["deckel"] for p in resumed["players"]] == [p["deckel"] for p in whole["players"]]
 
     def rounds(evs):
-        return [(e["round"], e["order"], e["entries"], e["worst"], e["deckel"]) for e in K.events(evs, "round")]
-    assert rounds(log) == rounds(K.read_log(r["a_log"]))           # the same dice, round by round
+        return [(e["round"], e["order"], e["entries"], e["worst"], e["deckel"]) for e in tablekit.events(evs, "round")]
+    assert rounds(log) == rounds(tablekit.read_log(r["a_log"]))           # the same dice, round by round
 
 
 @pytest.mark.parametrize("k", range(len(CRASH_POINTS)))
@@ -150,7 +150,7 @@ def test_host_killed_at_a_random_point_resumes_to_the_same_result(lab, k):
     r = result(lab, "crash%d" % k)
     why = "crash seed %d, killed after %d events" % (CRASH_SEED, CRASH_POINTS[k])
     assert r["a_rc"] == 0 and r["c_rc"] == 0, why + "\n" + r["c_out"][-2000:]
-    whole, resumed = K.replay_json(r["a_log"]), K.replay_json(r["log"])
+    whole, resumed = tablekit.replay_json(r["a_log"]), tablekit.replay_json(r["log"])
     for key in ("phase", "loser", "half_losers", "middle", "blattschuss", "rounds"):
         assert resumed[key] == whole[key], (key, why)
     assert [p["deckel"] for p in resumed["players"]] == [p["deckel"] for p in whole["players"]], why
@@ -162,7 +162,7 @@ def test_restarted_cup_rejoins_without_losing_a_throw(lab):
     log = assert_complete(game)
     d = game.ui.data
     assert "mid" in d and "stood" in d, d
-    assert not K.events(log, "cheat")
+    assert not tablekit.events(log, "cheat")
 
     def seat_events(kind, round_id, seat):
         return [e for e in log if e["ev"] == kind and e.get("round") == round_id and e.get("seat") == seat]
@@ -192,7 +192,7 @@ def test_restarted_cup_rejoins_without_losing_a_throw(lab):
     assert done["commit"] == stood["commit"]
     assert seat_events("reveal", stood["round"], stood["seat"])
     assert any(e["ev"] == "round" and e["round"] == stood["round"] for e in log)
-    assert K.replay_json(game.log) == json.loads(json.dumps(game.state.standings()))
+    assert tablekit.replay_json(game.log) == json.loads(json.dumps(game.state.standings()))
 
 
 # --- d. cheating cups -------------------------------------------------------------------------------
@@ -201,21 +201,21 @@ def test_cheating_cup_is_caught(lab, kind, policy):
     game = result(lab, "cheat-%s-%s" % (kind, policy))
     log = assert_complete(game)
     armed = game.ui.data["armed"]
-    cheats = K.events(log, "cheat")
+    cheats = tablekit.events(log, "cheat")
     assert [(e["round"], e["seat"]) for e in cheats] == [(armed, 1)]
     reason = cheats[0]["reason"]
     expected = {"dice": "commitment", "transcript": "step"}[kind]
     assert expected in reason, reason
-    rounds = [e for e in K.events(log, "round") if e["round"] == armed]
+    rounds = [e for e in tablekit.events(log, "round") if e["round"] == armed]
     if policy == "replay":
-        replay, = K.events(log, "replay_round")
+        replay, = tablekit.events(log, "replay_round")
         assert replay["round"] == armed and replay["seats"] == [1]
         assert rounds == []
     else:
-        assert not K.events(log, "replay_round")
+        assert not tablekit.events(log, "replay_round")
         rnd, = rounds
         assert rnd["worst"] == 1 and rnd["forfeit"] == [1]
-    assert K.replay_json(game.log) == json.loads(json.dumps(game.state.standings()))
+    assert tablekit.replay_json(game.log) == json.loads(json.dumps(game.state.standings()))
 
 
 # --- e. replay refuses a tampered log; stats ----------------------------------------------------------
@@ -250,7 +250,7 @@ def test_replay_refuses_an_inconsistent_log(lab, tmp_path, how):
         lines[i] = json.dumps(ev)
         return i + 1
     n = _tamper(game.log, bad, edit)
-    proc = K.schocken("replay", bad, "--json")
+    proc = tablekit.schocken("replay", bad, "--json")
     assert proc.returncode != 0
     assert proc.stdout == ""
     assert "Traceback" not in proc.stderr
@@ -265,7 +265,7 @@ def test_stats_summarize_games_per_player(lab, tmp_path):
     games = [result(lab, "preset-" + p) for p in PRESETS]
     for g in games:
         shutil.copy(g.log, tmp_path / (g.name + ".jsonl"))
-    proc = K.schocken("stats", "--log-dir", tmp_path, "--json")
+    proc = tablekit.schocken("stats", "--log-dir", tmp_path, "--json")
     assert proc.returncode == 0, proc.stderr
     data = json.loads(proc.stdout)
     assert data["games"] == len(PRESETS)
@@ -275,11 +275,11 @@ def test_stats_summarize_games_per_player(lab, tmp_path):
         assert row["games"] == len(PRESETS)
         lost = sum(1 for g in games if g.state.name(g.state.loser) == name)
         assert row["games_lost"] == lost
-        halves = sum(1 for g in games for ev in K.events(K.read_log(g.log), "half_lost")
+        halves = sum(1 for g in games for ev in tablekit.events(tablekit.read_log(g.log), "half_lost")
                      if ev["phase"] != "final" and g.state.name(ev["seat"]) == name)
         assert row["halves_lost"] == halves
     assert sum(r["games_lost"] for r in data["players"].values()) == len(PRESETS)
-    text = K.schocken("--lang", "en", "stats", "--log-dir", tmp_path)
+    text = tablekit.schocken("--lang", "en", "stats", "--log-dir", tmp_path)
     assert text.returncode == 0 and "%d games" % len(PRESETS) in text.stdout
     assert all(name in text.stdout for name in NAMES)
 
@@ -295,15 +295,15 @@ def test_stats_count_halves_from_the_rules_even_without_half_lost_lines(lab, tmp
         shutil.copy(log, whole / (p + ".jsonl"))
         lines = Path(log).read_text().splitlines(keepends=True)
         (torn / (p + ".jsonl")).write_text("".join(ln for ln in lines if json.loads(ln)["ev"] != "half_lost"))
-    counts = [json.loads(K.schocken("stats", "--log-dir", d, "--json").stdout)["players"] for d in (whole, torn)]
+    counts = [json.loads(tablekit.schocken("stats", "--log-dir", d, "--json").stdout)["players"] for d in (whole, torn)]
     assert counts[0] == counts[1]
     assert sum(r["halves_lost"] for r in counts[0].values()) > 0
 
 
 # --- f. a cup that is not there ----------------------------------------------------------------------
 def test_missing_port_is_one_clear_line(tmp_path):
-    env = dict(K.os.environ, SCHOCKEN_LOG_DIR=str(tmp_path / "logs"))
-    proc = K.schocken("play", "--plain", "--port", "/dev/no-such-cup", "--port", "/dev/no-such-cup-2", env=env)
+    env = dict(tablekit.os.environ, SCHOCKEN_LOG_DIR=str(tmp_path / "logs"))
+    proc = tablekit.schocken("play", "--plain", "--port", "/dev/no-such-cup", "--port", "/dev/no-such-cup-2", env=env)
     assert proc.returncode != 0
     err = proc.stderr.strip().splitlines()
     assert len(err) == 1 and "/dev/no-such-cup" in err[0], proc.stderr

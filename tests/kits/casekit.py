@@ -1,5 +1,5 @@
 """Runs the shared rule cases of tests/cases/*.json. Imported by pytest on CPython and executed by
-tests/mp_cases.py on the MicroPython unix port: one set of cases, two interpreters.
+tests/kits/mp_cases.py on the MicroPython unix port: one set of cases, two interpreters.
 
 Each case is a dict with "id", "type", "preset" (and optional "set": options), "seed", "quote" (the passage of
 the rule text it checks) and what the type needs. ``run_case`` returns None when the case holds, or a string

@@ -25,7 +25,7 @@ from pathlib import Path
 from schocken_host.commands import play as play_cmd
 from schocken_host.table import seating
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SCHOCKEN = [sys.executable, "-m", "schocken_host.cli"]
 GAME_TIMEOUT = 200
 # Tables of bots run in scaled time (`schocken play --time-scale K`, docs/emulation.md "Time scale"): the cups'

@@ -1,7 +1,7 @@
 """A table of cups over a virtual BLE link, for tests/test_ble.py, tests/test_ble_auth.py and bench/ble.py.
 
 Each cup is the unchanged cup app (``cup.app.App``) on the emulated board, whose ``link()`` is the firmware's
-BLE link (``firmware/boards/ble.py``) running on ``tests/aioble_shim.py`` (aioble on bumble). The host is one
+BLE link (``firmware/boards/ble.py``) running on ``tests/kits/aioble_shim.py`` (aioble on bumble). The host is one
 bumble device (``schocken_host.links.ble.BumbleCentral``) with a ``BumbleTransport`` per cup. All bumble
 controllers sit on one ``bumble.link.LocalLink`` in this process; more centrals (a phone nearby) and more
 peripherals (a cup impersonating another) can join it.
@@ -12,8 +12,8 @@ import random
 import sys
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-for _p in (REPO / "firmware", REPO / "firmware" / "lib", REPO / "tests"):
+REPO = Path(__file__).resolve().parents[2]
+for _p in (REPO / "firmware", REPO / "firmware" / "lib"):
     if str(_p) not in sys.path:
         sys.path.insert(0, str(_p))
 
@@ -24,7 +24,7 @@ from bumble.host import Host  # noqa: E402
 from bumble.link import LocalLink  # noqa: E402
 from bumble.transport.common import AsyncPipeSink  # noqa: E402
 
-from aioble_shim import Stack  # noqa: E402
+from kits.aioble_shim import Stack  # noqa: E402
 from boards import ble as board_ble  # noqa: E402
 from boards import emulated  # noqa: E402
 from cup.app import App  # noqa: E402

@@ -1,7 +1,7 @@
 """Runs every shared rule case on the interpreter that executes this file (the MicroPython unix port in
 the suite; CPython works too). Prints one line per failing case, then "N passed, M failed".
 
-    MICROPYPATH=firmware/lib:tests:.frozen micropython tests/mp_cases.py tests/cases/*.json
+    MICROPYPATH=firmware/lib:tests/kits:.frozen micropython tests/kits/mp_cases.py tests/cases/*.json
 """
 
 import sys

@@ -1,6 +1,6 @@
 """Property tests (hypothesis, CPython) for the rules package: ranking order, Deckel conservation, game end.
 Each property says which part of the rules it guards; the whole file runs in well under a minute. Turn move
-sequences: tests/test_turn_properties.py; the strategies: tests/rulekit.py.
+sequences: tests/test_turn_properties.py; the strategies: tests/kits/rulekit.py.
 """
 
 import random
@@ -16,7 +16,7 @@ from schocken.rules import Rules
 from schocken.sim import random_game
 from schocken.throws import ALL, KINDS, evaluate
 
-from rulekit import DICE, GAME_FLIPS, PRESET_NAMES, RANKING_FLIPS, fast, flipped, rule_sets
+from kits.rulekit import DICE, GAME_FLIPS, PRESET_NAMES, RANKING_FLIPS, fast, flipped, rule_sets
 
 
 @st.composite

@@ -11,7 +11,7 @@ no_memory); the heap stays bounded (the free heap after a collection never falls
 import gc
 import sys
 
-from schocken import protocol as P
+from schocken import protocol
 from cup.core import Cup
 
 _WORDS = ("hello", "configure", "turn", "reveal", "round_end", "outcome", "status", "launch", "", "T", "v",
@@ -93,9 +93,9 @@ _LEGAL = ({"t": "status"}, {"t": "hello", "v": 1}, {"t": "hello", "v": 1, "nonce
 def legal_long(r):
     """A legal line of 100..1023 bytes (newline included): (head, pad bytes, tail)."""
     msg = _LEGAL[r.next(len(_LEGAL))]
-    head = P.encode(msg)[:-2] + b', "pad": "'
+    head = protocol.encode(msg)[:-2] + b', "pad": "'
     tail = b'"}\n'
-    return head, 100 + r.next(P.MAX_LINE - 100) - len(head) - len(tail), tail
+    return head, 100 + r.next(protocol.MAX_LINE - 100) - len(head) - len(tail), tail
 
 
 def line(r, previous):
@@ -110,12 +110,12 @@ def line(r, previous):
         p = previous[r.next(len(previous))]
         return p[:r.next(len(p) + 1)]
     if kind == 3:  # overlong: arrives in pieces, as from the serial port
-        return P.MAX_LINE + r.next(3000)
+        return protocol.MAX_LINE + r.next(3000)
     msg = {"t": _WORDS[r.next(8)]}
     for _ in range(r.next(5)):
         msg[_WORDS[r.next(len(_WORDS))]] = value(r)
     try:
-        data = P.encode(msg)[:-1]
+        data = protocol.encode(msg)[:-1]
     except Exception:
         data = b"{}"
     return data
@@ -140,22 +140,22 @@ def main(n, seed):
 
     def on_line(item):  # as App.on_line: the line is a memoryview into the splitter's buffer
         if item is None:
-            return out.append(P.error(P.E_TOO_LONG, "long"))
+            return out.append(protocol.error(protocol.E_TOO_LONG, "long"))
         for b in item:
             if b not in b" \t\r\n\x0b\x0c":
                 break
         else:
             return
         try:
-            msg = P.decode(item, P.HOST_TO_CUP)
-        except P.ProtocolError as e:
-            return out.append(P.error(e.code, e.msg))
+            msg = protocol.decode(item, protocol.HOST_TO_CUP)
+        except protocol.ProtocolError as e:
+            return out.append(protocol.error(e.code, e.msg))
         except MemoryError:
-            return out.append(P.error(P.E_MEMORY, "no memory"))
+            return out.append(protocol.error(protocol.E_MEMORY, "no memory"))
         cup.on_message(msg)
 
     r = Lcg(seed)
-    splitter = P.LineSplitter()
+    splitter = protocol.LineSplitter()
     previous = []
     errors = accepted = failed = longs = 0
     gc.collect()
@@ -198,7 +198,7 @@ def main(n, seed):
         else:
             accepted += 1
         if first.startswith(b'{"t": "status", "pad"') and not [
-                m for m in out if m.get("t") == "status" or m.get("code") == P.E_MEMORY]:
+                m for m in out if m.get("t") == "status" or m.get("code") == protocol.E_MEMORY]:
             failed += 1
             print("FAIL line %d: a long status was not answered: %r" % (i, out))
         if i % 500 == 0:

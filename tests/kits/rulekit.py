@@ -1,5 +1,5 @@
 """Hypothesis strategies for the rules package: rule sets with options switched on any preset, dice, and the
-example budget of a property (tests/test_properties.py, tests/test_turn_properties.py)."""
+example budget of a property (tests/test_rule_properties.py, tests/test_turn_properties.py)."""
 
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st

@@ -1,4 +1,4 @@
-"""The one key map of `schocken play` and `schocken cup --emulate` (host_tools/schocken_host/keymap.py), the
+"""The one key map of `schocken play` and `schocken cup --emulate` (host_tools/schocken_host/views/keymap.py), the
 person's own cup as he sees it (views/own_cup.py), the host's refusals of his keys and the translations of the cup's
 refusal texts (i18n.refusal). Fast: no cup is started here (tests/test_person.py plays with real cups)."""
 
@@ -15,7 +15,7 @@ from schocken_host.views.own_cup import OwnCup
 from schocken_host.views.scoreboard import Scoreboard
 from schocken_host.table.state import TableState
 
-from scorekit import FakeCup, Table
+from kits.scorekit import FakeCup, Table
 
 ROOT = Path(__file__).resolve().parents[1]
 
