@@ -35,7 +35,7 @@ CONFIG_KEYS = {
     "secret": (str, False),        # per-cup secret for the fair-play features, written by `schocken deploy`
     "link": (str, False),          # "serial" (default: the USB REPL port) or "ble" (boards/ble.py, aioble)
 }
-MAX_ID = 24                        # = schocken.protocol.MAX_NAME (checked by tests/test_main.py)
+MAX_ID = 24                        # = schocken.protocol.MAX_NAME (checked by tests/test_boot.py)
 LONG_PRESS_MIN_MS = 200            # far above the 20 ms debounce, below any "press and hold"
 LONG_PRESS_MAX_MS = 10000
 

@@ -13,7 +13,7 @@
 # messages meanwhile go nowhere (as on an unplugged cable), and a host that reconnects asks for `status`.
 #
 # aioble and bluetooth are imported when the link starts, or handed in (tests run this file unchanged on
-# CPython with tests/aioble_shim.py on Google's bumble stack).
+# CPython with tests/kits/aioble_shim.py on Google's bumble stack).
 
 from cup.blelink import Tracker
 from schocken.bleformat import ADV_INTERVAL_US, RX_UUID, SERVICE_UUID, TX_UUID, WANT_MTU, payload_size
