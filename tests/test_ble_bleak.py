@@ -154,7 +154,7 @@ def test_bleak_scan_decodes_advertisements(fake_bleak):
 
 def test_scan_verb_lists_serial_and_ble_cups(capsys):
     from schocken_host.cli import build_parser
-    args = build_parser().parse_args(["scan", "--timeout", "0.1"])
+    args = build_parser().parse_args(["--lang", "en", "scan", "--timeout", "0.1"])
     assert args.run is scan.run
 
     async def serial(ports):
@@ -175,7 +175,7 @@ def test_scan_verb_lists_serial_and_ble_cups(capsys):
 
     async def broken(timeout):
         raise FileNotFoundError("[Errno 2] No such file or directory: '/run/dbus/system_bus_socket'")
-    args = build_parser().parse_args(["scan", "--json", "--no-serial"])
+    args = build_parser().parse_args(["--lang", "en", "scan", "--json", "--no-serial"])
     out = io.StringIO()
     assert scan.run(args, ble_scan=broken, out=out) == 0
     assert out.getvalue() == ""

@@ -158,9 +158,9 @@ def test_bad_input_is_one_line_and_exit_2(workdir, verb, args):
 
 
 def test_the_readme_example_without_its_file_and_the_recursion_bomb(workdir):
-    line = assert_refused(schocken(workdir, ["play", "--table", "tisch.toml"]))
+    line = assert_refused(schocken(workdir, ["--lang", "en", "play", "--table", "tisch.toml"]))
     assert "tisch.toml" in line and "no such table file" in line
-    line = assert_refused(schocken(workdir, ["rank", "<<", ("[" * 100000 + "\n").encode()]))
+    line = assert_refused(schocken(workdir, ["--lang", "en", "rank", "<<", ("[" * 100000 + "\n").encode()]))
     assert "nested too deeply" in line
 
 
@@ -204,7 +204,7 @@ BAD_TABLES = [
 def test_a_table_file_with_bad_entries_is_refused_naming_file_and_entry(workdir, tmp_path, text, words):
     path = tmp_path / "tisch.toml"
     path.write_text(text, encoding="utf-8")
-    line = assert_refused(schocken(workdir, ["play", "--table", str(path), "--emulate", "2"]))
+    line = assert_refused(schocken(workdir, ["--lang", "en", "play", "--table", str(path), "--emulate", "2"]))
     assert "%s: " % path in line and words in line, line
     assert sorted(p.name for p in (workdir / "logs").iterdir()) == ["old.jsonl"]
 

@@ -72,7 +72,7 @@ BAD = [
 
 @pytest.mark.parametrize("name,text,words", BAD, ids=[b[0] for b in BAD])
 def test_rank_bad_input(name, text, words):
-    proc = schocken(["rank", "--json"], text)
+    proc = schocken(["--lang", "en", "rank", "--json"], text)
     assert proc.returncode != 0
     assert proc.stdout == ""
     lines = proc.stderr.strip().splitlines()
@@ -87,7 +87,7 @@ def test_rank_bad_input(name, text, words):
     (["rules", "--set", "schock_aus=half"], "must be one of"),
 ])
 def test_unknown_preset_or_option(args, words):
-    proc = schocken(args, json.dumps(ROUND))
+    proc = schocken(["--lang", "en"] + args, json.dumps(ROUND))
     assert proc.returncode != 0 and proc.stdout == ""
     assert words in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
 

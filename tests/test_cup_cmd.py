@@ -255,6 +255,6 @@ def test_shake_replay_verb(capsys):
 
 
 def test_shake_replay_verb_bad_file(capsys):
-    rc = cli.main(["shake-replay", "no-such-trace.csv"])
+    rc = cli.main(["--lang", "en", "shake-replay", "no-such-trace.csv"])
     captured = capsys.readouterr()
     assert rc == 2 and captured.out == "" and "no such file" in captured.err

@@ -75,7 +75,7 @@ def test_board_detection_from_micropython_machine_strings():
 def test_flash_hints_name_image_and_tool():
     for name in ("esp32_devkitc", "esp32_s3_devkitc", "pico_w", "pico2_w"):
         spec = deploy.board_spec(name)
-        hint = deploy.flash_hint(spec)
+        hint = str(deploy.flash_hint(spec))
         assert spec["firmware"]["image"] in hint and spec["firmware"]["url"] in hint
         assert ("esptool" in hint) == name.startswith("esp32")
         assert ("UF2" in hint) == name.startswith("pico")
@@ -108,7 +108,7 @@ def test_not_micropython_says_how_to_flash(env):
     tty.setraw(master)
     tty.setraw(slave)
     try:
-        r = run(["deploy", "--port", os.ttyname(slave), "--timeout", "0.3", "--no-mip"], env)
+        r = run(["--lang", "en", "deploy", "--port", os.ttyname(slave), "--timeout", "0.3", "--no-mip"], env)
     finally:
         os.close(master)
         os.close(slave)
@@ -122,7 +122,7 @@ def test_not_micropython_says_how_to_flash(env):
 
 @needs_mp
 def test_deploy_start_and_redeploy_while_the_cup_runs(cup, env, tmp_path):
-    r = run(["deploy", "--port", cup.port, "--board", "emulated", "--name", "Anna", "--no-mip",
+    r = run(["--lang", "en", "deploy", "--port", cup.port, "--board", "emulated", "--name", "Anna", "--no-mip",
              "--control", cup.control_path], env)
     assert r.returncode == 0, r.stderr + r.stdout
     assert "verified:" in r.stdout and "aioble skipped" in r.stdout and "cup started" in r.stdout
@@ -144,7 +144,7 @@ def test_deploy_start_and_redeploy_while_the_cup_runs(cup, env, tmp_path):
     # The app is running: deploy interrupts it (Ctrl-C on the link), finds nothing to copy, keeps id and secret.
     (flash / "cup" / "old.mpy").write_bytes(b"M\x06stale")
     (flash / "cup" / "view.mpy").write_bytes(b"damaged")
-    r = run(["deploy", "--port", cup.port, "--no-mip"], env)
+    r = run(["--lang", "en", "deploy", "--port", cup.port, "--no-mip"], env)
     assert r.returncode == 0, r.stderr + r.stdout
     # Only what differs is copied (the damaged module; others only if a source changed meanwhile).
     assert "] cup/view.mpy (" in r.stdout and "] main.py (" not in r.stdout and "] cup.json (" not in r.stdout

@@ -89,7 +89,7 @@ def test_a_whole_last_line_without_its_newline_is_kept(logs, tmp_path):
     last = json.loads(data.splitlines()[-1])
     glog = gamelog.GameLog(log)
     try:
-        assert glog.repaired and "newline" in glog.repaired
+        assert glog.repaired and "newline" in str(glog.repaired)
         glog.append({"ev": "resumed"})
     finally:
         glog.close()

@@ -250,7 +250,7 @@ def test_replay_refuses_an_inconsistent_log(lab, tmp_path, how):
         lines[i] = json.dumps(ev)
         return i + 1
     n = _tamper(game.log, bad, edit)
-    proc = tablekit.schocken("replay", bad, "--json")
+    proc = tablekit.schocken("--lang", "en", "replay", bad, "--json")
     assert proc.returncode != 0
     assert proc.stdout == ""
     assert "Traceback" not in proc.stderr

@@ -9,6 +9,7 @@ import pytest
 from textual._xterm_parser import XTermParser
 
 from schocken_host import i18n
+from schocken_host.i18n import tr
 from schocken_host.views import keymap
 from schocken_host.views.keyboard import _decode_keys
 from schocken_host.views.own_cup import OwnCup
@@ -82,11 +83,11 @@ def test_a_peek_is_clearly_short_of_a_long_press_and_a_long_press_clearly_past_i
 @pytest.mark.parametrize("lang", ["de", "en"])
 def test_the_key_help_comes_from_the_map(lang):
     text = keymap.help_text(lang)
-    assert text.startswith(keymap.TEXT[lang]["title"] + ": ")
+    assert text.startswith(tr(lang, "keys.title") + ": ")
     for name, keys, shown in keymap.ROWS:
-        entry = "%s %s" % (shown[1 if lang == "en" else 0], keymap.TEXT[lang][name])
+        entry = "%s %s" % (shown.format(space=tr(lang, "keys.space")), tr(lang, "keys." + name))
         assert entry in text
-        first = shown[0].split()[0].split("/")[0]
+        first = shown.split()[0].split("/")[0]
         if first != "Enter":
             assert first in keys, (first, name)
     assert "\n" not in text
@@ -98,7 +99,7 @@ def test_the_key_help_comes_from_the_map(lang):
 def test_readme_lists_the_keys_of_the_map():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     for name, keys, shown in keymap.ROWS:
-        assert "`%s`" % shown[1].split("/")[0].split()[0] in readme, name
+        assert "`%s`" % shown.split("/")[0].split()[0] in readme, name
 
 
 # --- the cup's refusal texts, translated --------------------------------------------------------------
@@ -147,8 +148,8 @@ def test_refusal_fills_in_the_numbers_and_keeps_an_unknown_text():
     assert i18n.refusal("de", "die 3 shows 4, not a six") == "Würfel 3 zeigt 4, keine Sechs"
     assert i18n.refusal("de", "throw limit reached: 2 of 2 used") == "kein Wurf mehr (2 von 2)"
     assert i18n.refusal("de", "a new text") == "a new text" and not i18n.refusal_known("a new text")
-    assert i18n.tr("de", "refused", name="Anna", reason="nicht dein Zug") == "Anna: abgelehnt – nicht dein Zug"
-    assert i18n.tr("en", "refused", name="Anna", reason="not your turn") == "Anna: refused – not your turn"
+    assert i18n.tr("de", "play.refused", name="Anna", reason="nicht dein Zug") == "Anna: abgelehnt – nicht dein Zug"
+    assert i18n.tr("en", "play.refused", name="Anna", reason="not your turn") == "Anna: refused – not your turn"
 
 
 # --- the person's own cup -----------------------------------------------------------------------------

@@ -234,7 +234,7 @@ async def test_english_labels_keep_the_german_game_terms():
         events = table.round(ROUND_2)
         table.emit_all(events[:until(events, "progress", seat=1, throws=2)])
         await pilot.pause()
-        assert app.text_of("#phase") == "1. Hälfte  ·  Round 2"
+        assert app.text_of("#phase") == "1st half  ·  Round 2"
         assert app.text_of("#turn-line") == "▶ Ben is on turn · throw 2/3"
         assert app.text_of("#middle-caption") == "Middle"
         assert "set aside: 1-1" in app.card_text(1) and "0 Deckel" in app.card_text(1)
@@ -375,5 +375,5 @@ def test_run_scoreboard_returns_the_final_state(monkeypatch):
 def test_run_scoreboard_raises_the_game_error_after_the_screen_is_gone(monkeypatch):
     _headless(monkeypatch)
     with pytest.raises(CommandError, match="at least two cups"):
-        run_scoreboard(SimpleNamespace(), fake_play(lambda t: iter(()), fail=CommandError("a game needs at least "
-                                                                                          "two cups")), "de")
+        run_scoreboard(SimpleNamespace(), fake_play(lambda t: iter(()), fail=CommandError("seating.too_few_cups")),
+                       "de")

@@ -37,7 +37,7 @@ def test_shake_replay_switch_and_no_throws(capsys):
 
 def test_shake_replay_falls_back_to_cpython(capsys, monkeypatch):
     monkeypatch.setattr(shake_replay, "find_tool", lambda name: None)
-    assert shake_replay.main([str(DATA / "shake_accel.csv")]) == 0
+    assert shake_replay.main([str(DATA / "shake_accel.csv"), "--lang", "en"]) == 0
     out, err = capsys.readouterr()
     check_throws("shake_accel.csv", [json.loads(line)["t_ms"] for line in out.splitlines()])
     assert "micropython not found" in err and "CPython" in err
@@ -56,7 +56,7 @@ def test_shake_replay_bad_input(tmp_path, capsys, monkeypatch, fallback, content
     path = tmp_path / "trace.csv"
     if content is not None:
         path.write_text(content)
-    assert shake_replay.main([str(path), *args]) == 2
+    assert shake_replay.main([str(path), "--lang", "en", *args]) == 2
     out, err = capsys.readouterr()
     assert out == ""
     lines = [line for line in err.splitlines() if "micropython not found" not in line]

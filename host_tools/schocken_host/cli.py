@@ -13,7 +13,7 @@ import traceback
 
 from schocken import RuleError
 
-from schocken_host.i18n import LANGS, tr
+from schocken_host.i18n import LANGS, LocalizedError, tr
 from schocken_host.errors import BAD_INPUT, CommandError
 from schocken_host.input_checks import OneLineParser, os_error_text
 
@@ -68,17 +68,22 @@ def verb_names(parser=None):
     return []
 
 
-def bad_input(e):
-    """The one line that describes bad input, or None when ``e`` is not the user's doing. The verbs raise
-    CommandError for what they find wrong (the rules package RuleError); the rest is what Python raises on a bad file or bad data that reached
-    a reader without its own check: a file that is missing or a folder, text that is not UTF-8, JSON or TOML
-    that is broken (ValueError) or nested past the recursion limit."""
-    if isinstance(e, (CommandError, RuleError)):
+def bad_input(e, lang="de"):
+    """The one line that describes bad input in ``lang``, or None when ``e`` is not the user's doing. The
+    verbs raise CommandError for what they find wrong (the rules package RuleError, whose text stays English);
+    the rest is what Python raises on a bad file or bad data that reached a reader without its own check: a
+    file that is missing or a folder, text that is not UTF-8, JSON or TOML that is broken (ValueError) or
+    nested past the recursion limit."""
+    if isinstance(e, CommandError):
+        return e.localized(lang)
+    if isinstance(e, RuleError):
         return str(e)
     if isinstance(e, RecursionError):
-        return "input nested too deeply"
+        return tr(lang, "cli.nested")
     if isinstance(e, UnicodeError):
-        return "input is not UTF-8 text (%s)" % e
+        return tr(lang, "cli.not_utf8", error=e)
+    if isinstance(e, LocalizedError) and isinstance(e, (OSError, ValueError)):   # a lost link, a broken log
+        return e.localized(lang)
     if isinstance(e, OSError):
         return os_error_text(e)
     if isinstance(e, ValueError):
@@ -103,12 +108,12 @@ def main(argv=None):
     except Exception as e:  # noqa: BLE001 - the one place every error becomes one line
         if debugging():
             traceback.print_exc()
-        text = bad_input(e)
+        text = bad_input(e, args.lang)
         if text is not None:
-            sys.stderr.write("schocken: %s: %s\n" % (tr(args.lang, "error"), " ".join(text.split())))
+            sys.stderr.write("schocken: %s: %s\n" % (tr(args.lang, "cli.error"), " ".join(text.split())))
             return getattr(e, "status", BAD_INPUT)
-        sys.stderr.write("schocken: %s: %s: %s (SCHOCKEN_DEBUG=1 %s)\n" % (
-            tr(args.lang, "internal_error"), type(e).__name__, " ".join(str(e).split()), tr(args.lang, "traceback")))
+        sys.stderr.write("schocken: %s\n" % tr(args.lang, "cli.internal_error", kind=type(e).__name__,
+                                                 error=" ".join(str(e).split())))
         return INTERNAL_ERROR
 
 

@@ -1,124 +1,99 @@
-"""User-facing text in German (default) and English. Game terms stay German in both."""
+"""Every text the host shows a person, in German (the default) and English, through one lookup: ``tr``.
+
+The texts live in ``schocken_host/texts/``, one module per area, each a dict ``{key: (German, English)}``; a
+key names its area first ("plain.turn", "doctor.connect", "table_file.unknown_key"). Game terms stay German in
+both languages (Deckel, Schock-Aus, General, Straße, Jule, Sechsen drehen). tests/test_texts.py renders every
+key in both languages.
+
+Where the language is not known yet (an error raised deep in a layer, printed by ``cli.main``, which knows
+``--lang``), a ``Message`` carries the key and its fields, and is put into words where it is shown; ``str()``
+of a Message, and of a ``LocalizedError``, is the English text, for logs and tests."""
 
 import re
 
-TEXT = {
-    "de": {
-        "rules_title": "Regeln: {name} (Regeltext {seed})",
-        "col_throw": "Wurf", "col_dice": "Würfel", "col_deckel": "Deckel",
-        "all_half": "alle (Hälfte verloren)",
-        "all_middle": "alle 13 (aus der Mitte, dann vom Besten)",
-        "options": "Optionen",
-        "changed": "geändert",
-        "player": "Spieler {n}",
-        "throws_n": "{n} Wurf", "throws_n_pl": "{n} Würfe",
-        "hand": "aus der Hand", "built": "zusammengewürfelt",
-        "best": "Bester", "worst": "Schlechtester",
-        "gets": "{who} verliert die Runde und bekommt {n} Deckel ({whom} hat den besten Wurf).",
-        "gets_all": "{who} verliert die Runde: Schock-Aus, alle Deckel!",
-        "error": "Fehler",
-        "internal_error": "interner Fehler",
-        "traceback": "zeigt den Traceback",
-        "paired_elsewhere": "gepaart mit einem anderen Host",
-        "not_authentic": "Identität nicht echt",
-        "cup_garbage": "Becher {n} sendet Unsinn: {msg}",
-        "cup_rng": "Becher {n}: Zufallsgenerator gestört ({msg}); er würfelt wieder, sobald sein Test besteht",
-        "faults_muted": "Becher {n}: weitere fehlerhafte Nachrichten in dieser Runde werden nur gezählt",
-        "no_seat": "Keinen Platz {n} am Tisch",
-        "not_asked": "Platz {n}: der Tisch wurde nicht gefragt ('wait'/'forfeit' gilt nur für einen abwesenden Becher)",
-        "refused": "{name}: abgelehnt – {reason}",
-        "interrupted": "Spiel unterbrochen. Weiter mit: {command}",
-    },
-    "en": {
-        "rules_title": "Rules: {name} (rule text {seed})",
-        "col_throw": "Throw", "col_dice": "Dice", "col_deckel": "Deckel",
-        "all_half": "all (half lost)",
-        "all_middle": "all 13 (from the middle, then from the best)",
-        "options": "Options",
-        "changed": "changed",
-        "player": "Player {n}",
-        "throws_n": "{n} throw", "throws_n_pl": "{n} throws",
-        "hand": "from the hand", "built": "built",
-        "best": "Best", "worst": "Worst",
-        "gets": "{who} loses the round and takes {n} Deckel ({whom} has the best throw).",
-        "gets_all": "{who} loses the round: Schock-Aus, all Deckel!",
-        "error": "error",
-        "internal_error": "internal error",
-        "traceback": "shows the traceback",
-        "paired_elsewhere": "paired with another host",
-        "not_authentic": "identity not authentic",
-        "cup_garbage": "Cup {n} sends garbage: {msg}",
-        "cup_rng": "Cup {n}: random number generator failed ({msg}); it rolls again once its test passes",
-        "faults_muted": "Cup {n}: further faulty messages in this round are only counted",
-        "no_seat": "No seat {n} at the table",
-        "not_asked": "Seat {n}: the table was not asked ('wait'/'forfeit' is for an absent cup only)",
-        "refused": "{name}: refused – {reason}",
-        "interrupted": "Game interrupted. Continue with: {command}",
-    },
-}
+from schocken_host.texts import board_tools, cup, input_errors, link_errors, play, scoreboard
+from schocken_host.texts.refusals import REFUSALS
 
-LANGS = tuple(TEXT)
+LANGS = ("de", "en")
 
 
-def tr(lang, key, **kw):
-    text = TEXT.get(lang, TEXT["de"]).get(key) or TEXT["de"][key]
-    return text.format(**kw) if kw else text
+def _gather(*modules):
+    texts = {}
+    for module in modules:
+        twice = texts.keys() & module.TEXTS.keys()
+        if twice:
+            raise ValueError("text keys defined twice: %s" % ", ".join(sorted(twice)))
+        texts.update(module.TEXTS)
+    return texts
+
+
+TEXTS = _gather(board_tools, cup, input_errors, link_errors, play, scoreboard)
+
+
+def tr(lang, key, **fields):
+    """The text of ``key`` in ``lang`` (German for any language but "en"), its fields filled in; a field that
+    is a Message, Lines or LocalizedError is put into the same language first."""
+    text = TEXTS[key][1 if lang == "en" else 0]
+    if not fields:
+        return text
+    return text.format(**{name: localized(value, lang) for name, value in fields.items()})
+
+
+def localized(value, lang):
+    """``value`` in ``lang`` when it is a text still without a language, else ``value`` itself."""
+    if isinstance(value, (Message, Lines)):
+        return value.localized(lang)
+    if isinstance(value, LocalizedError):
+        return value.message.localized(lang)
+    return value
+
+
+class Message:
+    """A text whose language is not known where it is made: its key and fields. ``localized(lang)`` puts it
+    into words; ``str()`` is the English text."""
+
+    def __init__(self, key, **fields):
+        if key not in TEXTS:
+            raise KeyError("no text %r (schocken_host/texts)" % key)
+        self.key = key
+        self.fields = fields
+
+    def localized(self, lang):
+        return tr(lang, self.key, **self.fields)
+
+    def __str__(self):
+        return self.localized("en")
+
+    def __repr__(self):
+        return "Message(%r, %r)" % (self.key, self.fields)
+
+
+class Lines:
+    """Texts (Messages or plain strings) one per line, put into words together."""
+
+    def __init__(self, parts):
+        self.parts = list(parts)
+
+    def localized(self, lang):
+        return "\n".join(str(localized(part, lang)) for part in self.parts)
+
+    def __str__(self):
+        return self.localized("en")
+
+
+class LocalizedError(Exception):
+    """An error whose text is a Message: ``str(e)`` (and ``e.args[0]``) is the English text, for logs and
+    tests; ``e.localized(lang)`` is what a person reads. Raised as ``SomeError(key, **fields)``."""
+
+    def __init__(self, key, **fields):
+        self.message = Message(key, **fields)
+        super().__init__(str(self.message))
+
+    def localized(self, lang):
+        return self.message.localized(lang)
 
 
 # --- why a cup refused a button or a shake ----------------------------------------------------------------
-# The firmware's refusal texts (English, in ``{"t": "error", "code": "refused", "re": "input", "msg": ...}``):
-# the literal ones of firmware/cup/core.py's ``_refuse`` calls and the RuleError texts of the rules package's
-# Turn (firmware/lib/schocken/turn.py) that ``_refuse(str(e))`` passes on, written as there (%d, %r); plus the
-# host's own ("nothing to reveal", "the game is over") for keys it refuses before the cup sees them.
-# tests/test_keys.py checks that every refusal text of core.py and turn.py is here.
-REFUSALS = {
-    # firmware/cup/core.py
-    "not your turn": ("nicht dein Zug", "not your turn"),
-    "no throw left": ("kein Wurf mehr", "no throw left"),
-    "waiting for the host's nonce": ("die Würfel rollen noch", "the dice are still rolling"),
-    "the dice are in the air": ("die Würfel rollen noch", "the dice are still rolling"),
-    "Sechsen drehen is not possible now": ("Sechsen drehen geht jetzt nicht", "no Sechsen drehen now"),
-    "peeking is not allowed now": ("spicken geht jetzt nicht", "no peeking now"),
-    "nothing to do": ("jetzt nicht", "not now"),
-    "the round is not over": ("die Runde läuft noch", "the round is still on"),
-    # firmware/lib/schocken/turn.py, passed on by the cup
-    "throw limit reached: %d of %d used": ("kein Wurf mehr ({0} von {1})", "no throw left ({0} of {1} used)"),
-    "a one that fell must stay out (die %d)": ("eine gefallene Eins bleibt draußen (Würfel {0})",
-                                               "a one that fell stays out (die {0})"),
-    "no die left in the cup: stand instead": ("kein Würfel mehr im Becher: stehen", "no die in the cup: stand"),
-    "expected %d dice for the cup, got %r": ("Würfel passen nicht zum Becher", "the dice do not fit the cup"),
-    "a die shows 1 to 6, got %r": ("Würfel passen nicht zum Becher", "the dice do not fit the cup"),
-    "die %d is already set aside": ("Würfel {0} liegt schon draußen", "die {0} is set aside already"),
-    "die %d is the other six: it goes back into the cup": ("Würfel {0} ist die andere Sechs: zurück in den "
-                                                           "Becher", "die {0} is the other six: back into the cup"),
-    "only ones may be set aside, die %d shows %d": ("nur Einsen kommen raus, Würfel {0} zeigt {1}",
-                                                    "only ones go aside, die {0} shows {1}"),
-    "die %d was set aside for good and never goes back into the cup": (
-        "Würfel {0} liegt für immer draußen", "die {0} stays out for good"),
-    "die %d is not set aside": ("Würfel {0} liegt nicht draußen", "die {0} is not set aside"),
-    "Sechsen drehen is not played with these rules": ("kein Sechsen drehen bei diesen Regeln",
-                                                      "no Sechsen drehen with these rules"),
-    "Sechsen drehen needs two or three different dice": ("Sechsen drehen braucht zwei oder drei Sechsen",
-                                                         "Sechsen drehen needs two or three sixes"),
-    "die %d did not fall in this throw: only sixes of the same throw turn": (
-        "Würfel {0} fiel nicht in diesem Wurf", "die {0} did not fall in this throw"),
-    "die %d shows %d, not a six": ("Würfel {0} zeigt {1}, keine Sechs", "die {0} shows {1}, not a six"),
-    "the sixes of this throw were turned already": ("die Sechsen sind schon gedreht", "the sixes are turned already"),
-    "Sechsen drehen only while another throw is left": ("Sechsen drehen nur mit einem Wurf übrig",
-                                                        "Sechsen drehen needs a throw left"),
-    "after Sechsen drehen the next throw must be taken": ("nach Sechsen drehen erst würfeln",
-                                                          "after Sechsen drehen throw first"),
-    "after Sechsen drehen throw again first": ("nach Sechsen drehen erst würfeln", "after Sechsen drehen throw first"),
-    "the turn is over": ("du stehst schon", "you stand already"),
-    "throw first": ("erst würfeln", "throw first"),
-    "no throw yet": ("erst würfeln", "throw first"),
-    "die number must be 1 to 3, got %r": ("nur Würfel 1 bis 3", "only dice 1 to 3"),
-    # the host's own
-    "nothing to reveal": ("nichts aufzudecken", "nothing to reveal"),
-    "the game is over": ("das Spiel ist aus", "the game is over"),
-}
-
-
 def _pattern(text):
     return re.compile("^%s$" % re.escape(text).replace("%d", r"(-?\d+)").replace("%r", "(.+?)"))
 

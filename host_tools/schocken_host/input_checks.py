@@ -1,9 +1,9 @@
 """Checks of what a user hands the command line, made before anything starts (no cup, no log, no output).
 
 The argparse types (``count``, ``seconds``, ``heap_size``) turn a bad value into argparse's one-line error;
-the other checks raise RuleError, which ``cli.main`` prints as one line with exit status 2 (README, "Command
-line"). Files are read here as bytes and decoded on purpose, so a missing file, a folder, a file without read
-permission and a file that is not UTF-8 all say so in words, naming the file."""
+the other checks raise CommandError, which ``cli.main`` prints as one line with exit status 2 (README,
+"Command line"). Files are read here as bytes and decoded on purpose, so a missing file, a folder, a file
+without read permission and a file that is not UTF-8 all say so in words, naming the file."""
 
 import argparse
 import math
@@ -11,10 +11,11 @@ import os
 import re
 from pathlib import Path
 
-from schocken_host.errors import CommandError
-
-from schocken_host.errors import BAD_INPUT  # noqa: E402,F401  (the exit status of every refusal)
 from schocken.rules import PRESETS, Rules
+
+from schocken_host.errors import BAD_INPUT, CommandError
+from schocken_host.i18n import Message
+
 # The cup needs about 60 KB of heap (docs/benchmarks.md): below this an emulated cup dies at its start.
 MIN_HEAP = 64 * 1024
 # A board has well under this; more only costs the PC memory.
@@ -70,20 +71,22 @@ def os_error_text(e):
     return e.strerror or str(e) or type(e).__name__
 
 
-def read_text(path, what="file"):
-    """The text of a UTF-8 file; CommandError naming the file for every way it cannot be read."""
+def read_text(path, what=None):
+    """The text of a UTF-8 file; CommandError naming the file for every way it cannot be read. ``what``: the
+    kind of file, a Message ("input.file", "input.table_file", ...)."""
+    what = what or Message("input.file")
     try:
         data = Path(path).read_bytes()
     except IsADirectoryError:
-        raise CommandError("%s: is a folder, not a %s" % (path, what))
+        raise CommandError("input.is_a_folder", path=path, what=what)
     except FileNotFoundError:
-        raise CommandError("%s: no such %s" % (path, what))
+        raise CommandError("input.no_such_file", path=path, what=what)
     except OSError as e:
-        raise CommandError("%s: cannot read it: %s" % (path, e.strerror or e))
+        raise CommandError("input.unreadable", path=path, error=e.strerror or e)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise CommandError("%s: not UTF-8 text (byte 0x%02x at offset %d)" % (path, data[e.start], e.start))
+        raise CommandError("input.not_utf8", path=path, byte=data[e.start], offset=e.start)
 
 
 def _is_path(port):
@@ -96,16 +99,16 @@ def check_port(port, option="--port"):
     """A serial port named by path must exist (a typo would otherwise show up as a cup that does not answer,
     after every other cup has started); a folder is no port."""
     if not port.strip():
-        raise CommandError("%s: empty port name" % option)
+        raise CommandError("input.empty_port", option=option)
     if os.path.isdir(port):
-        raise CommandError("%s %s: is a folder, not a serial port" % (option, port))
+        raise CommandError("input.port_is_a_folder", option=option, port=port)
     if _is_path(port) and not os.path.exists(port):
-        raise CommandError("%s %s: no such device" % (option, port))
+        raise CommandError("input.no_such_device", option=option, port=port)
 
 
 def check_folder_for_writing(path, what):
     """``path`` is a folder we can create files in, or can be made one (its nearest existing parent is a
-    writable folder). Nothing is created here."""
+    writable folder). Nothing is created here. ``what``: the option, or a Message naming the folder."""
     path = Path(path)
     probe = path
     while not probe.exists():
@@ -113,9 +116,9 @@ def check_folder_for_writing(path, what):
             break
         probe = probe.parent
     if probe.exists() and not probe.is_dir():
-        raise CommandError("%s %s: %s is a file, not a folder" % (what, path, probe))
+        raise CommandError("input.folder_is_a_file", what=what, path=path, probe=probe)
     if probe.exists() and not os.access(probe, os.W_OK | os.X_OK):
-        raise CommandError("%s %s: %s is not writable" % (what, path, probe))
+        raise CommandError("input.folder_not_writable", what=what, path=path, probe=probe)
 
 
 def parse_assignments(items):
@@ -123,7 +126,7 @@ def parse_assignments(items):
     result = {}
     for item in items:
         if "=" not in item:
-            raise CommandError("--set needs OPTION=VALUE, not %r" % item)
+            raise CommandError("input.set_needs_value", item=item)
         key, value = item.split("=", 1)
         result[key.strip()] = value.strip()
     return result
@@ -131,7 +134,6 @@ def parse_assignments(items):
 
 def make_rules(preset, assignments):
     return Rules(preset, **parse_assignments(assignments or []))
-
 
 
 def add_rule_arguments(p):

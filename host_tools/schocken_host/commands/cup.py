@@ -25,10 +25,11 @@ import time
 
 from schocken.rules import PRESETS
 
+from schocken_host.i18n import Message, tr
 from schocken_host.views import keymap
 from schocken_host.views import render
 from schocken_host.input_checks import read_text
-from schocken_host.views.keyboard import KEYS, TEXT, _decode_keys, _run_tty, action_for, t  # noqa: F401  (re-exported)
+from schocken_host.views.keyboard import KEYS, _decode_keys, _run_tty, action_for  # noqa: F401  (re-exported)
 from schocken_host.errors import CommandError
 
 DEFAULT_LONG_MS = keymap.FIRMWARE_LONG_MS
@@ -137,7 +138,7 @@ class CupSession:
         """Control-channel errors from the cup, as message lines."""
         errs = self.cup.control_errors
         while self._errors_seen < len(errs):
-            self.note(t(self.lang, "cup_error", msg=errs[self._errors_seen]))
+            self.note(tr(self.lang, "cup.cup_error", msg=errs[self._errors_seen]))
             self._errors_seen += 1
 
     def wait_frame(self, after, timeout):
@@ -170,12 +171,12 @@ class CupSession:
         before = self.frame_count
         if kind == "shake":
             self.cup.shake(SHAKE_MS)
-            self.note(t(self.lang, "shake"))
+            self.note(tr(self.lang, "cup.shake"))
             if settle:  # the throw lands (or is refused) once the shake is over and the cup is still
                 self.wait_frame(before, SHAKE_MS / 1000 + 3.0)
         elif kind in ("tap", "long", "peek", "stand", "reveal"):
             self.cup.press(keymap.button(action), keymap.hold_ms(action, self.long_ms), keymap.GAP_MS)
-            self.note(t(self.lang, kind, n=keymap.button(action) + 1))
+            self.note(tr(self.lang, "cup." + kind, n=keymap.button(action) + 1))
         if settle:
             self.wait_quiet()
         self.guard.check()
@@ -217,7 +218,7 @@ def _run_lines(session, lang, out):
             continue
         action = action_for(word)
         if action is None:
-            sys.stderr.write("schocken cup: %s\n" % t(lang, "unknown", key=word.strip()))
+            sys.stderr.write("schocken cup: %s\n" % tr(lang, "cup.unknown", pressed=word.strip()))
             continue
         if action[0] == "quit":
             break
@@ -226,7 +227,7 @@ def _run_lines(session, lang, out):
             out.flush()
         session.do(action, settle=True)
         if not session.alive():
-            sys.stderr.write("schocken cup: %s\n" % t(lang, "cup_gone"))
+            sys.stderr.write("schocken cup: %s\n" % tr(lang, "cup.cup_gone"))
             return 1
     return 0
 
@@ -234,53 +235,53 @@ def _run_lines(session, lang, out):
 
 
 def board_file_problem(path):
-    """What is wrong with a board file for the emulated board (hardware/boards/*.json), or None: it must be a
-    JSON object; what the emulated board reads of it must be usable (22 LEDs, a brightness of 0 to 1)."""
+    """What is wrong with a board file for the emulated board (hardware/boards/*.json), as a Message, or None:
+    it must be a JSON object; what the emulated board reads of it must be usable (22 LEDs, a brightness of 0
+    to 1)."""
     try:
-        spec = json.loads(read_text(path, "board file"))
+        spec = json.loads(read_text(path, Message("input.board_file")))
     except CommandError as e:
-        return str(e)
+        return e.message
     except ValueError as e:
-        return "%s: not JSON: %s" % (path, e)
+        return Message("cup.board_not_json", path=path, error=e)
     except RecursionError:
-        return "%s: not JSON: nested too deeply" % path
+        return Message("cup.board_nested", path=path)
     if not isinstance(spec, dict):
-        return "%s: a board file is a JSON object (hardware/boards/*.json)" % path
+        return Message("cup.board_not_object", path=path)
     if spec.get("leds", render.N_PIXELS) != render.N_PIXELS:
-        return "%s: leds must be %d (the cup's ring), not %r" % (path, render.N_PIXELS, spec["leds"])
+        return Message("cup.board_leds", path=path, n=render.N_PIXELS, leds=spec["leds"])
     brightness = spec.get("brightness", 0.2)
     if isinstance(brightness, bool) or not isinstance(brightness, (int, float)) or not 0 <= brightness <= 1:
-        return "%s: brightness must be a number from 0 to 1, not %r" % (path, brightness)
+        return Message("cup.board_brightness", path=path, brightness=brightness)
     return None
 
 
 def run(args):
     lang = getattr(args, "lang", "de")
     if not args.emulate:
-        sys.stderr.write("schocken cup: %s\n" % (
-            "nur --emulate gibt es bisher" if lang == "de" else "only --emulate exists so far"))
+        sys.stderr.write("schocken cup: %s\n" % tr(lang, "cup.only_emulate"))
         return 2
     problem = args.board and board_file_problem(args.board)
     if problem:  # found here: the emulated cup would only die at its start, 20 s later, saying less
-        sys.stderr.write("schocken cup: %s\n" % problem)
+        sys.stderr.write("schocken cup: %s\n" % problem.localized(lang))
         return 2
     if args.long_ms is not None and not 100 <= args.long_ms <= 10000:
-        sys.stderr.write("schocken cup: --long-ms 100..10000\n")
+        sys.stderr.write("schocken cup: %s\n" % tr(lang, "cup.long_ms"))
         return 2
-    notes = [t(lang, "alone")]
+    notes = [tr(lang, "cup.alone")]
     if args.rules != "standard":
-        notes.append(t(lang, "rules_note", preset=args.rules))
+        notes.append(tr(lang, "cup.rules_note", preset=args.rules))
         sys.stderr.write("schocken cup: %s\n" % notes[-1])
     try:
         session = CupSession(lang=lang, sensor=args.sensor, board=args.board, name=args.name,
                              long_ms=args.long_ms)
     except (RuntimeError, OSError) as e:
-        sys.stderr.write("schocken cup: %s\n" % t(lang, "start_failed", err=e))
+        sys.stderr.write("schocken cup: %s\n" % tr(lang, "cup.start_failed", err=e))
         return 1
     try:
         interactive = sys.stdin.isatty() and sys.stdout.isatty()
         if not interactive:
-            sys.stdout.write(t(lang, "link", port=session.port) + "\n")
+            sys.stdout.write(tr(lang, "cup.link", port=session.port) + "\n")
             sys.stdout.flush()
             return _run_lines(session, lang, sys.stdout)
         return _run_tty(session, lang, notes)

@@ -9,6 +9,7 @@ from schocken_host.provision.boards import board_names
 from schocken_host.provision.deploy import deploy
 from schocken_host.provision import DeployError
 
+
 def add_arguments(p):
     p.add_argument("--port", help="serial port of the cup (default: the one USB board found)")
     p.add_argument("--board", choices=board_names(), help="board (default: the /board.json on it, else detected)")
@@ -30,18 +31,18 @@ def check_arguments(args):
     if args.control:
         check_port(args.control, "--control")
     if args.cup_id is not None and not 1 <= len(args.cup_id) <= MAX_NAME:
-        raise CommandError("--cup-id must be 1 to %d characters, not %r" % (MAX_NAME, args.cup_id))
+        raise CommandError("deploy.cup_id_length", most=MAX_NAME, cup_id=args.cup_id)
     if args.name is not None and len(args.name) > MAX_NAME:
-        raise CommandError("--name must be at most %d characters, not %r" % (MAX_NAME, args.name))
+        raise CommandError("deploy.name_length", most=MAX_NAME, name=args.name)
 
 
 def run(args):
     check_arguments(args)
     try:
         deploy(port=args.port, board=args.board, name=args.name, cup_id=args.cup_id, mip=not args.no_mip,
-               link=args.link,
-               start=not args.no_start, control=args.control, new_secret=args.new_secret, timeout=args.timeout)
+               link=args.link, start=not args.no_start, control=args.control, new_secret=args.new_secret,
+               timeout=args.timeout, lang=getattr(args, "lang", "de"))
     except DeployError as e:  # the board's refusal: the job failed (status 1), said in one line by cli.main
-        raise CommandError(str(e), status=FAILED)
+        raise CommandError.of(e, status=FAILED)
     return 0
 

@@ -26,7 +26,7 @@ def run(args):
                                interactive=False if args.yes else None, no_input=args.no_input,
                                start=not args.no_start)
     except DeployError as e:  # the board's refusal: the job failed (status 1), said in one line by cli.main
-        raise CommandError(str(e), status=FAILED)
+        raise CommandError.of(e, status=FAILED)
     if args.json:
         print(json.dumps({"board": info["board"], "fw": info["fw"],
                           "results": [{"test": n, "status": s, "detail": d} for n, s, d in results]}))

@@ -103,7 +103,9 @@ async def play(args, ui_factory):
             log.append({"ev": "game_over", "loser": state.loser, "blattschuss": bool(state.game.blattschuss),
                         "ts": round(time.time(), 3)})
             ui = ui_factory()
-            ui.note("%s: %s" % (log.path, log.repaired) if log.repaired else "Log: %s" % log.path)
+            lang = getattr(ui, "lang", "de")
+            ui.note(tr(lang, "play.log_repaired", path=log.path, what=log.repaired) if log.repaired
+                    else tr(lang, "play.log", path=log.path))
             state.apply({"ev": "game_over", "loser": state.loser, "blattschuss": bool(state.game.blattschuss)})
             log.close()
             return state
@@ -113,7 +115,7 @@ async def play(args, ui_factory):
             try:
                 log = gamelog.GameLog.new(args.log_dir)
             except gamelog.LogFileError as e:
-                raise CommandError(str(e))
+                raise CommandError.of(e)
         # Emulated cups keep their flash beside the log, as a real cup keeps its own: after a host crash the new
         # cup processes come back with their turns, and nobody throws again.
         table.flash = flash_folder(log.path)
@@ -121,11 +123,12 @@ async def play(args, ui_factory):
         rules = table.rules()
         args.log_path = log.path  # run() says how to continue a game stopped midway
         ui = ui_factory()
-        ui.note("Log: %s" % log.path)
+        lang = getattr(ui, "lang", "de")
+        ui.note(tr(lang, "play.log", path=log.path))
         if log.repaired:
-            ui.note("%s: %s" % (log.path.name, log.repaired))
+            ui.note(tr(lang, "play.log_repaired", path=log.path.name, what=log.repaired))
         for cup in table.cups:
-            ui.note("%s: %s (%s)" % (cup.cup_id, cup.port, cup.interpreter))
+            ui.note(tr(lang, "play.cup", cup=cup.cup_id, port=cup.port, interpreter=cup.interpreter))
         fair = fair_mode(args, start)
         referee = Referee(rules, table.seats, log, ui, reveal=args.reveal, cheat=args.cheat, state=state, fair=fair,
                           absent_timeout=args.absent_timeout, turn_timeout=args.turn_timeout)
@@ -138,11 +141,11 @@ async def play(args, ui_factory):
         try:
             await referee.run(opener=args.opener)
         except TransportClosed as e:  # only a cup that cannot be reached at the start gets here
-            raise CommandError(str(e))
+            raise CommandError.of(e)
         except asyncio.TimeoutError:
-            raise CommandError("a cup does not answer (%s)" % ", ".join(s.transport.name for s in table.seats))
+            raise CommandError("play.no_answer", cups=", ".join(s.transport.name for s in table.seats))
         except gamelog.LogFileError as e:
-            raise CommandError("%s; the game stops here, continue with --resume once the log can be written" % e)
+            raise CommandError("play.log_failed", error=e)
         finally:
             for t in tasks:
                 t.cancel()
@@ -215,4 +218,4 @@ def resume_hint(args, lang):
         words += ["--ble", cup_id]
     if args.table:
         words += ["--table", args.table]
-    return tr(lang, "interrupted", command=" ".join(shlex.quote(w) for w in words))
+    return tr(lang, "play.interrupted", command=" ".join(shlex.quote(w) for w in words))

@@ -17,21 +17,21 @@ def parse_round(text, rules):
     try:
         data = json.loads(text)
     except ValueError as e:
-        raise CommandError("input is not JSON: %s" % e)
+        raise CommandError("rank.not_json", error=e)
     except RecursionError:  # json recurses per bracket: "[[[[..." runs out of stack, not out of syntax
-        raise CommandError("input nested too deeply: a round is an object with a \"throws\" list")
+        raise CommandError("rank.nested")
     if not isinstance(data, dict) or not isinstance(data.get("throws"), list):
-        raise CommandError('input needs an object with a "throws" list')
+        raise CommandError("rank.no_throws")
     entries = []
     for i, item in enumerate(data["throws"]):
         if not isinstance(item, dict) or "dice" not in item:
-            raise CommandError('throw %d: needs an object with "dice"' % i)
+            raise CommandError("rank.no_dice", i=i)
         unknown = set(item) - {"dice", "throws", "hand"}
         if unknown:
-            raise CommandError("throw %d: unknown field %s" % (i, ", ".join(sorted(unknown))))
+            raise CommandError("rank.unknown_field", i=i, fields=", ".join(sorted(unknown)))
         entries.append((item["dice"], item.get("throws", 1), item.get("hand", True)))
     if len(entries) < 2:
-        raise CommandError("a round needs at least two throws, got %d" % len(entries))
+        raise CommandError("rank.one_throw", n=len(entries))
     return entries
 
 
@@ -39,16 +39,17 @@ def print_round(rules, entries, result, lang="de", out=sys.stdout):
     for pos in result.ranking:
         t = result.results[pos]
         n = t.throws
-        throws = tr(lang, "throws_n" if n == 1 else "throws_n_pl", n=n)
-        how = tr(lang, "hand" if t.hand else "built")
+        throws = tr(lang, "rank.throws_1" if n == 1 else "rank.throws", n=n)
+        how = tr(lang, "rank.hand" if t.hand else "rank.built")
+        player = tr(lang, "rank.player", n=pos + 1)
         out.write("%d. %-10s %s  %-10s %s, %s\n" % (
-            result.ranking.index(pos) + 1, tr(lang, "player", n=pos + 1), dice_text(t), t.label, throws, how))
-    best = tr(lang, "player", n=result.best + 1)
-    worst = tr(lang, "player", n=result.worst + 1)
+            result.ranking.index(pos) + 1, player, dice_text(t), t.label, throws, how))
+    best = tr(lang, "rank.player", n=result.best + 1)
+    worst = tr(lang, "rank.player", n=result.worst + 1)
     if result.deckel == ALL:
-        out.write(tr(lang, "gets_all", who=worst) + "\n")
+        out.write(tr(lang, "rank.gets_all", who=worst) + "\n")
     else:
-        out.write(tr(lang, "gets", who=worst, n=result.deckel, whom=best) + "\n")
+        out.write(tr(lang, "rank.gets", who=worst, n=result.deckel, whom=best) + "\n")
 
 
 def add_arguments(p):
@@ -62,7 +63,7 @@ def run(args):
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:  # decoded here: what the locale makes of stdin differs between hosts
-        raise CommandError("input is not UTF-8 text (byte 0x%02x at offset %d)" % (data[e.start], e.start))
+        raise CommandError("rank.not_utf8", byte=data[e.start], offset=e.start)
     entries = parse_round(text, rules)
     result = rank_round(rules, entries)
     if args.json:

@@ -1,25 +1,27 @@
-"""`schocken replay LOG [--json]` and `schocken stats`: recompute logged games with the rules package."""
+"""`schocken replay LOG [--json]`: recompute a logged game with the rules package and print its standings."""
 
 import json
 import sys
 
-
 from schocken_host.table.state import TableState, LogError
 from schocken_host.errors import CommandError
+from schocken_host.i18n import tr
 from schocken_host.table.gamelog import read_log
+
+PHASES = ("setup", "throw_off", "half1", "half2", "final", "over")
 
 
 def replay(path):
     """A log -> TableState, every game-changing event recomputed; CommandError names the first bad line."""
     events = read_log(path)
     if not events or events[0][1].get("ev") != "start":
-        raise CommandError("%s: a game log starts with a start event" % path)
+        raise CommandError("replay.no_start", path=path)
     state = TableState()
     for n, ev in events:
         try:
             state.apply(ev)
         except LogError as e:
-            raise CommandError("%s line %d: %s" % (path, n, e))
+            raise CommandError("gamelog.bad_line", path=path, line=n, error=e)
     return state
 
 
@@ -34,18 +36,19 @@ def run(args):
     if args.json:
         sys.stdout.write(json.dumps(standings, ensure_ascii=False) + "\n")
         return 0
-    de = getattr(args, "lang", "de") != "en"
+    lang = getattr(args, "lang", "de")
     out = sys.stdout
-    out.write(("Spiel %s, Regeln %s, %s, %d Runden\n" if de else "Game %s, rules %s, %s, %d rounds\n")
-              % (standings["game_id"], standings["rules"]["preset"], standings["phase"], standings["rounds"]))
+    phase = tr(lang, "board." + standings["phase"]) if standings["phase"] in PHASES else standings["phase"]
+    out.write(tr(lang, "replay.game", game_id=standings["game_id"], rules=standings["rules"]["preset"],
+                 phase=phase, rounds=standings["rounds"]) + "\n")
     for p in standings["players"]:
         out.write("  %-16s %2d Deckel%s\n" % (p["name"], p["deckel"], "  (!) " + p["flagged"] if p["flagged"] else ""))
-    out.write(("  Mitte: %d\n" if de else "  middle: %d\n") % standings["middle"])
+    out.write("  %s\n" % tr(lang, "replay.middle", n=standings["middle"]))
     for i, s in enumerate(standings["half_losers"]):
-        out.write(("  %d. Hälfte verloren: %s\n" if de else "  lost half %d: %s\n") % (i + 1, state.name(s)))
+        out.write("  %s\n" % tr(lang, "replay.half_lost", n=i + 1, name=state.name(s)))
     if standings["loser"] is not None:
-        out.write(("  Verloren: %s%s\n" if de else "  Lost: %s%s\n")
-                  % (state.name(standings["loser"]), " (Blattschuss)" if standings["blattschuss"] else ""))
+        blatt = tr(lang, "plain.blatt") if standings["blattschuss"] else ""
+        out.write("  %s\n" % tr(lang, "replay.lost", name=state.name(standings["loser"]), blatt=blatt))
     return 0
 
 

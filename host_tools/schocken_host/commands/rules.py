@@ -37,14 +37,14 @@ _CLASS_NAMES = {"general": "General", "strasse": "Straße", "zahl": "Zahl"}
 
 def _deckel_text(rules, lang, first, last):
     if first.deckel == ALL:
-        return tr(lang, "all_half" if rules.schock_aus == "all" else "all_middle")
+        return tr(lang, "rules.all_half" if rules.schock_aus == "all" else "rules.all_middle")
     if first.deckel == last.deckel:
         return str(first.deckel)
     return "%s … %s" % (first.deckel, last.deckel)
 
 
 def print_rules(rules, lang="de", out=sys.stdout):
-    out.write(tr(lang, "rules_title", name=rules.name, seed=rules.seed) + "\n\n")
+    out.write(tr(lang, "rules.title", name=rules.name, seed=rules.seed) + "\n\n")
     rows = []
     for kind, first, last, _, count in classes(rules):
         label = first.label
@@ -52,15 +52,15 @@ def print_rules(rules, lang="de", out=sys.stdout):
             label = _CLASS_NAMES.get(kind) or "%s … %s" % (first.label, last.label)
         dice = dice_text(first) if count == 1 else "%s … %s" % (dice_text(first), dice_text(last))
         rows.append((label, dice, _deckel_text(rules, lang, first, last)))
-    head = (tr(lang, "col_throw"), tr(lang, "col_dice"), tr(lang, "col_deckel"))
+    head = (tr(lang, "rules.col_throw"), tr(lang, "rules.col_dice"), tr(lang, "rules.col_deckel"))
     widths = [max(len(r[i]) for r in rows + [head]) for i in range(3)]
     for row in [head] + rows:
         out.write("  ".join(row[i].ljust(widths[i]) for i in range(3)).rstrip() + "\n")
-    out.write("\n%s:\n" % tr(lang, "options"))
+    out.write("\n%s:\n" % tr(lang, "rules.options"))
     changed = rules.changed()
     values = rules.options()
     for name in OPTION_NAMES:
-        mark = "  (%s)" % tr(lang, "changed") if name in changed else ""
+        mark = "  (%s)" % tr(lang, "rules.changed") if name in changed else ""
         value = values[name]
         if isinstance(value, bool):
             value = "true" if value else "false"

@@ -107,23 +107,30 @@ async def scan_all(args, ble_scan=None, serial=None, err=None):
             else:
                 cups += await bleak_scan(args.timeout)
         except Exception as e:  # noqa: BLE001 - no adapter, no D-Bus, no dongle: say so and go on
-            err.write("schocken scan: Bluetooth (%s) not available: %s: %s\n" % (
-                args.backend, type(e).__name__, e))
+            why = "%s: %s" % (type(e).__name__, e)
+            lang = getattr(args, "lang", "de")
+            err.write("schocken scan: %s\n" % tr(lang, "scan.no_bluetooth", backend=args.backend, error=why))
     return cups
 
 
-PAIRED_TEXT = {"elsewhere": "paired_elsewhere", "not authentic": "not_authentic"}   # i18n keys
+PAIRED_TEXT = {"elsewhere": "scan.paired_elsewhere", "not authentic": "scan.not_authentic"}   # text keys
+COLUMNS = ("via", "address", "cup", "name", "seat", "rssi", "battery", "state")
+STATES = ("idle", "turn", "done", "reveal_ready", "revealed")   # a cup's state (firmware/cup/core.py)
+
+
+def _state(lang, state):
+    return tr(lang, "scan.state_" + state) if state in STATES else state or ""
 
 
 def format_table(cups, lang="de"):
-    rows = [("via", "address", "cup", "name", "seat", "rssi", "battery", "state")]
+    rows = [tuple(tr(lang, "scan." + column) for column in COLUMNS)]
     for c in cups:
         paired = PAIRED_TEXT.get(c.get("paired"))
         rows.append((c["via"], c["address"], c.get("cup") or "?", c.get("name") or "",
                      "-" if c.get("seat") is None else str(c["seat"]),
                      "" if c.get("rssi") is None else "%d dBm" % c["rssi"],
                      "" if c.get("battery") is None else "%.2f V" % (c["battery"] / 1000),
-                     tr(lang, paired) if paired else c.get("state") or ""))
+                     tr(lang, paired) if paired else _state(lang, c.get("state"))))
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     return "\n".join("  ".join(v.ljust(w) for v, w in zip(r, widths)).rstrip() for r in rows)
 
@@ -131,7 +138,7 @@ def format_table(cups, lang="de"):
 def run(args, ble_scan=None, serial=None, out=None):
     out = out or sys.stdout
     if args.no_serial and args.no_ble:
-        raise CommandError("--no-serial and --no-ble: nothing left to scan")
+        raise CommandError("scan.nothing_to_scan")
     for port in args.port:
         check_port(port)
     cups = asyncio.run(scan_all(args, ble_scan, serial))
@@ -142,5 +149,5 @@ def run(args, ble_scan=None, serial=None, out=None):
     elif cups:
         out.write(format_table(cups, getattr(args, "lang", "de")) + "\n")
     else:
-        out.write("no cups found\n")
+        out.write(tr(getattr(args, "lang", "de"), "scan.none_found") + "\n")
     return 0

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from schocken_host.input_checks import OneLineParser, read_text
 from schocken_host.errors import CommandError
+from schocken_host.i18n import LANGS, Message, tr
 from schocken_host.provision.build import FIRMWARE, find_tool
 
 PROG = "schocken shake-replay"
@@ -23,14 +24,14 @@ HEAP = "64k"  # the board's budget: replay streams the trace, so this suffices f
 TIMEOUT_S = 120
 
 
-def _fail(msg):
-    sys.stderr.write("%s: %s\n" % (PROG, msg))
-    return 2
+def _say(text):
+    sys.stderr.write("%s: %s\n" % (PROG, text))
 
 
 def _run_firmware(mp, trace, sensor):
     """Run cup.replay in its own process: under MicroPython (``mp``), else under this CPython. The host
-    never imports the cup's code (docs/architecture.md)."""
+    never imports the cup's code (docs/architecture.md). -> (throws, exit code, what went wrong: the
+    firmware's own words or a Message)."""
     env = dict(os.environ)
     if mp:
         env["MICROPYPATH"] = "%s:%s:.frozen" % (FIRMWARE, FIRMWARE / "lib")
@@ -43,14 +44,14 @@ def _run_firmware(mp, trace, sensor):
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=TIMEOUT_S)
     except (OSError, subprocess.TimeoutExpired) as e:
-        return None, 1, "cannot run the firmware: %s" % e
+        return None, 1, Message("shake_replay.cannot_run", error=e)
     if proc.returncode == 2:  # cup.replay reports bad input as "error: <what>" on stderr
         lines = proc.stderr.strip().splitlines() or ["bad input"]
         msg = lines[-1]
         return None, 2, msg[len("error: "):] if msg.startswith("error: ") else msg
     if proc.returncode != 0:  # a crash: MicroPython prints tracebacks on stdout
         out = (proc.stdout + proc.stderr).strip().splitlines() or ["exit code %d" % proc.returncode]
-        return None, 1, "the firmware failed: %s" % out[-1]
+        return None, 1, Message("shake_replay.firmware_failed", error=out[-1])
     throws = []
     for line in proc.stdout.splitlines():
         if line.strip():
@@ -58,23 +59,25 @@ def _run_firmware(mp, trace, sensor):
     return throws, 0, None
 
 
-def replay_trace(trace_path, sensor=None):
+def replay_trace(trace_path, sensor=None, lang="de"):
     """Replay one trace; print a JSON line per throw; return the exit code (0, 2 bad input, 1 failure)."""
     trace = Path(trace_path)
     if sensor not in (None, "accel", "switch"):
-        return _fail("sensor must be accel or switch, not %r" % sensor)
+        _say(tr(lang, "shake_replay.sensor", sensor=sensor))
+        return 2
     try:
         # Read here first: the firmware's own messages for a folder or bytes that are not text say less.
-        read_text(trace, "file")
+        read_text(trace)
     except CommandError as e:
-        return _fail(str(e))
+        _say(e.localized(lang))
+        return 2
     mp = find_tool("micropython")
     throws, code, msg = _run_firmware(mp, trace.resolve(), sensor)
     if code:
-        sys.stderr.write("%s: %s\n" % (PROG, msg))
+        _say(msg.localized(lang) if isinstance(msg, Message) else msg)
         return code
     if mp is None:  # after the run: an error stays the one line on stderr
-        sys.stderr.write("%s: micropython not found; the firmware detector ran on CPython\n" % PROG)
+        _say(tr(lang, "shake_replay.on_cpython"))
     for t in throws:
         sys.stdout.write(json.dumps({"t_ms": t}) + "\n")
     sys.stdout.flush()
@@ -89,12 +92,13 @@ def add_arguments(p):
 
 
 def run(args):
-    return replay_trace(args.trace, args.sensor)
+    return replay_trace(args.trace, args.sensor, getattr(args, "lang", "de"))
 
 
 def main(argv=None):
     parser = OneLineParser(prog=PROG, description=__doc__.split("\n\n")[0])
     add_arguments(parser)
+    parser.add_argument("--lang", choices=LANGS, default="de", help="language of the messages (default: de)")
     return run(parser.parse_args(argv))
 
 

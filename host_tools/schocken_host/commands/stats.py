@@ -5,6 +5,7 @@ import sys
 from pathlib import Path
 
 from schocken_host.errors import CommandError
+from schocken_host.i18n import tr
 from schocken_host.table import gamelog
 from schocken_host.table.gamelog import read_log
 from schocken_host.table.state import TableState, LogError
@@ -57,18 +58,18 @@ def run(args):
     directory = Path(args.log_dir) if args.log_dir else gamelog.log_dir()
     # A typo would read as "0 games"; only the default folder may not exist yet (no game played so far).
     if directory.exists() and not directory.is_dir():
-        raise CommandError("%s: is a file, not a folder of game logs" % directory)
+        raise CommandError("stats.not_a_folder", folder=directory)
     if args.log_dir and not directory.exists():
-        raise CommandError("--log-dir %s: no such folder" % args.log_dir)
+        raise CommandError("stats.no_such_folder", folder=args.log_dir)
     paths = sorted(directory.glob("*.jsonl"))
     games, table = stats(paths)
     if args.json:
         sys.stdout.write(json.dumps({"games": games, "players": table}, ensure_ascii=False) + "\n")
         return 0
-    de = getattr(args, "lang", "de") != "en"
-    sys.stdout.write(("%d Spiele in %s\n" if de else "%d games in %s\n") % (games, directory))
-    head = ("Spieler", "Spiele", "Hälften", "Finale", "verloren", "Schock-Aus", "Deckel") if de else \
-        ("Player", "games", "halves", "finals", "lost", "Schock-Aus", "Deckel")
+    lang = getattr(args, "lang", "de")
+    sys.stdout.write(tr(lang, "stats.games", n=games, folder=directory) + "\n")
+    columns = ("player", "games_col", "halves", "finals", "lost")
+    head = tuple(tr(lang, "stats." + column) for column in columns) + ("Schock-Aus", "Deckel")
     sys.stdout.write("%-16s %6s %8s %7s %9s %10s %7s\n" % head)
     for name in sorted(table):
         r = table[name]

@@ -19,6 +19,7 @@ import time
 
 from schocken import protocol as P
 
+from schocken_host.i18n import Message
 from schocken_host.links.transport import Transport, TransportClosed
 
 from schocken.bleformat import (COMPANY_ID, DEFAULT_MTU, RX_UUID, SERVICE_UUID, TX_UUID, WANT_MTU,
@@ -91,7 +92,7 @@ class _BleTransport(Transport):
             self.connected = True
             self.reconnects += 1
             return
-        raise TransportClosed("%s: cannot connect: %s" % (self.name, last or "no answer"))
+        raise TransportClosed("link.cannot_connect", name=self.name, error=last or Message("link.no_answer"))
 
     # backend hooks
     async def _connect(self):
@@ -113,7 +114,7 @@ class _BleTransport(Transport):
     def _on_disconnected(self, *_):
         if self.connected:
             self.connected = False
-            self._put(TransportClosed("%s: connection lost" % self.name))
+            self._put(TransportClosed("link.connection_lost", name=self.name))
 
     def _put(self, item):
         if self.queue is not None:
@@ -125,7 +126,7 @@ class _BleTransport(Transport):
     async def send_bytes(self, data):
         """Raw bytes to the cup (tests: garbage), in fragments of the negotiated MTU."""
         if not self.connected or self.closed:
-            raise TransportClosed("%s is not connected" % self.name)
+            raise TransportClosed("link.not_connected", name=self.name)
         n = payload_size(self.mtu)
         async with self.write_lock:  # the fragments of two messages must not interleave
             for i in range(0, len(data), n):
@@ -133,7 +134,7 @@ class _BleTransport(Transport):
                     await self._write(bytes(data[i:i + n]))
                 except Exception as e:  # noqa: BLE001 - a lost link shows up as many exception types
                     self._on_disconnected()
-                    raise TransportClosed("%s: %s" % (self.name, e))
+                    raise TransportClosed("link.broken", name=self.name, error=e)
 
     def close(self):
         self.closed = True

@@ -39,7 +39,7 @@ class SerialLink(Transport):
             self.serial = serial.Serial(self.port, self.baudrate, timeout=0.1, write_timeout=WRITE_TIMEOUT,
                                         exclusive=True)
         except (serial.SerialException, OSError, ValueError) as e:
-            raise TransportClosed("cannot open %s: %s" % (self.port, e))
+            raise TransportClosed("link.cannot_open", port=self.port, error=e)
         _lock_tty(self.serial)
         self.thread = threading.Thread(target=self._reader, name=self.name, daemon=True)
         self.thread.start()
@@ -50,7 +50,7 @@ class SerialLink(Transport):
             try:
                 data = self.serial.read(self.serial.in_waiting or 1)
             except Exception as e:  # a pulled cable shows up as one of several pyserial/OS errors
-                self._put(TransportClosed("%s: %s" % (self.port, e)))
+                self._put(TransportClosed("link.broken", name=self.port, error=e))
                 return
             for line in splitter.feed(data):
                 try:
@@ -68,12 +68,12 @@ class SerialLink(Transport):
 
     async def send(self, msg):
         if self.serial is None or self.closed:
-            raise TransportClosed("%s is closed" % self.port)
+            raise TransportClosed("link.closed", name=self.port)
         data = self._encode(msg)
         try:
             await asyncio.get_running_loop().run_in_executor(None, self._write, data)
         except Exception as e:
-            raise TransportClosed("%s: %s" % (self.port, e))
+            raise TransportClosed("link.broken", name=self.port, error=e)
 
     def _write(self, data):
         # Bounded by write_timeout: a stuck cup raises instead of holding the thread. No flush(): tcdrain has

@@ -13,11 +13,12 @@ from schocken import RuleError
 from schocken import fair as F
 from schocken import protocol as P
 from schocken import hostside as H
+from schocken_host.i18n import LocalizedError, Message
 from schocken_host.links.keys import KEYS, deployed_keys
 
 
-class TransportClosed(ConnectionError):
-    pass
+class TransportClosed(LocalizedError, ConnectionError):
+    """The cup cannot be reached (any more), with why: ``TransportClosed(key, **fields)``."""
 
 
 # --- the host's keys and authenticated sessions (docs/protocol.md "Authentication") ------------------------
@@ -123,7 +124,7 @@ async def hello(transport, timeout=2.0, keys=None):
         if msg["t"] == "identity":
             return _authenticate(transport, msg, host_nonce, keys)
         if msg["t"] == "error" and msg.get("code") == P.E_VERSION:
-            raise TransportClosed("%s: %s" % (transport.name, msg["msg"]))
+            raise TransportClosed("link.refused", name=transport.name, error=msg["msg"])
 
 
 def _authenticate(transport, ident, host_nonce, keys):
@@ -131,7 +132,7 @@ def _authenticate(transport, ident, host_nonce, keys):
     paired = keys if keys is not None else deployed_keys()
     if ident.get("nonce") is None:
         if cup_id in paired:  # a cup we paired never answers unsigned: somebody else says it is this cup
-            raise TransportClosed("%s: cup %s answers unauthenticated, but it is paired" % (transport.name, cup_id))
+            raise TransportClosed("link.unsigned_but_paired", name=transport.name, cup=cup_id)
         return ident
     candidates = []
     if cup_id in paired:
@@ -139,9 +140,9 @@ def _authenticate(transport, ident, host_nonce, keys):
     if keys is None:
         candidates.extend(KEYS.get(cup_id, []))
     if not candidates:
-        raise TransportClosed("unknown cup %s: not paired" % cup_id)
+        raise TransportClosed("link.not_paired", cup=cup_id)
     raw = getattr(transport, "last_raw", None)
-    problem = "no signed line"
+    problem = Message("link.no_signed_line")
     for secret in candidates:
         try:
             session = Session(F.session_key(F.unhex(secret), host_nonce, ident["nonce"]))
@@ -152,9 +153,9 @@ def _authenticate(transport, ident, host_nonce, keys):
                 ident.pop("mac", None)
                 return ident
         except RuleError:
-            problem = "the stored secret is not hex"
+            problem = Message("link.secret_not_hex")
         except P.ProtocolError as e:
             problem = e.msg
-    raise TransportClosed("%s: cup %s: identity not authentic: %s" % (transport.name, cup_id, problem))
+    raise TransportClosed("link.not_authentic", name=transport.name, cup=cup_id, problem=problem)
 
 

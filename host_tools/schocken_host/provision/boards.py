@@ -5,6 +5,7 @@ import json
 import re
 
 from schocken_host.provision.build import FIRMWARE, ROOT
+from schocken_host.i18n import Lines, Message
 from schocken_host.provision import DeployError
 
 HARDWARE = ROOT / "hardware" / "boards"
@@ -53,27 +54,27 @@ def board_spec(name):
         return dict(EMULATED_SPEC)
     path = HARDWARE / ("%s.json" % name)
     if not path.exists():
-        raise DeployError("unknown board %r (known: %s)" % (name, ", ".join(board_names())))
+        raise DeployError("boards.unknown", name=name, known=", ".join(board_names()))
     return json.loads(path.read_text())
 
 
 def flash_hint(spec):
-    """What to do when the board does not run MicroPython yet: the image and the tool."""
+    """What to do when the board does not run MicroPython yet: the image and the tool (a Message; the board
+    file's own hint is its words, in English)."""
     fw = spec.get("firmware") or {}
     chip = spec.get("chip") or ""
     if chip.startswith("esp32"):
-        tool = ("esptool (pip install esptool): hold BOOT if it does not connect, then erase once with "
-                "`esptool.py --chip %s erase_flash`" % chip)
+        tool = Message("boards.tool_esptool", chip=chip)
     elif chip.startswith("rp2"):
-        tool = "UF2 copy: no tool needed, the board shows up as a USB drive while BOOTSEL is held"
+        tool = Message("boards.tool_uf2")
     else:
-        tool = "no flashing: the emulated board is the unix port"
-    return "%s: MicroPython image %s from %s\n  %s\n  tool: %s" % (
-        spec["name"], fw.get("image", "?"), fw.get("url", "?"), fw.get("hint", ""), tool)
+        tool = Message("boards.tool_none")
+    return Message("boards.flash_hint", name=spec["name"], image=fw.get("image", "?"), url=fw.get("url", "?"),
+                   hint=fw.get("hint", ""), tool=tool)
 
 
 def all_flash_hints():
-    return "\n".join(flash_hint(board_spec(n)) for n in board_names() if n != EMULATED)
+    return Lines(flash_hint(board_spec(n)) for n in board_names() if n != EMULATED)
 
 
 def board_from_machine(machine, platform):

@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 
 
+from schocken_host.i18n import Message, tr
 from schocken_host.provision.build import FIRMWARE, build_dir, compile_firmware
 from schocken_host.provision import DeployError
 from schocken_host.provision.device import HASH_SCRIPT, PROBE, Device, find_port
@@ -28,24 +29,23 @@ from schocken_host.links.keys import cups_file, load_cups, save_cup
 from schocken_host.provision.boards import (DESKTOP_ONLY, EMULATED, MANAGED, MANIFEST, MPY_ARCH_INDEX, MPY_VERSION, ROOT_FILES,
                                             board_from_machine, board_names, board_spec, firmware_version, flash_hint)
 
-
-# --- board data -------------------------------------------------------------------------------------------
-
-
-# --- the host's copy of every cup's secret ------------------------------------------------------------------
-
-
 # --- output -----------------------------------------------------------------------------------------------
 
 class Reporter:
-    """A rich progress bar on a terminal, plain lines otherwise (pipes, logs, tests)."""
+    """A rich progress bar on a terminal, plain lines otherwise (pipes, logs, tests); the user's language."""
 
-    def __init__(self, out=None, fancy=None):
+    def __init__(self, out=None, fancy=None, lang="de"):
         self.out = out or sys.stdout
         self.fancy = self.out.isatty() if fancy is None else fancy
+        self.lang = lang
         self._progress = None
 
-    def say(self, text):
+    def say(self, key, **fields):
+        """The text ``deploy.<key>``, one line."""
+        self.show(Message("deploy." + key, **fields))
+
+    def show(self, message):
+        text = message.localized(self.lang)
         if self._progress is not None:
             self._progress.console.print(text)
         else:
@@ -59,7 +59,7 @@ class Reporter:
             from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn
             self._progress = Progress(TextColumn("{task.description:<28}"), BarColumn(), DownloadColumn())
             self._progress.start()
-            task = self._progress.add_task("copying", total=total)
+            task = self._progress.add_task(tr(self.lang, "deploy.copying"), total=total)
             base = [0]
 
             def update(i, path, done, size):
@@ -70,7 +70,7 @@ class Reporter:
 
         def plain(i, path, done, size):
             if done >= size:
-                self.say("  [%d/%d] %s (%d B)" % (i + 1, len(files), path, size))
+                self.say("copied", i=i + 1, n=len(files), path=path, size=size)
         return plain
 
     def done_copying(self):
@@ -106,10 +106,10 @@ def cup_config(spec, probe, cup_id=None, name=None, new_secret=False, link=None)
     old = probe.get("cup") if isinstance(probe.get("cup"), dict) else {}
     cup_id = cup_id or old.get("cup_id") or "cup-" + secrets.token_hex(3)
     if not 1 <= len(cup_id) <= 24:
-        raise DeployError("--cup-id must be 1 to 24 characters")
+        raise DeployError("deploy.cup_id_length", most=24, cup_id=cup_id)
     name = name if name is not None else old.get("name")
     if name is not None and len(name) > 24:
-        raise DeployError("--name must be at most 24 characters")
+        raise DeployError("deploy.name_length", most=24, name=name)
     secret = None
     if not new_secret:
         if old.get("cup_id") == cup_id and old.get("secret"):
@@ -124,7 +124,7 @@ def cup_config(spec, probe, cup_id=None, name=None, new_secret=False, link=None)
     config["secret"] = secret or secrets.token_hex(16)
     link = link or old.get("link")
     if link == "ble" and not spec.get("ble"):
-        raise DeployError("board %s has no Bluetooth: --link ble is not possible" % spec["name"])
+        raise DeployError("deploy.no_bluetooth", board=spec["name"])
     if link:
         config["link"] = link
     return config
@@ -139,36 +139,33 @@ def _dev_path(p):
 
 
 def deploy(port=None, board=None, name=None, cup_id=None, mip=True, start=True, control=None, new_secret=False,
-           timeout=5.0, out=None, fancy=None, link=None):
+           timeout=5.0, out=None, fancy=None, link=None, lang="de"):
     """Deploy; returns a summary dict. Raises DeployError with what to do."""
-    rep = Reporter(out, fancy)
+    rep = Reporter(out, fancy, lang)
     port = find_port(port)
-    rep.say("connecting to %s (interrupting the cup if it runs)" % port)
+    rep.say("connecting", port=port)
     dev = Device(port, timeout)
     started = False
     try:
         probe = dev.json(PROBE)
-        rep.say("MicroPython %s on %s (%s)" % (".".join(map(str, probe["version"])), probe["machine"] or "?",
-                                              probe["platform"]))
+        rep.say("micropython", version=".".join(map(str, probe["version"])), machine=probe["machine"] or "?",
+                platform=probe["platform"])
         on_board = probe["board"].get("name") if isinstance(probe.get("board"), dict) else None
         name_guess = board or on_board or board_from_machine(probe["machine"], probe["platform"])
         if name_guess is None:
-            raise DeployError("cannot tell which board this is (%s): give --board (%s)" % (
-                probe["machine"], ", ".join(board_names())))
+            raise DeployError("deploy.which_board", machine=probe["machine"], known=", ".join(board_names()))
         spec = board_spec(name_guess)
         _check_interpreter(spec, probe)
         if not control and spec["name"] == EMULATED and on_board == EMULATED:
             control = probe["board"].get("control")   # a redeploy keeps the emulated board's control channel
         if control:
             if spec["name"] != EMULATED:
-                raise DeployError("--control is for the emulated board only")
+                raise DeployError("deploy.control_emulated_only")
             spec["control"] = control
         config = cup_config(spec, probe, cup_id, name, new_secret, link)
-        rep.say("board %s (%s), cup %s%s" % (spec["name"], spec.get("mpy_arch") or "bytecode",
-                                             config["cup_id"], " \u201c%s\u201d" % config["name"]
-                                             if config.get("name") else ""))
-
-        rep.say("compiling with mpy-cross for %s" % (spec.get("mpy_arch") or "the unix port"))
+        rep.say("board", board=spec["name"], arch=spec.get("mpy_arch") or "bytecode", cup=config["cup_id"],
+                name=" \u201c%s\u201d" % config["name"] if config.get("name") else "")
+        rep.say("compiling", arch=spec.get("mpy_arch") or Message("deploy.unix_port"))
         files = firmware_files(spec)
         manifest = {"version": firmware_version(), "board": spec["name"],
                     "files": {p: [len(d), _sha(d)] for p, d in sorted(files.items())}}
@@ -178,8 +175,8 @@ def deploy(port=None, board=None, name=None, cup_id=None, mip=True, start=True, 
 
         before = {_dev_path(p): v for p, v in device_hashes(dev).items()}
         changed = [p for p, d in files.items() if before.get(p) != [len(d), _sha(d)]]
-        rep.say("%d files, %d B; %d to copy, %d unchanged" % (
-            len(files), sum(len(d) for d in files.values()), len(changed), len(files) - len(changed)))
+        rep.say("files", n=len(files), size=sum(len(d) for d in files.values()), copy=len(changed),
+                same=len(files) - len(changed))
         for folder in sorted({str(Path(p).parent) for p in changed} - {"."}):
             parts = folder.split("/")
             for i in range(1, len(parts) + 1):
@@ -198,7 +195,7 @@ def deploy(port=None, board=None, name=None, cup_id=None, mip=True, start=True, 
         stale += [p for p in ("boot_select.py", "selftest.py") if p in before]
         for p in stale:
             dev.run("import os\nos.remove(%r)\n" % ("/" + p))
-            rep.say("  removed stale %s" % p)
+            rep.say("removed_stale", path=p)
 
         mip_note = None
         if spec.get("ble"):
@@ -207,29 +204,29 @@ def deploy(port=None, board=None, name=None, cup_id=None, mip=True, start=True, 
                 mip_note = _mip_install(port, rep)
                 dev = Device(port, timeout)
             else:
-                mip_note = "aioble not installed (--no-mip): later `mpremote connect %s resume mip install aioble`" % port
+                mip_note = Message("deploy.aioble_no_mip", port=port)
         else:
-            mip_note = "aioble skipped: board %s has no Bluetooth (the unix port has no `bluetooth` module)" % spec["name"]
-        rep.say(mip_note)
+            mip_note = Message("deploy.aioble_skipped", board=spec["name"])
+        rep.show(mip_note)
 
         after = {_dev_path(p): v for p, v in device_hashes(dev).items()}
         bad = [p for p, d in files.items() if after.get(p) != [len(d), _sha(d)]]
         if bad:
-            raise DeployError("verify failed: %s differ on the cup (flash full or failing?); run deploy again"
-                              % ", ".join(sorted(bad)))
-        rep.say("verified: %d files, %d B on the cup, SHA-256 equal" % (len(files), sum(len(d) for d in files.values())))
+            raise DeployError("deploy.verify_failed", files=", ".join(sorted(bad)))
+        rep.say("verified", n=len(files), size=sum(len(d) for d in files.values()))
 
         save_cup(config["cup_id"], {"secret": config["secret"], "board": spec["name"], "name": config.get("name"),
                                     "deployed": time.strftime("%Y-%m-%dT%H:%M:%S"), "firmware": manifest["version"]})
-        rep.say("secret of %s kept in %s" % (config["cup_id"], cups_file()))
+        rep.say("secret_kept", cup=config["cup_id"], path=cups_file())
         if start:
             dev.start(spec["name"] == EMULATED)
             started = True
-            rep.say("cup started" + ("" if spec["name"] == EMULATED else " (reset)"))
+            rep.say("started" if spec["name"] == EMULATED else "started_reset")
         else:
-            rep.say("cup left at the REPL (--no-start): reset it or unplug and plug it in to play")
+            rep.say("left")
         return {"port": port, "board": spec["name"], "cup_id": config["cup_id"], "files": len(files),
-                "copied": len(changed), "removed": stale, "verified": True, "started": started, "mip": mip_note}
+                "copied": len(changed), "removed": stale, "verified": True, "started": started,
+                "mip": str(mip_note)}
     finally:
         if not started:
             dev.close()
@@ -238,31 +235,26 @@ def deploy(port=None, board=None, name=None, cup_id=None, mip=True, start=True, 
 def _check_interpreter(spec, probe):
     mpy = probe.get("mpy") or 0
     if mpy and mpy & 0xFF != MPY_VERSION:
-        raise DeployError("MicroPython on the cup loads .mpy version %d, this firmware needs %d: flash a current "
-                          "image:\n%s" % (mpy & 0xFF, MPY_VERSION, flash_hint(spec)))
+        raise DeployError("deploy.mpy_version", loads=mpy & 0xFF, needs=MPY_VERSION, hint=flash_hint(spec))
     arch = spec.get("mpy_arch")
     if arch and mpy and (mpy >> 10) != MPY_ARCH_INDEX[arch]:
         names = {v: k for k, v in MPY_ARCH_INDEX.items()}
-        raise DeployError("this MicroPython runs %s, but board %s needs %s: wrong --board? (%s)" % (
-            names.get(mpy >> 10, "no native arch"), spec["name"], arch, probe.get("machine")))
+        raise DeployError("deploy.wrong_arch", runs=names.get(mpy >> 10) or Message("deploy.no_native_arch"),
+                          board=spec["name"], arch=arch, machine=probe.get("machine"))
     if spec["name"] == EMULATED and probe.get("platform") not in ("linux", "darwin"):
-        raise DeployError("board emulated needs the MicroPython unix port, this is %s" % probe.get("platform"))
+        raise DeployError("deploy.needs_unix_port", platform=probe.get("platform"))
 
 
 def _mip_install(port, rep):
-    rep.say("installing aioble (mpremote mip install aioble)")
+    rep.say("installing_aioble")
     cmd = [sys.executable, "-m", "mpremote", "connect", port, "resume", "mip", "install", "aioble"]
     try:
         r = subprocess.run(cmd, capture_output=True, text=True, timeout=180)
     except subprocess.TimeoutExpired:
-        return "aioble NOT installed (mip timed out: no network?): retry with `%s`" % " ".join(cmd[2:])
+        return Message("deploy.aioble_timeout", command=" ".join(cmd[2:]))
     if r.returncode:
         why = (r.stderr or r.stdout).strip().splitlines()
-        return "aioble NOT installed (%s): retry with `mpremote connect %s resume mip install aioble`" % (
-            why[-1] if why else "mip failed", port)
-    return "aioble installed"
-
-
-# --- command line -----------------------------------------------------------------------------------------
+        return Message("deploy.aioble_failed", why=why[-1] if why else "mip failed", port=port)
+    return Message("deploy.aioble_installed")
 
 

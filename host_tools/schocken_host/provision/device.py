@@ -8,11 +8,11 @@ hashes) and the ones that start the cup again.
 import json
 import time
 
+from schocken_host.i18n import Message
 from schocken_host.provision import DeployError
 from schocken_host.provision.boards import all_flash_hints
 
-USB_HINT = ("check the USB cable (a charge-only cable has no data lines) and that no other program (a serial "
-            "monitor, Thonny, another mpremote) holds the port")
+USB_HINT = Message("device.usb_hint")
 
 
 HASH_SCRIPT = """\
@@ -81,8 +81,8 @@ def find_port(port=None):
     if len(ports) == 1:
         return ports[0]
     if not ports:
-        raise DeployError("no board found on USB: plug the cup in (%s), or give --port" % USB_HINT)
-    raise DeployError("several boards found (%s): choose one with --port" % ", ".join(ports))
+        raise DeployError("device.no_board", hint=USB_HINT)
+    raise DeployError("device.several_boards", ports=", ".join(ports))
 
 
 class Device:
@@ -95,7 +95,7 @@ class Device:
         try:
             self.t = SerialTransport(port, baudrate=115200)
         except TransportError as e:
-            raise DeployError("cannot open %s: %s (%s)" % (port, e, USB_HINT))
+            raise DeployError("device.cannot_open", port=port, error=e, hint=USB_HINT)
         try:
             self._enter(timeout)
         except DeployError:
@@ -126,16 +126,17 @@ class Device:
         try:
             out, err = self.t.exec_raw(code, timeout=timeout)
         except TransportError as e:
-            raise DeployError("the cup stopped answering on %s: %s" % (self.port, e))
+            raise DeployError("device.stopped_answering", port=self.port, error=e)
         if err:
-            raise DeployError("on the cup: %s" % err.decode(errors="replace").strip().splitlines()[-1])
+            last = err.decode(errors="replace").strip().splitlines()[-1]
+            raise DeployError("device.on_the_cup", error=last)
         return out.decode(errors="replace")
 
     def json(self, code, timeout=10):
         """Execute code that prints a JSON line last; returns it parsed."""
         lines = [ln for ln in self.run(code, timeout).splitlines() if ln.strip()]
         if not lines:
-            raise DeployError("the cup printed nothing for %r" % code[:40])
+            raise DeployError("device.printed_nothing", code=code[:40])
         return json.loads(lines[-1])
 
     def write(self, path, data, progress=None):
@@ -143,7 +144,7 @@ class Device:
         try:
             self.t.fs_writefile(path, data, chunk_size=512, progress_callback=progress)
         except (TransportError, OSError) as e:
-            raise DeployError("writing %s failed: %s" % (path, e))
+            raise DeployError("device.write_failed", path=path, error=e)
 
     def mkdir(self, path):
         self.run("import os\ntry:\n    os.mkdir(%r)\nexcept OSError:\n    pass\n" % path)
@@ -165,5 +166,4 @@ class Device:
 
 class NotMicroPython(DeployError):
     def __init__(self, port):
-        super().__init__("no MicroPython REPL answers on %s. If the board is new, flash MicroPython first:\n%s\n"
-                         "Then run schocken deploy again. (Otherwise: %s.)" % (port, all_flash_hints(), USB_HINT))
+        super().__init__("device.not_micropython", port=port, hints=all_flash_hints(), hint=USB_HINT)

@@ -74,9 +74,9 @@ class CupLinks:
                 if attempt == HELLO_TRIES - 1:
                     raise
         if seat.identity is not None and ident["cup"] != seat.identity["cup"]:
-            raise TransportClosed("a different cup (%s) answers for seat %d" % (ident["cup"], seat_no))
+            raise TransportClosed("link.other_cup", cup=ident["cup"], seat=seat_no)
         if self.rules.name not in ident.get("presets", []):
-            raise TransportClosed("cup %s does not know the rule set %s" % (ident["cup"], self.rules.name))
+            raise TransportClosed("link.unknown_rules", cup=ident["cup"], rules=self.rules.name)
         seat.identity = ident
         seat.link += 1
         seat.inbox = asyncio.Queue()
@@ -108,7 +108,8 @@ class CupLinks:
         seat = self.seats[seat_no]
         seat.link += 1
         seat.inbox = asyncio.Queue()
-        seat.inbox.put_nowait((seat.link, TransportClosed("%s: %s" % (type(error).__name__, error))))
+        lost = TransportClosed("link.failed", kind=type(error).__name__, error=error)
+        seat.inbox.put_nowait((seat.link, lost))
 
     async def _configure(self, seat_no):
         # A cup refuses a name longer than MAX_NAME, and an unconfigured cup refuses every turn.
@@ -134,7 +135,7 @@ class CupLinks:
             except asyncio.CancelledError:
                 raise
             except Exception as e:  # the transport itself broke: the link is gone, never silently
-                await seat.inbox.put((link, TransportClosed("%s: %s" % (type(e).__name__, e))))
+                await seat.inbox.put((link, TransportClosed("link.failed", kind=type(e).__name__, error=e)))
                 return
             try:
                 self._heard(seat_no)
@@ -192,7 +193,7 @@ class CupLinks:
                 self.refused(seat_no, msg["msg"])
                 return True
             if msg.get("code") == P.E_RNG:  # never a silent wait: the table reads why the cup does not roll
-                self.note(tr(self.lang, "cup_rng", n=seat_no + 1, msg=msg["msg"]))
+                self.note(tr(self.lang, "play.cup_rng", n=seat_no + 1, msg=msg["msg"]))
                 self.fault(seat_no, "rng_failed: %s" % msg["msg"])
                 return True
             return False
@@ -232,7 +233,7 @@ class CupLinks:
         if n <= FAULTS_LOGGED:
             self.emit({"ev": "fault", "round": rnd, "seat": seat_no, "reason": str(reason)[:200]})
         elif n == FAULTS_LOGGED + 1:
-            self.note(tr(self.lang, "faults_muted", n=seat_no + 1))
+            self.note(tr(self.lang, "play.faults_muted", n=seat_no + 1))
 
     def refused(self, seat_no, text):
         """The cup refused a button press: a person at the keyboard sees why, in his language."""
@@ -244,7 +245,7 @@ class CupLinks:
             if show is not None:
                 show(seat_no, reason)
             else:
-                self.note(tr(self.lang, "refused", name=self.seats[seat_no].name, reason=reason))
+                self.note(tr(self.lang, "play.refused", name=self.seats[seat_no].name, reason=reason))
         except Exception as e:  # a view's bug is not the cup's fault, and must not end the pump
             self.note("refused: %s: %s" % (type(e).__name__, e))
 

@@ -12,11 +12,12 @@ import os
 import time
 from pathlib import Path
 from schocken_host.errors import CommandError
+from schocken_host.i18n import LocalizedError, Message
 from schocken_host.input_checks import os_error_text
 from schocken_host.table.state import LogError, TableState
 
 
-class LogFileError(Exception):
+class LogFileError(LocalizedError):
     """The log cannot be opened or written (in use, unwritable, full disk)."""
 
 
@@ -37,12 +38,12 @@ class GameLog:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
         except OSError as e:
-            raise LogFileError("%s: cannot open the game log: %s" % (self.path, e.strerror or e))
+            raise LogFileError("gamelog.cannot_open", path=self.path, error=e.strerror or e)
         try:
             _lock(self.fd)
         except OSError:
             os.close(self.fd)
-            raise LogFileError("%s: another schocken play is writing this game log" % self.path)
+            raise LogFileError("gamelog.locked", path=self.path)
         self.repaired = self.repair()
 
     @classmethod
@@ -55,7 +56,7 @@ class GameLog:
     def repair(self):
         """Make the file end with a whole line. A last line without its newline that is a whole event gets the
         newline; anything else after the last newline (a torn line) is moved to ``<log>.torn``. Returns a
-        description of what was done, or None."""
+        description of what was done (a Message), or None."""
         size = os.fstat(self.fd).st_size
         if size == 0 or os.pread(self.fd, 1, size - 1) == b"\n":
             return None
@@ -64,18 +65,18 @@ class GameLog:
         if _whole_event(fragment):
             _write_all(self.fd, b"\n")
             os.fsync(self.fd)
-            return "completed the last line (its newline was missing)"
+            return Message("gamelog.completed_last_line")
         with open(str(self.path) + ".torn", "ab") as torn:
             torn.write(fragment + b"\n")
         os.ftruncate(self.fd, keep_to)
         os.fsync(self.fd)
-        return "dropped a torn last line (%d bytes, kept in %s.torn)" % (len(fragment), self.path.name)
+        return Message("gamelog.dropped_torn_line", n=len(fragment), torn=self.path.name + ".torn")
 
     def append(self, event):
         """One event as one whole line, on disk before this returns; raises LogFileError if it cannot be."""
         line = json.dumps(event, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8")
         if b"\n" in line:  # json.dumps escapes newlines; this would be a bug, and it must not tear the log
-            raise LogFileError("an event with a raw newline")
+            raise LogFileError("gamelog.raw_newline")
         size = os.fstat(self.fd).st_size
         try:
             _write_all(self.fd, line + b"\n")
@@ -85,7 +86,7 @@ class GameLog:
                 os.ftruncate(self.fd, size)  # nothing half-written stays behind
             except OSError:
                 pass
-            raise LogFileError("%s: cannot write the game log: %s" % (self.path, e.strerror or e))
+            raise LogFileError("gamelog.cannot_write", path=self.path, error=e.strerror or e)
 
     def close(self):
         if self.fd is not None:
@@ -131,11 +132,11 @@ def _whole_event(fragment):
 
 def read(path):
     """Events of a log as (line number, event). A torn last line (the host died while writing it) is
-    dropped; anything else that is not an event raises ValueError naming the line."""
+    dropped; anything else that is not an event raises LogError (a ValueError) naming the line."""
     try:
         lines = Path(path).read_bytes().decode("utf-8").split("\n")
     except UnicodeError as e:
-        raise ValueError("not UTF-8 (byte %d)" % e.start)
+        raise LogError("gamelog.not_utf8", offset=e.start)
     out = []
     for n, line in enumerate(lines, 1):
         if not line.strip():
@@ -146,9 +147,9 @@ def read(path):
         except (ValueError, RecursionError):
             if last:  # only the very last line may be cut short
                 break
-            raise ValueError("line %d is not JSON" % n)
+            raise LogError("gamelog.line_not_json", line=n)
         if not isinstance(ev, dict) or "ev" not in ev:
-            raise ValueError("line %d is not an event" % n)
+            raise LogError("gamelog.line_not_an_event", line=n)
         out.append((n, ev))
     return out
 
@@ -184,13 +185,11 @@ def read_log(path):
     try:
         return read(path)
     except OSError as e:
-        raise CommandError(os_error_text(e))
-    except UnicodeDecodeError as e:
-        raise CommandError("%s: not UTF-8 text (offset %d)" % (path, e.start))
-    except ValueError as e:
-        raise CommandError("%s: %s" % (path, e))
+        raise CommandError("cli.os_error", error=os_error_text(e))
+    except LogError as e:
+        raise CommandError("gamelog.bad", path=path, error=e)
     except RecursionError:
-        raise CommandError("%s: a line nested too deeply" % path)
+        raise CommandError("gamelog.nested", path=path)
 
 
 
@@ -203,33 +202,33 @@ def open_resume(args):
             newest = latest(args.log_dir)
             where = log_dir() if args.log_dir is None else args.log_dir
             if newest is not None and newest.stat().st_size == 0:
-                raise CommandError("%s is empty: no game was started in it, and no other game is unfinished" % newest)
-            raise CommandError("no unfinished game log in %s" % where)
+                raise CommandError("gamelog.newest_empty", path=newest)
+            raise CommandError("gamelog.none_unfinished", folder=where)
     else:
         path = args.resume
     try:
         log = GameLog(path) if os.path.exists(path) else None
     except LogFileError as e:
-        raise CommandError(str(e))
+        raise CommandError.of(e)
     if log is None:
-        raise CommandError("%s: no such game log" % path)
+        raise CommandError("gamelog.no_such_log", path=path)
     try:
         state, start = TableState(), None
         try:
             events = read(path)
-        except ValueError as e:
-            raise CommandError("%s: %s" % (path, e))
+        except LogError as e:
+            raise CommandError("gamelog.bad", path=path, error=e)
         for n, ev in events:
             try:
                 state.apply(ev)
             except LogError as e:
-                raise CommandError("%s line %d: %s" % (path, n, e))
+                raise CommandError("gamelog.bad_line", path=path, line=n, error=e)
             if ev["ev"] == "start" and start is None:
                 start = ev
         if start is None:
-            raise CommandError("%s: no game in this log (it has no start event)" % path)
+            raise CommandError("gamelog.no_start", path=path)
         if events[-1][1]["ev"] == "game_over":
-            raise CommandError("%s: this game is over already" % path)
+            raise CommandError("gamelog.over", path=path)
     except BaseException:
         log.close()
         raise

@@ -111,9 +111,9 @@ class Referee(CupLinks):
         """The table reports a dropped die ("penalty"), a player throwing back in ("einwuerfeln"), or rules on
         a seat it was asked about ("wait", "forfeit")."""
         if not isinstance(seat, int) or not 0 <= seat < len(self.seats):
-            return self._note("no_seat", n=seat + 1 if isinstance(seat, int) else seat)
+            return self._note("play.no_seat", n=seat + 1 if isinstance(seat, int) else seat)
         if what in ("wait", "forfeit") and seat not in self.state.asked:
-            return self._note("not_asked", n=seat + 1)  # a word kept for later would rule without a question
+            return self._note("play.not_asked", n=seat + 1)  # a word kept for later would rule unasked
         self.requests.append((what, seat))
 
     def _table_requests(self):
@@ -130,7 +130,7 @@ class Referee(CupLinks):
             try:
                 self.emit({"ev": what, "seat": seat, "moves": [[m[0], m[1]] for m in moves]})
             except LogError as e:
-                self.note(str(e))
+                self.note(e.localized(self.lang))
             self._half_change(phase)
         self.requests = keep + self.requests
 

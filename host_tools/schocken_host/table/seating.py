@@ -13,6 +13,7 @@ from schocken_host.input_checks import check_folder_for_writing, check_port
 from schocken_host.input_checks import parse_assignments
 from schocken_host.table.table_file import check_name, read_table
 from schocken_host.errors import CommandError
+from schocken_host.i18n import Message, tr
 from schocken_host.emulation.emulator import PERSON_LONG_MS, EmulatedCup
 from schocken_host.links.serial import SerialLink, discover
 from schocken_host.table.bots import Bot
@@ -28,10 +29,10 @@ def _names(args, table):
         return [p["name"] for p in table["players"]] if table else []
     names = [check_name(n, "--names") for n in args.names.split(",") if n.strip()]
     if not names:
-        raise CommandError("--names: no name given (names in seating order, comma separated)")
+        raise CommandError("seating.no_names")
     for i, name in enumerate(names):
         if name in names[:i]:
-            raise CommandError("--names: %r sits at the table already" % name)
+            raise CommandError("seating.name_twice", name=name)
     return names
 
 
@@ -42,12 +43,12 @@ def _ports(args, table):
         given += [(p["port"], "%s: players[%d].port" % (args.table, i + 1))
                   for i, p in enumerate(table["players"]) if "port" in p]
     if args.port and len(given) > len(args.port):
-        raise CommandError("%s gives the ports, --port too: give them in one place" % args.table)
+        raise CommandError("seating.ports_twice", table=args.table)
     ports = [port for port, _ in given]
     for i, (port, option) in enumerate(given):
         check_port(port, option)
         if port in ports[:i]:
-            raise CommandError("%s %s: given twice (one cup, one seat)" % (option, port))
+            raise CommandError("seating.port_twice", option=option, port=port)
     return ports
 
 
@@ -60,7 +61,7 @@ def _rules(args, table):
         try:
             Rules(preset, **options)
         except RuleError as e:
-            raise CommandError("%s: %s" % (args.table, e))
+            raise CommandError("seating.table_rules", table=args.table, error=e)
     options.update(parse_assignments(args.set))
     return Rules(args.rules or preset, **options)
 
@@ -76,24 +77,25 @@ def plan(args, resuming=False):
     rules = _rules(args, table)
     emulate = args.emulate
     if emulate > MAX_EMULATED:
-        raise CommandError("--emulate %d: at most %d emulated cups" % (emulate, MAX_EMULATED))
+        raise CommandError("seating.too_many_emulated", n=emulate, most=MAX_EMULATED)
     if args.bots is not None and args.bots > emulate:
-        raise CommandError("--bots %d: only %d emulated cups (--emulate N) to play" % (args.bots, emulate))
+        raise CommandError("seating.too_many_bots", bots=args.bots, cups=emulate)
     seats = len(ports) + len(args.ble) + emulate
     if seats:  # else the cups are found on USB when the table is seated: their number is not known yet
         if seats < 2:
-            raise CommandError("a game needs at least two cups, this table has %d (use --emulate N or --port)" % seats)
+            raise CommandError("seating.one_cup", seats=seats)
         if seats < rules.min_players:
-            raise CommandError("rules %s need at least %d players, this table has %d"
-                            % (rules.name, rules.min_players, seats))
+            raise CommandError("seating.too_few_players", rules=rules.name, least=rules.min_players,
+                               seats=seats)
         if len(names) > seats:
-            raise CommandError("%d names for %d seats: %s" % (len(names), seats, ", ".join(names[seats:])))
+            raise CommandError("seating.too_many_names", n=len(names), seats=seats,
+                               extra=", ".join(names[seats:]))
         if args.opener is not None and args.opener >= seats:
-            raise CommandError("--opener %d: the seats are numbered 0 to %d" % (args.opener, seats - 1))
+            raise CommandError("seating.opener", opener=args.opener, last=seats - 1)
     if args.log_dir:
         check_folder_for_writing(args.log_dir, "--log-dir")
     else:
-        check_folder_for_writing(gamelog.log_dir(), "log folder")
+        check_folder_for_writing(gamelog.log_dir(), Message("input.log_folder"))
     return names, ports, rules
 
 
@@ -104,7 +106,7 @@ def fair_mode(args, start):
         return bool(start.get("fair"))
     if args.seed is not None:
         if args.fair:
-            raise CommandError("--seed scripts the dice of the emulated cups: it cannot be combined with --fair")
+            raise CommandError("seating.seed_and_fair")
         return False
     return args.fair is not False
 
@@ -137,6 +139,7 @@ class Table:
         self.seats = []
         self.resume_start = resume_start
         self.flash = None             # where emulated cups keep their flash: beside the game's log
+        self.lang = getattr(args, "lang", "de")   # of the default names ("Spieler 2", "Player 2")
         # Everything the user gave is checked now: a refused table starts no cup, makes no log, prints nothing.
         fair_mode(args, resume_start)
         self.names, self.ports, self._rules = plan(args, resuming=resume_start is not None)
@@ -173,8 +176,7 @@ class Table:
         scale = getattr(args, "time_scale", 1)
         people = len(self.seats) + (n_emu - n_bots)
         if scale != 1 and people:
-            raise CommandError("--time-scale %d: %d player(s) at this table are people, who play at human speed "
-                            "(only a table of bots runs faster)" % (scale, people))
+            raise CommandError("seating.time_scale_people", scale=scale, people=people)
         for k in range(n_emu):
             seat_no = len(self.seats)
             kind = "bot" if k < n_bots else "human"
@@ -193,15 +195,15 @@ class Table:
             else:
                 self.human = cup
         if kinds and [s.kind for s in self.seats] != kinds:
-            raise CommandError("the table does not match the log: seats %s, the log has %s"
-                            % ([s.kind for s in self.seats], kinds))
+            raise CommandError("seating.not_the_logged_table", seats=[s.kind for s in self.seats],
+                               logged=kinds)
         if len(self.seats) < 2:
-            raise CommandError("a game needs at least two cups (use --emulate N or --port)")
+            raise CommandError("seating.too_few_cups")
 
     def _name(self, seat_no, kind):
         if seat_no < len(self.names):
             return self.names[seat_no]
-        return ("Bot %d" if kind == "bot" else "Spieler %d") % (seat_no + 1)
+        return tr(self.lang, "play.bot_name" if kind == "bot" else "play.player_name", n=seat_no + 1)
 
     def close(self):
         for cup in self.cups:

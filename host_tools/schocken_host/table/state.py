@@ -10,11 +10,13 @@ from schocken import RuleError
 from schocken.game import Game
 from schocken.rules import from_dict
 
+from schocken_host.i18n import LocalizedError
+
 LOG_VERSION = 1
 
 
-class LogError(ValueError):
-    pass
+class LogError(LocalizedError, ValueError):
+    """A log that is no game: an event this host does not know, or one the rules recompute otherwise."""
 
 
 class Player:
@@ -98,18 +100,18 @@ class TableState:
         kind = ev.get("ev")
         handler = getattr(self, "_ev_" + str(kind), None)
         if handler is None:
-            raise LogError("unknown event %r" % (kind,))
+            raise LogError("log.unknown_event", kind=kind)
         try:
             handler(ev)
         except RuleError as e:
-            raise LogError("%s event: the rules refuse it: %s" % (kind, e))
+            raise LogError("log.rules_refuse", kind=kind, error=e)
         except (KeyError, TypeError, IndexError) as e:
-            raise LogError("%s event is malformed: %s" % (kind, e))
+            raise LogError("log.malformed", kind=kind, error=e)
         self.events += 1
 
     def _ev_start(self, ev):
         if ev.get("version") != LOG_VERSION:
-            raise LogError("log version %r, this host reads %d" % (ev.get("version"), LOG_VERSION))
+            raise LogError("log.version", version=ev.get("version"), reads=LOG_VERSION)
         self.rules = from_dict(ev["rules"])
         self.game_id = ev["game_id"]
         self.players = [Player(p["seat"], p["name"], p.get("cup"), p.get("kind", "cup")) for p in ev["players"]]
@@ -173,10 +175,10 @@ class TableState:
     def _ev_throw_off(self, ev):
         seats = list(self.game.throw_off_seats)
         if ev["seats"] != seats:
-            raise LogError("throw-off by seats %s, the game expected %s" % (ev["seats"], seats))
+            raise LogError("log.throw_off_seats", logged=ev["seats"], expected=seats)
         opener = self.game.throw_off([list(d) for d in ev["dice"]])
         if opener != ev["opener"]:
-            raise LogError("throw-off opener is %r, the log says %r" % (opener, ev["opener"]))
+            raise LogError("log.throw_off_opener", opener=opener, logged=ev["opener"])
         self.closed = ev["round"]
         self.replays = 0
         self._after_change()
@@ -191,7 +193,7 @@ class TableState:
     def _ev_round(self, ev):
         order = self.game.order()
         if ev["order"] != order:
-            raise LogError("round %s by seats %s, the game expected %s" % (ev["round"], ev["order"], order))
+            raise LogError("log.round_seats", round=ev["round"], logged=ev["order"], expected=order)
         entries = [tuple(e) if e is not None else ([1, 1, 1], 1, True) for e in ev["entries"]]
         forfeit = {order.index(s) for s in ev.get("forfeit", [])}
         result, moves = self.game.play_round(entries, forfeit)
@@ -199,7 +201,8 @@ class TableState:
                "moves": [[m[0], m[1]] for m in moves]}
         for key in got:
             if ev[key] != got[key]:
-                raise LogError("round %s: %s is %r, the rules give %r" % (ev["round"], key, ev[key], got[key]))
+                raise LogError("log.round_differs", round=ev["round"], field=key, logged=ev[key],
+                               rules=got[key])
         self.last_round = ev
         self.closed = ev["round"]
         self.replays = 0
@@ -208,13 +211,13 @@ class TableState:
     def _ev_penalty(self, ev):
         moves = [[m[0], m[1]] for m in self.game.penalty(ev["seat"])]
         if moves != ev["moves"]:
-            raise LogError("penalty moves %r, the rules give %r" % (ev["moves"], moves))
+            raise LogError("log.penalty_moves", logged=ev["moves"], rules=moves)
         self._after_change()
 
     def _ev_einwuerfeln(self, ev):
         moves = [[m[0], m[1]] for m in self.game.einwuerfeln(ev["seat"])]
         if moves != ev["moves"]:
-            raise LogError("Einwürfeln moves %r, the rules give %r" % (ev["moves"], moves))
+            raise LogError("log.einwuerfeln_moves", logged=ev["moves"], rules=moves)
 
     def _ev_pause(self, ev):
         self.paused[ev["seat"]] = ev["reason"]
@@ -246,7 +249,7 @@ class TableState:
 
     def _ev_game_over(self, ev):
         if not self.over or self.loser != ev["loser"]:
-            raise LogError("game over with loser %r, the rules say %r" % (ev["loser"], self.loser))
+            raise LogError("log.loser", logged=ev["loser"], rules=self.loser)
 
     def _after_change(self):
         self.half_losers = list(self.game.half_losers)

@@ -1,11 +1,10 @@
-"""The keyboard side of `schocken cup --emulate` (host_tools/schocken_host/cup_cmd.py): the user-facing text and
-the terminal mode.
+"""The keyboard side of `schocken cup --emulate` (commands/cup.py): the terminal mode.
 
 A key (a raw byte from the terminal, or a line's word when standard input is not a terminal) maps to an action
 of the emulated cup through the one key map that `schocken play` uses too (views/keymap.py: KEYS, action_for, and the
 key help). On a terminal, keys are read raw (termios), the screen is redrawn from
-the cup's LED frames (host_tools/schocken_host/render.py) and the terminal is restored on exit (_run_tty). The
-text (TEXT, t) lives here with the screen it is shown on; the session's notes use it too.
+the cup's LED frames (views/render.py) and the terminal is restored on exit (_run_tty). Its texts are the
+"cup." ones of texts/cup.py.
 """
 
 import os
@@ -14,54 +13,10 @@ import sys
 import termios
 import threading
 
+from schocken_host.i18n import tr
 from schocken_host.views import keymap
 from schocken_host.views import render
 from schocken_host.views.keymap import KEYS, action_for  # noqa: F401  (re-exported: the key map of both tools)
-
-
-TEXT = {
-    "de": {
-        "title": "Schocken-Becher (emuliert, {interp})",
-        "link": "Link: {port}",
-        "alone": "Ohne Host spielt der Becher allein: vor dem Zug setzt Würfel k das Wurflimit k, Enter beginnt.",
-        "rules_note": "Hinweis: allein spielt die Firmware immer nach 'standard'; --rules {preset} wirkt nicht "
-                      "(die Regeln setzt ein Host mit configure).",
-        "shake": "geschüttelt",
-        "tap": "Würfel {n} getippt",
-        "long": "Würfel {n} lang gedrückt",
-        "peek": "gespickt",
-        "stand": "Hauptknopf lang",
-        "reveal": "Hauptknopf kurz",
-        "quit": "Ende",
-        "unknown": "unbekannte Taste: {key!r}",
-        "cup_error": "Becher: {msg}",
-        "cup_gone": "Der Becher-Prozess ist beendet.",
-        "start_failed": "Becher startet nicht: {err}",
-    },
-    "en": {
-        "title": "Schocken cup (emulated, {interp})",
-        "link": "Link: {port}",
-        "alone": "Without a host the cup plays alone: before a turn die k sets the throw limit k, Enter starts.",
-        "rules_note": "Note: alone, the firmware always plays 'standard'; --rules {preset} has no effect "
-                      "(a host sets the rules with configure).",
-        "shake": "shaken",
-        "tap": "die {n} tapped",
-        "long": "die {n} held long",
-        "peek": "peeked",
-        "stand": "main button long",
-        "reveal": "main button short",
-        "quit": "quit",
-        "unknown": "unknown key: {key!r}",
-        "cup_error": "cup: {msg}",
-        "cup_gone": "The cup process has ended.",
-        "start_failed": "the cup does not start: {err}",
-    },
-}
-
-
-def t(lang, name, **kw):
-    text = TEXT.get(lang, TEXT["de"]).get(name) or TEXT["de"][name]
-    return text.format(**kw) if kw else text
 
 
 # --- terminal mode ------------------------------------------------------------------------------------------
@@ -83,8 +38,8 @@ def _screen(session, lang, interp, notes):
     import shutil
 
     width = shutil.get_terminal_size((120, 40)).columns  # the key help breaks between its entries, not inside
-    lines = ["[bold]%s[/]" % escape(t(lang, "title", interp=interp)),
-             "[bold cyan]%s[/]" % escape(t(lang, "link", port=session.port)),
+    lines = ["[bold]%s[/]" % escape(tr(lang, "cup.title", interp=interp)),
+             "[bold cyan]%s[/]" % escape(tr(lang, "cup.link", port=session.port)),
              "[dim]%s[/]" % escape(keymap.help_text(lang, width - 1))]
     lines += ["[dim]%s[/]" % escape(n) for n in notes]
     lines.append("")
@@ -149,7 +104,7 @@ def _run_tty(session, lang, notes):
                 out.write(_screen(session, lang, session.cup.interpreter, notes))
                 out.flush()
             if not session.alive():
-                session.note(t(lang, "cup_gone"))
+                session.note(tr(lang, "cup.cup_gone"))
                 out.write(_screen(session, lang, session.cup.interpreter, notes))
                 return 1
             ready, _, _ = select.select([fd], [], [], 0.05)
@@ -162,7 +117,7 @@ def _run_tty(session, lang, notes):
             for key in _decode_keys(data):
                 action = action_for(key)
                 if action is None:
-                    session.note(t(lang, "unknown", key=key))
+                    session.note(tr(lang, "cup.unknown", pressed=key))
                     dirty.set()
                 elif action[0] == "quit":
                     return 0

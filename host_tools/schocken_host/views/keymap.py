@@ -10,25 +10,26 @@ name ("space", "enter", "ctrl+c") or a word of a scripted line ("shake", "long2"
 the long presses of the die buttons are 4 5 6 or Shift+1 2 3, so no letter is needed for them.
 """
 
+from schocken_host.i18n import tr
 from schocken_host.emulation.emulator import FIRMWARE_LONG_MS, GAP_MS, PERSON_LONG_MS, SHAKE_MS, TAP_MS  # noqa: F401
 
-# What the person presses, grouped by what it does. A row: (help text key, the keys with their action, how the
-# help shows the keys: (German, English)). KEYS, the help line and the scoreboard's bindings all come from here.
+# What the person presses, grouped by what it does. A row: (what it does: text key keys.<name>, the keys with
+# their action, the keys as the help shows them; {space}: the space bar's name). KEYS, the help line and the
+# scoreboard's bindings all come from here.
 ROWS = (
-    ("shake", {"s": ("shake",), "shake": ("shake",)}, ("s", "s")),
-    ("tap", {"1": ("tap", 0), "2": ("tap", 1), "3": ("tap", 2)}, ("1 2 3", "1 2 3")),
+    ("shake", {"s": ("shake",), "shake": ("shake",)}, "s"),
+    ("tap", {"1": ("tap", 0), "2": ("tap", 1), "3": ("tap", 2)}, "1 2 3"),
     # Shift+1/2/3 on German ("!", '"', "§") and US ("!", "@", "#") layouts; 4 5 6 on any layout.
     ("long", {"4": ("long", 0), "5": ("long", 1), "6": ("long", 2),
               "!": ("long", 0), '"': ("long", 1), "@": ("long", 1), "§": ("long", 2), "#": ("long", 2),
               "long1": ("long", 0), "long2": ("long", 1), "long3": ("long", 2)},
-     ("4 5 6", "4 5 6")),
-    ("peek", {"p": ("peek",), " ": ("peek",), "space": ("peek",), "peek": ("peek",)},
-     ("p/Leertaste", "p/space")),
+     "4 5 6"),
+    ("peek", {"p": ("peek",), " ": ("peek",), "space": ("peek",), "peek": ("peek",)}, "p/{space}"),
     ("stand", {"\r": ("stand",), "\n": ("stand",), "enter": ("stand",), "ctrl+j": ("stand",), "stand": ("stand",)},
-     ("Enter", "Enter")),
-    ("reveal", {"r": ("reveal",), "reveal": ("reveal",)}, ("r", "r")),
+     "Enter"),
+    ("reveal", {"r": ("reveal",), "reveal": ("reveal",)}, "r"),
     ("quit", {"q": ("quit",), "x": ("quit",), "\x03": ("quit",), "\x04": ("quit",), "ctrl+c": ("quit",),
-              "ctrl+d": ("quit",), "quit": ("quit",), "exit": ("quit",)}, ("q", "q")),
+              "ctrl+d": ("quit",), "quit": ("quit",), "exit": ("quit",)}, "q"),
 )
 
 KEYS = {key: action for _, keys, _ in ROWS for key, action in keys.items()}
@@ -37,16 +38,6 @@ KEYS = {key: action for _, keys, _ in ROWS for key, action in keys.items()}
 # has the focus; every other key goes to the person's cup.
 QUIT_BINDINGS = tuple(k for k, action in KEYS.items()
                       if action == ("quit",) and ((len(k) == 1 and k.isalpha()) or k.startswith("ctrl+")))
-
-TEXT = {
-    "de": {"shake": "schütteln", "tap": "Würfel beiseite/zurück", "long": "lang: Sechsen drehen",
-           "peek": "spicken", "stand": "stehen", "reveal": "aufdecken", "quit": "beenden",
-           "title": "Tasten"},
-    "en": {"shake": "shake", "tap": "die aside/back", "long": "long: Sechsen drehen",
-           "peek": "peek", "stand": "stand", "reveal": "reveal", "quit": "quit",
-           "title": "Keys"},
-}
-
 
 
 def hold_ms(action, long_ms):
@@ -86,9 +77,8 @@ def textual_key(key, character):
 
 def help_rows(lang):
     """[(keys as shown, what they do)] in the order of ROWS."""
-    t = TEXT.get(lang, TEXT["de"])
-    i = 1 if lang == "en" else 0
-    return [(shown[i], t[name]) for name, _, shown in ROWS]
+    space = tr(lang, "keys.space")
+    return [(shown.format(space=space), tr(lang, "keys." + name)) for name, _, shown in ROWS]
 
 
 def help_line(lang, sep=" · "):
@@ -100,7 +90,7 @@ def help_text(lang, width=None):
     """The key help with its title, "Tasten: s schütteln · ...", broken into lines of at most ``width``
     characters between its entries (never inside one: "q beenden" stays together)."""
     entries = ["%s %s" % row for row in help_rows(lang)]
-    line = TEXT.get(lang, TEXT["de"])["title"] + ":"
+    line = tr(lang, "keys.title") + ":"
     lines = []
     for n, entry in enumerate(entries):
         piece = (" · " if n else " ") + entry

@@ -13,15 +13,8 @@ refusal text ("not your turn"), which ``i18n.refusal`` turns into the person's l
 
 import threading
 
+from schocken_host.i18n import tr
 from schocken_host.views import render
-
-TEXT = {
-    "de": {"title": "Dein Becher", "aside": "beiseite", "seen": "unter dem Becher gesehen",
-           "covered": "unter dem Becher: verdeckt", "none": "noch nicht gewürfelt", "refused": "✗ {reason}"},
-    "en": {"title": "Your cup", "aside": "set aside", "seen": "seen under the cup",
-           "covered": "under the cup: covered", "none": "not thrown yet", "refused": "✗ {reason}"},
-}
-
 
 def _white(rgb):
     # A die under the cup is white; the blue seat number of a waiting cup is not a die anyone threw.
@@ -100,24 +93,23 @@ class OwnCup:
     def describe(self, lang):
         """What the person knows of his cup: "beiseite 1 · unter dem Becher gesehen 4 6" (or covered, or not
         thrown yet)."""
-        t = TEXT.get(lang, TEXT["de"])
         if self._moment() is None:
-            return t["none"]
+            return tr(lang, "own.none")
         dice = self.dice()
         parts = []
         aside = [str(f) for f, kind in dice if kind == "aside"]
         if aside:
-            parts.append("%s %s" % (t["aside"], " ".join(aside)))
+            parts.append("%s %s" % (tr(lang, "own.aside"), " ".join(aside)))
         seen = [str(f) for f, kind in dice if kind == "cup"]
         if seen:
-            parts.append("%s %s" % (t["seen"], " ".join(seen)))
+            parts.append("%s %s" % (tr(lang, "own.seen"), " ".join(seen)))
         elif any(kind == "empty" for _, kind in dice):
-            parts.append(t["covered"])
+            parts.append(tr(lang, "own.covered"))
         return " · ".join(parts)
 
     def summary(self, lang):
         """One line for --plain: "Dein Becher: beiseite 1 · unter dem Becher gesehen 4 6"."""
-        return "%s: %s" % (TEXT.get(lang, TEXT["de"])["title"], self.describe(lang))
+        return "%s: %s" % (tr(lang, "own.title"), self.describe(lang))
 
     # --- the host's check of a key ---------------------------------------------------------------------
     def refusal(self, action):

@@ -82,7 +82,7 @@ def _refused(referee, seat, why):
     if show is not None:
         show(seat, reason)
     else:
-        referee.ui.note(tr(lang, "refused", name=referee.state.name(seat), reason=reason))
+        referee.ui.note(tr(lang, "play.refused", name=referee.state.name(seat), reason=reason))
 
 
 async def _safe_key(key, cup, referee, table, own):

@@ -9,6 +9,7 @@ Pure functions: ``decode(frame)`` gives faces, pip colors and the status color; 
 status color; ``faces_text(frame, lang)`` draws the three dice as 3x3 grids plus the status line.
 """
 
+from schocken_host.i18n import tr
 from schocken_host.links.ledframe import (DEFAULT_BRIGHTNESS, DIE_COLORS, N_DICE, PIP_CELLS, STATUS_COLORS, decode,
                                          die_kind, status_name)
 
@@ -17,53 +18,10 @@ LIT = "●"
 DARK = "·"
 
 
-TEXT = {
-    "de": {
-        "green": ("grün", "am Zug"),
-        "cyan": ("türkis", "Wurf 1 · allein vor dem Zug: Limit 1"),
-        "yellow": ("gelb", "Wurf 2 · allein vor dem Zug: Limit 2"),
-        "pink": ("pink", "aufdecken"),
-        "orange": ("orange", "Wurf 3"),
-        "blue": ("blau", "wartet"),
-        "red": ("rot", "abgelehnt / verloren"),
-        "white": ("weiß", "gewonnen"),
-        "magenta": ("magenta", "Fehler"),
-        "violet": ("violett", "verdeckt (gestanden)"),
-        "dim": ("schwach weiß", "allein, Limit 3"),
-        "off": ("aus", "-"),
-        "status": "Status",
-        "aside": "beiseite",
-        "cup": "im Becher",
-        "unknown": "?",
-    },
-    "en": {
-        "green": ("green", "your turn"),
-        "cyan": ("cyan", "throw 1 · alone before a turn: limit 1"),
-        "yellow": ("yellow", "throw 2 · alone before a turn: limit 2"),
-        "pink": ("pink", "reveal"),
-        "orange": ("orange", "throw 3"),
-        "blue": ("blue", "waiting"),
-        "red": ("red", "refused / lost"),
-        "white": ("white", "won"),
-        "magenta": ("magenta", "error"),
-        "violet": ("violet", "covered (stood)"),
-        "dim": ("dim white", "alone, limit 3"),
-        "off": ("off", "-"),
-        "status": "Status",
-        "aside": "aside",
-        "cup": "in cup",
-        "unknown": "?",
-    },
-}
-
-
-def _text(lang):
-    return TEXT.get(lang, TEXT["de"])
-
-
 def status_text(rgb, lang="de", brightness=DEFAULT_BRIGHTNESS):
     """(color name, meaning) of a status color in the given language."""
-    return _text(lang)[status_name(rgb, brightness)]
+    name = status_name(rgb, brightness)
+    return tr(lang, "led." + name), tr(lang, "led.%s_means" % name)
 
 
 def _hex(rgb):
@@ -75,7 +33,6 @@ def faces_text(frame, lang="de", markup=False, brightness=DEFAULT_BRIGHTNESS):
     status line. ``markup=True`` colors lit pips and the status with rich markup (dice set aside orange,
     dice in the cup white); without markup, dice set aside are told apart by their label only."""
     info = decode(frame)
-    t = _text(lang)
     width = 9
     rows = [["┌───────┐"] * N_DICE, [], [], [], ["└───────┘"] * N_DICE]
     labels, kinds = [], []
@@ -95,8 +52,9 @@ def faces_text(frame, lang="de", markup=False, brightness=DEFAULT_BRIGHTNESS):
         for r in range(3):
             rows[1 + r].append("│ " + " ".join(grid[r]) + " │")
         face = info["dice"][d]
-        labels.append(("-" if face == 0 else t["unknown"] if face is None else str(face)).center(width))
-        kinds.append((t[kind] if kind else "").center(width))
+        label = "-" if face == 0 else tr(lang, "led.unknown") if face is None else str(face)
+        labels.append(label.center(width))
+        kinds.append((tr(lang, "led." + kind) if kind else "").center(width))
     lines = [" ".join(r) for r in rows]
     lines.append(" ".join(labels).rstrip())
     if any(k.strip() for k in kinds):
@@ -106,7 +64,7 @@ def faces_text(frame, lang="de", markup=False, brightness=DEFAULT_BRIGHTNESS):
     if markup and any(status):
         key = status_name(status, brightness)
         name = "[bold %s]■ %s[/]" % (_hex(STATUS_COLORS[key]), name)
-    lines.append("%s: %s – %s" % (t["status"], name, meaning))
+    lines.append("%s: %s – %s" % (tr(lang, "led.status"), name, meaning))
     return "\n".join(lines)
 
 

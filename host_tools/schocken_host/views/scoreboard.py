@@ -26,11 +26,11 @@ from textual.widgets import Digits, Footer, Log, Static
 from schocken.throws import ALL, evaluate
 
 from schocken_host.views import keymap
-from schocken_host.i18n import tr
+from schocken_host.i18n import LANGS, tr
 from schocken_host.views.plain import PlainUI
 from schocken_host.views.scoreboard_card import PlayerCard, card_info, throw_limit
 from schocken_host.views.scoreboard_own import OwnCupPanel
-from schocken_host.views.scoreboard_view import TEXT, plain_text
+from schocken_host.views.scoreboard_view import plain_text
 
 LOG_LINES = 200
 
@@ -98,13 +98,12 @@ class Scoreboard(App):
     #log { height: 1fr; min-height: 4; border: round $panel-lighten-1; }
     """
     # The quit keys of the one key map (views/keymap.py), bound whatever has the focus; the footer shows q.
-    BINDINGS = [Binding(key, "quit_game", "Beenden", show=key == "q", priority=True)
+    BINDINGS = [Binding(key, "quit_game", tr("de", "board.quit"), show=key == "q", priority=True)
                 for key in keymap.QUIT_BINDINGS]
 
     def __init__(self, state=None, lang="de", game=None, auto_exit=None):
         super().__init__()
-        self.lang = lang if lang in TEXT else "de"
-        self.t = TEXT[self.lang]
+        self.lang = lang if lang in LANGS else "de"
         self.state = state
         self.game = game
         self.auto_exit = auto_exit
@@ -120,7 +119,7 @@ class Scoreboard(App):
         self._loop_thread = None
         self._worker = None
         self._ui = None
-        self.title = self.t["title"]
+        self.title = self.tr("title")
         self._localize_bindings()
 
     def _localize_bindings(self):
@@ -128,10 +127,14 @@ class Scoreboard(App):
             import dataclasses
             for key, bindings in self._bindings.key_to_bindings.items():
                 self._bindings.key_to_bindings[key] = [
-                    dataclasses.replace(b, description=self.t["quit"]) if b.action == "quit_game" else b
+                    dataclasses.replace(b, description=self.tr("quit")) if b.action == "quit_game" else b
                     for b in bindings]
         except (AttributeError, TypeError):
             pass  # only the footer's wording; a Textual without this map keeps the German label
+
+    def tr(self, key, **fields):
+        """The text ``board.<key>`` in the scoreboard's language."""
+        return tr(self.lang, "board." + key, **fields)
 
     # --- the interface of a UI (plain.PlainUI) ----------------------------------------------------
     def update(self, state, ev):
@@ -144,10 +147,10 @@ class Scoreboard(App):
         kind = ev.get("ev")
         if kind == "throw_off":
             if ev.get("opener") is None:
-                self.throw_off_text = self.t["stechen"].format(
-                    names=", ".join(state.name(s) for s in state.game.throw_off_seats))
+                names = ", ".join(state.name(s) for s in state.game.throw_off_seats)
+                self.throw_off_text = self.tr("stechen", names=names)
             else:
-                self.throw_off_text = self.t["throw_off_opener"].format(name=state.name(ev["opener"]))
+                self.throw_off_text = self.tr("throw_off_opener", name=state.name(ev["opener"]))
         elif kind in ("start", "round"):
             self.throw_off_text = None
         self._buf.seek(0)
@@ -191,7 +194,7 @@ class Scoreboard(App):
                 yield Static("", id="turn-line")
                 yield Static("", id="rules-line")
             with Horizontal(id="middle-box"):
-                yield Static(self.t["middle"], id="middle-caption")
+                yield Static(self.tr("middle"), id="middle-caption")
                 yield Digits("", id="middle")
         yield Static("", id="banner")
         yield Grid(id="players")
@@ -203,7 +206,7 @@ class Scoreboard(App):
 
     def on_mount(self):
         self._loop_thread = threading.get_ident()
-        self.query_one("#log", Log).border_title = self.t["log"]
+        self.query_one("#log", Log).border_title = self.tr("log")
         if self._lines:
             self.query_one("#log", Log).write_lines(self._lines, scroll_end=False)
             self.query_one("#log", Log).scroll_end(animate=False, x_axis=False)
@@ -257,7 +260,7 @@ class Scoreboard(App):
             return
         st = self.state
         name = st.name(seat) if st is not None and 0 <= seat < len(st.players) else str(seat + 1)
-        self._add_line(tr(self.lang, "refused", name=name, reason=reason))
+        self._add_line(tr(self.lang, "play.refused", name=name, reason=reason))
         if self.own is not None and seat == self.own.seat and self.is_running:
             self.query_one(OwnCupPanel).show_reason(reason)
 
@@ -276,31 +279,29 @@ class Scoreboard(App):
 
     def _draw(self):
         st = self.state
-        t = self.t
         phase = st.phase() if st is not None else "setup"
         players = list(st.players) if st is not None else []
         # Header: phase, round, who is on turn, the rule set; the middle in large digits.
-        head = Text(t.get(phase, phase), style="bold")
+        head = Text(self.tr(phase), style="bold")   # board.setup, board.half1, ...
         if st is not None and st.round and phase != "over":
-            head.append("  ·  " + t["round_no"].format(n=st.round), style="")
+            head.append("  ·  " + self.tr("round_no", n=st.round), style="")
         self.query_one("#phase", Static).update(head)
         self.query_one("#turn-line", Static).update(self._turn_line(st, phase))
-        rules = st.rules.name if st is not None and st.rules is not None else ""
-        self.query_one("#rules-line", Static).update(Text(t["rules"].format(name=rules) if rules else "",
-                                                          style="dim"))
+        rules = self.tr("rules", name=st.rules.name) if st is not None and st.rules is not None else ""
+        self.query_one("#rules-line", Static).update(Text(rules, style="dim"))
         self.query_one("#middle", Digits).update(str(st.middle()) if st is not None else "")
         # Banner: game over, paused cups.
         banner = self.query_one("#banner", Static)
         lines = []
         over = bool(st is not None and st.over)
         if over:
-            blatt = t["blatt"] if st.game is not None and st.game.blattschuss else ""
-            lines.append(t["game_over"].format(name=st.name(st.loser), blatt=blatt))
-            lines.append(t["hint_over"])
+            blatt = self.tr("blatt") if st.game is not None and st.game.blattschuss else ""
+            lines.append(self.tr("game_over", name=st.name(st.loser), blatt=blatt))
+            lines.append(self.tr("hint_over"))
         if st is not None:
             for seat, reason in sorted(st.paused.items()):
-                lines.append(t["pause"].format(name=st.name(seat), reason=reason))
-            lines += [t["asked"].format(name=st.name(seat)) for seat in sorted(st.asked)]
+                lines.append(self.tr("pause", name=st.name(seat), reason=reason))
+            lines += [self.tr("asked", name=st.name(seat)) for seat in sorted(st.asked)]
         banner.update("\n".join(lines))
         banner.set_class(bool(lines), "-show")
         banner.set_class(over, "-over")
@@ -313,7 +314,7 @@ class Scoreboard(App):
             n = len(players)
             grid.styles.grid_size_columns = max(1, n if n <= 4 else min(4, (n + 1) // 2))
         for p in players:
-            self._cards[p.seat].show(card_info(self.t, st, p, phase))
+            self._cards[p.seat].show(card_info(self.lang, st, p, phase))
         new = [c for c in self._cards.values() if c.parent is None]
         if new:
             grid.mount(*new)
@@ -330,10 +331,10 @@ class Scoreboard(App):
             lr = st.last_round
             ended = st.closed >= st.round or (lr is not None and lr.get("round") == st.round)
             if st.order and not ended and all(st.players[s].done for s in st.order):
-                return Text(self.t["nobody"], style="bold")
+                return Text(self.tr("nobody"), style="bold")
             return Text("")
         p = st.players[st.on_turn]
-        return Text(self.t["on_turn_head"].format(name=p.name, n=p.throws, limit=throw_limit(st, p.seat)),
+        return Text(self.tr("on_turn_head", name=p.name, n=p.throws, limit=throw_limit(st, p.seat)),
                     style="bold green")
 
     def _result_line(self, st):
@@ -344,14 +345,12 @@ class Scoreboard(App):
         lr = st.last_round
         if lr is None:
             return ""
-        t = self.t
         best, worst = st.name(lr["best"]), st.name(lr["worst"])
         if lr["deckel"] == ALL:
-            return Text(t["result_all"].format(round=lr["round"], worst=worst, best=best), style="bold red")
+            return Text(self.tr("result_all", round=lr["round"], worst=worst, best=best), style="bold red")
         moved = sum(m[1] for m in lr["moves"])
-        sources = []
-        for src, _ in lr["moves"]:
-            sources.append(t["from_middle"] if src == "middle" else t["from_player"].format(name=st.name(src)))
+        sources = [self.tr("from_middle") if src == "middle" else self.tr("from_player", name=st.name(src))
+                   for src, _ in lr["moves"]]
         label = ""
         order, entries = lr.get("order", []), lr.get("entries", [])
         if lr["best"] in order and entries and entries[order.index(lr["best"])] is not None:
@@ -360,7 +359,7 @@ class Scoreboard(App):
                 label = evaluate(dice, throws, hand, st.rules).label
             except Exception:
                 label = ""
-        return Text(t["result"].format(round=lr["round"], worst=worst, deckel=moved, source=", ".join(sources),
+        return Text(self.tr("result", round=lr["round"], worst=worst, deckel=moved, source=", ".join(sources),
                                        best=best, label=label).replace(" ()", ""))
 
     def _halves_line(self, st):
@@ -368,8 +367,8 @@ class Scoreboard(App):
             return ""
         names = []
         for i, seat in enumerate(st.half_losers):
-            names.append("%s: %s" % (self.t["half1" if i == 0 else "half2"], st.name(seat)))
-        return self.t["halves"].format(list=" · ".join(names) if names else self.t["none_yet"])
+            names.append("%s: %s" % (self.tr("half1" if i == 0 else "half2"), st.name(seat)))
+        return self.tr("halves", list=" · ".join(names) if names else self.tr("none_yet"))
 
     # --- reading (tests, screen readers) ----------------------------------------------------------
     def text_of(self, selector):

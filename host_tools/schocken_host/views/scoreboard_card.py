@@ -9,6 +9,7 @@ from textual.widgets import Digits, Static
 
 from schocken.throws import ALL
 
+from schocken_host.i18n import tr
 from schocken_host.views.scoreboard_view import dice_text, faces, plain_text
 
 
@@ -69,13 +70,13 @@ def throw_limit(st, seat):
     return st.limit or max_throws
 
 
-def card_info(t, st, p, phase):
-    """What the card of player ``p`` shows in ``phase`` (texts ``t``): the ``info`` dict of ``PlayerCard.show``."""
+def card_info(lang, st, p, phase):
+    """What the card of player ``p`` shows in ``phase`` (in ``lang``): the ``info`` of ``PlayerCard.show``."""
     seat = p.seat
     name = Text("%d  %s" % (seat + 1, p.name), style="bold")
     if getattr(p, "kind", "cup") == "bot":
-        name.append("  (Bot)", style="dim")
-    info = {"name": name, "deckel": str(st.deckel(seat)), "deckel_caption": t["deckel"]}
+        name.append(tr(lang, "card.bot"), style="dim")
+    info = {"name": name, "deckel": str(st.deckel(seat)), "deckel_caption": tr(lang, "card.deckel")}
     in_play = phase in ("half1", "half2", "final")
     out = in_play and not st.in_half(seat)
     watches = phase == "throw_off" and st.game is not None and seat not in st.game.throw_off_seats
@@ -84,21 +85,21 @@ def card_info(t, st, p, phase):
     paused = seat in st.paused
     # Status line.
     if paused:
-        status = t["paused"].format(reason=st.paused[seat])
+        status = tr(lang, "card.paused", reason=st.paused[seat])
     elif loser:
-        status = t["game_lost"]
+        status = tr(lang, "card.game_lost")
     elif out:
-        status = t["out"]
+        status = tr(lang, "card.out")
     elif watches:
-        status = t["watches"]
+        status = tr(lang, "card.watches")
     elif on_turn:
-        status = t["on_turn"].format(n=p.throws, limit=throw_limit(st, seat))
+        status = tr(lang, "card.on_turn", n=p.throws, limit=throw_limit(st, seat))
     elif p.done:
-        status = t["stands"].format(n=p.throws, limit=throw_limit(st, seat))
+        status = tr(lang, "card.stands", n=p.throws, limit=throw_limit(st, seat))
     elif st.over:
         status = ""
     else:
-        status = t["waits"]
+        status = tr(lang, "card.waits")
     # Dice: the revealed throw, else the dice set aside (the rest still in the cup).
     label = Text("")
     lr = st.last_round
@@ -108,15 +109,15 @@ def card_info(t, st, p, phase):
     if p.revealed:
         r = p.revealed
         dice = dice_text(list(r["dice"]), ["cup"] * 3)
-        throws = t["throws_1"] if r["throws"] == 1 else t["throws"].format(n=r["throws"])
+        throws = tr(lang, "card.throws_1" if r["throws"] == 1 else "card.throws", n=r["throws"])
         label = Text("%s %s" % (faces(r["dice"]), r["label"]), style="bold")
-        label.append(" · " + throws + ("" if r["hand"] else ", " + t["built"]), style="")
+        label.append(" · " + throws + ("" if r["hand"] else ", " + tr(lang, "card.built")), style="")
         # Once the round is ranked, the verdict takes the status line.
         if worst and not (paused or loser):
-            status = t["worst_all"] if lr["deckel"] == ALL else t["worst"].format(
-                n=sum(m[1] for m in lr["moves"]))
+            moved = sum(m[1] for m in lr["moves"])
+            status = tr(lang, "card.worst_all") if lr["deckel"] == ALL else tr(lang, "card.worst", n=moved)
         elif best and not (paused or loser):
-            status = t["best"]
+            status = tr(lang, "card.best")
     elif p.public or p.throws or p.done:
         slots = [None, None, None]
         for slot, value in p.public:
@@ -124,12 +125,12 @@ def card_info(t, st, p, phase):
                 slots[slot] = value
         dice = dice_text(slots, ["aside" if v else "empty" for v in slots])
         if p.public:
-            label = Text("%s: %s" % (t["aside"], "-".join(str(v) for v in slots if v)))
+            label = Text("%s: %s" % (tr(lang, "card.aside"), "-".join(str(v) for v in slots if v)))
         if p.done:
-            label.append((" · " if p.public else "") + t["covered"])
+            label.append((" · " if p.public else "") + tr(lang, "card.covered"))
     else:
         dice = Text("")
-    flag = t["flagged"].format(reason=p.flagged) if p.flagged else ""
+    flag = tr(lang, "card.flagged", reason=p.flagged) if p.flagged else ""
     info.update({"status": status, "dice": dice, "label": label, "flag": flag, "on-turn": on_turn,
                  "out": out or watches, "cheat": bool(p.flagged), "paused": paused, "loser": loser,
                  "done": p.done, "best": best, "worst": worst})

@@ -10,8 +10,8 @@ from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
 from textual.widgets import Static
 
+from schocken_host.i18n import LANGS, tr
 from schocken_host.views import keymap
-from schocken_host.views.own_cup import TEXT
 from schocken_host.views.scoreboard_view import dice_text, plain_text
 
 
@@ -31,7 +31,7 @@ class OwnCupPanel(Vertical):
 
     def __init__(self, lang="de"):
         super().__init__(id="own")
-        self.lang = lang if lang in TEXT else "de"
+        self.lang = lang if lang in LANGS else "de"
         self.own = None
         self.reason = ""
         self._loop = None           # the app's event loop: LED frames come from the cup's reader thread
@@ -86,10 +86,9 @@ class OwnCupPanel(Vertical):
         own = self.own
         if own is None or not self.is_mounted:
             return
-        t = TEXT[self.lang]
         st = own.state
         name = st.name(own.seat) if st is not None and own.seat < len(st.players) else str(own.seat + 1)
-        self.border_title = "%s · %s" % (t["title"], name)
+        self.border_title = "%s · %s" % (tr(self.lang, "own.title"), name)
         dice = own.dice()
         status = own.status(self.lang)
         try:
@@ -97,8 +96,9 @@ class OwnCupPanel(Vertical):
             keys.update(keymap.help_text(self.lang, keys.size.width or None))  # broken between its entries
             self.query_one("#own-dice", Static).update(dice_text([f for f, _ in dice], [k for _, k in dice]))
             self.query_one("#own-label", Static).update(Text(own.describe(self.lang), style="bold"))
-            self.query_one("#own-status", Static).update("Status: %s – %s" % status if status else "")
-            self.query_one("#own-reason", Static).update(t["refused"].format(reason=self.reason)
+            self.query_one("#own-status", Static).update(
+                tr(self.lang, "own.status", name=status[0], meaning=status[1]) if status else "")
+            self.query_one("#own-reason", Static).update(tr(self.lang, "own.refused", reason=self.reason)
                                                          if self.reason else "")
         except NoMatches:
             pass  # not composed yet: the next redraw fills it

@@ -1,0 +1,60 @@
+"""Why a cup refused a button or a shake, as a short reason in German and English.
+
+The firmware's refusal texts (English, in ``{"t": "error", "code": "refused", "re": "input", "msg": ...}``):
+the literal ones of firmware/cup/core.py's ``_refuse`` calls and the RuleError texts of the rules package's
+Turn (firmware/lib/schocken/turn.py) that ``_refuse(str(e))`` passes on, written as there (%d, %r); plus the
+host's own ("nothing to reveal", "the game is over") for keys it refuses before the cup sees them.
+tests/test_keys.py checks that every refusal text of core.py and turn.py is here; ``i18n.refusal`` looks them
+up."""
+
+REFUSALS = {
+    # firmware/cup/core.py
+    "not your turn": ("nicht dein Zug", "not your turn"),
+    "no throw left": ("kein Wurf mehr", "no throw left"),
+    "waiting for the host's nonce": ("die Würfel rollen noch", "the dice are still rolling"),
+    "the dice are in the air": ("die Würfel rollen noch", "the dice are still rolling"),
+    "Sechsen drehen is not possible now": ("Sechsen drehen geht jetzt nicht", "no Sechsen drehen now"),
+    "peeking is not allowed now": ("spicken geht jetzt nicht", "no peeking now"),
+    "nothing to do": ("jetzt nicht", "not now"),
+    "the round is not over": ("die Runde läuft noch", "the round is still on"),
+    # firmware/lib/schocken/turn.py, passed on by the cup
+    "throw limit reached: %d of %d used": ("kein Wurf mehr ({0} von {1})",
+                                           "no throw left ({0} of {1} used)"),
+    "a one that fell must stay out (die %d)": ("eine gefallene Eins bleibt draußen (Würfel {0})",
+                                               "a one that fell stays out (die {0})"),
+    "no die left in the cup: stand instead": ("kein Würfel mehr im Becher: stehen",
+                                              "no die in the cup: stand"),
+    "expected %d dice for the cup, got %r": ("Würfel passen nicht zum Becher", "the dice do not fit the cup"),
+    "a die shows 1 to 6, got %r": ("Würfel passen nicht zum Becher", "the dice do not fit the cup"),
+    "die %d is already set aside": ("Würfel {0} liegt schon draußen", "die {0} is set aside already"),
+    "die %d is the other six: it goes back into the cup": ("Würfel {0} ist die andere Sechs: zurück in den "
+                                                           "Becher",
+                                                           "die {0} is the other six: back into the cup"),
+    "only ones may be set aside, die %d shows %d": ("nur Einsen kommen raus, Würfel {0} zeigt {1}",
+                                                    "only ones go aside, die {0} shows {1}"),
+    "die %d was set aside for good and never goes back into the cup": (
+        "Würfel {0} liegt für immer draußen", "die {0} stays out for good"),
+    "die %d is not set aside": ("Würfel {0} liegt nicht draußen", "die {0} is not set aside"),
+    "Sechsen drehen is not played with these rules": ("kein Sechsen drehen bei diesen Regeln",
+                                                      "no Sechsen drehen with these rules"),
+    "Sechsen drehen needs two or three different dice": ("Sechsen drehen braucht zwei oder drei Sechsen",
+                                                         "Sechsen drehen needs two or three sixes"),
+    "die %d did not fall in this throw: only sixes of the same throw turn": (
+        "Würfel {0} fiel nicht in diesem Wurf", "die {0} did not fall in this throw"),
+    "die %d shows %d, not a six": ("Würfel {0} zeigt {1}, keine Sechs", "die {0} shows {1}, not a six"),
+    "the sixes of this throw were turned already": ("die Sechsen sind schon gedreht",
+                                                    "the sixes are turned already"),
+    "Sechsen drehen only while another throw is left": ("Sechsen drehen nur mit einem Wurf übrig",
+                                                        "Sechsen drehen needs a throw left"),
+    "after Sechsen drehen the next throw must be taken": ("nach Sechsen drehen erst würfeln",
+                                                          "after Sechsen drehen throw first"),
+    "after Sechsen drehen throw again first": ("nach Sechsen drehen erst würfeln",
+                                               "after Sechsen drehen throw first"),
+    "the turn is over": ("du stehst schon", "you stand already"),
+    "throw first": ("erst würfeln", "throw first"),
+    "no throw yet": ("erst würfeln", "throw first"),
+    "die number must be 1 to 3, got %r": ("nur Würfel 1 bis 3", "only dice 1 to 3"),
+    # the host's own
+    "nothing to reveal": ("nichts aufzudecken", "nothing to reveal"),
+    "the game is over": ("das Spiel ist aus", "the game is over"),
+}
