@@ -272,3 +272,13 @@ def test_a_cup_loads_no_host_code(tmp_path):
     loaded = set(out.split())
     assert {"cup.app", "cup.core", "schocken.turn", "schocken.rules", "boards.emulated"} <= loaded
     assert not loaded & (HOST_ONLY | ONLY_WHEN_ASKED), loaded & (HOST_ONLY | ONLY_WHEN_ASKED)
+
+
+def test_every_host_package_is_installed():
+    """pyproject.toml lists the packages a wheel carries: a package missing there works in a checkout and is
+    gone after `pip install`."""
+    import tomllib
+    listed = set(tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    found = {"schocken_host." + init.parent.relative_to(HOST / "schocken_host").as_posix().replace("/", ".")
+             for init in (HOST / "schocken_host").rglob("__init__.py") if init.parent != HOST / "schocken_host"}
+    assert found <= listed, found - listed
