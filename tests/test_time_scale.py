@@ -88,12 +88,13 @@ LOOP = FAKE_CLOCK + """
 from array import array
 c = timescale.install(20)
 from boards import emulated
-from cup import buttons as B, clock
+from cup import clock
+from cup.buttons import Buttons
 from cup.shake import ShakeDetector
 board = emulated.make_board(link=(None, None))
 board.on_input = c.busy  # as emulate.py does: K while an input lasts
 events = []
-buttons = B.Buttons(lambda b, e, long: events.append((b, e, long, clock.ticks_ms())), long_ms=300)
+buttons = Buttons(lambda b, e, long: events.append((b, e, long, clock.ticks_ms())), long_ms=300)
 detector = ShakeDetector("accel")
 buf = array("i", (0, 0, 0))
 throws = []
@@ -172,14 +173,14 @@ def test_hold_on_cpython_board_and_usage():
 
 def wait_frame(cup, since, check, timeout=10.0):
     """The cup's first LED frame after the first ``since`` whose dice pass ``check`` (else the test fails)."""
-    from schocken_host.views import render
+    from schocken_host.links import ledframe
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         for frame in cup.frames_since(since):
-            if check(render.decode(frame)["dice"]):
+            if check(ledframe.decode(frame)["dice"]):
                 return frame
         time.sleep(0.005)
-    raise AssertionError("no such frame: %s" % [render.decode(f)["dice"] for f in cup.frames_since(since)])
+    raise AssertionError("no such frame: %s" % [ledframe.decode(f)["dice"] for f in cup.frames_since(since)])
 
 
 def test_a_press_while_a_line_comes_in_is_seen():

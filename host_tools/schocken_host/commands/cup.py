@@ -3,7 +3,7 @@
 The cup is the unchanged firmware in an EmulatedCup process (host_tools/schocken_host/emulator.py). Its host
 link is a pseudo-terminal whose path is printed as ``Link: /dev/pts/N``: a host (pyserial, a referee) can open
 it at any time; until one configures the cup, it plays alone. The keyboard is the physical world: shake,
-die buttons, main button. The dice are redrawn from the cup's LED frames (host_tools/schocken_host/render.py).
+die buttons, main button. The dice are redrawn from the cup's LED frames (views/render.py).
 
 On a terminal, keys are read raw (termios) and the screen is redrawn; the terminal is restored on exit (the
 keys, the text and this terminal mode are in host_tools/schocken_host/keyboard.py). When standard input is
@@ -25,6 +25,7 @@ import time
 
 from schocken.rules import PRESETS
 
+from schocken_host.links import ledframe
 from schocken_host.views import keymap
 from schocken_host.views import render
 from schocken_host.input_checks import read_text
@@ -196,7 +197,7 @@ def _run_lines(session, lang, out):
     out_lock = threading.Lock()
 
     def show(frame):
-        info = render.decode(frame)
+        info = ledframe.decode(frame)
         key = (tuple(info["dice"]), tuple(info["colors"]), info["status"])
         with out_lock:
             if key == last[0]:
@@ -246,8 +247,8 @@ def board_file_problem(path):
         return "%s: not JSON: nested too deeply" % path
     if not isinstance(spec, dict):
         return "%s: a board file is a JSON object (hardware/boards/*.json)" % path
-    if spec.get("leds", render.N_PIXELS) != render.N_PIXELS:
-        return "%s: leds must be %d (the cup's ring), not %r" % (path, render.N_PIXELS, spec["leds"])
+    if spec.get("leds", ledframe.N_PIXELS) != ledframe.N_PIXELS:
+        return "%s: leds must be %d (the cup's ring), not %r" % (path, ledframe.N_PIXELS, spec["leds"])
     brightness = spec.get("brightness", 0.2)
     if isinstance(brightness, bool) or not isinstance(brightness, (int, float)) or not 0 <= brightness <= 1:
         return "%s: brightness must be a number from 0 to 1, not %r" % (path, brightness)
