@@ -1,5 +1,5 @@
-"""`schocken cup --emulate` and its LED rendering (links/ledframe.py, views/render.py, commands/cup.py), and the
-`shake-replay` verb of the command line."""
+"""`schocken cup --emulate` and its LED rendering (links/ledframe.py, views/render.py, commands/cup.py), and
+the `shake-replay` verb of the command line."""
 
 import json
 import os
@@ -91,6 +91,10 @@ def test_faces_text_draws_grids_and_marks_dice_set_aside():
 
 
 # --- render: frames of a real emulated cup --------------------------------------------------------------
+def _status_shown(cup):
+    return ledframe.status_name(ledframe.decode(cup.cup.last_frame)["status"])
+
+
 @needs_mp
 def test_decode_real_frames():
     from cupkit import CupDriver
@@ -98,10 +102,10 @@ def test_decode_real_frames():
     cup = CupDriver()
     try:
         cup.settle(0.3)
-        assert ledframe.status_name(ledframe.decode(cup.cup.last_frame)["status"]) == "dim"  # alone, limit 3
+        assert _status_shown(cup) == "dim"  # alone, limit 3
         cup.start()
         cup.settle(0.2)
-        assert ledframe.status_name(ledframe.decode(cup.cup.last_frame)["status"]) == "blue"  # hosted, waiting
+        assert _status_shown(cup) == "blue"  # hosted, waiting
         cup.request(t="turn", round=1, limit=None)
         cup.throw(1, 4, 2)
         cup.settle()
@@ -120,7 +124,7 @@ def test_decode_real_frames():
         assert ledframe.die_kind(info["colors"][0]) == "aside"
         cup.stand()
         cup.settle()
-        assert ledframe.status_name(ledframe.decode(cup.cup.last_frame)["status"]) == "violet"
+        assert _status_shown(cup) == "violet"
     finally:
         cup.close()
 

@@ -105,10 +105,10 @@ class CupSession:
         """Wait until the cup's tasks run: the first LED frame comes before them, and buttons pressed before
         the button task polls are lost. Nobody can be on the link yet (its path is not printed), so a hello
         on it is safe; the identity reply is dropped."""
-        from schocken import protocol as P
+        from schocken import protocol
 
         fd = self.guard.fd
-        os.write(fd, P.encode({"t": "hello", "v": P.VERSION}))
+        os.write(fd, protocol.encode({"t": "hello", "v": protocol.VERSION}))
         buf = b""
         end = time.monotonic() + timeout
         while time.monotonic() < end and self.cup.alive():
