@@ -3,7 +3,7 @@
     .venv/bin/python bench/ble.py [--quick]
 
 The cups are the unchanged cup app with the firmware's BLE link (firmware/boards/ble.py) on the aioble shim
-(tests/aioble_shim.py); the host is BumbleTransport (host_tools/schocken_host/ble.py); all in one process
+(tests/aioble_shim.py); the host is BumbleTransport (schocken_host/links/ble.py); all in one process
 (tests/blekit.py). The figures measure the software path (two BLE host stacks, the GATT server, the cup app,
 the transports) on this PC: a radio adds the connection interval (7.5 ms and up) to every round trip and the
 advertising interval (here 20 ms) plus the scan to every connect.

@@ -2,7 +2,7 @@
 
 Pure and portable (MicroPython and CPython, no radio): the GATT UUIDs, fragmentation of protocol lines to the
 negotiated ATT MTU and their reassembly, and the advertisement (cup id, name, seat, battery, state, sequence
-number). The cup's radio is firmware/boards/ble.py (aioble); the host's is schocken_host/ble.py.
+number). The cup's radio is firmware/boards/ble.py (aioble); the host's is schocken_host/links/ble.py.
 
 Framing: the BLE link carries exactly the bytes of the serial link (JSON lines). A message is cut into
 fragments of at most ``mtu - 3`` bytes (the ATT header); the receiver concatenates fragments in order (ATT

@@ -1,12 +1,12 @@
 """`schocken cup --emulate`: one emulated cup, played from the keyboard.
 
-The cup is the unchanged firmware in an EmulatedCup process (host_tools/schocken_host/emulator.py). Its host
+The cup is the unchanged firmware in an EmulatedCup process (emulation/emulator.py). Its host
 link is a pseudo-terminal whose path is printed as ``Link: /dev/pts/N``: a host (pyserial, a referee) can open
 it at any time; until one configures the cup, it plays alone. The keyboard is the physical world: shake,
 die buttons, main button. The dice are redrawn from the cup's LED frames (views/render.py).
 
 On a terminal, keys are read raw (termios) and the screen is redrawn; the terminal is restored on exit (the
-keys, the text and this terminal mode are in host_tools/schocken_host/keyboard.py). When standard input is
+keys, the text and this terminal mode are in views/keyboard.py). When standard input is
 not a terminal, it is read as lines, one key name each ("s", "1", "enter", "x", ...), each line is carried out
 to the end before the next, and every change of the LEDs is printed as text. A line "dice D [D [D]]" queues
 the dice of the next throw (tests); "#" starts a comment.

@@ -1,10 +1,10 @@
-"""The keyboard side of `schocken cup --emulate` (host_tools/schocken_host/cup_cmd.py): the user-facing text and
+"""The keyboard side of `schocken cup --emulate` (commands/cup.py): the user-facing text and
 the terminal mode.
 
 A key (a raw byte from the terminal, or a line's word when standard input is not a terminal) maps to an action
 of the emulated cup through the one key map that `schocken play` uses too (views/keymap.py: KEYS, action_for, and the
 key help). On a terminal, keys are read raw (termios), the screen is redrawn from
-the cup's LED frames (host_tools/schocken_host/render.py) and the terminal is restored on exit (_run_tty). The
+the cup's LED frames (views/render.py) and the terminal is restored on exit (_run_tty). The
 text (TEXT, t) lives here with the screen it is shown on; the session's notes use it too.
 """
 
