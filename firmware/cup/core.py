@@ -101,7 +101,13 @@ class Cup:
         if not self._secrets():
             return
         if self.fair:
-            return self._ask_nonce()
+            # The set-aside decisions are final now; the host's nonce for this throw comes after them.
+            if self.awaiting is not None:
+                return self._refuse("waiting for the host's nonce")
+            self.awaiting = self.turn.throws_used + 1
+            self.save()
+            return self.send({"t": "shake", "round": self.round, "throw": self.awaiting,
+                              "public": self._public()})
         try:
             self._recheck()
             dice = self.roller.roll(len(self.turn.in_cup()))
@@ -139,14 +145,6 @@ class Cup:
             self.send({"t": "seed", "round": self.round, "hash": _fair().seed_commitment(seed)})
         return True
 
-    def _ask_nonce(self):
-        # Fair play: the set-aside decisions are final now; the host's nonce for this throw comes after them.
-        if self.awaiting is not None:
-            return self._refuse("waiting for the host's nonce")
-        self.awaiting = self.turn.throws_used + 1
-        self.save()
-        self.send({"t": "shake", "round": self.round, "throw": self.awaiting, "public": self._public()})
-
     def _msg_nonce(self, msg):
         if self.state != TURN or msg["round"] != self.round or msg["throw"] != self.awaiting:
             return self._report(protocol.E_STATE, "no throw waits for this nonce", "nonce")
@@ -160,10 +158,16 @@ class Cup:
             self.turn.roll(dice)
         except RuleError as e:
             return self._refuse(str(e))
-        if self.turn.throws_used < self.turn.limit:
-            return self._progress("throw")
-        self.turn.stand()  # the last permitted throw stays hidden, also from its owner: the turn is over
-        self._stand(True)
+        if self.turn.throws_used >= self.turn.limit:
+            # The last permitted throw stays hidden, also from its owner: the turn is over. Throw, stand and
+            # commitment in one save: reset between two, a cup woke on turn with no throw left, never to stand.
+            self.turn.stand()
+            self.state = DONE
+            self.peeking = False
+            self.commit = protocol.commitment(self.round, self.turn.dice(), self.nonce)
+        self._progress("throw")
+        if self.state == DONE:
+            self.send({"t": "done", "round": self.round, "throws": self.turn.throws_used, "commit": self.commit})
 
     def _refused_off_turn(self):
         # A die or the stand counts on turn only, and not while a fair throw waits for the host's nonce.
@@ -218,7 +222,7 @@ class Cup:
                 self.turn.stand()
             except RuleError as e:
                 return self._refuse(str(e))
-            return self._stand(False)
+            return self._stand()
         if not self.hosted and self.state in (IDLE, REVEALED):
             return self._begin(self.round + 1, self.standalone_limit)
         self._refuse("nothing to do")
@@ -335,16 +339,11 @@ class Cup:
             self.save()
         self.view.show(self)
 
-    def _stand(self, by_last_throw):
-        # The commitment is in flash before anyone hears of it; a last permitted throw that ended the turn is
-        # saved with it: reset between the two, a cup woke on turn with no throw left, never to stand.
+    def _stand(self):
         self.state = DONE
         self.peeking = False
         self.commit = protocol.commitment(self.round, self.turn.dice(), self.nonce)
-        if by_last_throw:
-            self._progress("throw")
-        else:
-            self.save()
+        self.save()  # the commitment is in flash before anyone hears of it
         self.send({"t": "done", "round": self.round, "throws": self.turn.throws_used, "commit": self.commit})
         self.view.show(self)
 
