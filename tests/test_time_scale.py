@@ -255,23 +255,23 @@ def test_full_default_bot_game_in_scaled_time(tmp_path):
     authenticated links. It ends, every throw is checked, the log replays to the live standings, and no bot
     ever waited in vain (each of its inputs had its effect)."""
     import json
-    import tablekit as K
-    lab = K.Lab(tmp_path)
+    import tablekit
+    lab = tablekit.Lab(tmp_path)
     try:
-        game = lab.game("full", ["--strategy", "fast"]).result(K.GAME_TIMEOUT + 30)
+        game = lab.game("full", ["--strategy", "fast"]).result(tablekit.GAME_TIMEOUT + 30)
     finally:
         lab.close()
     st = game.state
     assert game.ui.errors == [] and st.over and st.loser is not None
-    log = K.read_log(game.log)
+    log = tablekit.read_log(game.log)
     start = log[0]
     assert start["fair"] is True and start["rules"]["preset"] == "standard" and len(start["players"]) == 4
     assert "deckel_total" not in start["rules"].get("options", {})          # the full 13 Deckel
     assert log[-1]["ev"] == "game_over" and log[-1]["loser"] == st.loser
-    assert not K.events(log, "cheat") and not K.events(log, "pause")
-    assert len(K.events(log, "reveal")) == sum(len(e["order"]) for e in K.events(log, "round")) + len(
-        [s for e in K.events(log, "throw_off") for s in e["seats"]])
-    assert K.replay_json(game.log) == json.loads(json.dumps(st.standings()))
+    assert not tablekit.events(log, "cheat") and not tablekit.events(log, "pause")
+    assert len(tablekit.events(log, "reveal")) == sum(len(e["order"]) for e in tablekit.events(log, "round")) + len(
+        [s for e in tablekit.events(log, "throw_off") for s in e["seats"]])
+    assert tablekit.replay_json(game.log) == json.loads(json.dumps(st.standings()))
     assert [game.cup(s).bot.errors for s in range(4)] == [[]] * 4
 
 
@@ -280,8 +280,8 @@ def test_full_default_bot_game_in_scaled_time(tmp_path):
                                   ["--emulate", 2, "--time-scale", 0]])
 def test_time_scale_only_for_a_table_of_bots(tmp_path, argv):
     """A person plays at human speed: a time scale with a person at the table is one clear line, no cup started."""
-    import tablekit as K
-    proc = K.schocken("play", "--plain", *argv, env=dict(os.environ, SCHOCKEN_LOG_DIR=str(tmp_path)))
+    import tablekit
+    proc = tablekit.schocken("play", "--plain", *argv, env=dict(os.environ, SCHOCKEN_LOG_DIR=str(tmp_path)))
     err = proc.stderr.strip().splitlines()
     assert proc.returncode != 0 and len(err) == 1 and "--time-scale" in err[0], proc.stderr
     assert not list(tmp_path.glob("*.jsonl"))
