@@ -32,8 +32,8 @@ def cup_side(n):
 def host_side(n):
     import test_fuzz
     import random
-    from schocken import protocol as P
-    from schocken import hostside as H
+    from schocken import protocol
+    from schocken import hostside
     from schocken_host.links.serial import SerialLink
     rng = random.Random(11)
     chunks = []
@@ -44,9 +44,10 @@ def host_side(n):
         elif k == 1:
             chunks.append(b"{" + b"x" * rng.randrange(3000) + b"\n")
         elif k == 2:
-            chunks.append(P.encode({"t": rng.choice(list(H.CUP_TO_HOST)), "round": rng.randrange(10 ** 12)}))
+            kind = rng.choice(list(hostside.CUP_TO_HOST))
+            chunks.append(protocol.encode({"t": kind, "round": rng.randrange(10 ** 12)}))
         else:
-            chunks.append(b">>> " + P.encode({"t": "ok", "re": "x"}))
+            chunks.append(b">>> " + protocol.encode({"t": "ok", "re": "x"}))
     got = []
     t = SerialLink("fuzz")
     t.serial = test_fuzz.ChunkSerial(chunks)

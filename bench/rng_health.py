@@ -30,7 +30,7 @@ from pathlib import Path
 FIRMWARE = Path(__file__).resolve().parents[1] / "firmware"
 sys.path.insert(0, str(FIRMWARE))
 
-from cup import roller as R  # noqa: E402
+from cup import roller  # noqa: E402
 from cup.roller import Roller, RollRefused  # noqa: E402
 
 BLOCK = 10**7
@@ -111,7 +111,7 @@ def detect(args):
     (None: not within ``cap`` bytes), and the reason."""
     kind, value, p, seed, cap = args
     rng = random.Random(seed)
-    switch = R.STARTUP_SAMPLES + rng.randrange(4 * R.APT_WINDOW)  # any phase of the APT window
+    switch = roller.STARTUP_SAMPLES + rng.randrange(4 * roller.APT_WINDOW)  # any phase of the APT window
     bad = stuck(value) if kind == "stuck" else biased(value, p)
     src = Turning(switch, bad, seed)
     r = Roller(src)
@@ -143,13 +143,13 @@ def tail(n, p, k):
 def apt_per_window(p):
     """Exact probability that one APT window catches a source with one value at p, the rest uniform."""
     q = (1 - p) / 255
-    need = R.APT_CUTOFF - 1  # occurrences after the reference
-    return p * tail(R.APT_WINDOW - 1, p, need) + (1 - p) * tail(R.APT_WINDOW - 1, q, need)
+    need = roller.APT_CUTOFF - 1  # occurrences after the reference
+    return p * tail(roller.APT_WINDOW - 1, p, need) + (1 - p) * tail(roller.APT_WINDOW - 1, q, need)
 
 
 def hist_per_window(p):
     """Lower bound for one startup window: the biased value alone reaching the histogram cutoff."""
-    return tail(R.APT_WINDOW, p, R.HIST_CUTOFF)
+    return tail(roller.APT_WINDOW, p, roller.HIST_CUTOFF)
 
 
 def quantile(xs, q):
@@ -171,7 +171,7 @@ def main(argv=None):
     print("rng_health: %s, %d cores, Python %s, %s" % (cpu, os.cpu_count(), platform.python_version(),
                                                        time.strftime("%Y-%m-%d")))
     print("cutoffs: RCT %d, APT %d in %d, startup histogram %d (alpha = 2^-40, H = %d bits/byte)"
-          % (R.RCT_CUTOFF, R.APT_CUTOFF, R.APT_WINDOW, R.HIST_CUTOFF, H))
+          % (roller.RCT_CUTOFF, roller.APT_CUTOFF, roller.APT_WINDOW, roller.HIST_CUTOFF, H))
     t_all = time.time()
 
     # 1. honest bytes
@@ -209,7 +209,7 @@ def main(argv=None):
             failed = sum(1 for ok, _, _ in starts if not ok)
             if kind == "stuck":
                 label = "stuck at 0x%02X" % value
-                expect = "C = %d" % R.RCT_CUTOFF
+                expect = "C = %d" % roller.RCT_CUTOFF
                 first = sorted(set(n for _, _, n in starts if n is not None))
                 extra = ", startup test fails after %s bytes" % first
             else:
@@ -223,7 +223,7 @@ def main(argv=None):
                   "[%.0f s]" % (label, failed, trials, extra, len(caught), trials, cap,
                                 min(caught) if caught else "-", quantile(caught, 0.5) if caught else "-",
                                 quantile(caught, 0.9) if caught else "-", max(caught) if caught else "-",
-                                sum(1 for n in caught if n <= R.APT_WINDOW), trials, reasons, expect,
+                                sum(1 for n in caught if n <= roller.APT_WINDOW), trials, reasons, expect,
                                 time.time() - t), flush=True)
     print("total %.0f s" % (time.time() - t_all))
     return 1 if alarms else 0

@@ -38,7 +38,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "firmware" / "lib"), str(ROOT / "host_tools")]
 
 from schocken import RuleError  # noqa: E402
-from schocken import fair as F  # noqa: E402
+from schocken import fair  # noqa: E402
 
 SCHOCKEN = [sys.executable, "-m", "schocken_host.cli"]
 FAULTS = ("restart", "pull", "kill", "torn", "garbage", "malformed", "garble", "silent")
@@ -221,8 +221,8 @@ class Game:
                     r["problems"].append("round %s seat %s: %d rolls, %d nonces" % (key + (len(rolls),
                                                                                       len(t["nonces"]))))
                 try:
-                    F.check_dice(e["seed"] or "", t["seed"] or "", {k: v[0] for k, v in t["nonces"].items()},
-                                 e["round"], e["transcript"])
+                    fair.check_dice(e["seed"] or "", t["seed"] or "",
+                                    {k: v[0] for k, v in t["nonces"].items()}, e["round"], e["transcript"])
                 except RuleError as err:
                     r["unfair"] += 1
                     r["problems"].append("round %s seat %s: %s" % (key + (err,)))

@@ -154,10 +154,10 @@ def make_board(module, spec):
 
 def show_error(b, face):
     """The cup cannot play: status pixel and die 1 in the error color, die 1 showing ``face`` pips."""
-    from cup import leds as L
-    leds = L.DiceLeds(b.pixels)
-    leds.show_die(0, face, L.ERROR, show=False)
-    leds.status(L.ERROR)
+    from cup.leds import ERROR, DiceLeds
+    leds = DiceLeds(b.pixels)
+    leds.show_die(0, face, ERROR, show=False)
+    leds.status(ERROR)
 
 
 def boot(root="/", start=None):

@@ -1,10 +1,11 @@
 """The cup side of `schocken doctor` (next to boot_select.py: like the boot files it may import the
-cup app and the boards, which the cup app itself may not): one test per call, run through the raw REPL while the app is stopped.
+cup app and the boards, which the cup app itself may not): one test per call, run through the raw REPL while
+the app is stopped.
 
-The host (host_tools/schocken_host/doctor_cmd.py) interrupts the app (Ctrl-C), enters the raw REPL and runs,
-one at a time, e.g. ``import selftest as T; T.button(1, 15000)``. Every call prints one JSON line with the
-measurements (``{"test": "button", "ok": true, ...}``); the host judges, asks the person holding the cup
-("drücke Taste 2") and reports. Nothing here runs in the game: it is imported only by the doctor.
+The host (host_tools/schocken_host/provision/doctor.py) interrupts the app (Ctrl-C), enters the raw REPL and
+runs, one at a time, e.g. ``import selftest; selftest.button(1, 15000)``. Every call prints one JSON line
+with the measurements (``{"test": "button", "ok": true, ...}``); the host judges, asks the person holding the
+cup ("drücke Taste 2") and reports. Nothing here runs in the game: it is imported only by the doctor.
 
 The board is the one ``boot_select.boot()`` made (kept in ``boot_select.board`` when the app was interrupted),
 else one made from /board.json. On the emulated board (docs/emulation.md) the buttons and the shake sensor are

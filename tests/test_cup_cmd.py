@@ -1,5 +1,5 @@
-"""`schocken cup --emulate` and its LED rendering (host_tools/schocken_host/render.py, commands/cup.py), and the
-`shake-replay` verb of the command line."""
+"""`schocken cup --emulate` and its LED rendering (links/ledframe.py, views/render.py, commands/cup.py), and
+the `shake-replay` verb of the command line."""
 
 import json
 import os
@@ -12,9 +12,7 @@ from pathlib import Path
 import pytest
 import serial
 
-from schocken import protocol as P
-
-from schocken import hostside as H
+from schocken import hostside, protocol
 from schocken_host import cli
 from schocken_host.links import ledframe
 from schocken_host.views import render
@@ -25,53 +23,31 @@ ROOT = Path(__file__).resolve().parents[1]
 SCHOCKEN = [sys.executable, "-m", "schocken_host.cli"]
 needs_mp = pytest.mark.skipif(micropython_path() is None, reason="needs the micropython unix port")
 
-# The pip table of firmware/cup/leds.py, written out again: the renderer must agree with the firmware.
-PIPS = (0b0000000, 0b0001000, 0b1000001, 0b1001001, 0b1100011, 0b1101011, 0b1110111)
-B = 0.2  # the boards' brightness
-
-
-def make_frame(faces, colors, status):
-    """22 GRB pixels, scaled like the firmware's pixel buffer: die d = pixels 7d..7d+6, status = 21."""
-    px = [(0, 0, 0)] * 22
-    for d, (face, color) in enumerate(zip(faces, colors)):
-        for p in range(7):
-            if PIPS[face] >> p & 1:
-                px[7 * d + p] = color
-    px[21] = status
-    out = bytearray()
-    for r, g, b in px:
-        out += bytes((int(g * B), int(r * B), int(b * B)))
-    return bytes(out)
-
-
-WHITE, ORANGE = (255, 255, 255), (255, 128, 0)
-
 
 # --- render: synthetic frames ---------------------------------------------------------------------------
 @pytest.mark.parametrize("faces", [(1, 2, 3), (4, 5, 6), (0, 6, 0), (0, 0, 0), (6, 6, 6)])
 def test_decode_faces_and_colors(faces):
-    info = render.decode(make_frame(faces, (WHITE, ORANGE, WHITE), (0, 255, 0)))
+    info = ledframe.decode(ledframe.frame_from(faces, ("cup", "aside", "cup"), (0, 255, 0)))
     assert info["dice"] == list(faces)
     assert info["status"] == (0, 51, 0)
     for d, face in enumerate(faces):
         if face:
             assert info["colors"][d] == ((51, 51, 51) if d != 1 else (51, 25, 0))
-            assert render.die_kind(info["colors"][d]) == ("aside" if d == 1 else "cup")
+            assert ledframe.die_kind(info["colors"][d]) == ("aside" if d == 1 else "cup")
         else:
             assert info["colors"][d] is None
 
 
-def test_decode_matches_frame_from_and_rejects_short_frames():
-    f = make_frame((3, 1, 5), (ORANGE, WHITE, WHITE), (128, 0, 255))
-    assert f == ledframe.frame_from((3, 1, 5), ("aside", "cup", "cup"), (128, 0, 255))
+def test_decode_rejects_short_frames():
+    f = ledframe.frame_from((3, 1, 5), ("aside", "cup", "cup"), (128, 0, 255))
     with pytest.raises(ValueError):
-        render.decode(f[:30])
+        ledframe.decode(f[:30])
 
 
 def test_pattern_that_is_no_face():
-    f = bytearray(make_frame((0, 0, 0), (WHITE,) * 3, (0, 0, 0)))
+    f = bytearray(ledframe.frame_from((0, 0, 0)))
     f[0:3] = f[3:6] = bytes((51, 51, 51))  # pips TL and TR of die 1: no face has that
-    info = render.decode(bytes(f))
+    info = ledframe.decode(bytes(f))
     assert info["dice"] == [None, 0, 0]
     assert "?" in render.faces_text(bytes(f)).splitlines()[5]
 
@@ -90,9 +66,9 @@ def test_pattern_that_is_no_face():
     ((0, 0, 0), "off", "aus", "off"),
 ])
 def test_status_names(rgb, name, de, en):
-    f = make_frame((0, 0, 0), (WHITE,) * 3, rgb)
-    status = render.decode(f)["status"]
-    assert render.status_name(status) == name
+    f = ledframe.frame_from((0, 0, 0), status=rgb)
+    status = ledframe.decode(f)["status"]
+    assert ledframe.status_name(status) == name
     assert de in " ".join(render.status_text(status, "de"))
     assert en in " ".join(render.status_text(status, "en"))
     assert de in render.faces_text(f, "de").splitlines()[-1]
@@ -100,7 +76,7 @@ def test_status_names(rgb, name, de, en):
 
 
 def test_faces_text_draws_grids_and_marks_dice_set_aside():
-    f = make_frame((5, 2, 0), (ORANGE, WHITE, WHITE), (0, 255, 255))
+    f = ledframe.frame_from((5, 2, 0), ("aside", "cup", "cup"), (0, 255, 255))
     lines = render.faces_text(f, "de").splitlines()
     assert lines[0] == "┌───────┐ ┌───────┐ ┌───────┐"
     assert lines[1] == "│ ●   ● │ │ ●   · │ │ ·   · │"
@@ -115,6 +91,10 @@ def test_faces_text_draws_grids_and_marks_dice_set_aside():
 
 
 # --- render: frames of a real emulated cup --------------------------------------------------------------
+def _status_shown(cup):
+    return ledframe.status_name(ledframe.decode(cup.cup.last_frame)["status"])
+
+
 @needs_mp
 def test_decode_real_frames():
     from kits.cupkit import CupDriver
@@ -122,29 +102,29 @@ def test_decode_real_frames():
     cup = CupDriver()
     try:
         cup.settle(0.3)
-        assert render.status_name(render.decode(cup.cup.last_frame)["status"]) == "dim"  # alone, limit 3
+        assert _status_shown(cup) == "dim"  # alone, limit 3
         cup.start()
         cup.settle(0.2)
-        assert render.status_name(render.decode(cup.cup.last_frame)["status"]) == "blue"  # hosted, waiting
+        assert _status_shown(cup) == "blue"  # hosted, waiting
         cup.request(t="turn", round=1, limit=None)
         cup.throw(1, 4, 2)
         cup.settle()
-        info = render.decode(cup.cup.last_frame)
-        assert info["dice"] == [0, 0, 0] and render.status_name(info["status"]) == "cyan"
+        info = ledframe.decode(cup.cup.last_frame)
+        assert info["dice"] == [0, 0, 0] and ledframe.status_name(info["status"]) == "cyan"
         cup.hold_main()
-        info = render.decode(cup.cup.last_frame)
+        info = ledframe.decode(cup.cup.last_frame)
         assert info["dice"] == [1, 4, 2] == cup.faces()
-        assert [render.die_kind(c) for c in info["colors"]] == ["cup"] * 3
+        assert [ledframe.die_kind(c) for c in info["colors"]] == ["cup"] * 3
         cup.release_main()
         cup.die(0)
         cup.recv("progress")
         cup.settle()
-        info = render.decode(cup.cup.last_frame)
+        info = ledframe.decode(cup.cup.last_frame)
         assert info["dice"] == [1, 0, 0]
-        assert render.die_kind(info["colors"][0]) == "aside"
+        assert ledframe.die_kind(info["colors"][0]) == "aside"
         cup.stand()
         cup.settle()
-        assert render.status_name(render.decode(cup.cup.last_frame)["status"]) == "violet"
+        assert _status_shown(cup) == "violet"
     finally:
         cup.close()
 
@@ -208,18 +188,18 @@ def test_host_opens_the_link_while_the_cup_runs():
     try:
         link = serial.Serial(port, timeout=0.2)
         try:
-            link.write(P.encode({"t": "hello", "v": P.VERSION}))
+            link.write(protocol.encode({"t": "hello", "v": protocol.VERSION}))
             ident = None
             end = time.time() + 5
             while time.time() < end and ident is None:
                 line = link.readline()
-                if line and not H.is_noise(line):
-                    msg = P.decode(line, H.CUP_TO_HOST)
+                if line and not hostside.is_noise(line):
+                    msg = protocol.decode(line, hostside.CUP_TO_HOST)
                     if msg["t"] == "identity":
                         ident = msg
         finally:
             link.close()
-        assert ident and ident["v"] == P.VERSION and ident["board"] == "emulated"
+        assert ident and ident["v"] == protocol.VERSION and ident["board"] == "emulated"
         proc.stdin.write("x\n")
         proc.stdin.flush()
         assert proc.wait(10) == 0
@@ -235,6 +215,16 @@ def test_cup_bad_arguments():
     proc = subprocess.run(SCHOCKEN + ["cup", "--emulate", "--rules", "nope"], capture_output=True,
                           text=True, cwd=ROOT, stdin=subprocess.DEVNULL, timeout=20)
     assert proc.returncode == 2 and proc.stdout == ""
+
+
+def test_board_file_must_have_the_cups_pixel_count(tmp_path):
+    from schocken_host.commands.cup import board_file_problem
+
+    board = tmp_path / "board.json"
+    board.write_text('{"leds": 12, "brightness": 0.1}')
+    assert "leds must be 22" in board_file_problem(str(board))
+    board.write_text('{"leds": 22, "brightness": 0.1}')
+    assert board_file_problem(str(board)) is None
 
 
 def test_key_table():

@@ -1,16 +1,21 @@
-"""Tests for firmware/cup/pixels.py and firmware/cup/leds.py."""
+"""Tests for firmware/cup/pixels.py and firmware/cup/leds.py, and the host's LED frame codec against them."""
 
+import itertools
 import os
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cup import leds as L  # noqa: E402
-from cup.leds import DiceLeds  # noqa: E402
+from boards import common  # noqa: E402
+from cup import view  # noqa: E402
+from cup.leds import (BRIGHTNESS_CAP, DIE, DIE_KEPT, ERROR, LED_BUDGET_MA, LOST, N_DICE,  # noqa: E402
+                      N_PIXELS, OFF, ON_TURN, PIPS, PIPS_PER_DIE, REFUSED, STATUS_INDEX, THROW_1, THROW_2,
+                      THROW_3, THROWS, WAITING, WON, DiceLeds, rgb)
 from cup.pixels import Pixels  # noqa: E402
 
 from conftest import run_firmware_code  # noqa: E402
+from schocken_host.links import ledframe  # noqa: E402
 from schocken_host.provision.build import find_tool  # noqa: E402
 
 MICROPYTHON = find_tool("micropython")
@@ -140,27 +145,27 @@ def make_leds(max_brightness=1.0):
 
 def test_pips_table_is_standard_die():
     for face, names in FACES.items():
-        assert {NAMES[i] for i in range(7) if L.PIPS[face] >> i & 1} == names
-        assert bin(L.PIPS[face]).count("1") == face
+        assert {NAMES[i] for i in range(7) if PIPS[face] >> i & 1} == names
+        assert bin(PIPS[face]).count("1") == face
 
 
 @pytest.mark.parametrize("slot", range(3))
 @pytest.mark.parametrize("face", range(7))
 def test_die_faces_light_exactly_the_right_pips(slot, face):
     leds, px, _ = make_leds()
-    leds.status(L.WAITING)
+    leds.status(WAITING)
     for other in range(3):
-        leds.show_die(other, 6, L.DIE_KEPT)
-    leds.show_die(slot, face, L.DIE)
+        leds.show_die(other, 6, DIE_KEPT)
+    leds.show_die(slot, face, DIE)
     for i in range(21):
         s, pip = divmod(i, 7)
         if s == slot:
-            assert px[i] == (L.rgb(L.DIE) if NAMES[pip] in FACES[face] else L.rgb(L.OFF)), (i, face)
+            assert px[i] == (rgb(DIE) if NAMES[pip] in FACES[face] else rgb(OFF)), (i, face)
         else:
-            assert px[i] == (L.rgb(L.DIE_KEPT) if NAMES[pip] in FACES[6] else L.rgb(L.OFF))
-    assert px[21] == L.rgb(L.WAITING)
+            assert px[i] == (rgb(DIE_KEPT) if NAMES[pip] in FACES[6] else rgb(OFF))
+    assert px[21] == rgb(WAITING)
     leds.clear_die(slot)
-    assert all(px[slot * 7 + p] == L.rgb(L.OFF) for p in range(7))
+    assert all(px[slot * 7 + p] == rgb(OFF) for p in range(7))
     with pytest.raises(ValueError):
         leds.show_die(3, 1)
     with pytest.raises(ValueError):
@@ -168,7 +173,7 @@ def test_die_faces_light_exactly_the_right_pips(slot, face):
 
 
 def test_brightness_cap_value_and_power_budget():
-    assert L.BRIGHTNESS_CAP == pytest.approx((300 - 22) / 1320)
+    assert BRIGHTNESS_CAP == pytest.approx((300 - 22) / 1320)
     leds, px, cap = make_leds(1.0)
     leds.clear(show=False)
     for i in range(3):
@@ -176,14 +181,14 @@ def test_brightness_cap_value_and_power_budget():
     px.fill((255, 255, 255))  # worst case, behind the view's back
     px.show()
     ma = 22 * 1 + sum(cap.writes[-1]) / 255 * 20
-    assert ma <= L.LED_BUDGET_MA
+    assert ma <= LED_BUDGET_MA
 
 
 def test_brightness_cap_is_enforced():
     leds, px, cap = make_leds(1.0)
-    assert leds.max_brightness == L.BRIGHTNESS_CAP == px.brightness == leds.brightness
+    assert leds.max_brightness == BRIGHTNESS_CAP == px.brightness == leds.brightness
     leds.brightness = 0.9
-    assert px.brightness == L.BRIGHTNESS_CAP
+    assert px.brightness == BRIGHTNESS_CAP
     leds.brightness = 0.1
     assert px.brightness == 0.1
     leds2, px2, _ = make_leds(0.05)  # a lower configured maximum is kept
@@ -192,27 +197,27 @@ def test_brightness_cap_is_enforced():
     assert px2.brightness == 0.05
     # Someone raises the brightness directly: the next refresh puts it back before writing.
     px.brightness = 1.0
-    leds.status(L.WON)
-    assert px.brightness == L.BRIGHTNESS_CAP
-    assert max(cap.writes[-1]) == int(255 * L.BRIGHTNESS_CAP)
+    leds.status(WON)
+    assert px.brightness == BRIGHTNESS_CAP
+    assert max(cap.writes[-1]) == int(255 * BRIGHTNESS_CAP)
 
 
 def test_status_colors_are_distinct_where_they_must_be():
-    steady = [L.ON_TURN, L.WAITING, L.THROW_1, L.THROW_2, L.THROW_3, L.LOST, L.WON, L.ERROR]
+    steady = [ON_TURN, WAITING, THROW_1, THROW_2, THROW_3, LOST, WON, ERROR]
     assert len(set(steady)) == len(steady)
-    assert L.THROWS[1:] == (L.THROW_1, L.THROW_2, L.THROW_3)
+    assert THROWS[1:] == (THROW_1, THROW_2, THROW_3)
 
 
 def test_flash_toggles_with_wrapping_ticks():
     leds, px, cap = make_leds()
     t0 = 0x3FFFFFFF - 100  # ticks_ms wraps at 2**30
-    leds.flash(L.REFUSED, t0, 250)
-    assert px[21] == L.rgb(L.REFUSED)
+    leds.flash(REFUSED, t0, 250)
+    assert px[21] == rgb(REFUSED)
     assert not leds.update(t0 + 249)
-    assert leds.update((t0 + 250) & 0x3FFFFFFF) and px[21] == L.rgb(L.OFF)
-    assert leds.update((t0 + 500) & 0x3FFFFFFF) and px[21] == L.rgb(L.REFUSED)
-    leds.status(L.ON_TURN)
-    assert not leds.update(t0 + 10_000) and px[21] == L.rgb(L.ON_TURN)
+    assert leds.update((t0 + 250) & 0x3FFFFFFF) and px[21] == rgb(OFF)
+    assert leds.update((t0 + 500) & 0x3FFFFFFF) and px[21] == rgb(REFUSED)
+    leds.status(ON_TURN)
+    assert not leds.update(t0 + 10_000) and px[21] == rgb(ON_TURN)
 
 
 def test_frame_matches_wire_bytes_with_adafruit_and_pixels(adafruit):
@@ -222,10 +227,10 @@ def test_frame_matches_wire_bytes_with_adafruit_and_pixels(adafruit):
         cap = Capture()
         b = DiceLeds(Pixels(22, cap), bright)
         for leds in (a, b):
-            leds.show_die(0, 3, L.DIE)
+            leds.show_die(0, 3, DIE)
             leds.show_die(1, 5, (12, 200, 77))
-            leds.show_die(2, 6, L.DIE_KEPT)
-            leds.status(L.THROW_2)
+            leds.show_die(2, 6, DIE_KEPT)
+            leds.status(THROW_2)
         assert adafruit.writes[-1] == cap.writes[-1] == bytes(a.frame()) == bytes(b.frame())
         assert len(b.frame()) == 66
         assert ref.auto_write is False  # DiceLeds batches: one write per view change
@@ -234,6 +239,51 @@ def test_frame_matches_wire_bytes_with_adafruit_and_pixels(adafruit):
 def test_refused_when_too_few_pixels():
     with pytest.raises(ValueError):
         DiceLeds(Pixels(21, Capture()))
+
+
+# --- the host's codec (host_tools/schocken_host/links/ledframe.py) against these LEDs -------------------
+
+# Every status color the cup shows (cup/leds.py, cup/view.py) and the name the host gives it.
+STATUS_NAMES = [(ON_TURN, "green"), (THROW_1, "cyan"), (THROW_2, "yellow"), (THROW_3, "orange"),
+                (WAITING, "blue"), (REFUSED, "red"), (LOST, "red"), (view.HALF_LOST, "red"), (WON, "white"),
+                (ERROR, "magenta"), (view.DONE, "violet"), (view.READY, "pink"), (view.ALONE, "dim"),
+                (OFF, "off")]
+DIE_KINDS = {"cup": DIE, "aside": DIE_KEPT}
+
+
+def test_ledframe_knows_the_layout_and_colors_of_the_leds():
+    assert (ledframe.N_PIXELS, ledframe.N_DICE, ledframe.PIPS_PER_DIE, ledframe.STATUS_INDEX) == (
+        N_PIXELS, N_DICE, PIPS_PER_DIE, STATUS_INDEX)
+    assert ledframe.PIPS == tuple(PIPS)
+    assert ledframe.DEFAULT_BRIGHTNESS == common.DEFAULT_BRIGHTNESS
+    assert {kind: rgb(color) for kind, color in DIE_KINDS.items()} == ledframe.DIE_COLORS
+    for color, name in STATUS_NAMES:
+        assert ledframe.STATUS_COLORS[name] == rgb(color), name
+    assert {name for _, name in STATUS_NAMES} == set(ledframe.STATUS_COLORS)
+
+
+def test_ledframe_reads_and_builds_the_frames_the_leds_write():
+    """Every face on every die, every mix of dice in the cup and set aside, every status color: the frame the
+    firmware puts on the wire (its LEDs over the board's pixel buffer, as the app makes them) is the frame
+    ledframe.frame_from builds, and ledframe.decode reads back the faces, kinds and status name."""
+    cap = Capture()
+    pixels = common.make_pixels(N_PIXELS, cap)
+    dice_leds = DiceLeds(pixels)
+    brightness = pixels.brightness
+    kind_mixes = list(itertools.product(DIE_KINDS, repeat=N_DICE))
+    for i, faces in enumerate(itertools.product(range(7), repeat=N_DICE)):
+        kinds = kind_mixes[i % len(kind_mixes)]
+        color, name = STATUS_NAMES[i % len(STATUS_NAMES)]
+        for slot in range(N_DICE):
+            dice_leds.show_die(slot, faces[slot], DIE_KINDS[kinds[slot]], show=False)
+        dice_leds.status(color)
+        frame = cap.writes[-1]
+        assert frame == ledframe.frame_from(faces, kinds, rgb(color), brightness), (faces, kinds, name)
+        shown = ledframe.decode(frame)
+        assert shown["dice"] == list(faces)
+        assert [ledframe.die_kind(c) for c in shown["colors"]] == [kinds[d] if faces[d] else None
+                                                                  for d in range(N_DICE)]
+        assert ledframe.status_name(shown["status"], brightness) == name
 
 
 # --- MicroPython: no allocation in the refresh path ---------------------------------------------
@@ -278,4 +328,4 @@ def test_refresh_allocates_nothing_under_micropython():
     """
     words = run_firmware_code(code, "64k").split()
     assert words[0] == "ok" and words[2] == "66"
-    assert int(words[3]) == int(255 * L.BRIGHTNESS_CAP)  # pixel 0 red byte: face 6 lights TL
+    assert int(words[3]) == int(255 * BRIGHTNESS_CAP)  # pixel 0 red byte: face 6 lights TL

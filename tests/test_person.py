@@ -24,7 +24,7 @@ import pytest
 
 from schocken_host.views import keymap
 from schocken_host.commands import play as play_cmd
-from schocken_host.views import render
+from schocken_host.links import ledframe
 from schocken_host.views.scoreboard import Scoreboard
 
 from conftest import micropython_path
@@ -95,7 +95,7 @@ async def test_a_persons_turn_on_the_scoreboard(tmp_path):
         await pilot.press("p")
         await wait(pilot, lambda: "unter dem Becher gesehen 1 4 2" in app.own_text(), STEP_S,
                    "the dice under the cup on the panel", show)
-        await wait(pilot, lambda: render.decode(own.cup.last_frame)["dice"] == [0, 0, 0], STEP_S,
+        await wait(pilot, lambda: ledframe.decode(own.cup.last_frame)["dice"] == [0, 0, 0], STEP_S,
                    "the main button released (the dice covered again)", show)
         await pilot.pause(keymap.PERSON_LONG_MS / 1000)  # past the cup's long press, counted from the peek's start
         assert me.throws == 1 and not me.done and app.state.on_turn == 1, show()

@@ -173,14 +173,14 @@ def test_hold_on_cpython_board_and_usage():
 
 def wait_frame(cup, since, check, timeout=10.0):
     """The cup's first LED frame after the first ``since`` whose dice pass ``check`` (else the test fails)."""
-    from schocken_host.views import render
+    from schocken_host.links import ledframe
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         for frame in cup.frames_since(since):
-            if check(render.decode(frame)["dice"]):
+            if check(ledframe.decode(frame)["dice"]):
                 return frame
         time.sleep(0.005)
-    raise AssertionError("no such frame: %s" % [render.decode(f)["dice"] for f in cup.frames_since(since)])
+    raise AssertionError("no such frame: %s" % [ledframe.decode(f)["dice"] for f in cup.frames_since(since)])
 
 
 def test_a_press_while_a_line_comes_in_is_seen():
@@ -269,8 +269,9 @@ def test_full_default_bot_game_in_scaled_time(tmp_path):
     assert "deckel_total" not in start["rules"].get("options", {})          # the full 13 Deckel
     assert log[-1]["ev"] == "game_over" and log[-1]["loser"] == st.loser
     assert not tablekit.events(log, "cheat") and not tablekit.events(log, "pause")
-    assert len(tablekit.events(log, "reveal")) == sum(len(e["order"]) for e in tablekit.events(log, "round")) + len(
-        [s for e in tablekit.events(log, "throw_off") for s in e["seats"]])
+    turns = sum(len(e["order"]) for e in tablekit.events(log, "round"))
+    throw_offs = len([s for e in tablekit.events(log, "throw_off") for s in e["seats"]])
+    assert len(tablekit.events(log, "reveal")) == turns + throw_offs
     assert tablekit.replay_json(game.log) == json.loads(json.dumps(st.standings()))
     assert [game.cup(s).bot.errors for s in range(4)] == [[]] * 4
 

@@ -15,22 +15,22 @@ except ImportError:
     def const(x):
         return x
 
-from schocken import protocol as P
+from schocken import protocol
 
-from cup import buttons as B
+from cup import buttons
 from cup.clock import asyncio, sleep_ms, ticks_ms
-from cup.core import Cup
+from cup.core import TURN, Cup
 from cup.leds import DiceLeds
 from cup.roller import Roller
 from cup.shake import ShakeDetector
 from cup.view import View
 
-SAMPLE_MS = const(10)       # 100 Hz
-BUTTON_MS = const(10)
-LED_MS = const(50)
+_SAMPLE_MS = const(10)      # 100 Hz
+_BUTTON_MS = const(10)
+_LED_MS = const(50)
 _MAX_QUEUED = const(16)
-READ_CHUNK = const(1)       # a blocking stream's read(n) waits for n bytes: take what has come
-CTRL_C = b"\x03"            # interrupt character of the REPL (never valid in a JSON line)
+_READ_CHUNK = const(1)      # a blocking stream's read(n) waits for n bytes: take what has come
+_CTRL_C = const(b"\x03")    # interrupt character of the REPL (never valid in a JSON line)
 _RETRY_MS = const(10)       # after a read that failed for memory: the other tasks run, the garbage goes
 # A line longer than _SHORT_LINE is taken only while _LINE_RESERVE bytes stay free with it decoded: what the message
 # then sets off (a turn's save, a throw's commitment) must find room, or the cup would take a line and fail after it.
@@ -47,7 +47,7 @@ class App:
     def __init__(self, board, config, roller=None, splitter=None):
         # The link's line buffer (1 KB, the largest block the cup keeps) is best made by the entry point before
         # it imports the app: on a small heap the import leaves no 1 KB hole (boot_select.boot, emulate.main).
-        self.splitter = splitter or P.LineSplitter()
+        self.splitter = splitter or protocol.LineSplitter()
         self.board = board
         self.config = config
         self.roller = roller or Roller(board.urandom, radio_on=board.radio_on)
@@ -71,7 +71,7 @@ class App:
             from cup.session import Session
             self.session = Session(config["secret"], self.roller.random_bytes, board.urandom)
         self.main_revealed = False
-        self.buttons = B.Buttons(self.on_button, config.get("long_press_ms", B.LONG_MS))
+        self.buttons = buttons.Buttons(self.on_button, config.get("long_press_ms", buttons.LONG_MS))
         self.detector = ShakeDetector(board.sensor_kind)
 
     def send(self, msg):
@@ -89,31 +89,31 @@ class App:
 
     def internal_error(self, e):
         try:
-            self.send(P.error(P.E_INTERNAL, "%s: %s" % (type(e).__name__, e)))
+            self.send(protocol.error(protocol.E_INTERNAL, "%s: %s" % (type(e).__name__, e)))
             self.view.refuse(self.cup)
         except Exception:  # out of memory even for the report: the task that called goes on regardless
             pass
 
     def _button(self, button, event, was_long):
         cup = self.cup
-        if button == B.MAIN:
-            if event == B.PRESS:
+        if button == buttons.MAIN:
+            if event == buttons.PRESS:
                 self.main_revealed = False
-                if cup.state == "turn":
+                if cup.state == TURN:
                     cup.on_peek(True)
                 else:
                     self.main_revealed = cup.on_main_short()
-            elif event == B.LONG:
+            elif event == buttons.LONG:
                 if not self.main_revealed:  # the press that revealed must not also start the next turn
                     cup.on_main_long()
             elif cup.peeking:
                 cup.on_peek(False)
-        elif event == B.RELEASE and not was_long:
-            if cup.state == "turn":
+        elif event == buttons.RELEASE and not was_long:
+            if cup.state == TURN:
                 cup.on_die(button)
             else:
                 cup.on_die_idle(button)
-        elif event == B.LONG:
+        elif event == buttons.LONG:
             cup.on_die_long(button)
 
     async def sample_task(self):
@@ -126,13 +126,13 @@ class App:
                     self.cup.on_shake()
                 except Exception as e:
                     self.internal_error(e)
-            await sleep_ms(SAMPLE_MS)
+            await sleep_ms(_SAMPLE_MS)
 
     async def button_task(self):
-        board, buttons = self.board, self.buttons
+        board, debouncer = self.board, self.buttons
         while True:
-            buttons.poll(ticks_ms(), board.read_buttons())
-            await sleep_ms(BUTTON_MS)
+            debouncer.poll(ticks_ms(), board.read_buttons())
+            await sleep_ms(_BUTTON_MS)
 
     async def led_task(self):
         while True:
@@ -140,14 +140,14 @@ class App:
                 self.view.tick(self.cup)
             except Exception as e:  # e.g. out of memory: the LEDs must keep running, as every task
                 self.internal_error(e)
-            await sleep_ms(LED_MS)
+            await sleep_ms(_LED_MS)
 
     repl_link = False  # set by run()
 
     async def link_in_task(self):
         splitter, reader = self.splitter, self.reader
         handle = self.on_line  # one bound method for every line, not one per byte
-        chunk = getattr(reader, "chunk", READ_CHUNK)  # BLE: a fragment at once
+        chunk = getattr(reader, "chunk", _READ_CHUNK)  # BLE: a fragment at once
         while True:
             try:
                 data = await reader.read(chunk)
@@ -158,7 +158,7 @@ class App:
                 continue
             if not data:
                 return  # host closed the link; the cup keeps working alone
-            if self.repl_link and CTRL_C in data:
+            if self.repl_link and _CTRL_C in data:
                 # mpremote's Ctrl-C reached the app as data (the unix port on a pty has no USB driver that
                 # raises it): stop as a board's driver would, so deploy and doctor can always reach the REPL.
                 raise KeyboardInterrupt
@@ -174,16 +174,17 @@ class App:
         take is answered with an error and changes nothing."""
         try:
             if line is None:
-                return self.send(P.error(P.E_TOO_LONG, "line longer than %d bytes" % P.MAX_LINE))
+                return self.send(protocol.error(protocol.E_TOO_LONG,
+                                                "line longer than %d bytes" % protocol.MAX_LINE))
             for b in line:  # a blank line is skipped (no copy made to find out)
                 if b not in b" \t\r\n\x0b\x0c":
                     break
             else:
                 return
             try:
-                msg = P.decode(line, P.HOST_TO_CUP)
-            except P.ProtocolError as e:
-                return self.send(P.error(e.code, e.msg))
+                msg = protocol.decode(line, protocol.HOST_TO_CUP)
+            except protocol.ProtocolError as e:
+                return self.send(protocol.error(e.code, e.msg))
             if len(line) > _SHORT_LINE:
                 collect()
                 if mem_free() < _LINE_RESERVE:
@@ -194,7 +195,8 @@ class App:
                 else:
                     refused = self.session.refusal(line, msg)
                     if refused:
-                        return self.send({"t": "error", "code": P.E_AUTH, "msg": refused, "_plain": True})
+                        return self.send({"t": "error", "code": protocol.E_AUTH, "msg": refused,
+                                          "_plain": True})
         except Exception as e:  # out of memory for a string in the line, for its signature check, ...
             return self.line_failed(e)
         try:
@@ -208,17 +210,17 @@ class App:
         collect()  # the garbage of the attempt (the line's half-made objects) goes before the answer is made
         try:
             self.send(None if isinstance(e, MemoryError) else  # None: no_memory (_line), nothing to make now
-                      P.error(P.E_INTERNAL, "%s: %s" % (type(e).__name__, e)))
+                      protocol.error(protocol.E_INTERNAL, "%s: %s" % (type(e).__name__, e)))
         except Exception:  # not even room in the queue: link_out_task sends the answer made in advance
             self.owed += 1
             self.out_flag.set()
 
     def encode(self, msg, plain=False):
-        """A message -> what the link task writes: its line (bytes), or its pieces (a list of bytes: P.pieces);
-        signed, in one piece, in an authenticated session unless ``plain`` (an auth error)."""
+        """A message -> what the link task writes: its line (bytes), or its pieces (protocol.pieces: a list of
+        bytes); signed, in one piece, in an authenticated session unless ``plain`` (an auth error)."""
         if self.session is not None:
             return self.session.encode(msg, plain)
-        return P.pieces(msg)
+        return protocol.pieces(msg)
 
     def _line(self, msg):
         """A message -> what the link task writes (``encode``); one that cannot be sent becomes an error, or None
@@ -227,14 +229,14 @@ class App:
             if self.session is None:
                 return (b'{"t": "error", "code": "no_memory", '
                         b'"msg": "no memory for this line: dropped, nothing changed"}\n')
-            msg = P.error(P.E_MEMORY, "no memory for this line: dropped, nothing changed")
+            msg = protocol.error(protocol.E_MEMORY, "no memory for this line: dropped, nothing changed")
         plain = msg.pop("_plain", False)
         err = None
         for _ in (0, 1):
             try:
                 return self.encode(msg, plain)
-            except P.ProtocolError as e:
-                err = P.error(e.code, e.msg)
+            except protocol.ProtocolError as e:
+                err = protocol.error(e.code, e.msg)
                 break
             except MemoryError as e:
                 collect()  # the garbage the other tasks left: the second try usually fits
@@ -243,7 +245,7 @@ class App:
                 err = e
                 break
         if not isinstance(err, dict):
-            err = P.error(P.E_INTERNAL, "a message was lost: %s" % type(err).__name__)
+            err = protocol.error(protocol.E_INTERNAL, "a message was lost: %s" % type(err).__name__)
         try:
             return self.encode(err)
         except Exception:

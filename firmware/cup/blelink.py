@@ -5,7 +5,7 @@ advertisement) is schocken.bleformat, shared with the host; the radio is firmwar
 
 import json
 
-from schocken import protocol as P
+from schocken import protocol
 from schocken.bleformat import advertising_data
 
 
@@ -26,7 +26,7 @@ class Tracker:
         self.seq = 0
         self.battery = battery          # callable -> mV or None
         self.changed = None             # callable, called after every change
-        self._out = P.LineSplitter()
+        self._out = protocol.LineSplitter()
 
     def _set(self, **kw):
         dirty = False

@@ -9,7 +9,7 @@ States: idle (not on turn) -> turn (shaking, peeking, setting aside) -> done (st
 """
 
 from schocken import RuleError
-from schocken import protocol as P
+from schocken import protocol
 from schocken.rules import Rules, PRESETS, from_dict
 from schocken.turn import Turn, IN_CUP, apply_steps
 
@@ -101,7 +101,13 @@ class Cup:
         if not self._secrets():
             return
         if self.fair:
-            return self._ask_nonce()
+            # The set-aside decisions are final now; the host's nonce for this throw comes after them.
+            if self.awaiting is not None:
+                return self._refuse("waiting for the host's nonce")
+            self.awaiting = self.turn.throws_used + 1
+            self.save()
+            return self.send({"t": "shake", "round": self.round, "throw": self.awaiting,
+                              "public": self._public()})
         try:
             self._recheck()
             dice = self.roller.roll(len(self.turn.in_cup()))
@@ -117,7 +123,7 @@ class Cup:
 
     def _rng_failed(self, e):
         self.view.error(self)
-        self._report(P.E_RNG, str(e))
+        self._report(protocol.E_RNG, str(e))
 
     def _secrets(self):
         """This turn's secrets, drawn from the health-tested stream before its first throw: the commitment's
@@ -139,17 +145,9 @@ class Cup:
             self.send({"t": "seed", "round": self.round, "hash": _fair().seed_commitment(seed)})
         return True
 
-    def _ask_nonce(self):
-        # Fair play: the set-aside decisions are final now; the host's nonce for this throw comes after them.
-        if self.awaiting is not None:
-            return self._refuse("waiting for the host's nonce")
-        self.awaiting = self.turn.throws_used + 1
-        self.save()
-        self.send({"t": "shake", "round": self.round, "throw": self.awaiting, "public": self._public()})
-
     def _msg_nonce(self, msg):
         if self.state != TURN or msg["round"] != self.round or msg["throw"] != self.awaiting:
-            return self._report(P.E_STATE, "no throw waits for this nonce", "nonce")
+            return self._report(protocol.E_STATE, "no throw waits for this nonce", "nonce")
         self.nonces[self.awaiting] = msg["nonce"]
         self.awaiting = None
         self._rolled(_fair().derive_dice(self.seed, msg["nonce"], self.round, len(self.nonces),
@@ -166,18 +164,22 @@ class Cup:
             self.turn.stand()
             self.state = DONE
             self.peeking = False
-            self.commit = P.commitment(self.round, self.turn.dice(), self.nonce)
+            self.commit = protocol.commitment(self.round, self.turn.dice(), self.nonce)
         self._progress("throw")
         if self.state == DONE:
             self.send({"t": "done", "round": self.round, "throws": self.turn.throws_used, "commit": self.commit})
-        self.view.show(self)
+
+    def _refused_off_turn(self):
+        # A die or the stand counts on turn only, and not while a fair throw waits for the host's nonce.
+        refused = self.state != TURN or self.awaiting is not None
+        if refused:
+            self._refuse("not your turn" if self.state != TURN else "the dice are in the air")
+        return refused
 
     def on_die(self, slot):
         """A die button: set the die aside, or take it back within the same throw."""
-        if self.state != TURN:
-            return self._refuse("not your turn")
-        if self.awaiting is not None:
-            return self._refuse("the dice are in the air")
+        if self._refused_off_turn():
+            return
         try:
             if self.turn.state[slot] == IN_CUP:
                 self.turn.set_aside(slot)
@@ -188,14 +190,11 @@ class Cup:
         except RuleError as e:
             return self._refuse(str(e))
         self._progress(event)
-        self.view.show(self)
 
     def on_die_long(self, slot):
         """A long press on a six: Sechsen drehen (all offered sixes; two sixes -> one 1, three -> two 1s)."""
-        if self.state != TURN:
-            return self._refuse("not your turn")
-        if self.awaiting is not None:
-            return self._refuse("the dice are in the air")
+        if self._refused_off_turn():
+            return
         sixes = self.turn.sixes_available()
         if slot not in sixes:
             return self._refuse("Sechsen drehen is not possible now")
@@ -204,7 +203,6 @@ class Cup:
         except RuleError as e:
             return self._refuse(str(e))
         self._progress("turn")
-        self.view.show(self)
 
     def on_peek(self, held):
         """Main button held: look under the cup, as lifting it would; released: cover again."""
@@ -217,9 +215,9 @@ class Cup:
     def on_main_long(self):
         """Long press: stand (on turn), start a turn (alone, idle), or clear the table (alone, revealed)."""
         self.peeking = False
-        if self.state == TURN and self.awaiting is not None:
-            return self._refuse("the dice are in the air")
         if self.state == TURN:
+            if self._refused_off_turn():
+                return
             try:
                 self.turn.stand()
             except RuleError as e:
@@ -251,9 +249,10 @@ class Cup:
         getattr(self, "_msg_" + msg["t"])(msg)
 
     def _msg_hello(self, msg):
-        if msg["v"] != P.VERSION:
-            return self._report(P.E_VERSION, "protocol version %d, cup speaks %d" % (msg["v"], P.VERSION), "hello")
-        out = {"t": "identity", "v": P.VERSION, "cup": self.identity["cup"], "name": self.name,
+        if msg["v"] != protocol.VERSION:
+            return self._report(protocol.E_VERSION,
+                                "protocol version %d, cup speaks %d" % (msg["v"], protocol.VERSION), "hello")
+        out = {"t": "identity", "v": protocol.VERSION, "cup": self.identity["cup"], "name": self.name,
                "fw": FIRMWARE, "board": self.identity["board"], "battery": self.battery() if self.battery else None,
                "presets": sorted(PRESETS)}
         if self.hello_nonce is not None:
@@ -262,13 +261,13 @@ class Cup:
 
     def _msg_configure(self, msg):
         if self.state in (TURN, DONE, READY):
-            return self._report(P.E_STATE, "cannot change the rules during a round", "configure")
+            return self._report(protocol.E_STATE, "cannot change the rules during a round", "configure")
         try:
             rules = from_dict(msg["rules"])
         except RuleError as e:
-            return self._report(P.E_BAD_MESSAGE, str(e), "configure")
-        if msg["seat"] < 0 or len(msg["name"]) > P.MAX_NAME:
-            return self._report(P.E_BAD_MESSAGE, "seat must be >= 0 and the name short", "configure")
+            return self._report(protocol.E_BAD_MESSAGE, str(e), "configure")
+        if msg["seat"] < 0 or len(msg["name"]) > protocol.MAX_NAME:
+            return self._report(protocol.E_BAD_MESSAGE, "seat must be >= 0 and the name short", "configure")
         # The state stays: a revealed throw may still be owed to a host that restarted before logging it.
         self.rules, self.name, self.seat, self.hosted = rules, msg["name"], msg["seat"], True
         self.fair = bool(msg.get("fair"))
@@ -280,33 +279,34 @@ class Cup:
 
     def _msg_turn(self, msg):
         if not self.hosted:
-            return self._report(P.E_STATE, "configure the cup first", "turn")
+            return self._report(protocol.E_STATE, "configure the cup first", "turn")
         if self.state in (TURN, DONE, READY) and msg.get("void") != self.round:
-            return self._report(P.E_STATE, "a round is still open", "turn")
+            return self._report(protocol.E_STATE, "a round is still open", "turn")
         # "void": the table ruled this cup out of the round it still holds (it was away): that turn is void.
         limit = msg.get("limit")
         if limit is not None and not 1 <= limit <= self.rules.max_throws:
-            return self._report(P.E_BAD_MESSAGE, "limit must be 1 to %d" % self.rules.max_throws, "turn")
+            return self._report(protocol.E_BAD_MESSAGE, "limit must be 1 to %d" % self.rules.max_throws,
+                                "turn")
         self._ok("turn")
         self._begin(msg["round"], limit)
 
     def _msg_round_end(self, msg):
         if self.state != DONE or msg["round"] != self.round:
-            return self._report(P.E_STATE, "no finished turn of round %d" % msg["round"], "round_end")
+            return self._report(protocol.E_STATE, "no finished turn of round %d" % msg["round"], "round_end")
         self.state = READY
         self._ok("round_end")
         self.view.show(self)
 
     def _msg_reveal(self, msg):
         if self.state not in (DONE, READY, REVEALED) or msg["round"] != self.round:
-            return self._report(P.E_STATE, "no finished turn of round %d" % msg["round"], "reveal")
+            return self._report(protocol.E_STATE, "no finished turn of round %d" % msg["round"], "reveal")
         self._reveal()
 
     def _msg_outcome(self, msg):
-        if msg["result"] not in P.RESULTS:
-            return self._report(P.E_BAD_MESSAGE, "unknown result", "outcome")
+        if msg["result"] not in protocol.RESULTS:
+            return self._report(protocol.E_BAD_MESSAGE, "unknown result", "outcome")
         if self.state in (TURN, DONE, READY):
-            return self._report(P.E_STATE, "reveal first", "outcome")
+            return self._report(protocol.E_STATE, "reveal first", "outcome")
         self.result = msg["result"]
         self.state = IDLE
         self._ok("outcome")
@@ -332,11 +332,9 @@ class Cup:
         self.limit = limit
         self.turn = Turn(self.rules, limit)
         self.state = TURN
-        self.nonce = self.commit = self.result = None
+        self.nonce = self.commit = self.result = self.awaiting = self.seed = None
         self.peeking = False
         self.nonces = {}
-        self.awaiting = None
-        self.seed = None
         if not self._secrets():  # drawn and saved with the turn; else the turn is saved without them
             self.save()
         self.view.show(self)
@@ -344,7 +342,7 @@ class Cup:
     def _stand(self):
         self.state = DONE
         self.peeking = False
-        self.commit = P.commitment(self.round, self.turn.dice(), self.nonce)
+        self.commit = protocol.commitment(self.round, self.turn.dice(), self.nonce)
         self.save()  # the commitment is in flash before anyone hears of it
         self.send({"t": "done", "round": self.round, "throws": self.turn.throws_used, "commit": self.commit})
         self.view.show(self)
@@ -367,6 +365,7 @@ class Cup:
         self.save()
         self.send({"t": "progress", "round": self.round, "throws": self.turn.throws_used,
                    "public": self._public(), "event": event})
+        self.view.show(self)
 
     def _ok(self, re, fields=None):
         if re in ("configure", "round_end", "outcome"):
@@ -377,13 +376,13 @@ class Cup:
         self.send(msg)
 
     def _report(self, code, text, re=None):
-        self.send(P.error(code, text, re))
+        self.send(protocol.error(code, text, re))
         self.view.refuse(self)
 
     def _refuse(self, text):
         # A physical input the rules refuse: the status pixel flashes; the host hears of it too.
         self.view.refuse(self)
-        self.send(P.error(P.E_REFUSED, text, "input"))
+        self.send(protocol.error(protocol.E_REFUSED, text, "input"))
 
     def shown_dice(self):
         """(slot, value, kind) for the LEDs: dice set aside are public, the rest only while peeking or after

@@ -9,7 +9,7 @@ anybody may send one, and that alone must not end the present host's session.
 import json
 
 from schocken import fair
-from schocken import protocol as P
+from schocken import protocol
 
 
 class Session:
@@ -24,7 +24,7 @@ class Session:
     def hello(self, msg):
         """A hello: the cup's nonce for the identity that answers it, or None (no nonce: the public identity).
         The first offer becomes the session; a later one waits until a line signed under it arrives."""
-        if not msg.get("nonce") or msg["v"] != P.VERSION:
+        if not msg.get("nonce") or msg["v"] != protocol.VERSION:
             return None
         try:
             cup_nonce = fair.hexlify(self.random_bytes(16))
@@ -69,14 +69,14 @@ class Session:
                 offer[1] += 1
                 return _signed(offer[0], offer[1], msg)
         if self.key is None or plain:
-            return P.encode(msg)
+            return protocol.encode(msg)
         self.tx_c += 1
         return _signed(self.key, self.tx_c, msg)
 
 
 def _signed(key, counter, msg):
     msg["c"] = counter
-    return P.line(fair.sign(key, json.dumps(msg).encode()))
+    return protocol.line(fair.sign(key, json.dumps(msg).encode()))
 
 
 def _verifies(key, body):

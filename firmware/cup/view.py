@@ -11,7 +11,7 @@ except ImportError:
     def const(x):
         return x
 
-from cup import leds as L
+from cup import leds
 from cup.clock import ticks_ms, ticks_diff, ticks_add
 
 _REFUSE_MS = const(1000)
@@ -31,7 +31,7 @@ class View:
         shown = cup.shown_dice()
         lit = [False, False, False]
         for slot, value, kind in shown:
-            color = L.DIE_KEPT if kind == "aside" else L.WAITING if kind == "seat" else L.DIE
+            color = leds.DIE_KEPT if kind == "aside" else leds.WAITING if kind == "seat" else leds.DIE
             self.leds.show_die(slot, value, color, show=False)
             lit[slot] = True
         for slot in range(3):
@@ -43,29 +43,29 @@ class View:
 
     def _status_color(self, cup):
         if self.failed:
-            return L.ERROR
+            return leds.ERROR
         state = cup.state
         if state == "turn":
-            return L.THROWS[min(cup.turn.throws_used, 3)]
+            return leds.THROWS[min(cup.turn.throws_used, 3)]
         if state == "done":
             return DONE
         if state == "reveal_ready":
             return READY
         if state == "revealed" or cup.result is not None:
-            return {"lost": L.LOST, "half_lost": HALF_LOST, "game_lost": HALF_LOST,
-                    "won": L.WON}.get(cup.result, L.OFF)
+            return {"lost": leds.LOST, "half_lost": HALF_LOST, "game_lost": HALF_LOST,
+                    "won": leds.WON}.get(cup.result, leds.OFF)
         if not cup.hosted:
-            return L.THROWS[cup.standalone_limit] if cup.standalone_limit < 3 else ALONE
-        return L.WAITING
+            return leds.THROWS[cup.standalone_limit] if cup.standalone_limit < 3 else ALONE
+        return leds.WAITING
 
     def refuse(self, cup):
         now = ticks_ms()
         self.refusing_until = ticks_add(now, _REFUSE_MS)
-        self.leds.flash(L.REFUSED, now)
+        self.leds.flash(leds.REFUSED, now)
 
     def error(self, cup):
         self.failed = True
-        self.leds.status(L.ERROR)
+        self.leds.status(leds.ERROR)
 
     def tick(self, cup):
         """Called by the LED task every few ms: advances a flash and ends it after a second."""

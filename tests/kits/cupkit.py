@@ -4,13 +4,9 @@ import time
 
 import serial
 
-from schocken import protocol as P
-
-from schocken import hostside as H
+from schocken import hostside, protocol
 from schocken_host.emulation.emulator import EmulatedCup, HEAP
-
-# Pixel layout of the cup (firmware/cup/leds.py): die d = pixels 7d..7d+6, status = pixel 21, GRB bytes.
-PIPS = (0b0000000, 0b0001000, 0b1000001, 0b1001001, 0b1100011, 0b1101011, 0b1110111)
+from schocken_host.links import ledframe
 
 
 class CupDriver:
@@ -29,16 +25,16 @@ class CupDriver:
         self.link.write(data)
 
     def send(self, **msg):
-        self.link.write(P.encode(msg))
+        self.link.write(protocol.encode(msg))
 
     def _read(self, timeout):
         end = time.time() + timeout
         while time.time() < end:
             line = self.link.readline()
             if line:
-                if H.is_noise(line):
+                if hostside.is_noise(line):
                     continue
-                return P.decode(line, H.CUP_TO_HOST)
+                return protocol.decode(line, hostside.CUP_TO_HOST)
         return None
 
     def recv(self, kind, timeout=5.0):
@@ -72,7 +68,7 @@ class CupDriver:
 
     # --- physical world ---------------------------------------------------------------------------
     def start(self, preset="standard", name="Anna", seat=0, options=None):
-        self.request("identity", t="hello", v=P.VERSION)
+        self.request("identity", t="hello", v=protocol.VERSION)
         self.request(t="configure", rules={"preset": preset, "options": options or {}}, name=name, seat=seat)
 
     def throw(self, *dice):
@@ -87,7 +83,7 @@ class CupDriver:
         host's nonce for every throw, as `schocken play` does by default. The reveals, in order."""
         from schocken.hostside import check_reveal
         from schocken.rules import Rules
-        self.request("identity", t="hello", v=P.VERSION)
+        self.request("identity", t="hello", v=protocol.VERSION)
         self.request(t="configure", rules={"preset": "standard", "options": {}}, name="Anna", seat=0, fair=fair)
         reveals = []
         for r in (1, 2, 3):
@@ -139,20 +135,11 @@ class CupDriver:
 
     # --- what the LEDs show ----------------------------------------------------------------------
     def pixel(self, i):
-        frame = self.cup.last_frame
-        g, r, b = frame[3 * i], frame[3 * i + 1], frame[3 * i + 2]
-        return (r, g, b)
+        return ledframe.pixel(self.cup.last_frame, i)
 
     def faces(self):
         """Face shown on each die (0 = dark; None = a pattern that is no face)."""
-        out = []
-        for d in range(3):
-            mask = 0
-            for p in range(7):
-                if any(self.pixel(7 * d + p)):
-                    mask |= 1 << p
-            out.append(PIPS.index(mask) if mask in PIPS else None)
-        return out
+        return ledframe.decode(self.cup.last_frame)["dice"]
 
     def settle(self, wait=0.2):
         time.sleep(wait)

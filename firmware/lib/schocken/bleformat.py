@@ -2,7 +2,7 @@
 
 Pure and portable (MicroPython and CPython, no radio): the GATT UUIDs, fragmentation of protocol lines to the
 negotiated ATT MTU and their reassembly, and the advertisement (cup id, name, seat, battery, state, sequence
-number). The cup's radio is firmware/boards/ble.py (aioble); the host's is schocken_host/ble.py.
+number). The cup's radio is firmware/boards/ble.py (aioble); the host's is schocken_host/links/ble.py.
 
 Framing: the BLE link carries exactly the bytes of the serial link (JSON lines). A message is cut into
 fragments of at most ``mtu - 3`` bytes (the ATT header); the receiver concatenates fragments in order (ATT
@@ -18,7 +18,7 @@ except ImportError:  # CPython
 
 from binascii import unhexlify
 
-from schocken import protocol as P
+from schocken import protocol
 
 # 128-bit UUIDs of our own (random, version 4), one base with a different first group per attribute.
 SERVICE_UUID = "5c0c0001-7e57-4d1c-9c3b-5c0c4b3e0001"
@@ -68,15 +68,15 @@ class Reassembler:
     """Fragments in, complete lines out (bytes without newline; None for an overlong line, as LineSplitter).
     ``reset()`` on every new connection."""
 
-    def __init__(self, limit=P.MAX_LINE):
+    def __init__(self, limit=protocol.MAX_LINE):
         self.limit = limit
-        self.splitter = P.LineSplitter(limit)
+        self.splitter = protocol.LineSplitter(limit)
 
     def feed(self, fragment):
         return self.splitter.feed(fragment)
 
     def reset(self):
-        self.splitter = P.LineSplitter(self.limit)
+        self.splitter = protocol.LineSplitter(self.limit)
 
     def pending(self):
         """Bytes of an unfinished line held."""

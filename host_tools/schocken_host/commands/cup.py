@@ -1,12 +1,12 @@
 """`schocken cup --emulate`: one emulated cup, played from the keyboard.
 
-The cup is the unchanged firmware in an EmulatedCup process (host_tools/schocken_host/emulator.py). Its host
+The cup is the unchanged firmware in an EmulatedCup process (emulation/emulator.py). Its host
 link is a pseudo-terminal whose path is printed as ``Link: /dev/pts/N``: a host (pyserial, a referee) can open
 it at any time; until one configures the cup, it plays alone. The keyboard is the physical world: shake,
-die buttons, main button. The dice are redrawn from the cup's LED frames (host_tools/schocken_host/render.py).
+die buttons, main button. The dice are redrawn from the cup's LED frames (views/render.py).
 
 On a terminal, keys are read raw (termios) and the screen is redrawn; the terminal is restored on exit (the
-keys, the text and this terminal mode are in host_tools/schocken_host/keyboard.py). When standard input is
+keys, the text and this terminal mode are in views/keyboard.py). When standard input is
 not a terminal, it is read as lines, one key name each ("s", "1", "enter", "x", ...), each line is carried out
 to the end before the next, and every change of the LEDs is printed as text. A line "dice D [D [D]]" queues
 the dice of the next throw (tests); "#" starts a comment.
@@ -26,6 +26,7 @@ import time
 from schocken.rules import PRESETS
 
 from schocken_host.i18n import Message, tr
+from schocken_host.links import ledframe
 from schocken_host.views import keymap
 from schocken_host.views import render
 from schocken_host.input_checks import read_text
@@ -105,10 +106,10 @@ class CupSession:
         """Wait until the cup's tasks run: the first LED frame comes before them, and buttons pressed before
         the button task polls are lost. Nobody can be on the link yet (its path is not printed), so a hello
         on it is safe; the identity reply is dropped."""
-        from schocken import protocol as P
+        from schocken import protocol
 
         fd = self.guard.fd
-        os.write(fd, P.encode({"t": "hello", "v": P.VERSION}))
+        os.write(fd, protocol.encode({"t": "hello", "v": protocol.VERSION}))
         buf = b""
         end = time.monotonic() + timeout
         while time.monotonic() < end and self.cup.alive():
@@ -197,7 +198,7 @@ def _run_lines(session, lang, out):
     out_lock = threading.Lock()
 
     def show(frame):
-        info = render.decode(frame)
+        info = ledframe.decode(frame)
         key = (tuple(info["dice"]), tuple(info["colors"]), info["status"])
         with out_lock:
             if key == last[0]:
@@ -248,8 +249,8 @@ def board_file_problem(path):
         return Message("cup.board_nested", path=path)
     if not isinstance(spec, dict):
         return Message("cup.board_not_object", path=path)
-    if spec.get("leds", render.N_PIXELS) != render.N_PIXELS:
-        return Message("cup.board_leds", path=path, n=render.N_PIXELS, leds=spec["leds"])
+    if spec.get("leds", ledframe.N_PIXELS) != ledframe.N_PIXELS:
+        return Message("cup.board_leds", path=path, n=ledframe.N_PIXELS, leds=spec["leds"])
     brightness = spec.get("brightness", 0.2)
     if isinstance(brightness, bool) or not isinstance(brightness, (int, float)) or not 0 <= brightness <= 1:
         return Message("cup.board_brightness", path=path, brightness=brightness)

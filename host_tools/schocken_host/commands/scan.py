@@ -6,8 +6,8 @@ import asyncio
 import json
 import sys
 
-from schocken import hostside as H
-from schocken import protocol as P
+from schocken import hostside
+from schocken import protocol
 
 from schocken_host.links.ble import BumbleCentral, bleak_scan
 from schocken_host.i18n import tr
@@ -74,8 +74,8 @@ def _refused_identity(t):
     keeps it: ``last_raw``), or None when the refusal was not about its identity. Without this host's key
     nobody can ask it for its status: the seat and state stay unknown."""
     try:
-        ident = P.decode(t.last_raw, H.CUP_TO_HOST) if t.last_raw else None
-    except P.ProtocolError:
+        ident = protocol.decode(t.last_raw, hostside.CUP_TO_HOST) if t.last_raw else None
+    except protocol.ProtocolError:
         return None
     if not ident or ident.get("t") != "identity":
         return None

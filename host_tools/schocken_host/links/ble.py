@@ -17,7 +17,7 @@ The constants and the advertisement format are ``schocken.bleformat``, the same 
 import asyncio
 import time
 
-from schocken import protocol as P
+from schocken import protocol
 
 from schocken_host.i18n import Message
 from schocken_host.links.transport import Transport, TransportClosed
@@ -61,12 +61,13 @@ class _BleTransport(Transport):
         self.mtu = DEFAULT_MTU
         self.reconnects = 0
         self.write_lock = None
+        self.connection = None  # the backend's link to the cup (bumble's Connection, bleak's BleakClient)
 
     async def open(self):
         """Connect (again): scan for the cup if needed, connect, exchange the MTU, subscribe. Tries
         ``attempts`` times with doubling pauses; raises TransportClosed when the cup stays away."""
         self.queue = asyncio.Queue()
-        self.splitter = P.LineSplitter()
+        self.splitter = protocol.LineSplitter()
         self.write_lock = asyncio.Lock()
         self.closed = False
         if self.connected:
@@ -79,12 +80,7 @@ class _BleTransport(Transport):
                 delay = min(delay * 2, self.backoff[1])
             try:
                 await asyncio.wait_for(self._connect(), self.connect_timeout)
-            except (OSError, asyncio.TimeoutError, TransportClosed, LookupError) as e:
-                last = e
-                self.errors.append(e)
-                await self._disconnect()
-                continue
-            except Exception as e:  # bleak and bumble have exception classes of their own
+            except Exception as e:  # OSError, a timeout, LookupError, and bleak's and bumble's own classes
                 last = e
                 self.errors.append(e)
                 await self._disconnect()
@@ -94,7 +90,7 @@ class _BleTransport(Transport):
             return
         raise TransportClosed("link.cannot_connect", name=self.name, error=last or Message("link.no_answer"))
 
-    # backend hooks
+    # backend hooks: _connect sets self.connection, _write sends one fragment over it
     async def _connect(self):
         raise NotImplementedError
 
@@ -102,7 +98,13 @@ class _BleTransport(Transport):
         raise NotImplementedError
 
     async def _disconnect(self):
-        raise NotImplementedError
+        # Both backends' connection objects end with disconnect(); one that is already gone may raise.
+        connection, self.connection = self.connection, None
+        if connection is not None:
+            try:
+                await connection.disconnect()
+            except Exception:  # noqa: BLE001 - already gone
+                pass
 
     # data from the cup
     def _on_data(self, data):
@@ -296,25 +298,17 @@ class BumbleTransport(_BleTransport):
     def __init__(self, central, cup=None, address=None, **kw):
         _BleTransport.__init__(self, cup, address, **kw)
         self.central = central
-        self.conn = self.peer = self.rx = None
+        self.peer = self.rx = None
         self.name = "bumble:%s" % (cup or address)
 
     async def _connect(self):
         address = await self.central.find(self.cup, self.address, timeout=self.connect_timeout / 2)
-        self.splitter = P.LineSplitter()
+        self.splitter = protocol.LineSplitter()
         conn, peer, rx, mtu = await self.central.connect(address, self._on_data, self._on_disconnected)
-        self.conn, self.peer, self.rx, self.mtu = conn, peer, rx, mtu
+        self.connection, self.peer, self.rx, self.mtu = conn, peer, rx, mtu
 
     async def _write(self, chunk):
         await self.peer.write_value(self.rx, chunk, with_response=True)
-
-    async def _disconnect(self):
-        conn, self.conn = self.conn, None
-        if conn is not None:
-            try:
-                await conn.disconnect()
-            except Exception:  # noqa: BLE001 - already gone
-                pass
 
 
 # --- bleak ----------------------------------------------------------------------------------------------
@@ -349,7 +343,6 @@ class BleakTransport(_BleTransport):
         self.client_factory = client_factory
         self.scanner = scanner
         self.scan_timeout = scan_timeout
-        self.client = None
         self.name = "bleak:%s" % (cup or address)
 
     async def _find(self):
@@ -366,9 +359,9 @@ class BleakTransport(_BleTransport):
         if factory is None:
             from bleak import BleakClient as factory
         target = await self._find()
-        self.splitter = P.LineSplitter()
+        self.splitter = protocol.LineSplitter()
         client = factory(target, disconnected_callback=self._on_disconnected, services=[SERVICE_UUID])
-        self.client = client
+        self.connection = client
         async with _adapter_lock():
             await client.connect()
         acquire = getattr(getattr(client, "_backend", None), "_acquire_mtu", None)
@@ -381,12 +374,4 @@ class BleakTransport(_BleTransport):
         await client.start_notify(TX_UUID, lambda _char, data: self._on_data(bytes(data)))
 
     async def _write(self, chunk):
-        await self.client.write_gatt_char(RX_UUID, chunk, response=True)
-
-    async def _disconnect(self):
-        client, self.client = self.client, None
-        if client is not None:
-            try:
-                await client.disconnect()
-            except Exception:  # noqa: BLE001 - already gone
-                pass
+        await self.connection.write_gatt_char(RX_UUID, chunk, response=True)

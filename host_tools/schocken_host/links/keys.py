@@ -5,6 +5,7 @@ import json
 import os
 from pathlib import Path
 
+
 def data_dir():
     if os.environ.get("SCHOCKEN_DATA_DIR"):
         return Path(os.environ["SCHOCKEN_DATA_DIR"])
@@ -35,10 +36,9 @@ def save_cup(cup_id, entry):
     os.replace(tmp, path)
 
 
-
 # cup id -> [secret hex, ...] registered at run time (emulated cups; tables side by side in one process may
 # reuse a cup id, so every registered secret of an id is tried)
-KEYS: "dict[str, list[str]]" = {}
+REGISTERED_SECRETS: "dict[str, list[str]]" = {}
 
 
 def deployed_keys():
@@ -54,19 +54,19 @@ def keystore():
     """The default keystore, cup id -> secret hex: deployed cups, then the cups registered in this process
     (the newest registration wins here; ``hello`` tries all of them)."""
     keys = deployed_keys()
-    for cup_id, found in KEYS.items():
+    for cup_id, found in REGISTERED_SECRETS.items():
         keys[cup_id] = found[-1]
     return keys
 
 
 def register_key(cup_id, secret):
-    KEYS.setdefault(cup_id, []).append(secret)
+    REGISTERED_SECRETS.setdefault(cup_id, []).append(secret)
 
 
 def unregister_key(cup_id, secret):
-    found = KEYS.get(cup_id, [])
+    found = REGISTERED_SECRETS.get(cup_id, [])
     if secret in found:
         found.remove(secret)
     if not found:
-        KEYS.pop(cup_id, None)
+        REGISTERED_SECRETS.pop(cup_id, None)
 

@@ -10,11 +10,11 @@ import json
 import secrets
 
 from schocken import RuleError
-from schocken import fair as F
-from schocken import protocol as P
-from schocken import hostside as H
+from schocken import fair
+from schocken import protocol
+from schocken import hostside
 from schocken_host.i18n import LocalizedError, Message
-from schocken_host.links.keys import KEYS, deployed_keys
+from schocken_host.links.keys import REGISTERED_SECRETS, deployed_keys
 
 
 class TransportClosed(LocalizedError, ConnectionError):
@@ -36,17 +36,18 @@ class Session:
     def seal(self, msg):
         self.sent += 1
         body = json.dumps(dict(msg, c=self.sent)).encode("utf-8")
-        return P.line(F.sign(self.key, body))
+        return protocol.line(fair.sign(self.key, body))
 
     def check(self, raw, msg):
         """``raw``: the line the message was decoded from. Returns the message or raises ProtocolError."""
         try:
-            F.verify(self.key, raw.rstrip())
+            fair.verify(self.key, raw.rstrip())
         except RuleError as e:
-            raise P.ProtocolError(P.E_AUTH, "%s (%s)" % (e, msg.get("t")))
+            raise protocol.ProtocolError(protocol.E_AUTH, "%s (%s)" % (e, msg.get("t")))
         c = msg.get("c")
         if not isinstance(c, int) or isinstance(c, bool) or c <= self.received:
-            raise P.ProtocolError(P.E_AUTH, "replayed message (counter %r, last %d)" % (c, self.received))
+            raise protocol.ProtocolError(protocol.E_AUTH,
+                                         "replayed message (counter %r, last %d)" % (c, self.received))
         self.received = c
         del msg["c"]
         msg.pop("mac", None)   # checked: the message reads as on an unauthenticated link
@@ -66,16 +67,16 @@ class Transport:
     def _line_item(line):
         """A line from the cup (reader side) -> a message with its raw line under "_raw", garbage, or None."""
         if line is None:
-            return {"t": "garbage", "code": P.E_TOO_LONG, "msg": "line too long"}
-        part = H.message_part(line)
+            return {"t": "garbage", "code": protocol.E_TOO_LONG, "msg": "line too long"}
+        part = hostside.message_part(line)
         if part is None:
             return None
         try:
-            msg = H.check_fields(P.decode(part, H.CUP_TO_HOST))
-        except P.ProtocolError as e:
+            msg = hostside.check_fields(protocol.decode(part, hostside.CUP_TO_HOST))
+        except protocol.ProtocolError as e:
             return {"t": "garbage", "code": e.code, "msg": e.msg}
         except RecursionError:  # JSON nested deeper than the parser goes
-            return {"t": "garbage", "code": P.E_BAD_JSON, "msg": "line nested too deep"}
+            return {"t": "garbage", "code": protocol.E_BAD_JSON, "msg": "line nested too deep"}
         msg["_raw"] = bytes(part)
         return msg
 
@@ -87,11 +88,11 @@ class Transport:
             return item
         try:
             return self.session.check(raw, item)
-        except P.ProtocolError as e:
+        except protocol.ProtocolError as e:
             return {"t": "garbage", "code": e.code, "msg": e.msg}
 
     def _encode(self, msg):
-        return P.encode(msg) if self.session is None else self.session.seal(msg)
+        return protocol.encode(msg) if self.session is None else self.session.seal(msg)
 
     async def open(self):
         raise NotImplementedError
@@ -118,12 +119,12 @@ async def hello(transport, timeout=2.0, keys=None):
     this host deployed (cups.json) and those registered in this process (register_key)."""
     transport.session = None  # a new hello is a new session; the old key is dropped
     host_nonce = secrets.token_hex(16)
-    await transport.send({"t": "hello", "v": P.VERSION, "nonce": host_nonce})
+    await transport.send({"t": "hello", "v": protocol.VERSION, "nonce": host_nonce})
     while True:
         msg = await transport.recv(timeout)
         if msg["t"] == "identity":
             return _authenticate(transport, msg, host_nonce, keys)
-        if msg["t"] == "error" and msg.get("code") == P.E_VERSION:
+        if msg["t"] == "error" and msg.get("code") == protocol.E_VERSION:
             raise TransportClosed("link.refused", name=transport.name, error=msg["msg"])
 
 
@@ -138,14 +139,14 @@ def _authenticate(transport, ident, host_nonce, keys):
     if cup_id in paired:
         candidates.append(paired[cup_id])
     if keys is None:
-        candidates.extend(KEYS.get(cup_id, []))
+        candidates.extend(REGISTERED_SECRETS.get(cup_id, []))
     if not candidates:
         raise TransportClosed("link.not_paired", cup=cup_id)
     raw = getattr(transport, "last_raw", None)
     problem = Message("link.no_signed_line")
     for secret in candidates:
         try:
-            session = Session(F.session_key(F.unhex(secret), host_nonce, ident["nonce"]))
+            session = Session(fair.session_key(fair.unhex(secret), host_nonce, ident["nonce"]))
             if raw is not None:
                 session.check(raw, dict(ident))
                 transport.session = session
@@ -154,7 +155,7 @@ def _authenticate(transport, ident, host_nonce, keys):
                 return ident
         except RuleError:
             problem = Message("link.secret_not_hex")
-        except P.ProtocolError as e:
+        except protocol.ProtocolError as e:
             problem = e.msg
     raise TransportClosed("link.not_authentic", name=transport.name, cup=cup_id, problem=problem)
 

@@ -60,12 +60,12 @@ class Doctor:
         self.say("  %-12s %-8s %s" % (shown, self.t(status), detail.localized(self.lang)))
 
     def call(self, expr, wait=None):
-        return self.dev.json("T." + expr, timeout=(wait or 0) + 10)
+        return self.dev.json("selftest." + expr, timeout=(wait or 0) + 10)
 
     # --- the tests ------------------------------------------------------------------------------------
     def run(self):
         try:
-            self.dev.run("import selftest as T")
+            self.dev.run("import selftest")
         except DeployError:
             raise DeployError("doctor.no_fw")
         info = self.call("info()")

@@ -44,7 +44,7 @@ class Bot:
         self.strategy = STRATEGIES[strategy] if isinstance(strategy, str) else strategy
         self.dice = dice              # optional (round, seat, throw, n) -> dice, for reproducible tables
         self.shake_ms = shake_ms
-        self.long_ms = long_ms        # the cup's long press (play_cmd starts bot cups with --long-ms 300)
+        self.long_ms = long_ms        # the cup's long press (table/seating.py starts bot cups with 300)
         self.peek_ms = long_ms // 2   # a peek is a short hold of the main button: a long one would stand
         self.time_scale = time_scale
         self.played = set()           # round ids this bot has finished

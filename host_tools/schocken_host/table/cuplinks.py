@@ -16,7 +16,7 @@ import asyncio
 import secrets
 
 from schocken import RuleError
-from schocken import protocol as P
+from schocken import protocol
 
 from schocken_host.i18n import refusal, tr
 from schocken_host.links.transport import TransportClosed, hello
@@ -113,9 +113,9 @@ class CupLinks:
 
     async def _configure(self, seat_no):
         # A cup refuses a name longer than MAX_NAME, and an unconfigured cup refuses every turn.
-        seat = self.seats[seat_no]
+        name = self.seats[seat_no].name[:protocol.MAX_NAME]
         await self._raw_send(seat_no, {"t": "configure", "rules": self.rules.to_dict(),
-                                       "name": seat.name[:P.MAX_NAME], "seat": seat_no, "fair": self.fair})
+                                       "name": name, "seat": seat_no, "fair": self.fair})
 
     async def _raw_send(self, seat_no, msg):
         seat = self.seats[seat_no]
@@ -192,7 +192,7 @@ class CupLinks:
             if msg.get("re") == "input":
                 self.refused(seat_no, msg["msg"])
                 return True
-            if msg.get("code") == P.E_RNG:  # never a silent wait: the table reads why the cup does not roll
+            if msg.get("code") == protocol.E_RNG:  # never a silent wait: the table reads why the cup does not roll
                 self.note(tr(self.lang, "play.cup_rng", n=seat_no + 1, msg=msg["msg"]))
                 self.fault(seat_no, "rng_failed: %s" % msg["msg"])
                 return True

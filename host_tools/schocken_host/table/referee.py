@@ -13,8 +13,8 @@ import time
 import uuid
 
 from schocken import RuleError
-from schocken import hostside as H
-from schocken import fair as F
+from schocken import hostside
+from schocken import fair
 
 from schocken_host.table.cuplinks import CupLinks, Forfeit, Seat, check_error  # noqa: F401  (Seat: for the tables)
 from schocken_host.i18n import tr
@@ -342,9 +342,10 @@ class Referee(CupLinks):
             await self.post(s, {"t": "reveal", "round": round_id})
         rev = detail
         try:
-            throw = H.check_reveal(self.rules, lim, p.commit, rev)
+            throw = hostside.check_reveal(self.rules, lim, p.commit, rev)
             if self.fair:
-                F.check_dice(rev.get("seed") or "", p.seed_hash or "", p.nonces, round_id, rev["transcript"])
+                fair.check_dice(rev.get("seed") or "", p.seed_hash or "", p.nonces, round_id,
+                                rev["transcript"])
         except Exception as e:  # RuleError is the verdict; any other error: the reveal was malformed
             self.emit({"ev": "cheat", "round": round_id, "seat": s, "reason": check_error(e)})
             return "cheat"

@@ -14,11 +14,12 @@ refusal text ("not your turn"), which ``i18n.refusal`` turns into the person's l
 import threading
 
 from schocken_host.i18n import tr
+from schocken_host.links import ledframe
 from schocken_host.views import render
 
 def _white(rgb):
     # A die under the cup is white; the blue seat number of a waiting cup is not a die anyone threw.
-    return rgb is not None and render.die_kind(rgb) == "cup" and min(rgb) > 0
+    return rgb is not None and ledframe.die_kind(rgb) == "cup" and min(rgb) > 0
 
 
 class OwnCup:
@@ -49,7 +50,7 @@ class OwnCup:
         return (st.round, p.throws) if p.throws else None
 
     def _on_frame(self, cup, frame):
-        info = render.decode(frame)
+        info = ledframe.decode(frame)
         moment = self._moment()
         with self.lock:
             self.frame = info
@@ -73,7 +74,7 @@ class OwnCup:
         out = []
         for slot in range(3):
             face = info["dice"][slot] if info and moment else None
-            if face and render.die_kind(info["colors"][slot]) == "aside":
+            if face and ledframe.die_kind(info["colors"][slot]) == "aside":
                 out.append((face, "aside"))
             elif slot in seen:
                 out.append((seen[slot], "cup"))

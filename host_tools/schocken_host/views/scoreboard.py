@@ -41,7 +41,7 @@ class _UI:
     def __init__(self, app):
         self.app = app
         self.lang = app.lang         # the referee's notes speak the scoreboard's language
-        self.keys = asyncio.Queue()  # keys for a person's emulated cup (play_cmd reads them, not stdin)
+        self.keys = asyncio.Queue()  # keys for a person's emulated cup (the play verb reads them)
 
     def update(self, state, ev):
         self.app.update(state, ev)
