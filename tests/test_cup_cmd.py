@@ -222,7 +222,7 @@ def test_board_file_must_have_the_cups_pixel_count(tmp_path):
 
     board = tmp_path / "board.json"
     board.write_text('{"leds": 12, "brightness": 0.1}')
-    assert "leds must be 22" in board_file_problem(str(board))
+    assert "leds must be 22" in str(board_file_problem(str(board)))
     board.write_text('{"leds": 22, "brightness": 0.1}')
     assert board_file_problem(str(board)) is None
 
