@@ -87,13 +87,17 @@ def test_killed_fair_game_resumes_fair_and_every_throw_checks(tmp_path):
     argv = ["--emulate", "3", "--plain", "--strategy", "schock", "--set", "deckel_total=3", "--opener", "0"]
     argv += SCALED
     env = dict(os.environ, SCHOCKEN_LOG_DIR=str(tmp_path))
-    proc = subprocess.Popen(tablekit.SCHOCKEN + ["play"] + argv, env=env, stdin=subprocess.DEVNULL,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def start(attempt):
+        for stale in tmp_path.glob("*.jsonl"):  # a game played again starts from an empty folder
+            stale.unlink()
+        return subprocess.Popen(tablekit.SCHOCKEN + ["play"] + argv, env=env, stdin=subprocess.DEVNULL,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL), tmp_path
 
     def in_second_round(evs):
         rounds = [i for i, e in enumerate(evs) if e["ev"] == "round"]
         return rounds and any(e["ev"] == "nonce" for e in evs[rounds[0] + 1:])
-    log, at_kill = tablekit.kill_when(proc, tmp_path, in_second_round)
+    log, at_kill = tablekit.killed_game(start, in_second_round)
     resumed = subprocess.run(tablekit.SCHOCKEN + ["play", "--resume", str(log)] + argv, env=env, capture_output=True,
                              text=True, timeout=240, stdin=subprocess.DEVNULL)
     assert resumed.returncode == 0, resumed.stdout[-2000:] + resumed.stderr[-2000:]

@@ -24,16 +24,14 @@ def logs(tmp_path_factory):
         pytest.skip("needs the micropython unix port")
     lab = tablekit.Lab(tmp_path_factory.mktemp("gamelog"))
     whole, whole_dir = lab.cli("whole", ARGV)
-    killed, killed_dir = lab.cli("killed", ARGV)
 
     def mid_round(evs):
         rounds = [i for i, e in enumerate(evs) if e["ev"] == "round"]
         return len(rounds) >= 1 and any(e["ev"] == "done" for e in evs[rounds[-1] + 1:])
-    killed_log, _ = tablekit.kill_when(killed, killed_dir, mid_round)
+    killed_log, _ = tablekit.killed_game(lambda n: lab.cli("killed%d" % n, ARGV), mid_round)
     # Fair play, killed when every cup of a round has stood: the cups uncover (or are about to) while no
     # reveal is in the log yet.
-    fair, fair_dir = lab.cli("fair", FAIR_ARGV)
-    fair_log, fair_at = tablekit.kill_when(fair, fair_dir, all_done)
+    fair_log, fair_at = tablekit.killed_game(lambda n: lab.cli("fair%d" % n, FAIR_ARGV), all_done)
     assert tablekit.wait_proc(whole) == 0
     yield {"whole": tablekit.the_log(whole_dir), "killed": killed_log, "lab": lab, "fair": (fair_log, fair_at)}
     lab.close()

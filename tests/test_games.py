@@ -63,13 +63,12 @@ def resume_flow(lab, name="resume", ready=None):
     """An uninterrupted game and the same seeded game killed (mid round, or where ``ready`` says), then resumed
     from its log."""
     a, _ = lab.cli(name + "-a", RESUME_ARGV)
-    b, b_dir = lab.cli(name + "-b", RESUME_ARGV)
 
     def mid_round(evs):
         rounds = [i for i, e in enumerate(evs) if e["ev"] == "round"]
         return len(rounds) >= 3 and any(e["ev"] == "done" for e in evs[rounds[2] + 1:])
-    log, at_kill = tablekit.kill_when(b, b_dir, ready or mid_round)
-    c, _ = lab.cli(name + "-c", ["--resume", log] + RESUME_ARGV, log_dir=b_dir)
+    log, at_kill = tablekit.killed_game(lambda n: lab.cli("%s-b%d" % (name, n), RESUME_ARGV), ready or mid_round)
+    c, _ = lab.cli(name + "-c", ["--resume", log] + RESUME_ARGV, log_dir=Path(log).parent)
     return {"a_rc": tablekit.wait_proc(a), "c_rc": tablekit.wait_proc(c), "a_log": tablekit.the_log(lab.root / (name + "-a")),
             "log": log, "at_kill": at_kill, "c_out": (lab.root / (name + "-c.out")).read_text()}
 
