@@ -33,8 +33,8 @@ def mp_env(*paths):
 
 
 def run_firmware_code(code, heap="64k", timeout=60):
-    """Run ``code`` under the unix port with the firmware's search path (source) and a board-sized heap; returns
-    its standard output. Uncaught tracebacks go to stdout there, so the message shows both streams."""
+    """Run ``code`` under the unix port with the firmware's search path (source) and a board-sized heap;
+    returns its standard output. Uncaught tracebacks go to stdout there, so the message shows both streams."""
     import subprocess
     import textwrap
     firmware = ROOT / "firmware"

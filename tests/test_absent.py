@@ -18,8 +18,8 @@ pytestmark = pytest.mark.skipif(micropython_path() is None, reason="needs the mi
 
 def test_absent_cup_table_decides(tmp_path):
     env = dict(os.environ, SCHOCKEN_LOG_DIR=str(tmp_path))
-    proc = subprocess.Popen([sys.executable, "-m", "schocken_host.cli", "--lang", "en", "play", "--emulate", "3",
-                             "--plain", "--strategy", "fast", "--set", "deckel_total=2", "--opener", "0",
+    proc = subprocess.Popen([sys.executable, "-m", "schocken_host.cli", "--lang", "en", "play", "--emulate",
+                             "3", "--plain", "--strategy", "fast", "--set", "deckel_total=2", "--opener", "0",
                              "--absent-timeout", "1"] + SCALED, env=env, stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1)
     lines, waited = [], []
@@ -39,7 +39,7 @@ def test_absent_cup_table_decides(tmp_path):
     t.start()
     try:
         deadline = time.time() + 30
-        while not any("Round 2" in l for l in lines) and time.time() < deadline:
+        while not any("Round 2" in ln for ln in lines) and time.time() < deadline:
             time.sleep(0.05)
         proc.stdin.write("unplug 3\n")
         proc.stdin.flush()

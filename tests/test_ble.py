@@ -1,10 +1,11 @@
 """Cups over Bluetooth Low Energy (issue 6), without Bluetooth hardware.
 
-- The format (schocken/bleformat.py, shared by cup and host): fragments, reassembly, the advertisement; the same
-  answers on the MicroPython unix port; the cup's state tracker (cup/blelink.py).
+- The format (schocken/bleformat.py, shared by cup and host): fragments, reassembly, the advertisement; the
+  same answers on the MicroPython unix port; the cup's state tracker (cup/blelink.py).
 - The firmware's real BLE link (boards/ble.py) on an aioble shim over Google's bumble stack, with the host's
-  BumbleTransport on the same virtual link (tests/kits/blekit.py): a full refereed game with four cups, messages
-  larger than the MTU, a link dropped mid round, eight cups at once, garbage written to the characteristic.
+  BumbleTransport on the same virtual link (tests/kits/blekit.py): a full refereed game with four cups,
+  messages larger than the MTU, a link dropped mid round, eight cups at once, garbage written to the
+  characteristic.
 - The bleak backend with a fake bleak client and scanner, and ``schocken scan``: tests/test_ble_bleak.py.
 """
 
@@ -177,7 +178,8 @@ def test_scan_lists_cups_with_name_seat_battery_state():
         finally:
             await table.close()
         assert sorted(found) == ["ble1", "ble2", "ble3"]
-        assert (found["ble1"]["name"], found["ble1"]["seat"], found["ble1"]["state"]) == ("Anna", None, "idle")
+        assert ((found["ble1"]["name"], found["ble1"]["seat"], found["ble1"]["state"])
+                == ("Anna", None, "idle"))
         assert (found["ble2"]["name"], found["ble2"]["seat"]) == ("Bea", 4) and found["ble2"]["seq"] >= 1
         assert found["ble3"]["name"] == "" and found["ble3"]["adv_name"] == "ble3"
         assert all(f["battery"] == 3900 and f["rssi"] is not None for f in found.values())
@@ -248,8 +250,8 @@ def test_garbage_written_to_the_characteristic():
             assert (await _expect(t, "error"))["code"] == protocol.E_BAD_JSON
             await t.send_bytes(b'{"t": "launch"}\n')
             assert (await _expect(t, "error"))["code"] == protocol.E_UNKNOWN
-            await t.send_bytes(bytes(random.Random(3).getrandbits(8) for _ in range(3000)).replace(b"\n", b" ")
-                               + b"\n")
+            await t.send_bytes(bytes(random.Random(3).getrandbits(8) for _ in range(3000))
+                               .replace(b"\n", b" ") + b"\n")
             assert (await _expect(t, "error"))["code"] == protocol.E_TOO_LONG
             # writes that bypass the transport: raw ATT writes of odd sizes, also an empty one
             for chunk in (b"", b"\n", b"{", b"}\n"):

@@ -1,14 +1,14 @@
 """Authenticated cups over BLE (issue 7 on the transport of issue 6), end to end on bumble's virtual link: the
-unchanged cup app with a secret on the firmware's BLE link (boards/ble.py on tests/kits/aioble_shim.py), the host's
-BumbleTransport and ``hello`` with the keystore of a deployed cup (cups.json in a temporary data dir).
+unchanged cup app with a secret on the firmware's BLE link (boards/ble.py on tests/kits/aioble_shim.py), the
+host's BumbleTransport and ``hello`` with the keystore of a deployed cup (cups.json in a temporary data dir).
 
-"Messages carry a MAC and a counter; the host rejects a message that is forged, replayed or from an unknown cup,
-and a cup rejects commands not from its host. Over BLE, a phone nearby cannot impersonate a cup or reveal another
-cup's throw."
+"Messages carry a MAC and a counter; the host rejects a message that is forged, replayed or from an unknown
+cup, and a cup rejects commands not from its host. Over BLE, a phone nearby cannot impersonate a cup or reveal
+another cup's throw."
 
 The cup serves one central at a time and does not advertise while it has one (boards/ble.py), so a phone can
-neither see nor reach a cup its host is connected to; it gets the cup's connection only while no host holds it,
-and then it meets a cup that refuses everything but ``hello``.
+neither see nor reach a cup its host is connected to; it gets the cup's connection only while no host holds
+it, and then it meets a cup that refuses everything but ``hello``.
 """
 
 import asyncio
@@ -69,7 +69,8 @@ async def recorded_session(table, name, seat):
 
 
 async def refused(p, line, why):
-    """The phone writes ``line``: the cup answers with an unsigned auth error that says ``why``, nothing else."""
+    """The phone writes ``line``: the cup answers with an unsigned auth error that says ``why``, nothing
+    else."""
     await p.send_bytes(line)
     got = await p.recv(2)
     assert got["t"] == "error" and got["code"] == protocol.E_AUTH and why in got["msg"], (line, got)
@@ -150,7 +151,8 @@ def test_host_rejects_forged_and_replayed_notifications(paired):
             assert (await t.recv(2))["state"] == "idle"
             captured = t.last_raw
             fake = forged({"t": "done", "round": 1, "throws": 1, "commit": "ab" * 32}, 99).rstrip()
-            for line in (fake, captured.replace(b'"idle"', b'"done"'), b'{"t": "ok", "re": "turn"}', captured):
+            for line in (fake, captured.replace(b'"idle"', b'"done"'), b'{"t": "ok", "re": "turn"}',
+                         captured):
                 await rig.say(line + b"\n")
                 got = await t.recv(2)
                 assert got["t"] == "garbage" and got["code"] == protocol.E_AUTH, (line, got)
@@ -161,9 +163,10 @@ def test_host_rejects_forged_and_replayed_notifications(paired):
 
 
 def test_phone_without_the_secret_cannot_command_the_cup(paired):
-    """The host plays a round, starts the next and leaves while the throw is hidden. A phone connects and tries
-    unsigned, forged, tampered and replayed (sniffed) commands: every one is refused with an unsigned auth error,
-    the cup's state, session and advertisement stay as they were, and the host comes back to the same throw."""
+    """The host plays a round, starts the next and leaves while the throw is hidden. A phone connects and
+    tries unsigned, forged, tampered and replayed (sniffed) commands: every one is refused with an unsigned
+    auth error, the cup's state, session and advertisement stay as they were, and the host comes back to the
+    same throw."""
     async def go():
         table = blekit.Table(1, names=["Anna"], secrets=[SECRET])
         await table.start()
@@ -186,8 +189,8 @@ def test_phone_without_the_secret_cannot_command_the_cup(paired):
             attacks = [
                 (protocol.encode(mallory), "not signed"),                                    # unsigned
                 (forged(mallory, 1000), "not signed"),                                # a guessed key
-                (protocol.encode({"t": "round_end", "round": 2}), "not signed"),             # arm the reveal button
-                (protocol.encode({"t": "reveal", "round": 2}), "not signed"),                # uncover the hidden throw
+                (protocol.encode({"t": "round_end", "round": 2}), "not signed"),  # arm the reveal button
+                (protocol.encode({"t": "reveal", "round": 2}), "not signed"),  # uncover the hidden throw
                 (forged({"t": "reveal", "round": 2}, 1001), "not signed"),
                 (sniffed[reveal].replace(b'"round": 1', b'"round": 2'), "not signed"),  # tampered host line
                 (protocol.encode({"t": "status"}), "not signed"),
@@ -223,9 +226,10 @@ def test_phone_without_the_secret_cannot_command_the_cup(paired):
 
 
 def test_phone_hello_neither_ends_the_session_nor_gains_a_command(paired):
-    """A phone's hello with a nonce only offers the cup a new session, under a key the phone cannot derive: the
-    host's session stays, the phone's commands are refused, the host's recorded lines are replays, the hidden
-    throw is untouched, and the host's next hello and first signed line take over the offered session."""
+    """A phone's hello with a nonce only offers the cup a new session, under a key the phone cannot derive:
+    the host's session stays, the phone's commands are refused, the host's recorded lines are replays, the
+    hidden throw is untouched, and the host's next hello and first signed line take over the offered
+    session."""
     async def go():
         table = blekit.Table(1, secrets=[SECRET])
         await table.start()
@@ -244,14 +248,18 @@ def test_phone_hello_neither_ends_the_session_nor_gains_a_command(paired):
             ident = await expect(p, "identity")
             assert ident["nonce"] and "mac" in ident          # signed under a key made with the secret
             rx_c = rig.app.session.rx_c
-            assert rig.app.session.key == host_key and rig.app.session.offer is not None   # offered, not taken
+            assert (rig.app.session.key == host_key
+                    and rig.app.session.offer is not None)   # offered, not taken
             guessed = fair.session_key(b"", "ab" * 16, ident["nonce"])   # both nonces, a guessed secret
-            attempts = [forged({"t": "reveal", "round": 1}, 1), forged({"t": "round_end", "round": 1}, 2, guessed)]
+            attempts = [forged({"t": "reveal", "round": 1}, 1),
+                        forged({"t": "round_end", "round": 1}, 2, guessed)]
             for line in attempts:
                 await refused(p, line, "not signed by the host")
-            for line in sniffed:                          # the host's session is still on: its lines are replays
+            # The host's session is still on: its lines are replays.
+            for line in sniffed:
                 await refused(p, line, "replayed")
-            assert rig.cup.snapshot() == state and rig.app.session.key == host_key and rig.app.session.rx_c == rx_c
+            assert (rig.cup.snapshot() == state and rig.app.session.key == host_key
+                    and rig.app.session.rx_c == rx_c)
             await p.aclose()
 
             await t.open()

@@ -1,5 +1,6 @@
-"""The host's BLE side without a radio: the bleak backend (BleakTransport, the scan) with a fake bleak client and
-scanner at bleak's interface, and the ``schocken scan`` verb. The firmware over a virtual link: tests/test_ble.py."""
+"""The host's BLE side without a radio: the bleak backend (BleakTransport, the scan) with a fake bleak client
+and scanner at bleak's interface, and the ``schocken scan`` verb. The firmware over a virtual link:
+tests/test_ble.py."""
 
 import asyncio
 import io
@@ -18,7 +19,7 @@ from schocken_host.links.transport import TransportClosed
 run = blekit.run
 
 
-# --- the bleak backend, with a fake bleak ---------------------------------------------------------------------
+# --- the bleak backend, with a fake bleak -------------------------------------------------------------------
 
 class FakeScanner:
     """bleak.BleakScanner.discover(timeout, return_adv=True, service_uuids=[...]) -> {address: (dev, adv)}."""
@@ -78,7 +79,8 @@ class FakeClient:
             msg = json.loads(b"".join(self.written))
             self.written = []
             reply = protocol.encode({"t": "identity", "v": 1, "cup": "c9", "name": "N" * 20, "fw": "0.1.0",
-                              "board": "pico_w", "battery": None, "presets": ["standard"], "pad": msg.get("pad")})
+                              "board": "pico_w", "battery": None, "presets": ["standard"],
+                              "pad": msg.get("pad")})
             for k in range(0, len(reply), 7):                     # notifications of odd sizes
                 self.notify(None, bytearray(reply[k:k + 7]))
 
@@ -146,11 +148,12 @@ def test_bleak_transport_reconnects_with_backoff(fake_bleak):
 
 def test_bleak_scan_decodes_advertisements(fake_bleak):
     found = run(ble.bleak_scan(0.5, FakeScanner))
-    assert [(f["address"], f["cup"], f["name"], f["seat"], f["battery"], f["rssi"], f["via"]) for f in found] == [
+    assert [(f["address"], f["cup"], f["name"], f["seat"], f["battery"], f["rssi"], f["via"])
+            for f in found] == [
         ("AA:00", "c1", "Anna", 0, 4000, -61, "bleak"), ("AA:09", "c9", "Ida", 0, 4000, -61, "bleak")]
 
 
-# --- schocken scan ---------------------------------------------------------------------------------------------
+# --- schocken scan ------------------------------------------------------------------------------------------
 
 def test_scan_verb_lists_serial_and_ble_cups(capsys):
     from schocken_host.cli import build_parser
@@ -164,8 +167,9 @@ def test_scan_verb_lists_serial_and_ble_cups(capsys):
     async def ble_scan(timeout):
         return run_found
 
-    run_found = [ble.found("AA:09", -60, {ble.COMPANY_ID: bleformat.encode_payload("turn", 4, 2, 3700, "c9", "Ida")},
-                          "Ida", "bleak")]
+    run_found = [ble.found("AA:09", -60,
+                           {ble.COMPANY_ID: bleformat.encode_payload("turn", 4, 2, 3700, "c9", "Ida")},
+                           "Ida", "bleak")]
     out = io.StringIO()
     assert scan.run(args, ble_scan=ble_scan, serial=serial, out=out) == 0
     lines = out.getvalue().splitlines()
@@ -183,8 +187,9 @@ def test_scan_verb_lists_serial_and_ble_cups(capsys):
 
 
 def test_scan_verb_uses_bleak_by_default(fake_bleak, monkeypatch):
-    # Without an injected scanner `schocken scan` goes through schocken_host.links.ble.bleak_scan (here over the fake
-    # scanner); a missing import once turned this path into "Bluetooth (bleak) not available: NameError".
+    # Without an injected scanner `schocken scan` goes through schocken_host.links.ble.bleak_scan (here over
+    # the fake scanner); a missing import once turned this path into
+    # "Bluetooth (bleak) not available: NameError".
     import bleak
     from schocken_host.cli import build_parser
     monkeypatch.setattr(bleak, "BleakScanner", FakeScanner)

@@ -112,7 +112,8 @@ def test_validator_checks_rp2_i2c_block_and_sensor_fields():
     spec = copy.deepcopy(spec_of("pico2_w"))
     spec.update(mpy_arch="armv6m", leds=21, sensor="mpu6050", ble="yes", battery_divider=0.5, i2c_id=2)
     probs = pins.validate(spec)
-    for words in (("mpy_arch",), ("leds",), ("i2c_addr", "mpu6050"), ("ble",), ("battery_divider",), ("i2c_id",)):
+    for words in (("mpy_arch",), ("leds",), ("i2c_addr", "mpu6050"), ("ble",), ("battery_divider",),
+                  ("i2c_id",)):
         assert _has(probs, *words), (words, probs)
     spec = copy.deepcopy(spec_of("pico_w"))
     spec["sensor"] = "switch"

@@ -3,8 +3,8 @@
 - boot_select picks the board module from /board.json and /cup.json: tested on CPython and on the MicroPython
   unix port (the same cases, the same answers), and boot() is run end to end on the unix port with the
   emulated board.
-- main.py and boot_select.py catch nothing that would swallow a KeyboardInterrupt (mpy-cross compiles them with
-  every other firmware file: tests/test_micropython.py).
+- main.py and boot_select.py catch nothing that would swallow a KeyboardInterrupt (mpy-cross compiles them
+  with every other firmware file: tests/test_micropython.py).
 """
 
 import ast
@@ -30,7 +30,8 @@ from schocken_host.provision.build import find_tool  # noqa: E402
 BIN = Path(sys.executable).parent
 MICROPYTHON = find_tool("micropython")
 MICROPYPATH = "%s:%s:.frozen" % (FIRMWARE, FIRMWARE / "lib")
-needs_mp = pytest.mark.skipif(MICROPYTHON is None, reason="micropython unix port not installed (Linux x86_64)")
+needs_mp = pytest.mark.skipif(MICROPYTHON is None,
+                              reason="micropython unix port not installed (Linux x86_64)")
 
 EXPECTED_MODULES = {
     "esp32_devkitc": "boards.esp32",
@@ -81,7 +82,8 @@ def test_name_limit_is_the_protocols():
 @pytest.mark.parametrize("name", sorted(EXPECTED_MODULES))
 def test_select_each_board(name):
     assert boot_select.select(config_for(name), spec_of(name)) == EXPECTED_MODULES[name]
-    assert boot_select.select({"board": name, "cup_id": "x"}, spec_of(name)) == EXPECTED_MODULES[name]  # minimal
+    assert (boot_select.select({"board": name, "cup_id": "x"}, spec_of(name))
+            == EXPECTED_MODULES[name])  # minimal
 
 
 def test_select_emulated_board():
@@ -160,16 +162,19 @@ def _die_and_status(b):
 
 def test_boot_without_config_shows_the_error_and_returns(tmp_path, capsys):
     from cup import leds
-    assert boot_select.boot(_root(tmp_path), start=lambda b, c, **kw: pytest.fail("started without a config")) is False
+    assert boot_select.boot(_root(tmp_path),
+                            start=lambda b, c, **kw: pytest.fail("started without a config")) is False
     assert "no /cup.json" in capsys.readouterr().out
     lit, status, colors = _die_and_status(boot_select.board)
-    assert status == leds.rgb(leds.ERROR) and colors == {leds.rgb(leds.ERROR)} and lit == leds.PIPS[boot_select.FACE_CONFIG]
+    assert (status == leds.rgb(leds.ERROR) and colors == {leds.rgb(leds.ERROR)}
+            and lit == leds.PIPS[boot_select.FACE_CONFIG])
 
 
 def test_boot_starts_the_app_with_board_and_config(tmp_path):
     seen = []
     cfg = config_for("emulated")
-    assert boot_select.boot(_root(tmp_path, config=cfg), start=lambda b, c, **kw: seen.append((b, c, kw))) is True
+    assert boot_select.boot(_root(tmp_path, config=cfg),
+                            start=lambda b, c, **kw: seen.append((b, c, kw))) is True
     (b, c, kw), = seen
     assert b.name == "emulated" and b is boot_select.board and c == cfg
     # the link's line buffer is made first thing, before the board and app imports fragment the heap
@@ -293,7 +298,8 @@ def test_boot_runs_the_emulated_cup_on_micropython(tmp_path):
             if not hostside.is_noise(line):
                 ident = protocol.decode(line, hostside.CUP_TO_HOST)
         assert ident is not None, proc.stderr.read1(2000) if proc.poll() is not None else "no answer"
-        assert (ident["t"], ident["cup"], ident["name"], ident["board"]) == ("identity", "boot-1", "Bea", "emulated")
+        assert ((ident["t"], ident["cup"], ident["name"], ident["board"])
+                == ("identity", "boot-1", "Bea", "emulated"))
     finally:
         proc.kill()
         proc.wait(5)

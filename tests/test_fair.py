@@ -85,8 +85,8 @@ print(json.dumps(out))
 def test_same_results_on_micropython(tmp_path):
     script = tmp_path / "fair_mp.py"
     script.write_text(SCRIPT)
-    proc = subprocess.run([micropython_path(), "-X", "heapsize=64k", str(script)], capture_output=True, text=True,
-                          env=mp_env(ROOT / "firmware" / "lib"), timeout=60)
+    proc = subprocess.run([micropython_path(), "-X", "heapsize=64k", str(script)], capture_output=True,
+                          text=True, env=mp_env(ROOT / "firmware" / "lib"), timeout=60)
     got = json.loads(proc.stdout)
     ns = {}
     exec(SCRIPT.replace("print(json.dumps(out))", ""), ns)

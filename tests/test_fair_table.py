@@ -1,5 +1,6 @@
-"""Provably fair rolls at a whole emulated table (`schocken play`, fair by default): every throw comes from the
-cup's committed seed and the host's nonce for that throw; a cup that rolls dice of its own choosing is caught."""
+"""Provably fair rolls at a whole emulated table (`schocken play`, fair by default): every throw comes from
+the cup's committed seed and the host's nonce for that throw; a cup that rolls dice of its own choosing is
+caught."""
 
 import json
 import os
@@ -98,8 +99,8 @@ def test_killed_fair_game_resumes_fair_and_every_throw_checks(tmp_path):
         rounds = [i for i, e in enumerate(evs) if e["ev"] == "round"]
         return rounds and any(e["ev"] == "nonce" for e in evs[rounds[0] + 1:])
     log, at_kill = tablekit.killed_game(start, in_second_round)
-    resumed = subprocess.run(tablekit.SCHOCKEN + ["play", "--resume", str(log)] + argv, env=env, capture_output=True,
-                             text=True, timeout=240, stdin=subprocess.DEVNULL)
+    resumed = subprocess.run(tablekit.SCHOCKEN + ["play", "--resume", str(log)] + argv, env=env,
+                             capture_output=True, text=True, timeout=240, stdin=subprocess.DEVNULL)
     assert resumed.returncode == 0, resumed.stdout[-2000:] + resumed.stderr[-2000:]
     evs = events(tmp_path)
     assert evs[:len(at_kill)] == at_kill and "resumed" in [e["ev"] for e in evs[len(at_kill):]]
@@ -114,4 +115,5 @@ def test_killed_fair_game_resumes_fair_and_every_throw_checks(tmp_path):
             nonces[(e["round"], e["seat"])][e["throw"]] = e["nonce"]
         elif e["ev"] == "reveal":
             key = (e["round"], e["seat"])
-            assert fair.check_dice(e["seed"], seeds[key], nonces[key], e["round"], e["transcript"]) == e["throws"]
+            assert (fair.check_dice(e["seed"], seeds[key], nonces[key], e["round"], e["transcript"])
+                    == e["throws"])

@@ -2,7 +2,8 @@
 port, the host's referee, the real game log). Each fault must end in a reported, logged decision within a
 bounded time, never in a freeze, a crash or an accusation of an honest cup.
 
-All games of this module start together (tests/kits/tablekit.py) and run side by side; each test waits for its own.
+All games of this module start together (tests/kits/tablekit.py) and run side by side; each test waits for its
+own.
 """
 
 import io
@@ -34,7 +35,8 @@ MALFORMED = [  # signed by the cup, valid JSON, wrong inside: each a fault, none
 
 
 class PlainRecording(tablekit.RecordingUI):
-    """The plain view the CLI uses, fed every event the referee emits (the view that died on a bad message)."""
+    """The plain view the CLI uses, fed every event the referee emits (the view that died on a bad
+    message)."""
 
     def __init__(self, hook=None):
         super().__init__(hook)
@@ -148,8 +150,8 @@ GAMES = {
     "malformed": (["--opener", "0"], inject_malformed, PlainRecording),
     "view-bug": (["--opener", "0"], None, RaisingUI),
     "reveal-round": (["--opener", "0"], arm_at_first_round(1, "cheat round"), None),
-    "reveal-round-always": (["--opener", "0", "--cheat", "replay"], arm_at_first_round(1, "cheat round always"),
-                            None),
+    "reveal-round-always": (["--opener", "0", "--cheat", "replay"],
+                            arm_at_first_round(1, "cheat round always"), None),
     "garbage-once": (["--opener", "0"], arm_at_first_round(1, "cheat garbage"), None),
     "garbage-burst": (["--opener", "0"], garbage_burst_before_reveal, None),
     "malformed-transcript": (["--opener", "0", "--cheat", "deckel"], arm_at_first_round(1, "cheat malformed"),
@@ -267,7 +269,7 @@ def test_a_silent_cup_is_paused_and_ruled_on(lab):
     assert pauses and pauses[0]["reason"].startswith("silent"), pauses
     absent, = [e for e in tablekit.events(log, "absent") if e["seat"] == 2][:1]
     forfeit = [e for e in tablekit.events(log, "forfeit") if e["seat"] == 2]
-    assert forfeit and forfeit[0]["by"] == "timeout"           # nobody at this table answers: bounded all the same
+    assert forfeit and forfeit[0]["by"] == "timeout"  # nobody at this table answers: bounded all the same
     assert [e for e in tablekit.events(log, "resume") if e["seat"] == 2]  # it came back after the thaw
     assert not tablekit.events(log, "cheat")
     rnd = [e for e in tablekit.events(log, "round") if e["round"] == forfeit[0]["round"]]

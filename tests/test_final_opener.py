@@ -1,5 +1,6 @@
-"""Who opens the final, played through ``schocken.game.Game`` for the presets whose seeds say it (docs/rules.md,
-"Who opens the final"). The rule cases ``w63-final-opener`` and ``bet-final-opener`` check the same on MicroPython.
+"""Who opens the final, played through ``schocken.game.Game`` for the presets whose seeds say it
+(docs/rules.md, "Who opens the final"). The rule cases ``w63-final-opener`` and ``bet-final-opener`` check the
+same on MicroPython.
 """
 
 from schocken.game import Game
@@ -31,8 +32,8 @@ def test_wuerfel63_the_last_loser_opens_the_final():
 
 def test_beton_the_loser_of_the_round_before_opens_the_final():
     """Seed 003, under "Spielablauf einer Hälfte oder des Finales": "In einer einzelnen Runde wird reihum
-    gewürfelt. Sie wird von dem Spieler begonnen, der die vorangegangene Runde verloren hat." The round before the
-    final's first is the second half's last, lost by the second half's loser: he opens the final."""
+    gewürfelt. Sie wird von dem Spieler begonnen, der die vorangegangene Runde verloren hat." The round before
+    the final's first is the second half's last, lost by the second half's loser: he opens the final."""
     game = Game(Rules("beton"), 4)
     game.set_opener(0)
     _round(game, "3-2-2", "1-1-1", "6-5-4", "6-6-5")   # Schock-Aus: seat 0 loses the first half
@@ -43,8 +44,8 @@ def test_beton_the_loser_of_the_round_before_opens_the_final():
 
 
 def test_verein_keeps_the_first_half_loser():
-    """Seed 000: "Die/Der Hinrunden-Verliererin beginnt das Finale." The same game as for beton above, under the
-    club rules: the first half's loser opens."""
+    """Seed 000: "Die/Der Hinrunden-Verliererin beginnt das Finale." The same game as for beton above, under
+    the club rules: the first half's loser opens."""
     game = Game(Rules("verein"), 4)
     game.set_opener(0)
     _round(game, "3-2-2", "1-1-1", "6-5-4", "6-6-5")

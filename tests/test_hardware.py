@@ -1,5 +1,6 @@
 """hardware/: the generated BOM, wiring diagrams and power budget come from the data and never drift from it;
-the figures agree with the firmware (brightness cap, LED count, pins). Pin validation itself is in test_boards.py."""
+the figures agree with the firmware (brightness cap, LED count, pins). Pin validation itself is in
+test_boards.py."""
 
 import csv
 import io
@@ -24,7 +25,8 @@ BOARDS, PARTS = generate.load()
 
 
 def test_generated_files_are_up_to_date():
-    """Regenerating gives exactly the checked-in files (run `python hardware/generate.py` after a data change)."""
+    """Regenerating gives exactly the checked-in files (run `python hardware/generate.py` after a data
+    change)."""
     out = generate.outputs()
     assert sorted(out) == sorted(["power_budget.md"] + ["bom/%s.csv" % b for b in BOARDS]
                                  + ["wiring/%s.svg" % b for b in BOARDS])
@@ -86,7 +88,8 @@ def test_wiring_diagram_shows_every_connection(name):
     for role, pin in spec["pins"].items():
         if pin is not None:
             assert generate.pin_label(spec, pin, PARTS) in words, role
-            assert generate.ROLE_TEXT[role].split(" (")[0].lower() in words.lower() or role.startswith("i2c"), role
+            assert (generate.ROLE_TEXT[role].split(" (")[0].lower() in words.lower()
+                    or role.startswith("i2c")), role
     for must in ("330 \u03a9", "1000 \u00b5F", "74AHCT125", "DIN", "GND", spec["power_pins"]["supply"],
                  spec["power_pins"]["3v3"], "100 k\u03a9", "100 nF", "0.7 x VDD"):
         assert must in words, must

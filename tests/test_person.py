@@ -1,6 +1,6 @@
 """A person at an emulated table, through the real path: `schocken play` with emulated cups (the firmware on
-the MicroPython unix port), played from the keyboard of the real Textual scoreboard (its test pilot), of a real
-terminal (tmux) and of `--plain` (lines on standard input).
+the MicroPython unix port), played from the keyboard of the real Textual scoreboard (its test pilot), of a
+real terminal (tmux) and of `--plain` (lines on standard input).
 
 Checked: a peek shows the person his own dice and never stands; the dice he saw stay on his panel until he
 throws again; a refused key shows its reason at once; the key help is on screen; `q` (or Ctrl-C, or the end of
@@ -97,7 +97,8 @@ async def test_a_persons_turn_on_the_scoreboard(tmp_path):
                    "the dice under the cup on the panel", show)
         await wait(pilot, lambda: ledframe.decode(own.cup.last_frame)["dice"] == [0, 0, 0], STEP_S,
                    "the main button released (the dice covered again)", show)
-        await pilot.pause(keymap.PERSON_LONG_MS / 1000)  # past the cup's long press, counted from the peek's start
+        # past the cup's long press, counted from the peek's start
+        await pilot.pause(keymap.PERSON_LONG_MS / 1000)
         assert me.throws == 1 and not me.done and app.state.on_turn == 1, show()
         assert "am Zug · Wurf 1/3" in app.card_text(1)
         assert "unter dem Becher gesehen 1 4 2" in app.own_text()   # he remembers what he saw
@@ -123,7 +124,8 @@ async def test_a_persons_turn_on_the_scoreboard(tmp_path):
 
 # --- --plain: lines on standard input ---------------------------------------------------------------------
 class Lines:
-    """A `schocken play --plain` subprocess: its output read with a deadline, its input written line by line."""
+    """A `schocken play --plain` subprocess: its output read with a deadline, its input written line by
+    line."""
 
     def __init__(self, argv, log_dir):
         self.proc = subprocess.Popen(SCHOCKEN + [str(a) for a in argv], stdin=subprocess.PIPE,
@@ -138,7 +140,8 @@ class Lines:
         end = time.monotonic() + timeout
         while not check(self.text()):
             left = end - time.monotonic()
-            if left <= 0 or self.proc.poll() is not None and not select.select([self.proc.stdout], [], [], 0)[0]:
+            if (left <= 0 or self.proc.poll() is not None
+                    and not select.select([self.proc.stdout], [], [], 0)[0]):
                 raise AssertionError("waited in vain for %s (exit %s):\n%s" % (what, self.proc.poll(),
                                                                               self.text()[-3000:]))
             if select.select([self.proc.stdout], [], [], min(left, 0.2))[0]:
@@ -155,7 +158,8 @@ class Lines:
             rc = self.proc.wait(timeout)
         except subprocess.TimeoutExpired:
             self.proc.kill()
-            raise AssertionError("schocken play did not end within %d s:\n%s" % (timeout, self.text()[-3000:]))
+            raise AssertionError("schocken play did not end within %d s:\n%s"
+                                 % (timeout, self.text()[-3000:]))
         self.out.append(self.proc.stdout.read())
         return rc
 
@@ -247,7 +251,8 @@ def test_plain_ctrl_c_midway_exits_0_with_the_resume_hint(tmp_path):
 
 # --- a real terminal: the scoreboard under tmux -----------------------------------------------------------
 class Terminal:
-    """A tmux server of its own (its own socket: nobody else's sessions are touched) with one 160x50 window."""
+    """A tmux server of its own (its own socket: nobody else's sessions are touched) with one 160x50
+    window."""
 
     def __init__(self, tmp_path):
         self.socket = "schocken-test-%d" % os.getpid()
@@ -255,13 +260,15 @@ class Terminal:
         self.tmp = tmp_path
 
     def tmux(self, *argv):
-        return subprocess.run(["tmux", "-L", self.socket] + list(argv), capture_output=True, text=True, timeout=20)
+        return subprocess.run(["tmux", "-L", self.socket] + list(argv), capture_output=True, text=True,
+                              timeout=20)
 
     def start(self, argv, log_dir):
         # The tmux server has its own environment: the command says what it needs (no COLUMNS/LINES either:
         # the terminal's size is the window's).
-        words = ["env", "-u", "COLUMNS", "-u", "LINES", "PYTHONPATH=" + env()["PYTHONPATH"],
-                 "SCHOCKEN_LOG_DIR=" + str(log_dir), "TERM=xterm-256color"] + SCHOCKEN + [str(a) for a in argv]
+        words = (["env", "-u", "COLUMNS", "-u", "LINES", "PYTHONPATH=" + env()["PYTHONPATH"],
+                  "SCHOCKEN_LOG_DIR=" + str(log_dir), "TERM=xterm-256color"]
+                 + SCHOCKEN + [str(a) for a in argv])
         cmd = "cd %s && %s; echo $? > %s; sleep 120" % (
             shlex.quote(str(ROOT)), " ".join(shlex.quote(w) for w in words), shlex.quote(str(self.status)))
         # The window first, the command once it has its size: a program started with the window gets the
@@ -345,4 +352,5 @@ def test_q_midway_in_a_real_terminal_exits_0_and_resume_continues_the_log(tmp_pa
     assert "Game interrupted. Continue with: schocken play --resume %s" % log in game.text()
     after = read_log(log)[len(events):]
     assert after and after[0]["ev"] == "resumed"
-    assert not [e for e in after if e["ev"] == "turn" and e["seat"] == 1]  # her throw was kept: no second turn
+    # her throw was kept: no second turn
+    assert not [e for e in after if e["ev"] == "turn" and e["seat"] == 1]

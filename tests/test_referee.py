@@ -17,7 +17,8 @@ from schocken_host.links.transport import Transport
                                         ("en", "Cup 2: random number generator failed")])
 def test_referee_tells_the_table_of_a_cup_whose_rng_failed(lang, words):
     """A cup that cannot roll (its RNG failed the health test) is never waited for in silence: the table reads
-    why, in its language, the log has it as a fault of the cup, and the referee still takes its next message."""
+    why, in its language, the log has it as a fault of the cup, and the referee still takes its next
+    message."""
     out = io.StringIO()
     link = Transport()
     seats = [Seat("Anna", None), Seat("Ben", link)]

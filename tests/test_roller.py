@@ -53,7 +53,8 @@ FILLER = bytes(range(10, 240))
 # --- cutoffs -------------------------------------------------------------------------------------
 
 
-# The false-alarm probability per byte and the min-entropy claimed per byte (docs/fairness.md, "RNG health tests").
+# The false-alarm probability per byte and the min-entropy claimed per byte
+# (docs/fairness.md, "RNG health tests").
 ALPHA_LOG2 = 40
 H = 7
 
@@ -76,7 +77,8 @@ def tail(n, p, k):
 def test_cutoffs_follow_sp800_90b_formulas():
     alpha = Fraction(1, 2**ALPHA_LOG2)
     p = Fraction(1, 2**H)
-    assert roller.RCT_CUTOFF == 1 + math.ceil(Fraction(ALPHA_LOG2, H)) == 7  # 4.4.1: 1 + ceil(-log2(alpha) / H)
+    # 4.4.1: 1 + ceil(-log2(alpha) / H)
+    assert roller.RCT_CUTOFF == 1 + math.ceil(Fraction(ALPHA_LOG2, H)) == 7
     assert roller.APT_WINDOW == 512  # 4.4.2: the window of a non-binary source
     assert roller.APT_CUTOFF == 1 + critbinom(512, p, 1 - alpha) == 26
     assert roller.HIST_CUTOFF == 1 + critbinom(512, p, 1 - alpha / 256) == 28  # alpha over the 256 values
@@ -191,10 +193,10 @@ def test_million_rolls_under_micropython_pass_chi2():
 def test_cpython_rolls_pass_chi2():
     """10^6 dice from os.urandom through the health tests, then chi-squared over the faces.
 
-    Not flaky: a health-test false alarm in this run (about 1.02e6 bytes at 3.6e-15 per byte, docs/fairness.md)
-    has a probability of about 4e-9, and an honest source fails the chi-squared bound 1 run in 10^6. The bound still
-    sees a wrong mapping: ``b % 6`` over all 256 byte values (faces 1..4 at 43/256) gives an expected chi-squared of
-    about 127 here against the bound's 35.9."""
+    Not flaky: a health-test false alarm in this run (about 1.02e6 bytes at 3.6e-15 per byte,
+    docs/fairness.md) has a probability of about 4e-9, and an honest source fails the chi-squared bound 1 run
+    in 10^6. The bound still sees a wrong mapping: ``b % 6`` over all 256 byte values (faces 1..4 at 43/256)
+    gives an expected chi-squared of about 127 here against the bound's 35.9."""
     r, _ = healthy_roller(Scripted())
     counts = Counter(r.roll(1_000_000))
     assert chi2_sf_df5(chi2([counts[f] for f in range(1, 7)])) > 1e-6
@@ -351,9 +353,9 @@ def test_roll_into_with_readinto_source_allocates_nothing():
         from cup.roller import Roller
         state = [12345]
         def readinto(b):
-            # An LCG standing in for a register-reading RNG, 32-bit-board-safe as the firmware must be: 15 bits
-            # of state (full period: multiplier = 1 mod 4, odd increment), every intermediate below 2**30, so
-            # no long int even where small ints have 31 bits. The top 8 bits pass the health tests.
+            # An LCG standing in for a register-reading RNG, 32-bit-board-safe as the firmware must be: 15
+            # bits of state (full period: multiplier = 1 mod 4, odd increment), every intermediate below
+            # 2**30, so no long int even where small ints have 31 bits. The top 8 bits pass the health tests.
             x = state[0]
             for i in range(len(b)):
                 x = (x * 13821 + 1) & 0x7FFF

@@ -27,7 +27,8 @@ def test_case_cpython(case):
 def test_cases_micropython(micropython):
     proc = subprocess.run(
         [micropython, "-X", "heapsize=256k", str(ROOT / "tests" / "kits" / "mp_cases.py")] + CASE_FILES,
-        env=mp_env(ROOT / "firmware" / "lib", ROOT / "tests" / "kits"), capture_output=True, text=True, timeout=300)
+        env=mp_env(ROOT / "firmware" / "lib", ROOT / "tests" / "kits"), capture_output=True, text=True,
+        timeout=300)
     lines = proc.stdout.strip().splitlines()
     assert lines, proc.stderr
     assert lines[-1] == "%d passed, 0 failed" % len(CASES), proc.stdout

@@ -1,6 +1,6 @@
-"""`schocken scan` over serial ports, as a user runs it (a subprocess, so its keystore is its own: the cups.json
-of SCHOCKEN_DATA_DIR): a cup with a secret this host does not have is listed as paired with another host, not
-hidden; one this host paired is listed with its state; a cup without a secret as before."""
+"""`schocken scan` over serial ports, as a user runs it (a subprocess, so its keystore is its own: the
+cups.json of SCHOCKEN_DATA_DIR): a cup with a secret this host does not have is listed as paired with another
+host, not hidden; one this host paired is listed with its state; a cup without a secret as before."""
 
 import json
 import os
@@ -21,7 +21,8 @@ SECRET = "00112233445566778899aabbccddeeff"
 
 @pytest.fixture(scope="module")
 def cups():
-    paired = EmulatedCup("scan-a", "Anna", secret=SECRET)   # registered in this process only, not in the CLI's
+    # registered in this process only, not in the CLI's
+    paired = EmulatedCup("scan-a", "Anna", secret=SECRET)
     plain = EmulatedCup("scan-b", "Bert")
     yield paired, plain
     paired.close()
@@ -32,8 +33,8 @@ def scan(data_dir, *argv):
     env = dict(os.environ, SCHOCKEN_DATA_DIR=str(data_dir))
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "host_tools"), str(ROOT / "firmware" / "lib"),
                                          env.get("PYTHONPATH", "")])
-    proc = subprocess.run([sys.executable, "-m", "schocken_host.cli"] + list(argv), capture_output=True, text=True,
-                          env=env, timeout=60, stdin=subprocess.DEVNULL)
+    proc = subprocess.run([sys.executable, "-m", "schocken_host.cli"] + list(argv), capture_output=True,
+                          text=True, env=env, timeout=60, stdin=subprocess.DEVNULL)
     assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
     return proc.stdout
 
@@ -49,7 +50,8 @@ def test_a_cup_paired_with_another_host_is_listed_as_such(cups, tmp_path):
     table = scan(tmp_path, "--lang", "en", "scan", "--no-ble", *ports)
     assert any("scan-a" in line and line.endswith("paired with another host") for line in table.splitlines())
     table = scan(tmp_path, "scan", "--no-ble", *ports)
-    assert any("scan-a" in line and line.endswith("gepaart mit einem anderen Host") for line in table.splitlines())
+    assert any("scan-a" in line and line.endswith("gepaart mit einem anderen Host")
+               for line in table.splitlines())
 
 
 def test_a_cup_this_host_paired_is_listed_with_its_state_and_a_wrong_key_as_not_authentic(cups, tmp_path):

@@ -1,10 +1,10 @@
 """The full-screen scoreboard of `schocken play` (host_tools/schocken_host/views/scoreboard.py).
 
-The table is rebuilt from realistic event sequences (tests/kits/scorekit.py: shaped like the referee's and computed
-with the rules package, the referee's own ``_peek_throw_off`` / ``_peek_round`` on a copy of the game), then fed
-to a running Scoreboard through ``update(state, event)`` exactly as the referee does. Each phase is checked by
-the text of its widgets and by an SVG snapshot in tests/snapshots/ (written when missing, compared after
-normalizing what Textual varies between runs; delete a file to accept a deliberate change).
+The table is rebuilt from realistic event sequences (tests/kits/scorekit.py: shaped like the referee's and
+computed with the rules package, the referee's own ``_peek_throw_off`` / ``_peek_round`` on a copy of the
+game), then fed to a running Scoreboard through ``update(state, event)`` exactly as the referee does. Each
+phase is checked by the text of its widgets and by an SVG snapshot in tests/snapshots/ (written when missing,
+compared after normalizing what Textual varies between runs; delete a file to accept a deliberate change).
 """
 
 import asyncio
@@ -242,7 +242,8 @@ async def test_english_labels_keep_the_german_game_terms():
         assert "Round 2: Ben is on turn." in app.text_of("#log")
         table.emit_all(events[until(events, "progress", seat=1, throws=2):])
         await pilot.pause()
-        assert app.text_of("#result") == "Round 2: Anna loses and takes 4 Deckel from the middle (Ben: Schock 4)."
+        assert app.text_of("#result") == ("Round 2: Anna loses and takes 4 Deckel from the middle "
+                                          "(Ben: Schock 4).")
         assert "best throw" in app.card_text(1) and "built" in app.card_text(1)
         check_snapshot(app, "english")
 
@@ -375,5 +376,5 @@ def test_run_scoreboard_returns_the_final_state(monkeypatch):
 def test_run_scoreboard_raises_the_game_error_after_the_screen_is_gone(monkeypatch):
     _headless(monkeypatch)
     with pytest.raises(CommandError, match="at least two cups"):
-        run_scoreboard(SimpleNamespace(), fake_play(lambda t: iter(()), fail=CommandError("seating.too_few_cups")),
-                       "de")
+        run_scoreboard(SimpleNamespace(),
+                       fake_play(lambda t: iter(()), fail=CommandError("seating.too_few_cups")), "de")

@@ -14,11 +14,15 @@ from conftest import micropython_path
 
 
 def test_likely_ports_by_vendor_id():
-    ports = [SimpleNamespace(device="/dev/ttyUSB0", vid=0x10C4), SimpleNamespace(device="/dev/ttyACM0", vid=0x2E8A),
-             SimpleNamespace(device="/dev/ttyS0", vid=None), SimpleNamespace(device="/dev/ttyUSB1", vid=0x1234),
-             SimpleNamespace(device="/dev/ttyUSB2", vid=0x303A), SimpleNamespace(device="/dev/ttyUSB3", vid=0x1A86),
+    ports = [SimpleNamespace(device="/dev/ttyUSB0", vid=0x10C4),
+             SimpleNamespace(device="/dev/ttyACM0", vid=0x2E8A),
+             SimpleNamespace(device="/dev/ttyS0", vid=None),
+             SimpleNamespace(device="/dev/ttyUSB1", vid=0x1234),
+             SimpleNamespace(device="/dev/ttyUSB2", vid=0x303A),
+             SimpleNamespace(device="/dev/ttyUSB3", vid=0x1A86),
              SimpleNamespace(device="/dev/ttyUSB4", vid=0x0403)]
-    assert likely_ports(ports) == ["/dev/ttyUSB0", "/dev/ttyACM0", "/dev/ttyUSB2", "/dev/ttyUSB3", "/dev/ttyUSB4"]
+    assert likely_ports(ports) == ["/dev/ttyUSB0", "/dev/ttyACM0", "/dev/ttyUSB2", "/dev/ttyUSB3",
+                                   "/dev/ttyUSB4"]
 
 
 def test_missing_port_is_a_clear_error():

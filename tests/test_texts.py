@@ -121,7 +121,8 @@ def literal_keys():
             if at is None or len(node.args) <= at:
                 continue
             arg = node.args[at]
-            if isinstance(arg, ast.Constant) and isinstance(arg.value, str) and KEY.fullmatch(area + arg.value):
+            if (isinstance(arg, ast.Constant) and isinstance(arg.value, str)
+                    and KEY.fullmatch(area + arg.value)):
                 found.append((where, area + arg.value))
     return found
 

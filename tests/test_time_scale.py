@@ -81,9 +81,10 @@ advance(500); t = a.ticks_ms(); advance(1000); print("idle2", ticks_diff(a.ticks
     assert (lines["late"], lines["stalled"]) == ("10", "20")
 
 
-# The board, the app's debouncer and its shake detector, polled as the app's tasks do every 10 cup ms (each poll
-# followed by the scheduler's wait for the next one, ScaledClock.waited), with a stall of the whole process of
-# 100 real ms (2000 cup ms at K = 20 on a clock that scales all real time) in the middle of each input.
+# The board, the app's debouncer and its shake detector, polled as the app's tasks do every 10 cup ms (each
+# poll followed by the scheduler's wait for the next one, ScaledClock.waited), with a stall of the whole
+# process of 100 real ms (2000 cup ms at K = 20 on a clock that scales all real time) in the middle of each
+# input.
 LOOP = FAKE_CLOCK + """
 from array import array
 c = timescale.install(20)
@@ -132,7 +133,8 @@ del events[:]
 board.apply_control("hold 0 450")              # a long press
 run(800, stall_at=20)
 print("long", [(b, e, l) for b, e, l, t in events])
-print("err", board.apply_control("hold 4 100"), board.apply_control("hold 1 0"), board.apply_control("hold 1"))
+print("err", board.apply_control("hold 4 100"), board.apply_control("hold 1 0"),
+      board.apply_control("hold 1"))
 del events[:]
 board.apply_control("hold 3 450")              # a stand, and right after it a reveal press: the second hold
 run(50)                                        # waits for the first one's release and a thumb's gap after it
@@ -159,7 +161,8 @@ print("throws", len(throws))
 """
     assert "throws 1" in run_firmware_code(code.replace("STALL", "20"))
     # The same stall on a clock that scales all real time and jumps: 2000 ms between two samples of one shake.
-    assert "throws 0" in run_firmware_code(code.replace("c = timescale.install(20)", NAIVE).replace("STALL", "20"))
+    assert "throws 0" in run_firmware_code(code.replace("c = timescale.install(20)", NAIVE)
+                                           .replace("STALL", "20"))
 
 
 def test_hold_on_cpython_board_and_usage():
@@ -215,9 +218,9 @@ def burner():
 
 
 def test_a_cup_under_load_counts_every_shake_and_press_in_cup_time(burner):
-    """A hosted cup at K = 25, ten turns of shake, peek (a short hold of the main button: a long one would stand),
-    set aside, shake, stand, with a process burning a core: every shake is one throw, no peek stands, every long
-    press stands."""
+    """A hosted cup at K = 25, ten turns of shake, peek (a short hold of the main button: a long one would
+    stand), set aside, shake, stand, with a process burning a core: every shake is one throw, no peek stands,
+    every long press stands."""
     from kits.cupkit import CupDriver
     drv = CupDriver(time_scale=25)
     try:
@@ -280,7 +283,8 @@ def test_full_default_bot_game_in_scaled_time(tmp_path):
                                   ["--port", "/dev/null", "--emulate", 2, "--time-scale", 5],
                                   ["--emulate", 2, "--time-scale", 0]])
 def test_time_scale_only_for_a_table_of_bots(tmp_path, argv):
-    """A person plays at human speed: a time scale with a person at the table is one clear line, no cup started."""
+    """A person plays at human speed: a time scale with a person at the table is one clear line, no cup
+    started."""
     from kits import tablekit
     proc = tablekit.schocken("play", "--plain", *argv, env=dict(os.environ, SCHOCKEN_LOG_DIR=str(tmp_path)))
     err = proc.stderr.strip().splitlines()

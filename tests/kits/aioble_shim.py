@@ -238,8 +238,9 @@ class Stack:
             chars = [c._make(self) for c in s.characteristics]
             self.device.add_service(gatt.Service(str(s.uuid._uuid), chars))
 
-    async def advertise(self, interval_us, adv_data=None, resp_data=None, connectable=True, limited_disc=False,
-                        br_edr=False, name=None, services=None, appearance=0, manufacturer=None, timeout_ms=None):
+    async def advertise(self, interval_us, adv_data=None, resp_data=None, connectable=True,
+                        limited_disc=False, br_edr=False, name=None, services=None, appearance=0,
+                        manufacturer=None, timeout_ms=None):
         if self._incoming is not None:  # a central connected while the last advertise() was being cancelled
             conn, self._incoming = self._incoming, None
             return conn
@@ -249,8 +250,8 @@ class Stack:
         loop = asyncio.get_running_loop()
         self._waiter = loop.create_future()
         interval_ms = max(interval_us / 1000, 20)
-        # HCI commands run to their end even when advertise() is cancelled (a cancelled command leaves bumble's
-        # host waiting for a response nobody takes).
+        # HCI commands run to their end even when advertise() is cancelled (a cancelled command leaves
+        # bumble's host waiting for a response nobody takes).
         start = asyncio.ensure_future(self.device.start_advertising(
             advertising_data=bytes(adv_data or b"") + bytes(resp_data or b""),
             scan_response_data=bytes(resp_data or b""),

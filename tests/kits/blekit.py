@@ -1,8 +1,8 @@
 """A table of cups over a virtual BLE link, for tests/test_ble.py, tests/test_ble_auth.py and bench/ble.py.
 
 Each cup is the unchanged cup app (``cup.app.App``) on the emulated board, whose ``link()`` is the firmware's
-BLE link (``firmware/boards/ble.py``) running on ``tests/kits/aioble_shim.py`` (aioble on bumble). The host is one
-bumble device (``schocken_host.links.ble.BumbleCentral``) with a ``BumbleTransport`` per cup. All bumble
+BLE link (``firmware/boards/ble.py``) running on ``tests/kits/aioble_shim.py`` (aioble on bumble). The host is
+one bumble device (``schocken_host.links.ble.BumbleCentral``) with a ``BumbleTransport`` per cup. All bumble
 controllers sit on one ``bumble.link.LocalLink`` in this process; more centrals (a phone nearby) and more
 peripherals (a cup impersonating another) can join it.
 """
@@ -62,7 +62,8 @@ async def try_connect(central, address, timeout=0.3):
     from bumble.core import PhysicalTransport
     await central.start()
     try:
-        return await asyncio.wait_for(central.device.connect(address, transport=PhysicalTransport.LE), timeout)
+        return await asyncio.wait_for(central.device.connect(address, transport=PhysicalTransport.LE),
+                                      timeout)
     except asyncio.TimeoutError:
         # A real controller drops the attempt on LE Create Connection Cancel; bumble's virtual controller
         # (0.0.236) keeps it pending and would complete it at the next advertisement, to a host that gave up.

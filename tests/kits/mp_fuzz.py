@@ -1,10 +1,10 @@
-"""Fuzzes the cup's side of the link: generated lines go through the same path as App.on_line (LineSplitter.scan
-handing each line over where it lies, protocol.decode, Cup.on_message) of a cup in the middle of a turn. Runs under
-the MicroPython unix port (and CPython). Usage: fuzz.py N SEED. Prints "fuzz N lines, E errors, A accepted,
-L long legal lines, min_free F" and "N passed, M failed".
+"""Fuzzes the cup's side of the link: generated lines go through the same path as App.on_line
+(LineSplitter.scan handing each line over where it lies, protocol.decode, Cup.on_message) of a cup in the
+middle of a turn. Runs under the MicroPython unix port (and CPython). Usage: fuzz.py N SEED. Prints "fuzz N
+lines, E errors, A accepted, L long legal lines, min_free F" and "N passed, M failed".
 
-Checks for every line: nothing escapes as an exception; a line answered with an error leaves the cup exactly as
-it was; a legal status padded to any length up to the limit is answered with a status (or, short of memory,
+Checks for every line: nothing escapes as an exception; a line answered with an error leaves the cup exactly
+as it was; a legal status padded to any length up to the limit is answered with a status (or, short of memory,
 no_memory); the heap stays bounded (the free heap after a collection never falls below a floor).
 """
 
@@ -23,9 +23,9 @@ DEBUG = False
 
 
 class Lcg:
-    # Every intermediate stays below 2**30, so no long int where small ints have 31 bits (a 32-bit board's port):
-    # a 15-bit LCG (period 2**15) and a Lehmer generator mod the prime 32749 (10002 is a primitive root: period
-    # 32748) side by side, 30 bits a draw, period 268,271,616.
+    # Every intermediate stays below 2**30, so no long int where small ints have 31 bits (a 32-bit board's
+    # port): a 15-bit LCG (period 2**15) and a Lehmer generator mod the prime 32749 (10002 is a primitive
+    # root: period 32748) side by side, 30 bits a draw, period 268,271,616.
     def __init__(self, seed):
         self.a = seed & 0x7FFF
         self.b = seed % 32748 + 1
@@ -82,7 +82,8 @@ def value(r, depth=0):
     return "x" * r.next(40)
 
 
-# Legal messages the cup may get in the middle of a turn; each is padded with an unknown field to a given length.
+# Legal messages the cup may get in the middle of a turn; each is padded with an unknown field to a given
+# length.
 _LEGAL = ({"t": "status"}, {"t": "hello", "v": 1}, {"t": "hello", "v": 1, "nonce": "ab" * 16},
           {"t": "reveal", "round": 1}, {"t": "round_end", "round": 1}, {"t": "nonce", "round": 1, "throw": 2,
           "nonce": "cd" * 16}, {"t": "turn", "round": 2, "limit": 1},
@@ -133,7 +134,8 @@ def mem_free():
 
 def main(n, seed):
     out = []
-    cup = Cup(Dice(), Quiet(), out.append, {"cup": "fz", "name": "F", "board": "emulated"}, lambda k: b"\x00" * k)
+    cup = Cup(Dice(), Quiet(), out.append, {"cup": "fz", "name": "F", "board": "emulated"},
+              lambda k: b"\x00" * k)
     cup.on_message({"t": "configure", "rules": {"preset": "standard"}, "name": "F", "seat": 0})
     cup.on_message({"t": "turn", "round": 1, "limit": None})
     cup.on_shake()
@@ -205,13 +207,14 @@ def main(n, seed):
             gc.collect()
             free = mem_free()
             min_free = min(min_free, free)
-            if DEBUG: print(i, free)
+            if DEBUG:
+                print(i, free)
             if free < floor - 8192:
                 failed += 1
                 print("FAIL line %d: heap grew by %d bytes" % (i, floor - free))
                 break
-    print("fuzz %d lines, %d errors, %d accepted, %d long legal lines, min_free %d" % (n, errors, accepted, longs,
-                                                                                  min_free))
+    print("fuzz %d lines, %d errors, %d accepted, %d long legal lines, min_free %d"
+          % (n, errors, accepted, longs, min_free))
     print("%d passed, %d failed" % (n - failed, failed))
     return 1 if failed else 0
 

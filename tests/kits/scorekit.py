@@ -1,6 +1,6 @@
-"""Scoreboard test helpers: a table that makes events the way the referee does (table/referee.py), computed with the
-rules package (the referee's own ``_peek_throw_off`` / ``_peek_round`` on a copy of the game), and the dice of a
-whole game of three (tests/test_scoreboard.py)."""
+"""Scoreboard test helpers: a table that makes events the way the referee does (table/referee.py), computed
+with the rules package (the referee's own ``_peek_throw_off`` / ``_peek_round`` on a copy of the game), and
+the dice of a whole game of three (tests/test_scoreboard.py)."""
 
 from schocken.rules import Rules
 from schocken.throws import evaluate
@@ -32,9 +32,10 @@ class Table:
             self.emit(ev)
 
     def start(self, opener=None):
-        self.emit({"ev": "start", "version": LOG_VERSION, "game_id": "0123456789ab", "rules": self.rules.to_dict(),
-                   "reveal": "all", "cheat": "replay",
-                   "players": [{"seat": i, "name": n, "cup": "emu%d" % (i + 1), "kind": "bot" if i == 2 else "cup"}
+        self.emit({"ev": "start", "version": LOG_VERSION, "game_id": "0123456789ab",
+                   "rules": self.rules.to_dict(), "reveal": "all", "cheat": "replay",
+                   "players": [{"seat": i, "name": n, "cup": "emu%d" % (i + 1),
+                                "kind": "bot" if i == 2 else "cup"}
                                for i, n in enumerate(self.names)]})
         if opener is not None:
             self.emit({"ev": "opener", "seat": opener})
@@ -68,9 +69,9 @@ class Table:
                 continue
             dice, throws, aside = plays[seat]
             throw = evaluate(dice, throws, not aside, self.rules)
-            events.append({"ev": "reveal", "round": round_id, "seat": seat, "dice": list(dice), "throws": throws,
-                           "hand": not aside, "nonce": "00" * 8, "transcript": [], "label": throw.label,
-                           "kind": throw.kind})
+            events.append({"ev": "reveal", "round": round_id, "seat": seat, "dice": list(dice),
+                           "throws": throws, "hand": not aside, "nonce": "00" * 8, "transcript": [],
+                           "label": throw.label, "kind": throw.kind})
         return events
 
     def throw_off(self, dice):
@@ -80,7 +81,8 @@ class Table:
         round_id = self.next_round()
         plays = {s: (d, 1, []) for s, d in zip(seats, dice)}
         opener = _peek_throw_off(game, [list(d) for d in dice])
-        return (self.turn_events(round_id, seats, plays, "throw_off") + self.reveal_events(round_id, seats, plays)
+        return (self.turn_events(round_id, seats, plays, "throw_off")
+                + self.reveal_events(round_id, seats, plays)
                 + [{"ev": "throw_off", "round": round_id, "seats": seats, "dice": [list(d) for d in dice],
                     "opener": opener}])
 
@@ -106,13 +108,14 @@ class Table:
             lost = probe.game.half_losers[-1] if probe.game.phase != "over" else probe.game.loser
             events.append({"ev": "half_lost", "phase": game.phase, "seat": lost})
         if probe.game.phase == "over":
-            events.append({"ev": "game_over", "loser": probe.game.loser, "blattschuss": probe.game.blattschuss})
+            events.append({"ev": "game_over", "loser": probe.game.loser,
+                           "blattschuss": probe.game.blattschuss})
         return events
 
 
 class FakeCup:
-    """Stands in for a person's EmulatedCup (own_cup.OwnCup): the test feeds its LED frames, as the cup's reader
-    thread would."""
+    """Stands in for a person's EmulatedCup (own_cup.OwnCup): the test feeds its LED frames, as the cup's
+    reader thread would."""
 
     def __init__(self):
         self.on_frame = None

@@ -28,8 +28,8 @@ from schocken_host.table import seating
 ROOT = Path(__file__).resolve().parents[2]
 SCHOCKEN = [sys.executable, "-m", "schocken_host.cli"]
 GAME_TIMEOUT = 200
-# Tables of bots run in scaled time (`schocken play --time-scale K`, docs/emulation.md "Time scale"): the cups'
-# clocks and the bots K times faster. SCHOCKEN_TIME_SCALE=1 plays the same tests at human speed.
+# Tables of bots run in scaled time (`schocken play --time-scale K`, docs/emulation.md "Time scale"): the
+# cups' clocks and the bots K times faster. SCHOCKEN_TIME_SCALE=1 plays the same tests at human speed.
 TIME_SCALE = int(os.environ.get("SCHOCKEN_TIME_SCALE", "20"))
 SCALED = ["--time-scale", str(TIME_SCALE)]
 
@@ -79,7 +79,8 @@ class RecordingCup(seating.EmulatedCup):
 
 
 class RecordingBot(seating.Bot):
-    """play_cmd's Bot, reachable from its cup (``game.cup(seat).bot``): a test can see what it waited for in vain."""
+    """play_cmd's Bot, reachable from its cup (``game.cup(seat).bot``): a test can see what it waited for in
+    vain."""
 
     def __init__(self, seat, cup, *a, **kw):
         super().__init__(seat, cup, *a, **kw)
@@ -177,8 +178,8 @@ class Lab:
         out = open(self.root / (name + ".out"), "w")
         argv = [str(a) for a in SCALED + list(argv)]
         proc = subprocess.Popen(SCHOCKEN + ["--lang", "en", "play", "--plain"] + argv,
-                                stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=self.env(log_dir),
-                                cwd=ROOT)
+                                stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                env=self.env(log_dir), cwd=ROOT)
         self.procs.append(proc)
         return proc, log_dir
 
@@ -254,8 +255,8 @@ def kill_when(proc, log_dir, ready, timeout=GAME_TIMEOUT):
             except ValueError:  # a line being written
                 evs = None
             if evs is not None and ready(evs):
-                # Stopped at once, killed after: finding its cups in /proc takes long enough for a bot table in
-                # scaled time to finish the round the kill was meant to fall into.
+                # Stopped at once, killed after: finding its cups in /proc takes long enough for a bot table
+                # in scaled time to finish the round the kill was meant to fall into.
                 proc.send_signal(signal.SIGSTOP)
                 cups = children(proc.pid)
                 proc.send_signal(signal.SIGKILL)
