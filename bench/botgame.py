@@ -72,7 +72,8 @@ def main(argv=None):
                 times.append(secs)
                 print("%3d  %4d  %7.2f  %6d  %7.3f%s%s" % (scale, g + 1, secs, rounds, secs / max(rounds, 1),
                                                            "" if st.over else "  (not over!)",
-                                                           "".join("\n     %s" % e for e in errors)), flush=True)
+                                                           "".join("\n     %s" % e for e in errors)),
+                      flush=True)
             summary.append((scale, n, statistics.median(times), max(times)))
     print()
     print("  K  games  median s/game  max s/game")

@@ -3,10 +3,11 @@
     .venv/bin/python bench/cup.py [--quick]
 
 - heap: the smallest `micropython -X heapsize=...` (in KB, steps of 2) with which an emulated cup plays three
-  full rounds through its serial link (hello, configure, turn, shake, stand, reveal, outcome), and the live heap
-  (gc.mem_alloc after a collection) the cup reports on its control channel after the rounds; with the firmware
-  in an emulated flash ROM (ROMFS, as frozen or ROMFS code on a board: schocken_host.emulation.romfs), the same with fair
-  play, and loaded as .mpy files into the heap (a board without ROMFS).
+  full rounds through its serial link (hello, configure, turn, shake, stand, reveal, outcome), and the live
+  heap (gc.mem_alloc after a collection) the cup reports on its control channel after the rounds; with the
+  firmware in an emulated flash ROM (ROMFS, as frozen or ROMFS code on a board:
+  schocken_host.emulation.romfs), the same with fair play, and loaded as .mpy files into the heap (a board
+  without ROMFS).
 - latency: from the shake traces (bench/shake.py's measurement under MicroPython).
 - size: the compiled firmware (.mpy of every file under firmware/) for xtensawin, armv6m, armv7emsp.
 """
@@ -66,7 +67,8 @@ def compiled_size(arch):
 
 def main():
     from schocken_host.emulation import romfs
-    for rom, fair in (((True, False), (True, True), (False, False)) if romfs.available() else ((False, False),)):
+    for rom, fair in (((True, False), (True, True), (False, False)) if romfs.available()
+                      else ((False, False),)):
         where = ("firmware in ROM" if rom else "firmware as .mpy files") + (", fair play" if fair else "")
         heap, live = min_heap(rom, fair)
         print("cup heap (%s): smallest -X heapsize for three rounds: %s KB" % (where, heap))
@@ -75,7 +77,8 @@ def main():
         import shake
         manifest = shake.json.loads((shake.DATA / "traces.json").read_text())
         for name, end, final, ms in shake.latencies(manifest):
-            print("shake latency %s: shaking stopped %s ms, throw final %s ms: %s ms" % (name, end, final, ms))
+            print("shake latency %s: shaking stopped %s ms, throw final %s ms: %s ms"
+                  % (name, end, final, ms))
     except Exception as e:  # the latency part is bench/shake.py's; report, do not hide
         print("shake latency: not measured (%s)" % e)
     for arch in ("xtensawin", "armv6m", "armv7emsp"):

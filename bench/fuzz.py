@@ -19,7 +19,8 @@ from schocken_host.provision.build import compile_firmware, find_tool  # noqa: E
 def cup_side(n):
     tree = compile_firmware()
     with tempfile.TemporaryDirectory() as tmp:
-        subprocess.run([find_tool("mpy-cross"), "-o", tmp + "/mp_fuzz.mpy", str(REPO / "tests" / "kits" / "mp_fuzz.py")], check=True)
+        subprocess.run([find_tool("mpy-cross"), "-o", tmp + "/mp_fuzz.mpy",
+                        str(REPO / "tests" / "kits" / "mp_fuzz.py")], check=True)
         env = {"MICROPYPATH": "%s:%s:%s:.frozen" % (tmp, tree, tree / "lib")}
         t0 = time.time()
         proc = subprocess.run([find_tool("micropython"), "-X", "heapsize=64k", "-m", "mp_fuzz", str(n), "11"],

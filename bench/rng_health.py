@@ -1,19 +1,20 @@
 """The roller's RNG health tests against honest and broken sources (docs/fairness.md, "RNG health tests").
 
-Run:  nice -n 19 .venv/bin/python bench/rng_health.py                  # 10^8 honest bytes, about a minute on 2 cores
+Run:  nice -n 19 .venv/bin/python bench/rng_health.py                  # 10^8 honest bytes, ~1 min on 2 cores
       nice -n 19 .venv/bin/python bench/rng_health.py --samples 10**6  # a quick run
 
 Three parts, all through the real ``cup.roller.Roller`` (its startup test and its continuous tests):
 
-1. Honest bytes: ``--samples`` bytes from ``os.urandom`` in blocks of 10^7 (``--jobs`` processes, a fresh roller and
-   startup test per block), driven by ``roll_into`` as the cup rolls. Every false alarm is counted (and the startup
-   test run again); with the cutoffs of cup/roller.py none is expected (3.6e-15 per byte).
-2. A stuck source: after honest bytes the source gives one value forever; how many stuck bytes until the roller
-   refuses (the repetition count test's cutoff C), and the startup test on a source stuck from the start.
+1. Honest bytes: ``--samples`` bytes from ``os.urandom`` in blocks of 10^7 (``--jobs`` processes, a fresh
+   roller and startup test per block), driven by ``roll_into`` as the cup rolls. Every false alarm is counted
+   (and the startup test run again); with the cutoffs of cup/roller.py none is expected (3.6e-15 per byte).
+2. A stuck source: after honest bytes the source gives one value forever; how many stuck bytes until the
+   roller refuses (the repetition count test's cutoff C), and the startup test on a source stuck from the
+   start.
 3. A biased source: one value at probability p, the other 255 values uniform. The startup test (two 512-byte
    windows) on such a source, and the continuous tests when a healthy source turns biased at a random point:
-   bytes from the first biased byte to the refusal, over ``--trials`` runs, next to the exact probability that one
-   APT window catches it.
+   bytes from the first biased byte to the refusal, over ``--trials`` runs, next to the exact probability that
+   one APT window catches it.
 """
 
 import argparse
@@ -127,7 +128,7 @@ def detect(args):
 
 
 def startup(args):
-    """The startup test on a source that is bad from its first byte: (passed, reason, bytes to the failure)."""
+    """The startup test on a source bad from its first byte: (passed, reason, bytes to the failure)."""
     kind, value, p, seed = args
     bad = stuck(value) if kind == "stuck" else biased(value, p)
     src = Turning(0, bad, seed)
@@ -166,7 +167,8 @@ def main(argv=None):
     opts = ap.parse_args(argv)
     base, _, power = opts.samples.partition("**")
     samples = int(base) ** int(power) if power else int(float(base))
-    cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")),
+    cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo")
+                if line.startswith("model name")),
                platform.processor()) if os.path.exists("/proc/cpuinfo") else platform.processor()
     print("rng_health: %s, %d cores, Python %s, %s" % (cpu, os.cpu_count(), platform.python_version(),
                                                        time.strftime("%Y-%m-%d")))
@@ -183,10 +185,11 @@ def main(argv=None):
         for n, found in pool.imap_unordered(honest_block, blocks):
             tested += n
             alarms += found
-            print("  honest: %d bytes tested, %d alarms, %.0f s" % (tested, len(alarms), time.time() - t), flush=True)
+            print("  honest: %d bytes tested, %d alarms, %.0f s" % (tested, len(alarms), time.time() - t),
+                  flush=True)
     honest_s = time.time() - t
-    print("honest os.urandom: %d bytes through the continuous tests (+ %d startup tests) in %.0f s: %d alarms %s"
-          % (tested, len(blocks), honest_s, len(alarms), alarms or ""))
+    print("honest os.urandom: %d bytes through the continuous tests (+ %d startup tests) in %.0f s: "
+          "%d alarms %s" % (tested, len(blocks), honest_s, len(alarms), alarms or ""))
 
     # 2. and 3. failing sources
     rng = random.Random(opts.seed)
@@ -218,8 +221,9 @@ def main(argv=None):
                 expect = "APT catches a window with P = %.3g (mean %.0f windows), startup window >= %.3g" % (
                     float(w), float(1 / w), float(hist_per_window(p)))
                 extra = ""
-            print("%s: startup test fails %d/%d%s; continuous: caught %d/%d within %d bytes, bytes to detection "
-                  "min %s, median %s, p90 %s, max %s; within 512 bytes %d/%d; reasons %s; expected: %s "
+            print("%s: startup test fails %d/%d%s; continuous: caught %d/%d within %d bytes, "
+                  "bytes to detection min %s, median %s, p90 %s, max %s; within 512 bytes %d/%d; "
+                  "reasons %s; expected: %s "
                   "[%.0f s]" % (label, failed, trials, extra, len(caught), trials, cap,
                                 min(caught) if caught else "-", quantile(caught, 0.5) if caught else "-",
                                 quantile(caught, 0.9) if caught else "-", max(caught) if caught else "-",

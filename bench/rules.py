@@ -119,7 +119,8 @@ def measure(label, min_time):
 
 def _find_tool(name):
     import os
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "host_tools"))
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                    "host_tools"))
     from schocken_host.provision.build import find_tool
     return find_tool(name)
 
@@ -150,10 +151,11 @@ def main():
             # A 64 KB heap cannot compile this file and the package from source: run precompiled .mpy.
             (Path(tmp) / "schocken").mkdir()
             for src in sorted((repo / "firmware" / "lib" / "schocken").glob("*.py")):
-                subprocess.run([str(mpy_cross), "-o", str(Path(tmp) / "schocken" / (src.stem + ".mpy")), str(src)],
-                               check=True)
+                subprocess.run([str(mpy_cross), "-o", str(Path(tmp) / "schocken" / (src.stem + ".mpy")),
+                                str(src)], check=True)
             subprocess.run([str(mpy_cross), "-o", str(Path(tmp) / "bench_rules.mpy"), str(here)], check=True)
-            runs.append(("micropython-64k", ["-X", "heapsize=64k"], "%s:.frozen" % tmp, ["-m", "bench_rules"]))
+            runs.append(("micropython-64k", ["-X", "heapsize=64k"], "%s:.frozen" % tmp,
+                         ["-m", "bench_rules"]))
         else:
             print("# mpy-cross not found: no 64 KB heap run")
         for label, extra, path, script in runs:
@@ -172,8 +174,9 @@ def main():
 
 if __name__ == "__main__":
     if len(sys.argv) >= 4 and sys.argv[1] == "--child":
-        print("# %s: micropython %s, heap %d bytes" % (sys.argv[2], ".".join(str(v) for v in sys.implementation.version[:3]),
-                                                    gc.mem_free() + gc.mem_alloc()))
+        print("# %s: micropython %s, heap %d bytes"
+              % (sys.argv[2], ".".join(str(v) for v in sys.implementation.version[:3]),
+                 gc.mem_free() + gc.mem_alloc()))
         measure(sys.argv[2], float(sys.argv[3]))
     else:
         sys.exit(main())

@@ -2,10 +2,10 @@
 
     .venv/bin/python bench/soak.py [--games 200] [--seed 1] [--jobs 2] [--time-scale 20] [--out DIR]
 
-Every game is the real `schocken play --plain --emulate 4` as a subprocess. Its standard input is the table: the
-soak writes the emulation's fault words there (docs/emulation.md, views/play_keys.py) at random points of the game
-(counted in log events), and answers the table's questions about absent cups at random (wait, forfeit, or
-nothing). The faults, a few per game:
+Every game is the real `schocken play --plain --emulate 4` as a subprocess. Its standard input is the table:
+the soak writes the emulation's fault words there (docs/emulation.md, views/play_keys.py) at random points of
+the game (counted in log events), and answers the table's questions about absent cups at random (wait,
+forfeit, or nothing). The faults, a few per game:
 
     restart    a cup's process is killed and started again (a brown-out); it finds its state in its flash
     pull       a cup's link is pulled for 0.5 to 4 s, then the cup is plugged in again
@@ -17,9 +17,10 @@ nothing). The faults, a few per game:
     silent     one cup stops answering on an open link for 1 to 10 s (SIGSTOP), then answers again
 
 It prints, per fault kind and in total: games finished, freezes (no log event for longer than --freeze-s
-while the host runs), false cheat flags (no cup here cheats: any `cheat` event is one), lost or repeated throws
-(from the log: a throw with two nonces, a seat's turn started again after it had thrown, a reveal whose rolls are
-not the turn's nonces, a roll that seed and nonce do not give) and logs that `schocken replay` refuses.
+while the host runs), false cheat flags (no cup here cheats: any `cheat` event is one), lost or repeated
+throws (from the log: a throw with two nonces, a seat's turn started again after it had thrown, a reveal whose
+rolls are not the turn's nonces, a roll that seed and nonce do not give) and logs that `schocken replay`
+refuses.
 """
 
 import argparse
@@ -46,9 +47,11 @@ MALFORMED = [
     '{"t": "progress", "round": %d, "throws": 1, "public": [5], "event": "aside"}',
     '{"t": "progress", "round": %d, "throws": 99, "public": [], "event": "throw"}',
     '{"t": "progress", "round": %d, "throws": 1, "public": [[0, {}]], "event": "aside"}',
-    '{"t": "revealed", "round": %d, "dice": [1, 9], "nonce": "ab", "throws": 1, "hand": true, "transcript": [7]}',
+    '{"t": "revealed", "round": %d, "dice": [1, 9], "nonce": "ab", "throws": 1, "hand": true, '
+    '"transcript": [7]}',
     '{"t": "shake", "round": %d, "throw": 3, "public": [[9, 9]]}',
-    '{"t": "status", "state": "turn", "round": %d, "throws": 0, "public": [], "seat": 0, "name": "x", "awaiting": 7}',
+    '{"t": "status", "state": "turn", "round": %d, "throws": 0, "public": [], "seat": 0, "name": "x", '
+    '"awaiting": 7}',
 ]
 TORN = b'{"ev":"progress","round":'
 
@@ -96,8 +99,8 @@ class Game:
         argv = self.argv + (["--resume", str(resume)] if resume else [])
         out = open(self.dir / ("host%d.out" % self.result["hosts"]), "w")
         self.result["hosts"] += 1
-        self.proc = subprocess.Popen(SCHOCKEN + argv, stdin=subprocess.PIPE, stdout=out, stderr=subprocess.STDOUT,
-                                     env=env, cwd=ROOT, text=True, bufsize=1)
+        self.proc = subprocess.Popen(SCHOCKEN + argv, stdin=subprocess.PIPE, stdout=out,
+                                     stderr=subprocess.STDOUT, env=env, cwd=ROOT, text=True, bufsize=1)
 
     def say(self, word):
         try:
@@ -183,7 +186,8 @@ class Game:
         for e in asked[self.answered:]:
             choice = self.rng.choice(["wait", "forfeit", None])
             if choice:
-                self.later.append((time.monotonic() + self.rng.uniform(0, 1), "%s %d" % (choice, e["seat"] + 1)))
+                self.later.append((time.monotonic() + self.rng.uniform(0, 1),
+                                   "%s %d" % (choice, e["seat"] + 1)))
         self.answered = len(asked)
 
     # --- the record --------------------------------------------------------------------------------------
@@ -200,7 +204,8 @@ class Game:
         evs = read_events(self.log)
         r["finished"] = bool(evs) and evs[-1]["ev"] == "game_over"
         r["cheats"] = sum(1 for e in evs if e["ev"] == "cheat")
-        turns = {}   # (round, seat) -> the seat's current turn: {"fresh": n, "nonces": {throw: [nonces]}, "seed"}
+        # (round, seat) -> the seat's current turn: {"fresh": n, "nonces": {throw: [nonces]}, "seed"}
+        turns = {}
         for e in evs:
             key = (e.get("round"), e.get("seat"))
             if e["ev"] == "turn":
@@ -229,11 +234,13 @@ class Game:
         for key, t in turns.items():
             if t["fresh"]:
                 r["repeated"] += 1
-                r["problems"].append("round %s seat %s: started again after %d throws" % (key + (t["fresh"],)))
+                r["problems"].append("round %s seat %s: started again after %d throws"
+                                     % (key + (t["fresh"],)))
             for throw, nonces in t["nonces"].items():
                 if len(nonces) > 1:
                     r["repeated"] += 1
-                    r["problems"].append("round %s seat %s throw %s: %d nonces" % (key + (throw, len(nonces))))
+                    r["problems"].append("round %s seat %s throw %s: %d nonces"
+                                         % (key + (throw, len(nonces))))
 
 
 def main(argv=None):
@@ -274,16 +281,18 @@ def main(argv=None):
     per_fault = {}
     for res in results:
         row = {"games": 1, "finished": int(res["finished"]), "freezes": res["freezes"],
-               "false cheat flags": res["cheats"], "lost throws": res["lost"], "repeated throws": res["repeated"],
-               "unfair throws": res["unfair"], "corrupt logs": int(res["corrupt"])}
+               "false cheat flags": res["cheats"], "lost throws": res["lost"],
+               "repeated throws": res["repeated"], "unfair throws": res["unfair"],
+               "corrupt logs": int(res["corrupt"])}
         total.update(row)
         for kind in res["faults"]:
             per_fault.setdefault(kind, Counter()).update(row)
     seconds = sorted(r["seconds"] for r in results)
     print("\n%d games in %.0f s (median %.1f s, max %.1f s per game, %d at a time), logs in %s"
-          % (len(results), time.monotonic() - began, seconds[len(seconds) // 2], seconds[-1], opts.jobs, root))
-    cols = ["games", "finished", "freezes", "false cheat flags", "lost throws", "repeated throws", "unfair throws",
-            "corrupt logs"]
+          % (len(results), time.monotonic() - began, seconds[len(seconds) // 2], seconds[-1], opts.jobs,
+             root))
+    cols = ["games", "finished", "freezes", "false cheat flags", "lost throws", "repeated throws",
+            "unfair throws", "corrupt logs"]
     print("%-10s " % "fault" + " ".join("%8s" % c.split()[0] for c in cols))
     for kind in FAULTS:
         if kind in per_fault:

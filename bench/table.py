@@ -22,12 +22,12 @@ import tempfile
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-
-from schocken_host.commands import play as play_cmd  # noqa: E402
+from schocken_host.commands import play as play_cmd
 from schocken_host.links.serial import SerialLink
-from schocken_host.table.referee import Referee  # noqa: E402
-from schocken_host.table.state import TableState  # noqa: E402
+from schocken_host.table.referee import Referee
+from schocken_host.table.state import TableState
+
+REPO = Path(__file__).resolve().parents[1]
 
 _put = SerialLink._put
 _recv = SerialLink.recv
@@ -100,7 +100,8 @@ def run(n, deckel, seed, log_dir):
     wall = time.perf_counter() - start
     lat = [x * 1000 for _, x in BenchReferee.latencies]
     return {"cups": n, "deckel": deckel, "wall_s": wall, "rounds": state.game.rounds, "over": state.over,
-            "events": len(lat), "median_ms": statistics.median(lat), "p99_ms": pct(lat, 99), "max_ms": max(lat)}
+            "events": len(lat), "median_ms": statistics.median(lat), "p99_ms": pct(lat, 99),
+            "max_ms": max(lat)}
 
 
 def main(argv=None):
@@ -118,8 +119,8 @@ def main(argv=None):
         for n in (int(s) for s in a.sizes.split(",")):
             r = run(n, a.deckel16 if n >= 16 else a.deckel, a.seed, Path(tmp) / str(n))
             print("%4d  %6d  %6d  %6d  %8.2f ms  %6.2f ms  %6.2f ms  %7.1f s%s"
-                  % (r["cups"], r["deckel"], r["rounds"], r["events"], r["median_ms"], r["p99_ms"], r["max_ms"],
-                     r["wall_s"], "" if r["over"] else "  (not over!)"), flush=True)
+                  % (r["cups"], r["deckel"], r["rounds"], r["events"], r["median_ms"], r["p99_ms"],
+                     r["max_ms"], r["wall_s"], "" if r["over"] else "  (not over!)"), flush=True)
 
 
 if __name__ == "__main__":

@@ -23,7 +23,8 @@ CHIP_MODULES = {
     "rp2040": "boards.rp2",
     "rp2350": "boards.rp2",
 }
-EMULATED = "emulated"          # spec name of the desktop board (firmware/boards/emulated.py): no chip, no pins
+EMULATED = "emulated"          # spec name of the desktop board (firmware/boards/emulated.py):
+                               # no chip, no pins
 EMULATED_MODULE = "boards.emulated"
 
 # Keys of /cup.json: name -> (type, required).

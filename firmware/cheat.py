@@ -1,12 +1,14 @@
-"""Emulation only, for testing a referee: "cheat KIND [always]" on the control channel makes the cup misbehave on
-its next reveal (or on every reveal, with "always"), and "inject JSON" makes it send any message the host must
-survive (docs/emulation.md). Loaded by emulate.py at the first "cheat" or "inject" line, it wraps the app's link
-writer, the cup's send and its nonce handler; nothing in the cup app knows of it, and a cup never loads it."""
+"""Emulation only, for testing a referee: "cheat KIND [always]" on the control channel makes the cup misbehave
+on its next reveal (or on every reveal, with "always"), and "inject JSON" makes it send any message the host
+must survive (docs/emulation.md). Loaded by emulate.py at the first "cheat" or "inject" line, it wraps the
+app's link writer, the cup's send and its nonce handler; nothing in the cup app knows of it, and a cup never
+loads it."""
 
 import json
 
 KINDS = ("dice", "transcript", "garbage", "chosen", "round", "malformed")
-USAGE = "error: usage: cheat dice|transcript|garbage|chosen|round|malformed [always] | cheat off | inject JSON"
+USAGE = ("error: usage: cheat dice|transcript|garbage|chosen|round|malformed [always] | cheat off"
+         " | inject JSON")
 
 
 class Cheat:

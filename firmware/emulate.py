@@ -11,10 +11,10 @@ The host link is standard input/output (the host puts a pseudo-terminal there an
 port). The control channel (a second pseudo-terminal, path given with --control) carries the physical world:
 button and shake lines in (docs/emulation.md), LED frames out as "leds <hex GRB bytes>" lines, and
 "error: ..." lines for rejected control input. Emulation only: "dice D D D" scripts the next roll, "cheat
-dice|transcript|garbage|chosen [always]" makes the cup misbehave on its next (or every) reveal, "inject JSON" makes
-it send any message (cheat.py, docs/emulation.md).
-The same file runs under CPython where the unix port does not exist (boards/cpython.py supplies what MicroPython
-has built in; it says which interpreter it uses on the control channel: "hello <interpreter>").
+dice|transcript|garbage|chosen [always]" makes the cup misbehave on its next (or every) reveal, "inject JSON"
+makes it send any message (cheat.py, docs/emulation.md).
+The same file runs under CPython where the unix port does not exist (boards/cpython.py supplies what
+MicroPython has built in; it says which interpreter it uses on the control channel: "hello <interpreter>").
 """
 
 import sys
@@ -80,7 +80,8 @@ class ScriptedRoller(Roller):
             dice.append(int(w))
         if not 1 <= len(dice) <= 3:
             return "error: usage: dice D [D [D]] (1..6)"
-        self.queue = [dice]  # the next roll's: a line sent again (a bot that tried twice) replaces, never queues
+        # the next roll's: a line sent again (a bot that tried twice) replaces, never queues
+        self.queue = [dice]
         return None
 
 

@@ -217,7 +217,8 @@ def sensor(samples=20):
         return _out({"test": "sensor", "ok": False, "kind": "accel", "error": "%s" % e})
     ax, ay, az = sx // samples, sy // samples, sz // samples
     g = int((ax * ax + ay * ay + az * az) ** 0.5)
-    return _out({"test": "sensor", "ok": 7000 <= g <= 12500, "kind": "accel", "mean": [ax, ay, az], "g_mms2": g})
+    return _out({"test": "sensor", "ok": 7000 <= g <= 12500, "kind": "accel", "mean": [ax, ay, az],
+                 "g_mms2": g})
 
 
 def shake(timeout_ms=15000):

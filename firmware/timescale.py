@@ -124,8 +124,9 @@ class ScaledClock:
         return self.now
 
     def waited(self, dt, real_us):
-        """The scheduler slept ``real_us`` real us (-1: all of it) of a wait for ``dt`` cup ms: cup time moves by
-        the wait's part that passed (K times the sleep), never by more than dt, however late the process woke."""
+        """The scheduler slept ``real_us`` real us (-1: all of it) of a wait for ``dt`` cup ms: cup time moves
+        by the wait's part that passed (K times the sleep), never by more than dt, however late the process
+        woke."""
         self.last = _real_us()
         cap = dt * 1000
         if real_us < 0 or real_us >= cap // self.k:  # < 0: it was not cut short
@@ -156,7 +157,8 @@ def _io_wait(core, c):
         tq = core._task_queue
         n = 0
         t = tq.peek()
-        while t is not None and _real_diff(t.ph_key, real) <= 0:  # a time of the real clock: queued without one
+        # a time of the real clock: queued without one
+        while t is not None and _real_diff(t.ph_key, real) <= 0:
             tq.pop()
             tq.push(t, now)
             n += 1
@@ -177,8 +179,8 @@ def _io_wait(core, c):
         us = dt * 1000 // c.k
         t0 = _real_us()
         if us < 1000:
-            # A blocking wait below poll's 1 ms (I/O is seen right after it). A sleep ends some 50 us late (the
-            # kernel's timer slack), a quarter of a 10 ms wait at K = 50: it asks for that much less.
+            # A blocking wait below poll's 1 ms (I/O is seen right after it). A sleep ends some 50 us late
+            # (the kernel's timer slack), a quarter of a 10 ms wait at K = 50: it asks for that much less.
             if us > c.slack:
                 time.sleep_us(us - c.slack)
             wait(0)

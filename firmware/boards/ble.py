@@ -79,8 +79,8 @@ class _Writer:
 
 
 class BleLink:
-    def __init__(self, cup_id, name="", battery=None, aioble=None, bluetooth=None, interval_us=ADV_INTERVAL_US,
-                 gap_name=None):
+    def __init__(self, cup_id, name="", battery=None, aioble=None, bluetooth=None,
+                 interval_us=ADV_INTERVAL_US, gap_name=None):
         self.tracker = Tracker(cup_id, name, battery)
         self.tracker.changed = self._changed
         self._aioble = aioble

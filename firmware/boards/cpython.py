@@ -1,6 +1,6 @@
-# What the emulated cup needs under CPython that MicroPython has built in: a ThreadSafeFlag stand-in and asyncio
-# streams over file descriptors. Imported only when the firmware runs under CPython (a Mac or Windows laptop
-# has no unix port), so a cup never loads it.
+# What the emulated cup needs under CPython that MicroPython has built in: a ThreadSafeFlag stand-in and
+# asyncio streams over file descriptors. Imported only when the firmware runs under CPython (a Mac or Windows
+# laptop has no unix port), so a cup never loads it.
 
 import asyncio
 import os

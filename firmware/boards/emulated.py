@@ -26,7 +26,8 @@ HOLD_GAP_MS = const(60)  # a held button is pressed again only after it was up t
 REST = (0, 0, G_MMS2)  # cup standing upright
 
 # One period (20 samples = 200 ms, a 5 Hz hand shake) of sin() * 1000: ints, so no floats per sample.
-_SIN = (0, 309, 588, 809, 951, 1000, 951, 809, 588, 309, 0, -309, -588, -809, -951, -1000, -951, -809, -588, -309)
+_SIN = (0, 309, 588, 809, 951, 1000, 951, 809, 588, 309,
+        0, -309, -588, -809, -951, -1000, -951, -809, -588, -309)
 _SHAKE_AMP = (25000, 6000, 12000)  # x, y, z amplitude in mm/s^2 (peak ~3.2 g on x/z)
 _SWITCH_HALF = const(5)  # vibration switch toggles every 5 samples (50 ms) while shaking
 
@@ -89,7 +90,8 @@ class EmulatedBoard:
     def _run_holds(self):
         # A hold is pressed at a read (once its button has been up for HOLD_GAP_MS: a press right after a
         # release would fall inside the app's debounce and never be seen) and released at the first read MS ms
-        # of the board's clock later: the app's 10 ms polls see MS (to the next poll), whatever the host's timing.
+        # of the board's clock later: the app's 10 ms polls see MS (to the next poll), whatever the host's
+        # timing.
         now = clock.ticks_ms()
         for n in range(N_BUTTONS):
             bit = 1 << n

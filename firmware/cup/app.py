@@ -32,8 +32,9 @@ _MAX_QUEUED = const(16)
 _READ_CHUNK = const(1)      # a blocking stream's read(n) waits for n bytes: take what has come
 _CTRL_C = const(b"\x03")    # interrupt character of the REPL (never valid in a JSON line)
 _RETRY_MS = const(10)       # after a read that failed for memory: the other tasks run, the garbage goes
-# A line longer than _SHORT_LINE is taken only while _LINE_RESERVE bytes stay free with it decoded: what the message
-# then sets off (a turn's save, a throw's commitment) must find room, or the cup would take a line and fail after it.
+# A line longer than _SHORT_LINE is taken only while _LINE_RESERVE bytes stay free with it decoded: what the
+# message then sets off (a turn's save, a throw's commitment) must find room, or the cup would take a line and
+# fail after it.
 _SHORT_LINE = const(128)
 _LINE_RESERVE = const(4096)
 try:
@@ -45,8 +46,9 @@ except ImportError:  # CPython (the emulation's fallback) has no heap of its own
 
 class App:
     def __init__(self, board, config, roller=None, splitter=None):
-        # The link's line buffer (1 KB, the largest block the cup keeps) is best made by the entry point before
-        # it imports the app: on a small heap the import leaves no 1 KB hole (boot_select.boot, emulate.main).
+        # The link's line buffer (1 KB, the largest block the cup keeps) is best made by the entry point
+        # before it imports the app: on a small heap the import leaves no 1 KB hole (boot_select.boot,
+        # emulate.main).
         self.splitter = splitter or protocol.LineSplitter()
         self.board = board
         self.config = config
@@ -223,8 +225,8 @@ class App:
         return protocol.pieces(msg)
 
     def _line(self, msg):
-        """A message -> what the link task writes (``encode``); one that cannot be sent becomes an error, or None
-        when even that fails (out of memory): the link task must outlive any message."""
+        """A message -> what the link task writes (``encode``); one that cannot be sent becomes an error, or
+        None when even that fails (out of memory): the link task must outlive any message."""
         if msg is None:  # the answer to a line the cup had no memory for: made in advance, it needs none now
             if self.session is None:
                 return (b'{"t": "error", "code": "no_memory", '
@@ -293,11 +295,13 @@ class App:
 
 def _repl_link(board, reader):
     """True when the link is the REPL's console and nothing below the app turns Ctrl-C into KeyboardInterrupt:
-    the board file says so ("link_is_repl", written by `schocken deploy` for the emulated board) and the reader
-    reads standard input (MicroPython's StreamReader keeps its stream in ``.s``). Never on a BLE link."""
+    the board file says so ("link_is_repl", written by `schocken deploy` for the emulated board) and the
+    reader reads standard input (MicroPython's StreamReader keeps its stream in ``.s``). Never on a BLE
+    link."""
     spec = board.spec if type(board.spec) is dict else {}
     stream = getattr(reader, "s", None)
-    return spec.get("link_is_repl") is True and stream is not None and stream is getattr(sys.stdin, "buffer", 0)
+    return (spec.get("link_is_repl") is True and stream is not None
+            and stream is getattr(sys.stdin, "buffer", 0))
 
 
 def start(board, config, extra=(), splitter=None):

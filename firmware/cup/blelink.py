@@ -1,5 +1,5 @@
-"""The cup's side of BLE that is not the radio: the tracker that follows the cup's state from the messages on its
-link, so the advertisement can say it without a hook in the app. The format itself (UUIDs, fragments, the
+"""The cup's side of BLE that is not the radio: the tracker that follows the cup's state from the messages on
+its link, so the advertisement can say it without a hook in the app. The format itself (UUIDs, fragments, the
 advertisement) is schocken.bleformat, shared with the host; the radio is firmware/boards/ble.py (aioble).
 """
 
@@ -11,8 +11,8 @@ from schocken.bleformat import advertising_data
 
 # --- the cup's state, followed from its link ----------------------------------------------------------
 class Tracker:
-    """Follows state, name and seat from the lines the cup sends, so the advertisement can tell them without the
-    app knowing about BLE. ``seq`` counts the changes (mod 256).
+    """Follows state, name and seat from the lines the cup sends, so the advertisement can tell them without
+    the app knowing about BLE. ``seq`` counts the changes (mod 256).
 
     Only the cup's own lines count: it says what it accepted (the ``ok`` to ``configure`` carries the name and
     seat it took, ``status`` and ``identity`` its name). What arrives from the link is never looked at: a line
@@ -85,6 +85,7 @@ class Tracker:
 def _loads(line):
     try:
         msg = json.loads(line)
-    except (ValueError, TypeError, IndexError, KeyError, UnicodeError):  # MicroPython's json raises a few kinds
+    except (ValueError, TypeError, IndexError, KeyError, UnicodeError):
+        # MicroPython's json raises a few kinds
         return None
     return msg if isinstance(msg, dict) else None

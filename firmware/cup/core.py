@@ -22,8 +22,7 @@ READY = "reveal_ready"
 REVEALED = "revealed"
 
 
-def _fair():
-    # Loaded only when a host asks for fair play: a cup alone or on an older host keeps the heap.
+def _fair():  # loaded only when a host asks for fair play: a cup alone or on an older host keeps the heap
     from schocken import fair
     return fair
 
@@ -78,7 +77,8 @@ class Cup:
             turn = None
             if turn_data["transcript"] is not None:
                 turn = apply_steps(Turn(rules, rnd["limit"]), turn_data["transcript"])
-            self.rules, self.name, self.seat, self.hosted = rules, table["name"], table["seat"], table["hosted"]
+            self.rules, self.name, self.seat, self.hosted = (rules, table["name"], table["seat"],
+                                                             table["hosted"])
             self.state, self.round, self.limit, self.turn = rnd["state"], rnd["round"], rnd["limit"], turn
             self.nonce, self.commit, self.result = rnd["nonce"], rnd["commit"], rnd["result"]
             self.fair, self.awaiting = table["fair"], turn_data["awaiting"]
@@ -100,8 +100,7 @@ class Cup:
             return self._refuse("not your turn" if self.state != TURN else "no throw left")
         if not self._secrets():
             return
-        if self.fair:
-            # The set-aside decisions are final now; the host's nonce for this throw comes after them.
+        if self.fair:  # the set-aside decisions are final now; the host's nonce for this throw follows them
             if self.awaiting is not None:
                 return self._refuse("waiting for the host's nonce")
             self.awaiting = self.turn.throws_used + 1
@@ -141,7 +140,7 @@ class Cup:
         self.nonce = "".join("%02x" % b for b in nonce)
         self.seed = seed
         self.save()
-        if seed is not None:  # committed before the first throw: the seed cannot be chosen after seeing a nonce
+        if seed is not None:  # committed before the first throw: no seed can be chosen after seeing a nonce
             self.send({"t": "seed", "round": self.round, "hash": _fair().seed_commitment(seed)})
         return True
 
@@ -160,14 +159,15 @@ class Cup:
             return self._refuse(str(e))
         if self.turn.throws_used >= self.turn.limit:
             # The last permitted throw stays hidden, also from its owner: the turn is over. Throw, stand and
-            # commitment in one save: reset between two, a cup woke on turn with no throw left, never to stand.
+            # commitment in one save: reset between two, a cup woke on turn, no throw left, never to stand.
             self.turn.stand()
             self.state = DONE
             self.peeking = False
             self.commit = protocol.commitment(self.round, self.turn.dice(), self.nonce)
         self._progress("throw")
         if self.state == DONE:
-            self.send({"t": "done", "round": self.round, "throws": self.turn.throws_used, "commit": self.commit})
+            self.send({"t": "done", "round": self.round, "throws": self.turn.throws_used,
+                       "commit": self.commit})
 
     def _refused_off_turn(self):
         # A die or the stand counts on turn only, and not while a fair throw waits for the host's nonce.
@@ -253,8 +253,8 @@ class Cup:
             return self._report(protocol.E_VERSION,
                                 "protocol version %d, cup speaks %d" % (msg["v"], protocol.VERSION), "hello")
         out = {"t": "identity", "v": protocol.VERSION, "cup": self.identity["cup"], "name": self.name,
-               "fw": FIRMWARE, "board": self.identity["board"], "battery": self.battery() if self.battery else None,
-               "presets": sorted(PRESETS)}
+               "fw": FIRMWARE, "board": self.identity["board"],
+               "battery": self.battery() if self.battery else None, "presets": sorted(PRESETS)}
         if self.hello_nonce is not None:
             out["nonce"] = self.hello_nonce
         self.send(out)
@@ -318,13 +318,14 @@ class Cup:
                "public": self._public(), "seat": self.seat, "name": self.name}
         if msg.get("id") is not None:
             out["id"] = msg["id"]
-        if self.state == TURN and self.seed is not None:  # a host that missed the seed or the shake learns them
+        if self.state == TURN and self.seed is not None:  # a host that missed the seed or the shake gets them
             out["seed"] = _fair().seed_commitment(self.seed)
             if self.awaiting is not None:
                 out["awaiting"] = self.awaiting
         self.send(out)
         if self.state in (DONE, READY, REVEALED):  # a host that lost the commitment gets it again
-            self.send({"t": "done", "round": self.round, "throws": self.turn.throws_used, "commit": self.commit})
+            self.send({"t": "done", "round": self.round, "throws": self.turn.throws_used,
+                       "commit": self.commit})
 
     # --- internals ----------------------------------------------------------------------------------
     def _begin(self, round_id, limit):
@@ -389,7 +390,7 @@ class Cup:
         the reveal (kind "aside" or "cup")."""
         if not self.turn or not self.turn.throws_used:
             if self.hosted and self.state == IDLE and self.seat is not None and self.seat < 6:
-                return [(0, self.seat + 1, "seat")]  # seated by the host: die 1 shows the seat until play starts
+                return [(0, self.seat + 1, "seat")]  # seated by the host: die 1 shows the seat before play
             return []
         out = []
         for s in range(3):

@@ -41,8 +41,8 @@ _MA_PER_CHANNEL = const(20)
 _MA_IDLE = const(1)
 BRIGHTNESS_CAP = (LED_BUDGET_MA - N_PIXELS * _MA_IDLE) / (N_PIXELS * 3 * _MA_PER_CHANNEL)
 
-# Face -> pips (bit i = pip i, order as in the docstring); standard die faces. A bytes literal: its data stays in
-# the firmware image, only a small header takes heap.
+# Face -> pips (bit i = pip i, order as in the docstring); standard die faces. A bytes literal: its data stays
+# in the firmware image, only a small header takes heap.
 PIPS = (b"\x00"    # 0: blank                  0b0000000
         b"\x08"    # 1: center                 0b0001000
         b"\x41"    # 2: top-left, bottom-right 0b1000001
@@ -51,8 +51,8 @@ PIPS = (b"\x00"    # 0: blank                  0b0000000
         b"\x6b"    # 5: corners + center       0b1101011
         b"\x77")   # 6: two columns of three   0b1110111
 
-# Colors are 0xRRGGBB ints, as neopixel takes them: small ints are no objects, so passing them allocates nothing
-# and the cup keeps no tuple per color.
+# Colors are 0xRRGGBB ints, as neopixel takes them: small ints are no objects, so passing them allocates
+# nothing and the cup keeps no tuple per color.
 OFF = const(0x000000)
 DIE = const(0xFFFFFF)  # a rolled die
 DIE_KEPT = const(0xFF8000)  # a die set aside ("rausgelegt")
@@ -176,7 +176,8 @@ class DiceLeds:
 
     def frame(self):
         """The 22 * 3 GRB bytes on the wire now, computed from the pixels' colors and brightness as neopixel
-        scales them (``int(value * brightness)``). For tests and diagnostics: it allocates, the views do not."""
+        scales them (``int(value * brightness)``). For tests and diagnostics: it allocates, the views do
+        not."""
         px = self._px
         b = px.brightness
         out = bytearray(N_PIXELS * 3)

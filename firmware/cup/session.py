@@ -38,8 +38,8 @@ class Session:
         return cup_nonce
 
     def refusal(self, line, msg):
-        """None if the line is signed with the session key (or the offered one, which then becomes the session)
-        and its counter is new; else why not."""
+        """None if the line is signed with the session key (or the offered one, which then becomes the
+        session) and its counter is new; else why not."""
         if self.key is None:
             return "this cup needs an authenticated host: hello with a nonce first"
         body = _rstrip(line)
@@ -59,8 +59,8 @@ class Session:
         return None
 
     def encode(self, msg, plain):
-        """A message -> its signed line (``plain``: unsigned); the identity that answers an offer is signed under
-        the offered key."""
+        """A message -> its signed line (``plain``: unsigned); the identity that answers an offer is signed
+        under the offered key."""
         if msg.get("t") == "identity":
             offer = self.offer
             if "nonce" not in msg:

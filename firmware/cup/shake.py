@@ -99,7 +99,8 @@ class ShakeDetector:
 
     def feed_board(self, t_ms, board, buf):
         """One sample read from a board (docs/board-interface.md): its accelerometer into the preallocated
-        ``buf`` (array('i', 3)), or its switch. The cup's 100 Hz loop and the doctor's self-test both use it."""
+        ``buf`` (array('i', 3)), or its switch. The cup's 100 Hz loop and the doctor's self-test both use
+        it."""
         if self.sensor == "accel":
             board.read_accel(buf)
             return self.feed_accel(t_ms, buf[0], buf[1], buf[2])

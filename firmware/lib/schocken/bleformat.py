@@ -1,4 +1,4 @@
-"""The wire protocol over Bluetooth Low Energy, defined once for the cup and the host (docs/protocol.md, "BLE").
+"""The wire protocol over Bluetooth Low Energy, defined once for cup and host (docs/protocol.md, "BLE").
 
 Pure and portable (MicroPython and CPython, no radio): the GATT UUIDs, fragmentation of protocol lines to the
 negotiated ATT MTU and their reassembly, and the advertisement (cup id, name, seat, battery, state, sequence
@@ -30,7 +30,8 @@ DEFAULT_MTU = const(23)        # before any exchange (Core spec)
 WANT_MTU = const(247)          # what the cup offers: 244 payload bytes, one LL packet with DLE
 ADV_INTERVAL_US = const(100000)
 
-COMPANY_ID = const(0xFFFF)     # Bluetooth SIG: "reserved for internal use / testing"; no company id of our own
+COMPANY_ID = const(0xFFFF)     # Bluetooth SIG: "reserved for internal use / testing";
+                               # no company id of our own
 ADV_VERSION = const(1)
 AD_FLAGS = const(0x01)
 AD_UUID128_COMPLETE = const(0x07)
@@ -124,7 +125,8 @@ def encode_payload(state, seq, seat, battery_mv, cup_id, name):
 
 
 def decode_payload(data):
-    """Manufacturer payload -> dict (state, seq, seat, battery, cup, name, truncated); ValueError if not ours."""
+    """Manufacturer payload -> dict (state, seq, seat, battery, cup, name, truncated);
+    ValueError if not ours."""
     data = bytes(data)
     if len(data) < PAYLOAD_FIXED or data[0] >> 4 != ADV_VERSION:
         raise ValueError("not a schocken cup advertisement")

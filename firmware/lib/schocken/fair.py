@@ -32,7 +32,8 @@ def unhex(text):
 
 
 def hmac_sha256(key, msg, tail=b""):
-    """HMAC-SHA-256 of ``msg`` followed by ``tail`` (any buffers: fed to the hash where they lie, never joined)."""
+    """HMAC-SHA-256 of ``msg`` followed by ``tail``
+    (any buffers: fed to the hash where they lie, never joined)."""
     if len(key) > _BLOCK:
         key = hashlib.sha256(key).digest()
     key = key + b"\x00" * (_BLOCK - len(key))
@@ -107,7 +108,8 @@ def verify(key, line):
 
 def check(key, line):
     """As verify, without making the body: ``line`` may be any buffer (a cup checks a line where it lies)."""
-    if len(line) < _MAC_SUFFIX + 2 or line[-_MAC_SUFFIX:-_MAC_SUFFIX + 8] != b',"mac":"' or line[-2:] != b'"}':
+    if (len(line) < _MAC_SUFFIX + 2 or line[-_MAC_SUFFIX:-_MAC_SUFFIX + 8] != b',"mac":"'
+            or line[-2:] != b'"}'):
         raise RuleError("message is not signed")
     mac = line[-_MAC_SUFFIX + 8:-2]
     want = _hex(hmac_sha256(key, line[:-_MAC_SUFFIX], b"}"))[:MAC_HEX].encode()

@@ -19,7 +19,8 @@ class Game:
         if isinstance(players, int):
             players = ["Spieler %d" % (i + 1) for i in range(players)]
         if len(players) < rules.min_players:
-            raise RuleError("these rules need at least %d players, got %d" % (rules.min_players, len(players)))
+            raise RuleError("these rules need at least %d players, got %d"
+                            % (rules.min_players, len(players)))
         self.rules = rules
         self.names = list(players)
         self.seats = list(range(len(players)))
@@ -77,14 +78,15 @@ class Game:
         return self.half.order()
 
     def play_round(self, entries, forfeit=()):
-        """``entries``: (dice, throws, hand) for each seat of ``order()``, in that order. ``forfeit``: positions
-        in that order whose throw is void (a cup caught cheating, when the table rules that the cheater takes
-        the Deckel); they rank below everyone, the first of them in seating order is the round's worst.
-        Returns (RoundResult, moves) where moves are the Deckel moved, see ``Half.give``."""
+        """``entries``: (dice, throws, hand) for each seat of ``order()``, in that order. ``forfeit``:
+        positions in that order whose throw is void (a cup caught cheating, when the table rules that the
+        cheater takes the Deckel); they rank below everyone, the first of them in seating order is the round's
+        worst. Returns (RoundResult, moves) where moves are the Deckel moved, see ``Half.give``."""
         self._in_play()
         order = self.half.order()
         if len(entries) != len(order):
-            raise RuleError("this round needs %d throws (seats %s), got %d" % (len(order), order, len(entries)))
+            raise RuleError("this round needs %d throws (seats %s), got %d"
+                            % (len(order), order, len(entries)))
         honest = [i for i in range(len(order)) if i not in forfeit]
         if not honest:
             raise RuleError("no valid throw in this round: it must be played again")

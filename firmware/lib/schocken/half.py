@@ -44,7 +44,8 @@ class Half:
         """Deckel are conserved: the middle and the players hold exactly the total."""
         held = sum(self.deckel.values())
         if held + self.middle != self.total or self.middle < 0 or min(self.deckel.values()) < 0:
-            raise RuleError("Deckel not conserved: middle %d + players %d != %d" % (self.middle, held, self.total))
+            raise RuleError("Deckel not conserved: middle %d + players %d != %d"
+                            % (self.middle, held, self.total))
 
     # --- moves -------------------------------------------------------------------------------------
     def give(self, best, worst, worth):

@@ -1,7 +1,8 @@
 """What only the host does with the wire protocol: the messages a cup sends (``CUP_TO_HOST``, in the format of
 protocol.HOST_TO_CUP), find the message in a noisy line from a cup, and check a cup's reveal against its
 commitment and the rules. Shared like the rest of the package, but a cup never imports it, so the cup's heap
-does not carry it. The protocol itself (framing, HOST_TO_CUP, error codes, the commitment) is schocken.protocol.
+does not carry it. The protocol itself (framing, HOST_TO_CUP, error codes, the commitment) is
+schocken.protocol.
 """
 
 from schocken import RuleError
@@ -10,7 +11,8 @@ from schocken.turn import Turn, apply_steps
 
 # Cup -> host: validated by the host with protocol.decode(line, CUP_TO_HOST); docs/protocol.md.
 CUP_TO_HOST = {
-    "identity": "v:i cup:s name:s fw:s board:s battery:i? presets:l nonce:h?",  # nonce: the cup's part of the session
+    # nonce: the cup's part of the session
+    "identity": "v:i cup:s name:s fw:s board:s battery:i? presets:l nonce:h?",
     "ok": "re:s name:s? seat:i?",               # configure: the name and seat the cup took
     "error": "code:s msg:s re:s?",
     "progress": "round:i throws:i public:l event:s",
@@ -84,7 +86,8 @@ def check_reveal(rules, limit, commit, revealed, round_id=None):
     if turn.dice() != list(revealed["dice"]):
         raise RuleError("the transcript gives %s, the cup revealed %s" % (turn.dice(), revealed["dice"]))
     if turn.throws_used != revealed["throws"]:
-        raise RuleError("the transcript has %d throws, the cup said %d" % (turn.throws_used, revealed["throws"]))
+        raise RuleError("the transcript has %d throws, the cup said %d"
+                        % (turn.throws_used, revealed["throws"]))
     if turn.hand() != revealed["hand"]:
         raise RuleError("the hand flag does not match the transcript")
     return turn.result()

@@ -25,8 +25,8 @@ except ImportError:  # very small ports
 from schocken import RuleError
 
 # MicroPython's json.loads parses any buffer where it lies, and checks the UTF-8 of every string it makes as
-# bytes.decode would (both follow MICROPY_PY_BUILTINS_STR_UNICODE_CHECK): a cup decodes a line without copying it.
-# CPython's json takes no memoryview and guesses UTF-16 and -32 in bytes: the host decodes UTF-8 first.
+# bytes.decode would (both follow MICROPY_PY_BUILTINS_STR_UNICODE_CHECK): a cup decodes a line without copying
+# it. CPython's json takes no memoryview and guesses UTF-16 and -32 in bytes: the host decodes UTF-8 first.
 _IN_PLACE = sys.implementation.name == "micropython"
 
 VERSION = const(1)
@@ -47,9 +47,9 @@ E_AUTH = "auth"                    # a cup with a secret: the line is unsigned, 
 E_MEMORY = "no_memory"             # the cup had no memory for the line: dropped unread, nothing changed
 
 # Each message type's fields, as "name:kind" words. Kinds: i int, s string, b bool, d dice (list of 1..3 dice
-# 1..6), l list, o object, h hex string; a trailing "?" allows null or absence. One string per type rather than a
-# dict per type: a cup keeps this table for as long as it runs (``fields()`` gives the pairs). What a cup sends,
-# the host checks against hostside.CUP_TO_HOST (same format), which a cup does not load.
+# 1..6), l list, o object, h hex string; a trailing "?" allows null or absence. One string per type rather
+# than a dict per type: a cup keeps this table for as long as it runs (``fields()`` gives the pairs). What a
+# cup sends, the host checks against hostside.CUP_TO_HOST (same format), which a cup does not load.
 HOST_TO_CUP = {
     "hello": "v:i nonce:h?",                    # nonce: the host's part of an authenticated session
     "configure": "rules:o name:s seat:i fair:b?",  # fair: dice from seed and nonces
@@ -80,7 +80,8 @@ class ProtocolError(ValueError):
 class LineSplitter:
     """Cuts a byte stream into lines of at most MAX_LINE bytes (newline included) in one buffer allocated
     once: an overlong line is dropped up to its newline and reported once, so garbage can neither exhaust nor
-    fragment a cup's heap. ``scan`` hands each line over in place (the cup); ``feed`` returns copies (the host)."""
+    fragment a cup's heap. ``scan`` hands each line over in place (the cup); ``feed`` returns copies (the
+    host)."""
 
     def __init__(self, limit=MAX_LINE):
         self.limit = limit
@@ -89,10 +90,10 @@ class LineSplitter:
         self.skipping = False
 
     def scan(self, data, handle):
-        """Calls ``handle(line)`` for every line ``data`` completes: a memoryview of the line (without newline)
-        in the splitter's buffer, valid only during the call, or None for an overlong line. A line is never
-        copied, so its length costs no heap. If ``handle`` raises, the exception propagates with the splitter
-        ready for the next line; the rest of ``data`` is lost."""
+        """Calls ``handle(line)`` for every line ``data`` completes: a memoryview of the line (without
+        newline) in the splitter's buffer, valid only during the call, or None for an overlong line. A line is
+        never copied, so its length costs no heap. If ``handle`` raises, the exception propagates with the
+        splitter ready for the next line; the rest of ``data`` is lost."""
         start = 0
         size = len(data)
         while start < size:
@@ -211,8 +212,9 @@ def encode(msg):
 
 def pieces(msg):
     """Message dict -> its line as bytes in pieces, a field each and "}" with the newline last, checked as
-    ``line`` checks. One after another they are the line ``encode`` makes, but never all in one piece of memory:
-    a cup's fragmented heap may have no hole as large as its longest line (the reveal's, 200 to 300 bytes)."""
+    ``line`` checks. One after another they are the line ``encode`` makes, but never all in one piece of
+    memory: a cup's fragmented heap may have no hole as large as its longest line (the reveal's,
+    200 to 300 bytes)."""
     out = []
     size = 1  # the closing brace
     for key in msg:

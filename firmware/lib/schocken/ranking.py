@@ -40,7 +40,8 @@ def check_limit(results):
     limit = results[0].throws
     for i in range(1, len(results)):
         if results[i].throws > limit:
-            raise RuleError("player %d used %d throws, more than the opener's %d" % (i + 1, results[i].throws, limit))
+            raise RuleError("player %d used %d throws, more than the opener's %d"
+                            % (i + 1, results[i].throws, limit))
 
 
 def rank_round(rules, entries, limit_check=True):

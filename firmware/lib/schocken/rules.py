@@ -35,8 +35,8 @@ class Rules:
     """One rule set: a preset name plus option values. Immutable by convention; compare with ``options()``.
 
     The class attributes are the options and their defaults, the common bar rules of seed 002; the type of a
-    default is the option's type. An instance keeps only what its preset and its options change, so a cup holds
-    one small dict per rule set, not a copy of every option."""
+    default is the option's type. An instance keeps only what its preset and its options change, so a cup
+    holds one small dict per rule set, not a copy of every option."""
 
     deckel_total = 13           # Deckel in the middle at the start of a half
     max_throws = 3              # throws the opener may take
@@ -46,7 +46,8 @@ class Rules:
     strasse_only_hand = False   # a Straße counts only from the hand
     general_only_hand = False   # a General counts only from the hand
     ace_hundred = False         # in a plain number a one counts as a hundred: 1-5-4 is 154
-    schock_aus = "all"          # "all": the loser takes all Deckel, the half is lost; "middle": worth all 13 by the usual flow
+    schock_aus = "all"          # "all": the loser takes all Deckel, the half is lost;
+                                # "middle": worth all 13 by the usual flow
     schock_aus_hand_beats = False  # a Schock-Aus from the hand beats a built one, whatever the throws
     aside_only_ones = False     # only ones may be set aside
     ones_must_stay = False      # a one that fell must be set aside (house rule)

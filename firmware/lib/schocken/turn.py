@@ -134,7 +134,8 @@ class Turn:
             raise RuleError("Sechsen drehen needs two or three different dice")
         for s in slots:
             if self.state[s] == ASIDE:
-                raise RuleError("die %d did not fall in this throw: only sixes of the same throw turn" % (s + 1))
+                raise RuleError("die %d did not fall in this throw: only sixes of the same throw turn"
+                                % (s + 1))
             if self.values[s] != 6:
                 raise RuleError("die %d shows %d, not a six" % (s + 1, self.values[s]))
         if self.turned:

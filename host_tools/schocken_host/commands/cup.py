@@ -42,10 +42,10 @@ LINK_DRAIN_BYTES = 8192  # unread link output beyond this, nobody is reading: dr
 class _LinkGuard:
     """Keeps the cup's link from filling up while no host reads it.
 
-    The cup writes its messages to the link whether or not a host listens; a pseudo-terminal holds ~17 KB, then
-    the cup's output task stalls and its queue grows in the cup's small heap. Our own descriptor on the link
-    path sees how much is unread (FIONREAD): a host that is connected reads it at once, so a backlog beyond
-    LINK_DRAIN_BYTES means nobody is there, and it is dropped."""
+    The cup writes its messages to the link whether or not a host listens; a pseudo-terminal holds ~17 KB,
+    then the cup's output task stalls and its queue grows in the cup's small heap. Our own descriptor on the
+    link path sees how much is unread (FIONREAD): a host that is connected reads it at once, so a backlog
+    beyond LINK_DRAIN_BYTES means nobody is there, and it is dropped."""
 
     def __init__(self, port, limit=LINK_DRAIN_BYTES):
         self.limit = limit
@@ -294,7 +294,8 @@ def add_arguments(p):
     p.add_argument("--emulate", action="store_true", help="run an emulated cup (the only kind so far)")
     p.add_argument("--sensor", choices=("accel", "switch"), default=None,
                    help="shake sensor of the emulated board (default: the board's)")
-    p.add_argument("--board", default=None, metavar="FILE", help="board file, e.g. hardware/boards/pico_w.json")
+    p.add_argument("--board", default=None, metavar="FILE",
+                   help="board file, e.g. hardware/boards/pico_w.json")
     p.add_argument("--name", default="", help="the cup's player name")
     p.add_argument("--rules", default="standard", choices=sorted(PRESETS), metavar="PRESET",
                    help="rule set: %s (alone the firmware plays standard)" % ", ".join(sorted(PRESETS)))

@@ -12,7 +12,8 @@ from schocken_host.provision import DeployError
 
 def add_arguments(p):
     p.add_argument("--port", help="serial port of the cup (default: the one USB board found)")
-    p.add_argument("--board", choices=board_names(), help="board (default: the /board.json on it, else detected)")
+    p.add_argument("--board", choices=board_names(),
+                   help="board (default: the /board.json on it, else detected)")
     p.add_argument("--name", help="player name the cup shows until a host seats it (max. 24)")
     p.add_argument("--cup-id", help="the cup's id (default: the one on it, else a new one)")
     p.add_argument("--new-secret", action="store_true", help="give the cup a new fair-play secret")
@@ -20,7 +21,8 @@ def add_arguments(p):
                    help="how the host reaches the cup: USB serial (default) or Bluetooth LE")
     p.add_argument("--no-mip", action="store_true", help="do not install aioble (needs network)")
     p.add_argument("--no-start", action="store_true", help="leave the cup at the REPL afterwards")
-    p.add_argument("--control", metavar="PTY", help="emulated board only: its control channel (buttons, shakes)")
+    p.add_argument("--control", metavar="PTY",
+                   help="emulated board only: its control channel (buttons, shakes)")
     p.add_argument("--timeout", type=seconds, default=5.0, help="seconds to wait for the REPL (default 5)")
 
 

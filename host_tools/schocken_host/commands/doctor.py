@@ -10,8 +10,10 @@ from schocken_host.provision.doctor import doctor
 
 def add_arguments(p):
     p.add_argument("--port", help="serial port of the cup (default: the one USB board found)")
-    p.add_argument("--timeout", type=seconds, default=15.0, help="seconds to wait for each press or shake (default 15)")
-    p.add_argument("--no-input", action="store_true", help="skip the tests that need a person (buttons, shake)")
+    p.add_argument("--timeout", type=seconds, default=15.0,
+                   help="seconds to wait for each press or shake (default 15)")
+    p.add_argument("--no-input", action="store_true",
+                   help="skip the tests that need a person (buttons, shake)")
     p.add_argument("--yes", action="store_true", help="do not ask for the eye check of the LEDs")
     p.add_argument("--no-start", action="store_true", help="leave the cup at the REPL afterwards")
     p.add_argument("--json", action="store_true", help="end with the results as one JSON line")

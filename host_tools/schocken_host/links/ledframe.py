@@ -1,8 +1,9 @@
-"""The cup's LED frame, the one codec on the host: what the cup puts on its WS2812B chain (firmware/cup/leds.py).
+"""The cup's LED frame, the host's one codec: what the cup puts on its WS2812B chain (firmware/cup/leds.py).
 
-22 pixels, 3 bytes each in GRB order, already scaled by the board's brightness. Die d (0..2) is pixels 7d..7d+6
-with its pips wired TL, TR, ML, C, MR, BL, BR; pixel 21 is the status pixel. Colors and their meaning follow
-firmware/cup/leds.py and firmware/cup/view.py; `tests/test_leds.py` holds this codec against the firmware's.
+22 pixels, 3 bytes each in GRB order, already scaled by the board's brightness. Die d (0..2) is pixels
+7d..7d+6 with its pips wired TL, TR, ML, C, MR, BL, BR; pixel 21 is the status pixel. Colors and their meaning
+follow firmware/cup/leds.py and firmware/cup/view.py; `tests/test_leds.py` holds this codec against the
+firmware's.
 
 ``decode(frame)`` gives faces, pip colors and the status color; ``status_name`` names a status color;
 ``frame_from`` builds a frame as the firmware does. Text for a terminal is views/render.py.

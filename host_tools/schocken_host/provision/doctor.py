@@ -11,7 +11,8 @@ It interrupts the cup app (Ctrl-C), enters the raw REPL (never a soft reset) and
     RNG        the roller's SP 800-90B startup health test, then 600 dice and a chi-square test
     battery    the voltage through the divider
 
-Afterwards the cup app is started again (``--no-start`` leaves it at the REPL). Exit status 1 when a test fails.
+Afterwards the cup app is started again (``--no-start`` leaves it at the REPL). Exit status 1 when a test
+fails.
 """
 
 import sys
@@ -193,8 +194,8 @@ def shown_name(lang, name):
     return tr(lang, "doctor.test_" + name.lower())
 
 
-def doctor(port=None, lang="de", timeout=15.0, interactive=None, no_input=False, start=True, out=None, ask=None,
-           connect_timeout=5.0):
+def doctor(port=None, lang="de", timeout=15.0, interactive=None, no_input=False, start=True, out=None,
+           ask=None, connect_timeout=5.0):
     """Run the self-test; returns (results, info)."""
     out = out or sys.stdout
     if interactive is None:

@@ -82,10 +82,10 @@ class Bot:
             return False
 
     async def until(self, check, what, cup_ms=0, host_s=HOST_S, since=None):
-        """Wait for check() to be true; returns its value. Bounded: host_s real seconds plus cup_ms of the cup's
-        time (divided by the time scale). Ends with a BotError that names ``what`` when it does not come, as
-        soon as the cup was restarted (what was sent to the old process is lost), and, given ``since`` (a frame
-        count), as soon as a later frame shows the red flash of a refused input."""
+        """Wait for check() to be true; returns its value. Bounded: host_s real seconds plus cup_ms of the
+        cup's time (divided by the time scale). Ends with a BotError that names ``what`` when it does not
+        come, as soon as the cup was restarted (what was sent to the old process is lost), and, given
+        ``since`` (a frame count), as soon as a later frame shows the red flash of a refused input."""
         loop = asyncio.get_running_loop()
         timeout = host_s + cup_ms / 1000 / self.time_scale
         end = loop.time() + timeout
@@ -98,7 +98,8 @@ class Bot:
             if self.cup.starts != starts:
                 raise BotError("bot %d: its cup was restarted while it waited for %s" % (self.seat + 1, what))
             if since is not None and self.refused(since):
-                raise BotError("bot %d: its cup refused the input it waited on for %s" % (self.seat + 1, what))
+                raise BotError("bot %d: its cup refused the input it waited on for %s"
+                               % (self.seat + 1, what))
             left = end - loop.time()
             if left <= 0 or not await self._changes(left):
                 raise BotError("bot %d waited %.1f s in vain for %s" % (self.seat + 1, timeout, what))
@@ -147,7 +148,8 @@ class Bot:
     def refused(self, since):
         """A frame after the first ``since`` flashed red: the cup refused an input (on turn, red is nothing
         else)."""
-        return any(ledframe.status_name(ledframe.decode(f)["status"]) == "red" for f in self.cup.frames_since(since))
+        return any(ledframe.status_name(ledframe.decode(f)["status"]) == "red"
+                   for f in self.cup.frames_since(since))
 
     def on_turn_light(self):
         """The status pixel says the cup is on turn (green, or the color of the throws used so far)."""
@@ -171,7 +173,8 @@ class Bot:
             return False
 
         def covered():  # a later frame shows the cup covered again: the next input comes after the peek
-            return any(not any(ledframe.decode(f)["dice"][s] for s in slots) for f in self.cup.frames_since(lit[0]))
+            return any(not any(ledframe.decode(f)["dice"][s] for s in slots)
+                       for f in self.cup.frames_since(lit[0]))
         self.cup.hold(3, self.peek_ms)
         await self.until(shown, "its dice while peeking", cup_ms=self.peek_ms + 1000, since=seen)
         await self.until(covered, "the cup covered after peeking", cup_ms=self.peek_ms + 1000)
@@ -219,7 +222,8 @@ class Bot:
                     self.cup.control("dice " + " ".join(str(d) for d in self.dice(st.round, self.seat,
                                                                                turn.throws_used + 1, n)))
                 await self.until(self.on_turn_light, "its cup's on-turn light")
-                before, seen = self.progress, self.cup.frame_count  # not me.throws: a resumed host's may be stale
+                # not me.throws: a resumed host's may be stale
+                before, seen = self.progress, self.cup.frame_count
                 self.cup.shake(self.shake_ms)
                 await self.until(lambda: self.progress > before or me.done, "its throw to be counted",
                                  cup_ms=self.shake_ms + 1000, since=seen)

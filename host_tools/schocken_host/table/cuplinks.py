@@ -1,8 +1,8 @@
 """The referee's side of each seat's link: one pump per cup that no message can kill, and waits that all end.
 
-Every message from a cup passes its seat's pump. The pump serves fair play at once (the seed commitment, a nonce
+Every message from a cup passes its seat's pump, which serves fair play at once (the seed commitment, a nonce
 for each shake) and hands everything else to the seat's inbox. A message the pump cannot take (malformed, of
-another round, a bug in a handler or a view) is a ``fault`` of that cup, logged and shown, and the pump goes on.
+another round, a bug in a handler or a view) is a ``fault`` of that cup, logged and shown; the pump goes on.
 
 The referee waits on a cup only through ``wait_for``. While it waits, a cup that says nothing for PING_AFTER
 seconds is asked its ``status`` (answers carry the request's id, so an old answer is never taken for a new
@@ -47,13 +47,13 @@ class Seat:
         self.ping_at = None           # loop time of an unanswered status request
         self.fresh_from = 1           # a status answers the present only if its id is at least this
         self.away_since = None        # loop time the seat was paused (link lost or silent)
-        self.since = 0.0              # loop time the referee's present task with the seat began (--turn-timeout)
+        self.since = 0.0              # loop time the present task with the seat began (--turn-timeout)
         self.asked_at = None          # loop time the table was asked about this seat
         self.faults = {}              # round -> faults reported
 
 
 class CupLinks:
-    """The seats' links; the referee builds the game on ``connect``, ``send``, ``wait_for`` and ``ask_status``.
+    """The seats' links; the referee builds the game on ``connect``, ``send``, ``wait_for``, ``ask_status``.
     Expects ``self.seats``, ``self.state``, ``self.emit``, ``self.fair`` and the timeouts from the referee."""
 
     ping_after = PING_AFTER
@@ -66,7 +66,7 @@ class CupLinks:
             seat.pump.cancel()  # the pump of a dead link must not put its error into the new inbox
             seat.pump = None
         await seat.transport.open()
-        for attempt in range(HELLO_TRIES):  # a cup busy starting (a loaded machine, a board booting) may miss one
+        for attempt in range(HELLO_TRIES):  # a cup busy starting (loaded machine, booting board) may miss one
             try:
                 ident = await hello(seat.transport)
                 break
@@ -98,13 +98,13 @@ class CupLinks:
         await seat.transport.send({"t": "status", "id": ask})
         end = loop.time() + timeout
         while True:
-            msg = await seat.transport.recv(max(0.01, end - loop.time()))  # TimeoutError: the cup is not there
+            msg = await seat.transport.recv(max(0.01, end - loop.time()))  # TimeoutError: the cup is absent
             if msg["t"] == "status" and msg.get("id") == ask:
                 return msg
 
     def lost_at_start(self, seat_no, error):
-        """A cup that cannot be reached when a resumed game starts: the first wait on it reconnects (``_rejoin``),
-        as for a cup that went away during the game."""
+        """A cup that cannot be reached when a resumed game starts: the first wait on it reconnects
+        (``_rejoin``), as for a cup that went away during the game."""
         seat = self.seats[seat_no]
         seat.link += 1
         seat.inbox = asyncio.Queue()
@@ -192,7 +192,7 @@ class CupLinks:
             if msg.get("re") == "input":
                 self.refused(seat_no, msg["msg"])
                 return True
-            if msg.get("code") == protocol.E_RNG:  # never a silent wait: the table reads why the cup does not roll
+            if msg.get("code") == protocol.E_RNG:  # no silent wait: the table reads why the cup does not roll
                 self.note(tr(self.lang, "play.cup_rng", n=seat_no + 1, msg=msg["msg"]))
                 self.fault(seat_no, "rng_failed: %s" % msg["msg"])
                 return True
@@ -207,7 +207,7 @@ class CupLinks:
             self.fault(seat_no, "a second seed commitment in one turn (the first one stands)")
 
     async def _nonce(self, seat_no, throw):
-        """The host's nonce for a throw. Logged once per throw and sent again as often as asked (the same one):
+        """The host's nonce for a throw. Logged once per throw, sent again as often as asked (the same one):
         a cup restarted between its shake and the nonce gets the nonce it was waiting for, never a second
         chance. Never before the seed commitment is known: without it the throw could not be checked."""
         st = self.state
@@ -275,7 +275,8 @@ class CupLinks:
         if not wait:
             return await self.post(seat_no, {"t": "status", "id": ask})
         await self.send(seat_no, {"t": "status", "id": ask})
-        return await self.wait_for(seat_no, lambda m: m if m["t"] == "status" and m.get("id", ask) >= ask else None)
+        return await self.wait_for(seat_no,
+                                   lambda m: m if m["t"] == "status" and m.get("id", ask) >= ask else None)
 
     def fresh(self, seat_no, status):
         """True when a status answers a request made after the referee's last command to the cup."""
@@ -325,8 +326,8 @@ class CupLinks:
             self._ask_table(seat_no, seat.since, self.turn_timeout, "slow")
 
     def _ask_table(self, seat_no, start, timeout, why):
-        """Past ``timeout`` since ``start``: the table is asked; its "wait" starts the time again, its "forfeit"
-        (or no answer within the timeout again) raises Forfeit."""
+        """Past ``timeout`` since ``start``: the table is asked; its "wait" starts the time again, its
+        "forfeit" (or no answer within the timeout again) raises Forfeit."""
         seat = self.seats[seat_no]
         now = asyncio.get_running_loop().time()
         if timeout is None or now - start <= timeout:

@@ -1,10 +1,10 @@
 """The game log: append-only JSON lines, one event per line, flushed and fsynced as it happens, so a game
 survives the host crashing at any point. Logs live in the user's data directory (platformdirs).
 
-Only whole lines go in: each event is one write of one complete line, and a write that fails half-way is cut off
-again. A host that died while writing leaves a torn last line; opening the log to append repairs that tail first
-(the torn bytes go to a ``.torn`` file beside it, out of the record). One host at a time: a log being written is
-locked, and a second host is refused.
+Only whole lines go in: each event is one write of one complete line, and a write that fails half-way is cut
+off again. A host that died while writing leaves a torn last line; opening the log to append repairs that tail
+first (the torn bytes go to a ``.torn`` file beside it, out of the record). One host at a time: a log being
+written is locked, and a second host is refused.
 """
 
 import json

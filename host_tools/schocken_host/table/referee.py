@@ -1,9 +1,9 @@
 """The referee: drives a whole game through the cups, ranks with the rules package, moves the Deckel.
 
 Everything that happens becomes an event: applied to the TableState (which recomputes the game with the rules
-package, so an event the rules refuse is never written), written to the game log, then shown. A round is played
-as a continuation: what the state already knows (a cup that is done, a reveal that was checked) is not asked
-again, so a cup that reconnects, or a host that resumes from its log, goes on where the game was without
+package, so an event the rules refuse is never written), written to the game log, then shown. A round is
+played as a continuation: what the state already knows (a cup that is done, a reveal that was checked) is not
+asked again, so a cup that reconnects, or a host that resumes from its log, goes on where the game was without
 re-throwing anything. The links to the cups (the pumps, every bounded wait, reconnects, the table's word on an
 absent cup, fair play's nonces) are in table/cuplinks.py.
 """
@@ -44,7 +44,7 @@ class Referee(CupLinks):
             self.reply_timeout = reply_timeout
         self.closing = False
         self.fair = fair              # dice from each cup's committed seed and the host's nonces per throw
-        self.absent_timeout = absent_timeout  # seconds a cup may be gone (or silent) before the table is asked
+        self.absent_timeout = absent_timeout  # seconds a cup may be gone or silent before the table is asked
         self.turn_timeout = turn_timeout      # seconds a present seat may take before the table is asked
         self.requests = []            # ("penalty" | "einwuerfeln" | "wait" | "forfeit", seat) from the table
         self.listeners = []           # callables(ev) after each event is applied and shown: bots wait on them
@@ -175,7 +175,8 @@ class Referee(CupLinks):
         result, moves = _peek_round(st.game, entries, [order.index(s) for s in forfeit])
         self.emit({"ev": "round", "round": round_id, "order": order, "entries": entries, "forfeit": forfeit,
                    "ranking": [order[i] for i in result.ranking], "best": order[result.best],
-                   "worst": order[result.worst], "deckel": result.deckel, "moves": [[m[0], m[1]] for m in moves]})
+                   "worst": order[result.worst], "deckel": result.deckel,
+                   "moves": [[m[0], m[1]] for m in moves]})
         self._half_change(phase)
         await self._outcome(round_id, order, order[result.worst])
 
@@ -189,7 +190,8 @@ class Referee(CupLinks):
                 await self._turn_of(round_id, order, kind, limit, pos, s)
             except Forfeit:
                 void[s] = "absent"
-        for s in order:               # everyone is done: uncover (each cup at once; answers come as they come)
+        # everyone is done: uncover (each cup at once; answers come as they come)
+        for s in order:
             if s not in void and st.players[s].revealed is None:
                 await self.post(s, {"t": "round_end", "round": round_id})
                 if self.reveal_mode == "all":
@@ -269,7 +271,8 @@ class Referee(CupLinks):
             if got["t"] == "done":
                 break
             await self._start_turn(round_id, order, kind, lim, s, got)
-        self.emit({"ev": "done", "round": round_id, "seat": s, "throws": got["throws"], "commit": got["commit"]})
+        self.emit({"ev": "done", "round": round_id, "seat": s, "throws": got["throws"],
+                   "commit": got["commit"]})
 
     async def _start_turn(self, round_id, order, kind, lim, s, status):
         # Logged before the cup hears of it: the seed the cup sends at once belongs to this turn.

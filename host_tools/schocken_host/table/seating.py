@@ -140,7 +140,8 @@ class Table:
         self.resume_start = resume_start
         self.flash = None             # where emulated cups keep their flash: beside the game's log
         self.lang = getattr(args, "lang", "de")   # of the default names ("Spieler 2", "Player 2")
-        # Everything the user gave is checked now: a refused table starts no cup, makes no log, prints nothing.
+        # Everything the user gave is checked now: a refused table starts no cup, makes no log, prints
+        # nothing.
         fair_mode(args, resume_start)
         self.names, self.ports, self._rules = plan(args, resuming=resume_start is not None)
 
@@ -184,8 +185,9 @@ class Table:
             # A person's cup keeps a human-length long press (PERSON_LONG_MS says why).
             long_ms = 300 if kind == "bot" else PERSON_LONG_MS
             cup_id = "emu%d" % (k + 1)
-            cup = EmulatedCup(cup_id, self._name(seat_no, kind), heap=args.heap, long_ms=long_ms, secret=secret,
-                              flash=self.flash / cup_id if self.flash else None, time_scale=scale)
+            cup = EmulatedCup(cup_id, self._name(seat_no, kind), heap=args.heap, long_ms=long_ms,
+                              secret=secret, flash=self.flash / cup_id if self.flash else None,
+                              time_scale=scale)
             self.cups.append(cup)
             self.seat_of[cup.cup_id] = seat_no
             seat = Seat(self._name(seat_no, kind), SerialLink(cup.port), kind, reconnect=_reopen(cup))

@@ -1,5 +1,5 @@
-"""The table as the host sees it, rebuilt from events: the referee's live view, the scoreboard's model, and the
-replay of a game log are one and the same thing.
+"""The table as the host sees it, rebuilt from events: the referee's live view, the scoreboard's model, and
+the replay of a game log are one and the same thing.
 
 Every event is a dict with "ev". ``TableState.apply(event)`` updates the state; events that change the game
 (throw-off, round, penalty, Einwürfeln) are recomputed with the rules package and must agree with what the
@@ -74,7 +74,8 @@ class TableState:
 
     def half_loser_since(self, phase):
         """The seat that lost the half played in ``phase`` if that half has ended since (the game moved on to
-        another phase), else None. The referee's ``half_lost`` event and ``schocken stats`` both come from it."""
+        another phase), else None. The referee's ``half_lost`` event and ``schocken stats`` both come from
+        it."""
         game = self.game
         if game is None or phase not in ("half1", "half2", "final") or game.phase == phase:
             return None
@@ -114,7 +115,8 @@ class TableState:
             raise LogError("log.version", version=ev.get("version"), reads=LOG_VERSION)
         self.rules = from_dict(ev["rules"])
         self.game_id = ev["game_id"]
-        self.players = [Player(p["seat"], p["name"], p.get("cup"), p.get("kind", "cup")) for p in ev["players"]]
+        self.players = [Player(p["seat"], p["name"], p.get("cup"), p.get("kind", "cup"))
+                        for p in ev["players"]]
         self.game = Game(self.rules, [p.name for p in self.players])
 
     def _ev_turn(self, ev):

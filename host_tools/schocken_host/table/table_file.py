@@ -1,6 +1,6 @@
 """The table file of `schocken play --table FILE.toml`: the players in seating order, their cups' ports, the
-rule set. docs/table-file.md is the format; every entry is checked here and every problem is a CommandError of one
-line that names the file and the key (``tisch.toml: players[2].name: ...``)."""
+rule set. docs/table-file.md is the format; every entry is checked here and every problem is a CommandError of
+one line that names the file and the key (``tisch.toml: players[2].name: ...``)."""
 
 import tomllib
 

@@ -1,8 +1,8 @@
 """The keyboard side of `schocken cup --emulate` (commands/cup.py): the terminal mode.
 
 A key (a raw byte from the terminal, or a line's word when standard input is not a terminal) maps to an action
-of the emulated cup through the one key map that `schocken play` uses too (views/keymap.py: KEYS, action_for, and the
-key help). On a terminal, keys are read raw (termios), the screen is redrawn from
+of the emulated cup through the one key map that `schocken play` uses too (views/keymap.py: KEYS, action_for,
+and the key help). On a terminal, keys are read raw (termios), the screen is redrawn from
 the cup's LED frames (views/render.py) and the terminal is restored on exit (_run_tty). Its texts are the
 "cup." ones of texts/cup.py.
 """

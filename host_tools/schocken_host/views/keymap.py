@@ -1,13 +1,13 @@
 """The one key map of a person's emulated cup: `schocken play` (scoreboard and --plain) and `schocken cup
---emulate` read their keys through it, carry them out with the press durations it gives, and show the key help it
-writes.
+--emulate` read their keys through it, carry them out with the press durations it gives, and show the key help
+it writes.
 
 A key is a character (what a raw terminal or a typed line gives: "s", "1", " ", "\\r", "\\x03"), a Textual key
-name ("space", "enter", "ctrl+c") or a word of a scripted line ("shake", "long2", "quit"). It maps to an action:
-("shake",), ("tap", slot), ("long", slot), ("peek",), ("stand",), ("reveal",), ("quit",).
+name ("space", "enter", "ctrl+c") or a word of a scripted line ("shake", "long2", "quit"). It maps to an
+action: ("shake",), ("tap", slot), ("long", slot), ("peek",), ("stand",), ("reveal",), ("quit",).
 
-`q` quits in both tools (it is what a terminal program's user tries first, and the scoreboard's footer shows it);
-the long presses of the die buttons are 4 5 6 or Shift+1 2 3, so no letter is needed for them.
+`q` quits in both tools (it is what a terminal program's user tries first, and the scoreboard's footer shows
+it); the long presses of the die buttons are 4 5 6 or Shift+1 2 3, so no letter is needed for them.
 """
 
 from schocken_host.i18n import tr
@@ -25,7 +25,8 @@ ROWS = (
               "long1": ("long", 0), "long2": ("long", 1), "long3": ("long", 2)},
      "4 5 6"),
     ("peek", {"p": ("peek",), " ": ("peek",), "space": ("peek",), "peek": ("peek",)}, "p/{space}"),
-    ("stand", {"\r": ("stand",), "\n": ("stand",), "enter": ("stand",), "ctrl+j": ("stand",), "stand": ("stand",)},
+    ("stand", {"\r": ("stand",), "\n": ("stand",), "enter": ("stand",), "ctrl+j": ("stand",),
+               "stand": ("stand",)},
      "Enter"),
     ("reveal", {"r": ("reveal",), "reveal": ("reveal",)}, "r"),
     ("quit", {"q": ("quit",), "x": ("quit",), "\x03": ("quit",), "\x04": ("quit",), "ctrl+c": ("quit",),

@@ -89,7 +89,8 @@ class OwnCup:
         if not info:
             return None
         name, meaning = render.status_text(info["status"], lang)
-        return name, meaning.split(" · ")[0]  # "Wurf 1 · allein vor dem Zug: ...": a table's cup is never alone
+        # "Wurf 1 · allein vor dem Zug: ...": a table's cup is never alone
+        return name, meaning.split(" · ")[0]
 
     def describe(self, lang):
         """What the person knows of his cup: "beiseite 1 · unter dem Becher gesehen 4 6" (or covered, or not

@@ -37,7 +37,7 @@ class PlainUI:
         self.out.write(text + "\n")
         self.out.flush()
 
-    # --- a person at the table (views/play_keys.py) ------------------------------------------------------------
+    # --- a person at the table (views/play_keys.py) ---------------------------------------------------------
     def person(self, own):
         """A person plays ``own`` (own_cup.OwnCup) from the keyboard: the key help, once."""
         self.own = own

@@ -1,7 +1,7 @@
 """The keys of a person at a `schocken play` table: read from the scoreboard (``ui_keys``) or from standard
-input (``keyboard``, --plain), through the one key map of views/keymap.py, checked against the table first (a refused
-key gets its reason on the screen at once) and carried out on the person's emulated cup with the durations
-keymap.hold_ms gives for that cup's long press. The person's own cup, as he sees it, goes to the UI
+input (``keyboard``, --plain), through the one key map of views/keymap.py, checked against the table first (a
+refused key gets its reason on the screen at once) and carried out on the person's emulated cup with the
+durations keymap.hold_ms gives for that cup's long press. The person's own cup, as he sees it, goes to the UI
 (own_cup.OwnCup, with the key help)."""
 
 import asyncio
@@ -14,18 +14,18 @@ from schocken_host.views.own_cup import OwnCup
 
 
 async def ui_keys(queue, cup, referee, table=None):
-    """Keys the scoreboard forwards (it owns the terminal and binds the quit keys itself), read through the one
-    key map (views/keymap.py) like the lines of standard input."""
+    """Keys the scoreboard forwards (it owns the terminal and binds the quit keys itself), read through the
+    one key map (views/keymap.py) like the lines of standard input."""
     own = _person(cup, referee, table)
     while True:
         await _safe_key(await queue.get(), cup, referee, table, own)
 
 
 def keyboard(cup, referee, table=None):
-    """The human at an emulated table: keys as lines on standard input (views/keymap.py; a line with nothing on it is
-    the Enter key); and the table's word: "drop N" (seat N dropped the dice: a penalty Deckel), "ein N" (seat
-    N throws back in). A quit key, or the end of the input while a person plays, stops the game: play()'s
-    task, the one calling this, is cancelled (commands/play.py then says how to continue)."""
+    """The human at an emulated table: keys as lines on standard input (views/keymap.py; a line with nothing
+    on it is the Enter key); and the table's word: "drop N" (seat N dropped the dice: a penalty Deckel),
+    "ein N" (seat N throws back in). A quit key, or the end of the input while a person plays, stops the game:
+    play()'s task, the one calling this, is cancelled (commands/play.py then says how to continue)."""
     return _read_lines(asyncio.current_task(), cup, referee, table)
 
 
@@ -102,7 +102,8 @@ async def _key(key, cup, referee, table=None, own=None):
         referee.request(what, int(words[1]) - 1)
         return None
     if key.strip().lower() in DECISION_KEYS and referee.state.asked:
-        # The scoreboard has no line to type "forfeit N" into: w / f rule on the seat the table was asked about.
+        # The scoreboard has no line to type "forfeit N" into: w / f rule on the seat the table was asked
+        # about.
         referee.request(DECISION_KEYS[key.strip().lower()], min(referee.state.asked))
         return None
     if len(words) >= 2 and words[0] in EMULATION_WORDS and words[1].isdigit() and table is not None:
@@ -125,8 +126,8 @@ async def _key(key, cup, referee, table=None, own=None):
 
 DECISION_KEYS = {"w": "wait", "f": "forfeit"}
 # Emulated cups only, for testing a referee (docs/emulation.md): "unplug N" (seat N's cup is gone for good),
-# "restart N" (pulled and plugged in again), "freeze N" / "thaw N" (stops answering on an open link, and back),
-# "cheat N KIND [always]", "inject N JSON" (seat N misbehaves: firmware/cheat.py).
+# "restart N" (pulled and plugged in again), "freeze N" / "thaw N" (stops answering on an open link, and
+# back), "cheat N KIND [always]", "inject N JSON" (seat N misbehaves: firmware/cheat.py).
 EMULATION_WORDS = ("unplug", "restart", "freeze", "thaw", "cheat", "inject")
 
 
@@ -145,7 +146,8 @@ def _emulation_word(key, words, table):
 
 
 async def _press(cup, action, own):
-    """One key's presses on the person's cup, with the durations of keymap.hold_ms for this cup's long press."""
+    """One key's presses on the person's cup, with the durations of keymap.hold_ms for this cup's long
+    press."""
     if action[0] == "shake":
         p = own.state.players[own.seat] if own is not None else None
         before = (p.throws, p.done) if p is not None else None

@@ -4,7 +4,7 @@ One screen for the whole table: every player with his Deckel in large digits, th
 who is on turn and how many throws he used against the limit, the dice set aside (drawn as pip grids), the
 revealed throws with their labels, the round's result, the losers of the halves, players out of the half
 greyed, a cup caught cheating in red with the reason, a paused (disconnected) cup, the own cup of a person at
-the keyboard with his keys (views/scoreboard_own.py), and a log of the last events (``plain.PlainUI``'s texts).
+the keyboard with his keys (views/scoreboard_own.py), and a log of recent events (``plain.PlainUI``'s texts).
 
 The scoreboard is a view of a ``state.TableState``: ``Scoreboard.update(state, event)`` redraws it from the
 state after the event was applied, exactly like the plain UI. ``run_scoreboard`` runs the game itself as a
@@ -79,7 +79,8 @@ class Scoreboard(App):
     .card .name { text-style: bold; }
     .card .deckel-row { height: 3; }
     .card .deckel { width: auto; }
-    .card .deckel-caption { width: 1fr; height: 3; content-align: left bottom; padding-left: 1; color: $text-muted; }
+    .card .deckel-caption { width: 1fr; height: 3; content-align: left bottom; padding-left: 1;
+                            color: $text-muted; }
     .card .dice { height: 3; margin-top: 1; }
     .card .label { height: auto; min-height: 1; }
     .card .flag { height: auto; color: $error; text-style: bold; }
@@ -108,7 +109,7 @@ class Scoreboard(App):
         self.game = game
         self.auto_exit = auto_exit
         self.final_state = None
-        self.own = None              # the person's own cup (own_cup.OwnCup), when one plays from this keyboard
+        self.own = None              # the person's own cup (own_cup.OwnCup) when one plays from this keyboard
         self.error = None
         self.finished = False
         self.throw_off_text = None
@@ -254,7 +255,7 @@ class Scoreboard(App):
         self.query_one(OwnCupPanel).attach(own)
 
     def refused(self, seat, reason):
-        """A refused key (or a press the person's cup refused): the reason in his panel at once, and the log."""
+        """A refused key (or a press his cup refused): the reason in his panel at once, and the log."""
         if self._other_thread():
             self.call_from_thread(self.refused, seat, reason)
             return

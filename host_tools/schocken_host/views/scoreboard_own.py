@@ -1,6 +1,7 @@
-"""The scoreboard's panel of the person who plays an emulated cup from the keyboard: "Dein Becher", his own cup
-as he sees it (own_cup.OwnCup: the dice set aside, the dice last seen under the cup, the status pixel), the
-reason of a refused key, and the key help of views/keymap.py. Hidden while nobody plays from the keyboard."""
+"""The scoreboard's panel of the person who plays an emulated cup from the keyboard: "Dein Becher", his own
+cup as he sees it (own_cup.OwnCup: the dice set aside, the dice last seen under the cup, the status pixel),
+the reason of a refused key, and the key help of views/keymap.py. Hidden while nobody plays from the
+keyboard."""
 
 import asyncio
 
