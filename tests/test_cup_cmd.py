@@ -228,7 +228,8 @@ def test_board_file_must_have_the_cups_pixel_count(tmp_path):
 
 
 def test_key_table():
-    from schocken_host.commands.cup import _decode_keys, action_for
+    from schocken_host.views.keyboard import _decode_keys
+    from schocken_host.views.keymap import action_for
 
     assert action_for("s") == ("shake",) and action_for("ENTER") == ("stand",)
     assert action_for("2") == ("tap", 1) and action_for("§") == ("long", 2) and action_for("5") == ("long", 1)

@@ -1,5 +1,5 @@
-"""The linter (ruff, configured in pyproject.toml: line length 110, pycodestyle and pyflakes) over the whole tree:
-host, firmware, tests, bench and the hardware scripts."""
+"""The linter (ruff, configured in pyproject.toml: line length 110, pycodestyle and pyflakes) over the whole
+tree: host, firmware, tests, bench and the hardware scripts."""
 
 import shutil
 import subprocess

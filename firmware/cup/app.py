@@ -36,7 +36,7 @@ _RETRY_MS = const(10)       # after a read that failed for memory: the other tas
 # message then sets off (a turn's save, a throw's commitment) must find room, or the cup would take a line and
 # fail after it.
 _SHORT_LINE = const(128)
-_LINE_RESERVE = const(4096)
+_LINE_RESERVE = const(5120)  # at 64 KB (about 4.5 KB free in a game) no long line is taken
 try:
     from gc import mem_free
 except ImportError:  # CPython (the emulation's fallback) has no heap of its own to count

@@ -1,4 +1,5 @@
-"""Test helpers: an emulated cup reached only through its real inputs, the serial link and the control channel."""
+"""Test helpers: an emulated cup reached only through its real inputs, the serial link and the control
+channel."""
 
 import time
 
@@ -84,7 +85,8 @@ class CupDriver:
         from schocken.hostside import check_reveal
         from schocken.rules import Rules
         self.request("identity", t="hello", v=protocol.VERSION)
-        self.request(t="configure", rules={"preset": "standard", "options": {}}, name="Anna", seat=0, fair=fair)
+        self.request(t="configure", rules={"preset": "standard", "options": {}}, name="Anna", seat=0,
+                     fair=fair)
         reveals = []
         for r in (1, 2, 3):
             limit = None if r == 1 else 1

@@ -226,13 +226,14 @@ def children(pid):
 
 
 class EndedTooSoon(AssertionError):
-    """The moment a kill waited for came and went between two looks at the log (a bot table in scaled time on a
-    loaded machine): the game has to be played again, not the test failed."""
+    """The moment a kill waited for came and went between two looks at the log (a bot table in scaled time on
+    a loaded machine): the game has to be played again, not the test failed."""
 
 
 def killed_game(start, ready, tries=3):
-    """Start a game with ``start(attempt)`` -> (Popen, log_dir) and kill it at ``ready`` (kill_when); a game that
-    ended before its moment was seen is played again, ``tries`` times in all. Returns kill_when's result."""
+    """Start a game with ``start(attempt)`` -> (Popen, log_dir) and kill it at ``ready`` (kill_when); a game
+    that ended before its moment was seen is played again, ``tries`` times in all. Returns kill_when's
+    result."""
     for attempt in range(tries):
         proc, log_dir = start(attempt)
         try:

@@ -30,7 +30,8 @@ from schocken_host.links import ledframe
 from schocken_host.views import keymap
 from schocken_host.views import render
 from schocken_host.input_checks import read_text
-from schocken_host.views.keyboard import KEYS, _decode_keys, _run_tty, action_for  # noqa: F401  (re-exported)
+from schocken_host.views.keyboard import _run_tty
+from schocken_host.views.keymap import action_for
 from schocken_host.errors import CommandError
 
 DEFAULT_LONG_MS = keymap.FIRMWARE_LONG_MS

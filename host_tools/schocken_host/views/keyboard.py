@@ -16,7 +16,7 @@ import threading
 from schocken_host.i18n import tr
 from schocken_host.views import keymap
 from schocken_host.views import render
-from schocken_host.views.keymap import KEYS, action_for  # noqa: F401  (re-exported: the key map of both tools)
+from schocken_host.views.keymap import action_for
 
 
 # --- terminal mode ------------------------------------------------------------------------------------------
