@@ -23,7 +23,8 @@ from schocken_host.table import seating
 
 
 class CountedBot(seating.Bot):
-    """play_cmd's Bot, kept in a list: a game's waits in vain (bot.errors) are printed with it."""
+    """The seats' Bot (table/seating.py), kept in a list: a game's waits in vain (bot.errors) are printed
+    with it."""
     made = []
 
     def __init__(self, *a, **kw):

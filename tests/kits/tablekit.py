@@ -68,7 +68,8 @@ def play_args(argv):
 
 # --- in-process games ------------------------------------------------------------------------------
 class RecordingCup(seating.EmulatedCup):
-    """play_cmd's EmulatedCup, registered by player name so a hook can reach the cup behind a seat."""
+    """The seats' EmulatedCup (table/seating.py), registered by player name so a hook can reach the cup
+    behind a seat."""
 
     registry = {}
 
@@ -79,8 +80,8 @@ class RecordingCup(seating.EmulatedCup):
 
 
 class RecordingBot(seating.Bot):
-    """play_cmd's Bot, reachable from its cup (``game.cup(seat).bot``): a test can see what it waited for in
-    vain."""
+    """The seats' Bot (table/seating.py), reachable from its cup (``game.cup(seat).bot``): a test can see
+    what it waited for in vain."""
 
     def __init__(self, seat, cup, *a, **kw):
         super().__init__(seat, cup, *a, **kw)
