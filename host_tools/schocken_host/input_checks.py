@@ -137,7 +137,8 @@ def make_rules(preset, assignments):
 
 
 def add_rule_arguments(p):
-    """--rules and --set, the rule set of `rules`, `rank` (and, with their own defaults, `play`)."""
+    """--rules and --set of `rules` and `rank` (`play` has its own: no default preset, a table file may give
+    one)."""
     p.add_argument("--rules", default="standard", metavar="PRESET",
                    help="rule set: %s (default: standard)" % ", ".join(sorted(PRESETS)))
     p.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE",

@@ -235,14 +235,12 @@ def killed_game(start, ready, tries=3):
     """Start a game with ``start(attempt)`` -> (Popen, log_dir) and kill it at ``ready`` (kill_when); a game
     that ended before its moment was seen is played again, ``tries`` times in all. Returns kill_when's
     result."""
-    for attempt in range(tries):
-        proc, log_dir = start(attempt)
+    for attempt in range(tries - 1):
         try:
-            return kill_when(proc, log_dir, ready)
+            return kill_when(*start(attempt), ready)
         except EndedTooSoon:
-            if attempt == tries - 1:
-                raise
-    raise AssertionError("unreachable")
+            pass
+    return kill_when(*start(tries - 1), ready)
 
 
 def kill_when(proc, log_dir, ready, timeout=GAME_TIMEOUT):
