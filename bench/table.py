@@ -1,17 +1,23 @@
-"""Table bench: the host referee with 4, 8 and 16 emulated cups (MicroPython), bots with the fast strategy.
+"""Table bench: the host referee with 4 to 32 emulated cups (MicroPython), bots with the fast strategy.
 
-    .venv/bin/python bench/table.py [--sizes 4,8,16] [--deckel 13] [--deckel16 5] [--seed 1]
+    .venv/bin/python bench/table.py                          # 4, 8 and 16 cups, one game each, seed 1
+    .venv/bin/python bench/table.py --sizes 16 --runs 10     # ten games at 16 cups (seeds 1..10)
+    .venv/bin/python bench/table.py --sizes 24,32            # the large tables
 
-For each table size one full game runs through `play_cmd.play` (the code of `schocken play`) and prints:
-- event latency: from the moment the transport's reader thread has read and decoded a cup's line (progress,
-  done, revealed) to the moment `TableState.apply` finished for the event made from it (the referee writes the
-  event to the fsynced game log first, then applies it), median and p99 in ms, with the number of events;
-- wall time of the whole game (cups started, throw-off, every round, game over), and the rounds played.
+For each game (one full game through `commands.play.play`, the code of `schocken play`) it prints:
+- event latency: from the moment the link's reader thread has read and decoded a cup's line (progress, done,
+  revealed) to the moment the referee has finished with the event made from it: applied to the TableState,
+  written to the fsynced game log and handed to the view; median, p99 and max in ms over all events, and the
+  p99 of the reveals alone;
+- the wall time of the whole game (cups started, throw-off, every round, game over) and the rounds played.
+With ``--runs N`` every size plays N games (seeds ``--seed`` to ``--seed``+N-1) and a summary line says in
+how many the p99 met ``--aim`` (10 ms).
 
-No host module is changed for this: the bench wraps `SerialTransport._put` (stamps `_rx` into the decoded
-message dict, a key the referee never copies into an event), `SerialTransport.recv`, `Referee.expect`/`emit`
-and `TableState.apply` in this process. The 16-cup game uses `--deckel16` Deckel in the middle (default 5)
-to keep its length reasonable; the others use `--deckel` (default 13, the rules' default).
+No host module is changed for this: the bench wraps `SerialLink._put` (stamps `_rx` into the decoded message
+dict, a key the referee never copies into an event), `SerialLink.recv` and `CupLinks.wait_for` (to know which
+message an event came from) and `Referee.emit`, in this process. Tables of 16 cups and more play with
+``--deckel-large`` Deckel in the middle (default 5) to keep a game short; the others with ``--deckel`` (13,
+the rules' default).
 """
 
 import argparse
@@ -25,9 +31,6 @@ from pathlib import Path
 from schocken_host.commands import play as play_cmd
 from schocken_host.links.serial import SerialLink
 from schocken_host.table.referee import Referee
-from schocken_host.table.state import TableState
-
-REPO = Path(__file__).resolve().parents[1]
 
 _put = SerialLink._put
 _recv = SerialLink.recv
@@ -41,39 +44,34 @@ def put(self, item):
 
 async def recv(self, timeout=None):
     msg = await _recv(self, timeout)
-    self._last = msg
+    self.last_msg = msg  # the pump emits progress from the message it just took
     return msg
-
-
-class BenchState(TableState):
-    applied_at = None
-
-    def apply(self, ev):
-        super().apply(ev)
-        self.applied_at = time.perf_counter()
 
 
 class BenchReferee(Referee):
     latencies = []
 
-    def __init__(self, *a, state=None, **kw):
-        super().__init__(*a, state=state or BenchState(), **kw)
-        self._src = None
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.accepted = {}  # seat -> the message its last wait took (done, revealed)
 
-    async def expect(self, seat_no, kind, round_id):
-        item = await super().expect(seat_no, kind, round_id)
-        self._src = item
-        return item
+    async def wait_for(self, seat_no, accept, fresh=True):
+        def taking(item):
+            got = accept(item)
+            if got is not None:
+                self.accepted[seat_no] = item
+            return got
+        return await super().wait_for(seat_no, taking, fresh)
 
     def emit(self, ev):
-        src = None
-        if ev["ev"] == "progress":
-            src = getattr(self.seats[ev["seat"]].transport, "_last", None)
-        elif ev["ev"] in ("done", "reveal"):
-            src = self._src
+        kind, source = ev["ev"], None
+        if kind == "progress":
+            source = getattr(self.seats[ev["seat"]].transport, "last_msg", None)
+        elif kind in ("done", "reveal"):
+            source = self.accepted.get(ev["seat"])
         super().emit(ev)
-        if isinstance(src, dict) and "_rx" in src:
-            BenchReferee.latencies.append((ev["ev"], self.state.applied_at - src.pop("_rx")))
+        if isinstance(source, dict) and "_rx" in source:
+            BenchReferee.latencies.append((kind, time.perf_counter() - source.pop("_rx")))
 
 
 class QuietUI:
@@ -89,38 +87,52 @@ def pct(values, p):
     return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
 
 
-def run(n, deckel, seed, log_dir):
-    p = argparse.ArgumentParser()
-    play_cmd.add_arguments(p)
-    args = p.parse_args(["--emulate", str(n), "--strategy", "fast", "--seed", str(seed), "--set",
-                         "deckel_total=%d" % deckel, "--log-dir", str(log_dir)])
+def run(cups, deckel, seed, log_dir):
+    parser = argparse.ArgumentParser()
+    play_cmd.add_arguments(parser)
+    args = parser.parse_args(["--emulate", str(cups), "--strategy", "fast", "--seed", str(seed), "--set",
+                              "deckel_total=%d" % deckel, "--log-dir", str(log_dir)])
     BenchReferee.latencies = []
     start = time.perf_counter()
     state = asyncio.run(play_cmd.play(args, QuietUI))
     wall = time.perf_counter() - start
-    lat = [x * 1000 for _, x in BenchReferee.latencies]
-    return {"cups": n, "deckel": deckel, "wall_s": wall, "rounds": state.game.rounds, "over": state.over,
-            "events": len(lat), "median_ms": statistics.median(lat), "p99_ms": pct(lat, 99),
-            "max_ms": max(lat)}
+    every = [x * 1000 for _, x in BenchReferee.latencies]
+    reveals = [x * 1000 for kind, x in BenchReferee.latencies if kind == "reveal"]
+    return {"cups": cups, "seed": seed, "deckel": deckel, "wall_s": wall, "rounds": state.game.rounds,
+            "over": state.over, "events": len(every), "median_ms": statistics.median(every),
+            "p99_ms": pct(every, 99), "max_ms": max(every),
+            "reveal_p99_ms": pct(reveals, 99) if reveals else 0}
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--sizes", default="4,8,16")
-    ap.add_argument("--deckel", type=int, default=13)
-    ap.add_argument("--deckel16", type=int, default=5)
+    ap.add_argument("--sizes", default="4,8,16", help="table sizes, comma separated (at most 32 cups)")
+    ap.add_argument("--runs", type=int, default=1, help="games per size, seeds --seed, --seed+1, ...")
+    ap.add_argument("--deckel", type=int, default=13, help="Deckel in the middle below 16 cups")
+    ap.add_argument("--deckel-large", type=int, default=5, help="Deckel in the middle from 16 cups on")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--aim", type=float, default=10.0, help="p99 aim in ms for the summary")
     a = ap.parse_args(argv)
     SerialLink._put = put
     SerialLink.recv = recv
     play_cmd.Referee = BenchReferee
-    print("cups  Deckel  rounds  events  latency median  p99      max      game wall time")
+    print("cups  seed  Deckel  rounds  events  median     p99        max        reveal p99  game wall time")
     with tempfile.TemporaryDirectory() as tmp:
-        for n in (int(s) for s in a.sizes.split(",")):
-            r = run(n, a.deckel16 if n >= 16 else a.deckel, a.seed, Path(tmp) / str(n))
-            print("%4d  %6d  %6d  %6d  %8.2f ms  %6.2f ms  %6.2f ms  %7.1f s%s"
-                  % (r["cups"], r["deckel"], r["rounds"], r["events"], r["median_ms"], r["p99_ms"],
-                     r["max_ms"], r["wall_s"], "" if r["over"] else "  (not over!)"), flush=True)
+        for cups in (int(s) for s in a.sizes.split(",")):
+            p99s = []
+            for seed in range(a.seed, a.seed + a.runs):
+                deckel = a.deckel_large if cups >= 16 else a.deckel
+                r = run(cups, deckel, seed, Path(tmp) / ("%d-%d" % (cups, seed)))
+                p99s.append(r["p99_ms"])
+                print("%4d  %4d  %6d  %6d  %6d  %6.2f ms  %7.2f ms  %7.2f ms  %7.2f ms  %7.1f s%s"
+                      % (r["cups"], r["seed"], r["deckel"], r["rounds"], r["events"], r["median_ms"],
+                         r["p99_ms"], r["max_ms"], r["reveal_p99_ms"], r["wall_s"],
+                         "" if r["over"] else "  (not over!)"),
+                      flush=True)
+            if a.runs > 1:
+                print("%4d cups: p99 <= %g ms in %d of %d games; p99 %.2f .. %.2f ms"
+                      % (cups, a.aim, sum(p <= a.aim for p in p99s), len(p99s), min(p99s), max(p99s)),
+                      flush=True)
 
 
 if __name__ == "__main__":

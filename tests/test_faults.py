@@ -16,6 +16,7 @@ import pytest
 import serial
 
 from conftest import micropython_path
+from schocken_host.links.serial import SerialLink
 from schocken_host.views.plain import PlainUI
 from kits import tablekit
 
@@ -146,6 +147,21 @@ def garbage_burst_before_reveal(ui, st, ev):
             ui.game.cup(1).control("inject {noise %d" % k)  # a "{" line: not REPL noise the host skips
 
 
+def slow_first_reveal(ui, st, ev):
+    """Everyone has stood: the cup of the round's first seat stops answering until every other reveal of the
+    round is logged. Taken in seating order, the referee would wait on it and the others' reveals with it."""
+    if (ev["ev"] == "done" and st.round_kind == "round" and st.order and ev["seat"] == st.order[-1]
+            and "frozen" not in ui.data):
+        ui.data["frozen"] = {"round": ev["round"], "seat": st.order[0]}
+        ui.game.cup(st.order[0]).freeze()
+    frozen = ui.data.get("frozen")
+    if frozen and "thawed" not in ui.data and ev["ev"] == "reveal" and ev["round"] == frozen["round"]:
+        others = {e["seat"] for e in ui.events if e["ev"] == "reveal" and e.get("round") == frozen["round"]}
+        if len(others - {frozen["seat"]}) == len(st.order) - 1:
+            ui.data["thawed"] = True
+            ui.game.cup(frozen["seat"]).thaw()
+
+
 GAMES = {
     "malformed": (["--opener", "0"], inject_malformed, PlainRecording),
     "view-bug": (["--opener", "0"], None, RaisingUI),
@@ -160,16 +176,27 @@ GAMES = {
     "nonce-restart": (["--opener", "0"], restart_before_nonce, None),
     "silent": (["--opener", "0", "--absent-timeout", "2"], freeze_after_done, None),
     "thief": (["--opener", "0"], steal_lines, None),
+    "slow-reveal": (["--opener", "0"], slow_first_reveal, None),
 }
+
+
+SENT = {}  # port -> the types of the messages the host sent there
 
 
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory):
+    send = SerialLink.send
+
+    async def recording(self, msg):
+        SENT.setdefault(self.port, []).append(msg["t"])
+        return await send(self, msg)
+    SerialLink.send = recording
     lab = tablekit.Lab(tmp_path_factory.mktemp("faults"))
     for name, (argv, hook, ui_class) in GAMES.items():
         lab.game(name, argv + SHORT, hook=hook, cups=3, ui_class=ui_class)
     yield lab
     lab.close()
+    SerialLink.send = send
 
 
 def finished(lab, name):
@@ -291,3 +318,19 @@ def test_a_burst_of_garbage_at_the_reveal_accuses_nobody(lab):
     assert not tablekit.events(log, "cheat")
     assert len([e for e in tablekit.events(log, "fault") if e["round"] == burst and e["seat"] == 1]) >= 3
     assert [e for e in tablekit.events(log, "reveal") if e["round"] == burst and e["seat"] == 1]
+
+
+def test_each_reveal_is_taken_as_it_arrives(lab):
+    """The referee uncovers every cup at once and checks and logs each reveal on arrival: a first seat slow to
+    answer holds up nobody, and is neither paused nor accused for it. With reveal "all" the cups get no
+    round_end (the cup uncovers from "done"; docs/protocol.md)."""
+    game, log = finished(lab, "slow-reveal")
+    frozen = game.ui.data["frozen"]
+    assert game.ui.data.get("thawed"), "the other reveals never came while the first seat was silent"
+    reveals = [e["seat"] for e in tablekit.events(log, "reveal") if e["round"] == frozen["round"]]
+    assert reveals[-1] == frozen["seat"] and len(reveals) == 3, reveals
+    assert not tablekit.events(log, "cheat")
+    assert not [e for e in log if e["ev"] in ("pause", "absent", "forfeit")]
+    for seat in range(3):
+        sent = SENT[game.cup(seat).port]
+        assert "reveal" in sent and "round_end" not in sent, sent

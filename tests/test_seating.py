@@ -26,3 +26,14 @@ def test_seeded_dice_are_a_function_of_round_seat_throw():
     assert d(3, 1, 2, 3) == d(3, 1, 2, 3)
     assert all(1 <= x <= 6 for x in d(3, 1, 2, 3)) and len(d(3, 1, 2, 2)) == 2
     assert [d(r, 0, 1, 3) for r in range(1, 20)] != [d(r, 1, 1, 3) for r in range(1, 20)]
+
+
+def test_at_most_32_emulated_cups():
+    """32 emulated cups are a table bench/table.py measures; one more is refused before any cup starts."""
+    from kits.tablekit import play_args
+    from schocken_host.table.seating import plan
+    names, ports, rules = plan(play_args(["--emulate", 32]))
+    assert ports == [] and rules.name == "standard"
+    with pytest.raises(CommandError) as refused:
+        plan(play_args(["--emulate", 33]))
+    assert "33" in str(refused.value) and "32" in str(refused.value)

@@ -80,3 +80,46 @@ def test_reader_skips_noise_and_reports_garbage(monkeypatch):
     kinds = [m["t"] if isinstance(m, dict) else "closed" for m in got]
     assert kinds == ["ok", "garbage", "garbage", "error", "closed"]
     assert got[2]["code"] == protocol.E_TOO_LONG
+
+
+def test_a_cup_that_takes_no_bytes_is_gone_within_the_write_timeout_and_never_blocks_the_loop(monkeypatch):
+    """Lines go out on the event loop itself (no thread per write): a port whose other side reads nothing
+    fills up, and then the send that finds no room ends in TransportClosed after WRITE_TIMEOUT, while the
+    loop keeps running (other cups' lines, the view) all along."""
+    import os
+    import time
+    from schocken_host.links import serial as serial_link
+    monkeypatch.setattr(serial_link, "WRITE_TIMEOUT", 0.5)
+    master, slave = os.openpty()  # the "cup": holds its end open and never reads
+
+    async def go():
+        link = SerialLink(os.ttyname(slave))
+        await link.open()
+        ticks, gaps = [], []
+
+        async def ticker():
+            while True:
+                ticks.append(time.monotonic())
+                await asyncio.sleep(0.01)
+        beat = asyncio.create_task(ticker())
+        line = {"t": "status", "pad": "x" * 900}
+        sent, start = 0, time.monotonic()
+        try:
+            with pytest.raises(transport.TransportClosed) as e:
+                while time.monotonic() - start < 30:
+                    await link.send(line)
+                    sent += 1
+            ended = time.monotonic() - start
+        finally:
+            beat.cancel()
+            link.close()
+        gaps = [b - a for a, b in zip(ticks, ticks[1:])]
+        return sent, ended, max(gaps), str(e.value)
+    try:
+        sent, ended, longest_gap, why = asyncio.run(go())
+    finally:
+        os.close(master)
+        os.close(slave)
+    assert sent > 0 and ended < 25, (sent, ended)   # the port took lines until it was full, then gave up
+    assert "no bytes" in why, why
+    assert longest_gap < 0.3, longest_gap            # the loop never stood still for a write

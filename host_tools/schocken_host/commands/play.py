@@ -27,7 +27,7 @@ from schocken_host.table.seating import Table, fair_mode
 
 
 def add_arguments(p):
-    p.add_argument("--emulate", type=count, default=0, metavar="N", help="start N emulated cups (at most 20)")
+    p.add_argument("--emulate", type=count, default=0, metavar="N", help="start N emulated cups (at most 32)")
     p.add_argument("--bots", type=count, default=None, metavar="K",
                    help="K of the emulated cups are played by bots (default: all)")
     p.add_argument("--port", action="append", default=[], help="serial port of a cup (repeatable)")

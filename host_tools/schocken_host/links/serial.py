@@ -4,8 +4,8 @@ LineSplitter), skips REPL noise and hands decoded messages to the asyncio loop. 
 `SerialLink`: that is mpremote's class, which provision/device.py uses to reach a board's REPL."""
 
 import asyncio
+import os
 import threading
-
 
 from schocken import protocol
 
@@ -33,6 +33,7 @@ class SerialLink(Transport):
         import serial
         self.loop = asyncio.get_running_loop()
         self.queue = asyncio.Queue()
+        self.writing = asyncio.Lock()  # one line after the other: a line waiting for room is not cut into
         self.closed = False
         try:
             # Exclusive: another program on the port (a terminal, a second host) would take the cup's lines.
@@ -72,14 +73,24 @@ class SerialLink(Transport):
             raise TransportClosed("link.closed", name=self.port)
         data = self._encode(msg)
         try:
-            await asyncio.get_running_loop().run_in_executor(None, self._write, data)
+            fd = self.serial.fileno()
+        except Exception:  # a port without a file descriptor (another system, a URL): pyserial's own write
+            fd = None
+        try:
+            # The line before holds the port for WRITE_TIMEOUT at most; this one waits as long, no longer.
+            try:
+                await asyncio.wait_for(self.writing.acquire(), WRITE_TIMEOUT)
+            except asyncio.TimeoutError:
+                raise TimeoutError("the line before held the port for %.0f s" % WRITE_TIMEOUT) from None
+            try:
+                if fd is None:
+                    await asyncio.get_running_loop().run_in_executor(None, self.serial.write, data)
+                else:
+                    await _write_fd(fd, data)
+            finally:
+                self.writing.release()
         except Exception as e:
             raise TransportClosed("link.broken", name=self.port, error=e)
-
-    def _write(self, data):
-        # Bounded by write_timeout: a stuck cup raises instead of holding the thread. No flush(): tcdrain has
-        # no bound, and write() has handed every byte to the driver already.
-        self.serial.write(data)
 
     def close(self):
         self.closed = True
@@ -88,6 +99,31 @@ class SerialLink(Transport):
                 self.serial.close()
             except Exception:
                 pass
+
+
+async def _write_fd(fd, data):
+    """Write on the event loop, without a thread: a line fits the driver's buffer at once as a rule, so one
+    os.write does it; only a cup that takes no bytes makes it wait, for WRITE_TIMEOUT at most. pyserial's
+    write would wait in a thread hop per line (and poll the port after every complete write)."""
+    os.set_blocking(fd, False)  # pyserial opens the port so; a write must never block the loop
+    view = memoryview(data)
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + WRITE_TIMEOUT
+    while True:
+        try:
+            view = view[os.write(fd, view):]
+        except (BlockingIOError, InterruptedError):
+            pass
+        if not view:
+            return
+        ready = loop.create_future()
+        loop.add_writer(fd, lambda: ready.done() or ready.set_result(None))
+        try:
+            await asyncio.wait_for(ready, max(0.0, deadline - loop.time()))
+        except asyncio.TimeoutError:
+            raise TimeoutError("the cup took no bytes for %.0f s" % WRITE_TIMEOUT) from None
+        finally:
+            loop.remove_writer(fd)
 
 
 def _lock_tty(port):

@@ -190,31 +190,33 @@ class Referee(CupLinks):
                 await self._turn_of(round_id, order, kind, limit, pos, s)
             except Forfeit:
                 void[s] = "absent"
-        # everyone is done: uncover (each cup at once; answers come as they come)
-        for s in order:
-            if s not in void and st.players[s].revealed is None:
-                await self.post(s, {"t": "round_end", "round": round_id})
-                if self.reveal_mode == "all":
-                    await self.post(s, {"t": "reveal", "round": round_id})
-        out = {}
-        for pos, s in enumerate(order):
-            if s in void:
-                out[s] = None
-                continue
-            if st.players[s].revealed is None:  # a reveal event is only logged for a reveal that passed
-                lim = limit if kind == "throw_off" else (None if pos == 0 else st.limit)
-                try:
-                    verdict = await self._reveal_of(s, round_id, lim)
-                except Forfeit:
-                    verdict = "absent"
-                if verdict is not None:
-                    void[s] = verdict
-                    out[s] = None
-                    continue
-            out[s] = st.players[s].revealed
+        # Everyone is done: uncover every cup at once (with reveal "all" the cup needs no round_end first).
+        due = [s for s in order if s not in void and st.players[s].revealed is None]
+        uncover = "reveal" if self.reveal_mode == "all" else "round_end"
+        for s in due:
+            await self.post(s, {"t": uncover, "round": round_id})
+        void.update(await self._reveals(round_id, order, kind, limit, due))
+        out = {s: None if s in void else st.players[s].revealed for s in order}
         if not void:
             return out
         return await self._void(round_id, order, kind, void, out)
+
+    async def _reveals(self, round_id, order, kind, limit, seats):
+        """The seats' reveals, each checked and logged as it arrives: an early one never waits behind a slower
+        seat. Returns {seat: why void} for the seats whose throw is void."""
+        async def reveal_of(s):
+            lim = limit if kind == "throw_off" else (None if order.index(s) == 0 else self.state.limit)
+            try:
+                return s, await self._reveal_of(s, round_id, lim)
+            except Forfeit:
+                return s, "absent"
+        waits = [asyncio.ensure_future(reveal_of(s)) for s in seats]
+        try:
+            verdicts = await asyncio.gather(*waits)
+        finally:
+            for wait in waits:  # one that raised (not a verdict) ends the others' waits too
+                wait.cancel()
+        return {s: verdict for s, verdict in verdicts if verdict is not None}
 
     async def _void(self, round_id, order, kind, void, out):
         """Seats whose throw is void: play the round again, or (the table's policy, or MAX_REPLAYS reached)
@@ -307,10 +309,10 @@ class Referee(CupLinks):
                 # The request or the answer got lost on the way (a garbled line, a restarted cup).
                 if not _holds(msg, round_id):
                     return ("lost", "the cup no longer holds its throw of round %d" % round_id)
-                if msg["state"] == "done":
-                    return ("resend", "round_end")
                 if msg["state"] == "revealed" or self.reveal_mode == "all":
                     return ("resend", "reveal")
+                if msg["state"] == "done":
+                    return ("resend", "round_end")
             if kind == "error" and msg.get("re") == "reveal":
                 return ("ask", None)
             return None
@@ -338,10 +340,9 @@ class Referee(CupLinks):
                     return "cheat"
                 await self.ask_status(s, wait=False)
                 barrier["id"] = self.seats[s].ping_id
-            if detail == "round_end":
+            if detail == "round_end":  # reveal "button": the player uncovers when the cup is armed
                 await self.post(s, {"t": "round_end", "round": round_id})
-                if self.reveal_mode != "all":
-                    continue
+                continue
             await self.post(s, {"t": "reveal", "round": round_id})
         rev = detail
         try:

@@ -21,7 +21,7 @@ from schocken_host.table.cuplinks import Seat
 
 # Each emulated cup is a MicroPython process with two pseudo-terminals on this PC; a typo like --emulate 400
 # would start them all before anything else could fail.
-MAX_EMULATED = 20
+MAX_EMULATED = 32
 
 
 def _names(args, table):
