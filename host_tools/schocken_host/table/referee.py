@@ -192,9 +192,8 @@ class Referee(CupLinks):
                 void[s] = "absent"
         # Everyone is done: uncover every cup at once (with reveal "all" the cup needs no round_end first).
         due = [s for s in order if s not in void and st.players[s].revealed is None]
-        uncover = "reveal" if self.reveal_mode == "all" else "round_end"
-        for s in due:
-            await self.post(s, {"t": uncover, "round": round_id})
+        uncover = {"t": "reveal" if self.reveal_mode == "all" else "round_end", "round": round_id}
+        await asyncio.gather(*(self.post(s, dict(uncover)) for s in due))  # a slow link (BLE) delays no other
         void.update(await self._reveals(round_id, order, kind, limit, due))
         out = {s: None if s in void else st.players[s].revealed for s in order}
         if not void:
@@ -360,14 +359,15 @@ class Referee(CupLinks):
 
     async def _outcome(self, round_id, order, loser):
         st = self.state
-        for s in order:
-            if s in st.paused:
-                continue  # an absent cup hears the outcome from the next status it is asked for
+
+        def outcome(s):
             result = "none" if loser is None else ("lost" if s == loser else "won")
             if st.over:
                 result = "game_lost" if s == st.loser else "won"
-            await self.post(s, {"t": "outcome", "round": round_id, "result": result, "deckel": st.deckel(s),
-                                "middle": st.middle()})
+            return {"t": "outcome", "round": round_id, "result": result, "deckel": st.deckel(s),
+                    "middle": st.middle()}
+        # An absent cup hears the outcome from the next status it is asked for.
+        await asyncio.gather(*(self.post(s, outcome(s)) for s in order if s not in st.paused))
 
 
 def _holds(status, round_id):
