@@ -7,8 +7,8 @@
 For each game (one full game through `commands.play.play`, the code of `schocken play`) it prints:
 - event latency: from the moment the link's reader thread has read and decoded a cup's line (progress, done,
   revealed) to the moment the referee has finished with the event made from it: applied to the TableState,
-  written to the fsynced game log and handed to the view; median, p99 and max in ms over all events, and the
-  p99 of the reveals alone;
+  written to the fsynced game log and shown by the view of `--plain` (writing into memory); median, p99 and
+  max in ms over all events, and the p99 of the reveals alone;
 - the wall time of the whole game (cups started, throw-off, every round, game over) and the rounds played.
 With ``--runs N`` every size plays N games (seeds ``--seed`` to ``--seed``+N-1) and a summary line says in
 how many the p99 met ``--aim`` (10 ms).
@@ -22,6 +22,7 @@ the rules' default).
 
 import argparse
 import asyncio
+import io
 import statistics
 import sys
 import tempfile
@@ -31,6 +32,7 @@ from pathlib import Path
 from schocken_host.commands import play as play_cmd
 from schocken_host.links.serial import SerialLink
 from schocken_host.table.referee import Referee
+from schocken_host.views.plain import PlainUI
 
 _put = SerialLink._put
 _recv = SerialLink.recv
@@ -74,12 +76,9 @@ class BenchReferee(Referee):
             BenchReferee.latencies.append((kind, time.perf_counter() - source.pop("_rx")))
 
 
-class QuietUI:
-    def note(self, text):
-        pass
-
-    def update(self, state, ev):
-        pass
+def plain_view():
+    """The view of `schocken play --plain` (a line per event), writing into memory."""
+    return PlainUI("de", out=io.StringIO())
 
 
 def pct(values, p):
@@ -94,7 +93,7 @@ def run(cups, deckel, seed, log_dir):
                               "deckel_total=%d" % deckel, "--log-dir", str(log_dir)])
     BenchReferee.latencies = []
     start = time.perf_counter()
-    state = asyncio.run(play_cmd.play(args, QuietUI))
+    state = asyncio.run(play_cmd.play(args, plain_view))
     wall = time.perf_counter() - start
     every = [x * 1000 for _, x in BenchReferee.latencies]
     reveals = [x * 1000 for kind, x in BenchReferee.latencies if kind == "reveal"]

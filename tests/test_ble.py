@@ -362,6 +362,13 @@ async def _player(rig, rnd, drop_at=None):
             await rig.drop()
 
 
+class _Log(list):
+    """The game log in memory: every event appended, nothing to sync."""
+
+    def sync(self):
+        pass
+
+
 def test_full_game_four_cups_refereed_over_ble():
     """The referee, unchanged, over BumbleTransport; one cup's link drops mid round and comes back."""
     async def go():
@@ -373,7 +380,7 @@ def test_full_game_four_cups_refereed_over_ble():
                    for i, c in enumerate(table.cups)]
         seats = [Seat(names[i], table.transport(i), "cup") for i in range(4)]
         ui = _UI()
-        log = []
+        log = _Log()
         ref = Referee(Rules("standard"), seats, log, ui)
         try:
             await ref.run()

@@ -184,3 +184,58 @@ def test_a_resumed_host_gives_nobody_a_second_throw(logs, tmp_path):
         nonces = {e["throw"]: e["nonce"] for e in evs
                   if e["ev"] == "nonce" and (e["round"], e["seat"]) == (rnd, r["seat"])}
         fair.check_dice(r["seed"], seed, nonces, rnd, r["transcript"])
+
+
+def test_a_burst_of_events_shares_one_fsync_and_every_send_waits_for_it(tmp_path, monkeypatch):
+    """Inside the event loop a line is written at once (a killed host keeps it) and the fsync comes at the end
+    of the loop's turn, one for the whole burst; ``sync`` (which the referee
+    calls before every message to a cup) puts everything on disk first. Outside a loop every append syncs."""
+    import asyncio
+    synced = []
+    path = tmp_path / "g.jsonl"
+    monkeypatch.setattr(gamelog.os, "fsync", lambda fd: synced.append(path.stat().st_size))
+    log = gamelog.GameLog(tmp_path / "g.jsonl")
+
+    async def burst():
+        for seat in range(16):
+            log.append({"ev": "reveal", "seat": seat})
+        assert synced == []                          # written, not yet synced: the loop's turn goes on
+        assert len(tablekit.read_log(tmp_path / "g.jsonl")) == 16
+        await asyncio.sleep(0)
+        assert len(synced) == 1 and synced[0] == (tmp_path / "g.jsonl").stat().st_size
+        log.append({"ev": "round"})
+        log.sync()                                   # before the outcome goes to the cups
+        assert len(synced) == 2
+        log.sync()                                   # nothing new: no second fsync
+        await asyncio.sleep(0)
+        assert len(synced) == 2
+    try:
+        asyncio.run(burst())
+        log.append({"ev": "game_over"})
+        assert len(synced) == 3
+    finally:
+        log.close()
+
+
+def test_a_failed_fsync_stops_the_game_and_keeps_only_what_was_on_disk(tmp_path, monkeypatch):
+    import asyncio
+    import errno
+    log = gamelog.GameLog(tmp_path / "g.jsonl")
+    log.append({"ev": "start"})                      # on disk
+
+    def full(fd):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    async def burst():
+        monkeypatch.setattr(gamelog.os, "fsync", full)
+        log.append({"ev": "turn"})
+        await asyncio.sleep(0)                       # the late fsync fails: kept for the referee
+        with pytest.raises(gamelog.LogFileError):
+            log.append({"ev": "done"})
+        with pytest.raises(gamelog.LogFileError):
+            log.sync()
+    try:
+        asyncio.run(burst())
+    finally:
+        log.close()
+    assert tablekit.read_log(tmp_path / "g.jsonl") == [{"ev": "start"}]

@@ -9,6 +9,7 @@ from schocken import protocol
 from schocken.rules import Rules
 from schocken_host.views.plain import PlainUI
 from schocken_host.table.referee import Referee
+from schocken_host.table.state import LOG_VERSION
 from schocken_host.table.cuplinks import Seat
 from schocken_host.links.transport import Transport
 
@@ -23,7 +24,7 @@ def test_referee_tells_the_table_of_a_cup_whose_rng_failed(lang, words):
     link = Transport()
     seats = [Seat("Anna", None), Seat("Ben", link)]
     written = []
-    log = type("Log", (), {"append": lambda self, ev: written.append(ev)})()
+    log = type("Log", (), {"append": lambda self, ev: written.append(ev), "sync": lambda self: None})()
     ref = Referee(Rules("standard"), seats, log=log, ui=PlainUI(lang, out=out))
 
     async def main():
@@ -39,3 +40,31 @@ def test_referee_tells_the_table_of_a_cup_whose_rng_failed(lang, words):
     assert asyncio.run(main())["t"] == "done"
     assert [e["ev"] for e in written] == ["fault"] and "repetition count test failed" in written[0]["reason"]
     assert words in out.getvalue() and "repetition count test failed" in out.getvalue()
+
+
+def test_whatever_a_cup_hears_of_is_on_disk_first():
+    """The log syncs before every message to a cup: the turn, the nonce, the outcome's round are never known
+    to a cup and lost to the record (a burst of events shares one fsync, tests/test_gamelog.py)."""
+    steps = []
+
+    class Log:
+        def append(self, ev):
+            steps.append(("append", ev["ev"]))
+
+        def sync(self):
+            steps.append(("sync",))
+
+    class Link(Transport):
+        async def send(self, msg):
+            steps.append(("send", msg["t"]))
+    seats = [Seat("Anna", Link()), Seat("Ben", Link())]
+    ref = Referee(Rules("standard"), seats, log=Log(), ui=PlainUI("en", out=io.StringIO()))
+
+    async def main():
+        ref.emit({"ev": "start", "version": LOG_VERSION, "game_id": "0123456789ab",
+                  "rules": Rules("standard").to_dict(), "reveal": "all", "cheat": "replay", "fair": False,
+                  "players": [{"seat": i, "name": s.name, "cup": "emu%d" % i, "kind": "cup"}
+                              for i, s in enumerate(seats)]})
+        await ref.send(1, {"t": "status", "id": 1})
+    asyncio.run(main())
+    assert steps == [("append", "start"), ("sync",), ("send", "status")]

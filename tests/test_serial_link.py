@@ -123,3 +123,31 @@ def test_a_cup_that_takes_no_bytes_is_gone_within_the_write_timeout_and_never_bl
     assert sent > 0 and ended < 25, (sent, ended)   # the port took lines until it was full, then gave up
     assert "no bytes" in why, why
     assert longest_gap < 0.3, longest_gap            # the loop never stood still for a write
+
+
+def test_the_loop_reads_the_port_and_a_vanished_cup_ends_the_link():
+    """No reader thread for a port with a descriptor: the loop reads it. Lines split across reads come whole,
+    noise is skipped, and when the other side goes away (a pulled cable: EIO) recv raises TransportClosed."""
+    import os
+    import threading
+    master, slave = os.openpty()
+
+    async def go():
+        link = SerialLink(os.ttyname(slave))
+        threads = threading.active_count()
+        await link.open()
+        try:
+            assert link.thread is None and threading.active_count() == threads
+            os.write(master, b'>>> {"t": "ok", "re": "x"}\n{"t": "er')
+            assert (await link.recv(5)) == {"t": "ok", "re": "x"}
+            os.write(master, b'ror", "code": "c", "msg": "m"}\n')
+            assert (await link.recv(5))["t"] == "error"
+            os.close(master)
+            with pytest.raises(transport.TransportClosed):
+                await link.recv(5)
+        finally:
+            link.close()
+    try:
+        asyncio.run(go())
+    finally:
+        os.close(slave)

@@ -1,7 +1,9 @@
 """A cup over a USB serial port (pyserial); emulated cups are reached the same way, through the
-pseudo-terminal their process sits on. A reader thread cuts the byte stream into lines (the protocol's
-LineSplitter), skips REPL noise and hands decoded messages to the asyncio loop. Named `SerialLink`, not
-`SerialLink`: that is mpremote's class, which provision/device.py uses to reach a board's REPL."""
+pseudo-terminal their process sits on. The port is read and written by the asyncio loop itself (non-blocking,
+``add_reader``): no thread per link, so sixteen cups answering at once queue for nothing but the loop. What is
+read is cut into lines (the protocol's LineSplitter), REPL noise is skipped and each message decoded. A port
+without a file descriptor (another system, a URL) is read by a thread instead. Named `SerialLink`, not
+`SerialTransport`: mpremote has a class of that name, which provision/device.py uses for a board's REPL."""
 
 import asyncio
 import os
@@ -27,6 +29,8 @@ class SerialLink(Transport):
         self.queue = None
         self.loop = None
         self.thread = None
+        self.splitter = protocol.LineSplitter()
+        self.fd = None                # the port's descriptor while the loop reads it
         self.closed = False
 
     async def open(self):
@@ -42,27 +46,60 @@ class SerialLink(Transport):
         except (serial.SerialException, OSError, ValueError) as e:
             raise TransportClosed("link.cannot_open", port=self.port, error=e)
         _lock_tty(self.serial)
-        self.thread = threading.Thread(target=self._reader, name=self.name, daemon=True)
-        self.thread.start()
+        self.splitter = protocol.LineSplitter()
+        self.fd = _fileno(self.serial)
+        if self.fd is None:
+            self.thread = threading.Thread(target=self._reader, name=self.name, daemon=True)
+            self.thread.start()
+        else:
+            os.set_blocking(self.fd, False)  # pyserial opens it so; a read must never block the loop
+            self.loop.add_reader(self.fd, self._readable)
+
+    def _readable(self):
+        """The loop's reader: whatever the port has, at once. Never raises (a line cannot end the loop)."""
+        try:
+            data = os.read(self.fd, 4096)
+        except (BlockingIOError, InterruptedError):
+            return
+        except Exception as e:  # a pulled cable: EIO, or the descriptor went away
+            return self._broken(e)
+        if not data:
+            return self._broken("end of file")
+        self._take(data)
+
+    def _broken(self, error):
+        self._stop_reading()
+        self._put(TransportClosed("link.broken", name=self.port, error=error))
+
+    def _stop_reading(self):
+        fd, self.fd = getattr(self, "fd", None), None
+        if fd is not None and self.loop is not None and not self.loop.is_closed():
+            self.loop.remove_reader(fd)
 
     def _reader(self):
-        splitter = protocol.LineSplitter()
+        """A reader thread, for a port without a file descriptor."""
         while not self.closed:
             try:
                 data = self.serial.read(self.serial.in_waiting or 1)
             except Exception as e:  # a pulled cable shows up as one of several pyserial/OS errors
                 self._put(TransportClosed("link.broken", name=self.port, error=e))
                 return
-            for line in splitter.feed(data):
-                try:
-                    item = self._line_item(line)
-                except Exception as e:  # whatever a line holds, this thread outlives it
-                    item = {"t": "garbage", "code": protocol.E_BAD_MESSAGE,
-                            "msg": "%s: %s" % (type(e).__name__, e)}
-                if item is not None:
-                    self._put(item)
+            self._take(data)
+
+    def _take(self, data):
+        for line in self.splitter.feed(data):
+            try:
+                item = self._line_item(line)
+            except Exception as e:  # whatever a line holds, the reader outlives it
+                item = {"t": "garbage", "code": protocol.E_BAD_MESSAGE,
+                        "msg": "%s: %s" % (type(e).__name__, e)}
+            if item is not None:
+                self._put(item)
 
     def _put(self, item):
+        if self.thread is None:  # in the loop
+            self.queue.put_nowait(item)
+            return
         try:
             self.loop.call_soon_threadsafe(self.queue.put_nowait, item)
         except RuntimeError:  # loop closed: the host is shutting down
@@ -72,10 +109,7 @@ class SerialLink(Transport):
         if self.serial is None or self.closed:
             raise TransportClosed("link.closed", name=self.port)
         data = self._encode(msg)
-        try:
-            fd = self.serial.fileno()
-        except Exception:  # a port without a file descriptor (another system, a URL): pyserial's own write
-            fd = None
+        fd = _fileno(self.serial)  # None: no descriptor (another system, a URL): pyserial's write
         try:
             # The line before holds the port for WRITE_TIMEOUT at most; this one waits as long, no longer.
             try:
@@ -93,12 +127,21 @@ class SerialLink(Transport):
             raise TransportClosed("link.broken", name=self.port, error=e)
 
     def close(self):
+        """Stops reading and closes the port; from the loop's thread (or once the loop is gone)."""
         self.closed = True
+        self._stop_reading()  # before the descriptor closes: its number is soon another file's
         if self.serial is not None:
             try:
                 self.serial.close()
             except Exception:
                 pass
+
+
+def _fileno(port):
+    try:
+        return port.fileno()
+    except Exception:
+        return None
 
 
 async def _write_fd(fd, data):

@@ -112,12 +112,12 @@ class CupLinks:
         seat.inbox.put_nowait((seat.link, lost))
 
     async def _configure(self, seat_no):
-        # A cup refuses a name longer than MAX_NAME, and an unconfigured cup refuses every turn.
-        name = self.seats[seat_no].name[:protocol.MAX_NAME]
+        name = self.seats[seat_no].name[:protocol.MAX_NAME]  # a longer one: refused, then every turn
         await self._raw_send(seat_no, {"t": "configure", "rules": self.rules.to_dict(),
                                        "name": name, "seat": seat_no, "fair": self.fair})
 
     async def _raw_send(self, seat_no, msg):
+        self.log.sync()  # what a cup hears of is on disk first (the turn, the nonce, the outcome's round)
         seat = self.seats[seat_no]
         if msg["t"] != "status":
             seat.fresh_from = seat.ping_id + 1  # what the cup said before this command is old news

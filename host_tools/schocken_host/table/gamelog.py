@@ -1,5 +1,6 @@
-"""The game log: append-only JSON lines, one event per line, flushed and fsynced as it happens, so a game
-survives the host crashing at any point. Logs live in the user's data directory (platformdirs).
+"""The game log: append-only JSON lines, one event per line, written as it happens and fsynced before the host
+sends anything to a cup, so a game survives the host crashing at any point. Logs live in the user's data
+directory (platformdirs).
 
 Only whole lines go in: each event is one write of one complete line, and a write that fails half-way is cut
 off again. A host that died while writing leaves a torn last line; opening the log to append repairs that tail
@@ -7,6 +8,7 @@ first (the torn bytes go to a ``.torn`` file beside it, out of the record). One 
 written is locked, and a second host is refused.
 """
 
+import asyncio
 import json
 import os
 import time
@@ -34,6 +36,9 @@ class GameLog:
     def __init__(self, path):
         self.path = Path(path)
         self.repaired = None          # what repair() did to the tail, for the one note the host shows
+        self.synced = None            # None: all on disk; else the size the file had at its last fsync
+        self.sync_due = False         # an fsync is queued for the end of the event loop's turn
+        self.failed = None            # a LogFileError of a late fsync, raised by the next append or sync
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
@@ -73,25 +78,69 @@ class GameLog:
         return Message("gamelog.dropped_torn_line", n=len(fragment), torn=self.path.name + ".torn")
 
     def append(self, event):
-        """One event as one whole line, on disk before this returns; raises LogFileError if it cannot be."""
+        """One event as one whole line, written before this returns (a host killed after it keeps the line);
+        raises LogFileError if it cannot be. The fsync follows: at once outside an event loop; inside one at
+        the end of the loop's turn, one for every event of a burst (a round's reveals arrive together), and in
+        any case before the host sends anything to a cup (``sync``)."""
+        self._check()
         line = json.dumps(event, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8")
         if b"\n" in line:  # json.dumps escapes newlines; this would be a bug, and it must not tear the log
             raise LogFileError("gamelog.raw_newline")
         size = os.fstat(self.fd).st_size
         try:
             _write_all(self.fd, line + b"\n")
+        except OSError as e:
+            self._cut(size)  # nothing half-written stays behind
+            raise LogFileError("gamelog.cannot_write", path=self.path, error=e.strerror or e)
+        if self.synced is None:
+            self.synced = size
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return self.sync()
+        if not self.sync_due:
+            self.sync_due = True
+            loop.call_soon(self._sync_later)
+
+    def sync(self):
+        """Everything appended is on disk when this returns; raises LogFileError if it cannot be (and cuts the
+        log back to what was on disk: what the disk may not hold is not the record)."""
+        self._check()
+        if self.synced is None or self.fd is None:
+            return
+        try:
             os.fsync(self.fd)
         except OSError as e:
-            try:
-                os.ftruncate(self.fd, size)  # nothing half-written stays behind
-            except OSError:
-                pass
-            raise LogFileError("gamelog.cannot_write", path=self.path, error=e.strerror or e)
+            self._cut(self.synced)
+            self.failed = LogFileError("gamelog.cannot_write", path=self.path, error=e.strerror or e)
+            raise self.failed
+        self.synced = None
+
+    def _sync_later(self):
+        self.sync_due = False
+        try:
+            self.sync()
+        except LogFileError:
+            pass  # kept: the next append or sync raises it in the referee
+
+    def _check(self):
+        if self.failed is not None:
+            raise self.failed
+
+    def _cut(self, size):
+        try:
+            os.ftruncate(self.fd, size)
+        except OSError:
+            pass
 
     def close(self):
         if self.fd is not None:
-            os.close(self.fd)  # also releases the lock
-            self.fd = None
+            try:
+                if self.failed is None:
+                    self.sync()
+            finally:
+                os.close(self.fd)  # also releases the lock
+                self.fd = None
 
 
 def _lock(fd):
