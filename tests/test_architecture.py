@@ -245,8 +245,8 @@ def test_emulator_starts_the_firmware_as_a_process_and_imports_none_of_it():
 
 # --- what a cup loads ------------------------------------------------------------------------------------
 
-HOST_ONLY = {"schocken.throws", "schocken.hostside", "schocken.ranking", "schocken.half", "schocken.game",
-             "schocken.sim", "schocken.bleformat"}
+HOST_ONLY = {"schocken.throws", "schocken.results", "schocken.hostside", "schocken.ranking", "schocken.half",
+             "schocken.game", "schocken.sim", "schocken.bleformat"}
 ONLY_WHEN_ASKED = {"schocken.fair", "cup.session", "cheat", "boards.cpython", "cup.replay", "timescale"}
 
 

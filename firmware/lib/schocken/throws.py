@@ -4,6 +4,8 @@ The key orders throws by their value alone (higher is better). Tie-breaks betwee
 wins, then the earlier player) belong to the round, see ``schocken.ranking``.
 """
 
+import sys
+
 try:
     from micropython import const
 except ImportError:  # CPython
@@ -17,26 +19,35 @@ ALL = "all"  # the Deckel of a Schock-Aus: the whole half (or the whole middle, 
 # Kinds from best to worst. The key of a kind starts at its class (5 for schock_aus .. 0 for zahl) * _CLASS.
 KINDS = ("schock_aus", "jule", "schock", "general", "strasse", "zahl")
 _CLASS = const(1000)
+try:
+    _set = object.__setattr__  # past Throw's own __setattr__
+except AttributeError:  # a MicroPython port without __setattr__: there a Throw stays writable
+    _set = setattr
 
 
 class Throw:
-    """A final throw: ``dice`` sorted high to low, ``throws`` used, ``hand`` (no die set aside)."""
+    """A final throw: ``dice`` sorted high to low, ``throws`` used, ``hand`` (no die set aside). Read-only:
+    on CPython ``evaluate`` hands out the same object again."""
 
     def __init__(self, dice, throws, hand, kind, label, deckel, key):
-        self.dice = dice
-        self.throws = throws
-        self.hand = hand
-        self.kind = kind
-        self.label = label
-        self.deckel = deckel
-        self.key = key
+        _set(self, "dice", dice)
+        _set(self, "throws", throws)
+        _set(self, "hand", hand)
+        _set(self, "kind", kind)
+        _set(self, "label", label)
+        _set(self, "deckel", deckel)
+        _set(self, "key", key)
+
+    def __setattr__(self, name, value=None):
+        raise AttributeError("a Throw is read-only")
+
+    __delattr__ = __setattr__
 
     def to_dict(self):
         return {"kind": self.kind, "label": self.label, "deckel": self.deckel}
 
     def __repr__(self):
-        return "Throw(%s, %s, throws=%d, hand=%s)" % (
-            "-".join(str(d) for d in self.dice), self.label, self.throws, self.hand)
+        return "Throw(%d-%d-%d, %s, throws=%d, hand=%s)" % (self.dice + (self.label, self.throws, self.hand))
 
 
 def check_dice(dice):
@@ -77,8 +88,9 @@ def _classify(a, b, c, hand, rules):
     return "zahl", str(value), 1, value
 
 
-def evaluate(dice, throws=1, hand=True, rules=None):
-    """Evaluate a final throw. ``rules`` defaults to the standard preset."""
+def fresh(dice, throws=1, hand=True, rules=None):
+    """Evaluate a final throw, classified afresh: ``evaluate`` on MicroPython. ``rules`` defaults to the
+    standard preset; RuleError on bad input."""
     if rules is None:
         rules = _standard()
     check_dice(dice)
@@ -90,7 +102,6 @@ def evaluate(dice, throws=1, hand=True, rules=None):
         b, c = c, b
         if a < b:
             a, b = b, a
-    # Classified afresh each time: a lookup table would cost a cup 16 KB of heap for little speed.
     kind, label, deckel, key = _classify(a, b, c, hand, rules)
     return Throw((a, b, c), throws, hand, kind, label, deckel, key)
 
@@ -108,3 +119,11 @@ def _standard():
         from schocken.rules import Rules
         _STANDARD.append(Rules("standard"))
     return _STANDARD[0]
+
+
+# On CPython ``evaluate`` keeps its results per rule set (schocken.results), so each throw is classified
+# once. MicroPython classifies afresh: a table would cost a cup's heap more than it saves.
+evaluate = fresh
+if sys.implementation.name != "micropython":
+    from schocken.results import keeping
+    evaluate = keeping(fresh, _standard)
