@@ -38,6 +38,7 @@ VERBS = (
     ("scan", "list the cups in reach: serial ports and Bluetooth LE", "scan"),
     ("replay", "recompute a logged game and print the standings", "replay"),
     ("stats", "summarize the logged games per player", "stats"),
+    ("watch", "serve a game from its log as a live web page, following it as it grows", "watch"),
 )
 
 

@@ -53,6 +53,27 @@ def seconds(text):
     return s
 
 
+WEB_PORT = 8015          # --web without a value: this port on every address of the machine
+
+
+def web_address(text):
+    """argparse type of --web: ``PORT``, ``:PORT``, ``HOST:PORT`` or ``[IPv6]:PORT`` -> (host, port); the host
+    is "" (every address) when none is given, port 0 picks a free one."""
+    text = text.strip()
+    host, sep, port = text.rpartition(":")
+    if not sep:
+        host, port = "", text
+    if host.startswith("[") and host.endswith("]"):
+        host = host[1:-1]
+    elif ":" in host:
+        raise argparse.ArgumentTypeError("needs [HOST:]PORT (an IPv6 host in brackets), not %r" % text)
+    if not port.isdigit() or not 0 <= int(port) <= 65535:
+        raise argparse.ArgumentTypeError("needs [HOST:]PORT with a port 0..65535, not %r" % text)
+    if any(c.isspace() or c in "/[]" for c in host):
+        raise argparse.ArgumentTypeError("needs [HOST:]PORT with a host name or address, not %r" % text)
+    return host, int(port)
+
+
 def heap_size(text):
     """argparse type: a MicroPython heap size as ``micropython -X heapsize=`` takes it (bytes, or k/M)."""
     m = _HEAP.match(text.strip())

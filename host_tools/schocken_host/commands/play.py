@@ -15,7 +15,7 @@ import time
 from schocken_host.table import gamelog
 from schocken_host.table.bots import STRATEGIES
 from schocken_host.i18n import tr
-from schocken_host.input_checks import count, heap_size, seconds
+from schocken_host.input_checks import WEB_PORT, count, heap_size, seconds, web_address
 from schocken_host.views.plain import PlainUI
 from schocken_host.views.play_keys import keyboard, ui_keys
 from schocken_host.table.referee import Referee
@@ -69,6 +69,10 @@ def add_arguments(p):
     p.add_argument("--time-scale", type=time_scale, default=1, metavar="K",
                    help="emulated cups and bots run K times faster (1..%d; only a table of bots: a person "
                         "plays at K = 1)" % MAX_TIME_SCALE)
+    p.add_argument("--web", nargs="?", const=("", WEB_PORT), default=None, type=web_address,
+                   metavar="[HOST:]PORT",
+                   help="serve the game as a live web page (default port %d on every address; "
+                        "docs/web.md)" % WEB_PORT)
 
 
 MAX_TIME_SCALE = 100
@@ -111,8 +115,13 @@ async def play(args, ui_factory):
                          "blattschuss": bool(state.game.blattschuss)})
             log.close()
             return state
+    web_view = getattr(args, "web_view", None)
     table = Table(args, start)
     try:
+        if web_view is not None:
+            if getattr(args, "web_banner", False):  # --plain: the URL, its QR code and the PIN, once
+                print(web_view.banner(web_view.lang), flush=True)
+            await web_view.start()
         if log is None:
             try:
                 log = gamelog.GameLog.new(args.log_dir)
@@ -126,6 +135,12 @@ async def play(args, ui_factory):
         args.log_path = log.path  # run() says how to continue a game stopped midway
         ui = ui_factory()
         lang = getattr(ui, "lang", "de")
+        if web_view is not None:
+            from schocken_host.views.web.server import Both
+            web_view.attach_log(log.path)
+            ui = Both(ui, web_view)
+            ui.note(tr(lang, "web.url", url=web_view.url))
+            ui.note(tr(lang, "web.pin", pin=web_view.pin))
         ui.note(tr(lang, "play.log", path=log.path))
         if log.repaired:
             ui.note(tr(lang, "play.log_repaired", path=log.path.name, what=log.repaired))
@@ -134,6 +149,8 @@ async def play(args, ui_factory):
         fair = fair_mode(args, start)
         referee = Referee(rules, table.seats, log, ui, reveal=args.reveal, cheat=args.cheat, state=state,
                           fair=fair, absent_timeout=args.absent_timeout, turn_timeout=args.turn_timeout)
+        if web_view is not None:
+            web_view.referee = referee
         tasks = [asyncio.create_task(b.run(referee)) for b in table.bots]
         human = getattr(table, "human", None)
         if hasattr(ui, "keys"):
@@ -159,6 +176,8 @@ async def play(args, ui_factory):
             referee.close()
         return referee.state
     finally:
+        if web_view is not None:
+            await _stop_web(web_view, log)
         table.close()
         if log is not None:
             log.close()
@@ -166,6 +185,16 @@ async def play(args, ui_factory):
                 log.path.unlink()  # no game was started: leave no empty log behind
             if not log.path.exists() or gamelog.finished(log.path):
                 shutil.rmtree(flash_folder(log.path), ignore_errors=True)  # nothing left to resume
+
+
+async def _stop_web(web_view, log):
+    """The browsers get the game's last events (a finished game's, bounded), then the server closes."""
+    from schocken_host.views.web.server import FLUSH_S
+    try:
+        done = log is not None and log.path.exists() and gamelog.finished(log.path)
+        await web_view.stop(FLUSH_S if done else 0)
+    except Exception:  # noqa: BLE001 - closing a page must not hide how the game ended
+        pass
 
 
 STOP_S = 10.0   # after Ctrl-C the host has this long to close its cups and its log; then it ends regardless
@@ -193,6 +222,11 @@ def _stop_in_time(args, lang):
 
 def run(args):
     lang = getattr(args, "lang", "de")
+    args.web_view = None
+    if args.web is not None:
+        from schocken_host.views.web.server import WebView
+        args.web_view = WebView(args.web, lang)   # bound now: a port in use is refused before anything starts
+        args.web_banner = args.plain or not sys.stdout.isatty()   # the scoreboard shows URL and PIN itself
     try:
         if args.plain or not sys.stdout.isatty():
             if threading.current_thread() is threading.main_thread():

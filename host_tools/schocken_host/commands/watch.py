@@ -1,0 +1,47 @@
+"""`schocken watch LOG [--web [HOST:]PORT]`: serve a game from its log as the live web page, following the log
+while it grows (a game another process plays, or a finished one). Watch only: the page takes no table
+actions. Runs until Ctrl-C (docs/web.md)."""
+
+import asyncio
+import os
+
+from schocken_host.errors import CommandError
+from schocken_host.i18n import tr
+from schocken_host.input_checks import WEB_PORT, web_address
+
+
+def add_arguments(p):
+    p.add_argument("log", help="a game log (.jsonl), finished or still being written")
+    p.add_argument("--web", nargs="?", const=("", WEB_PORT), default=("", WEB_PORT), type=web_address,
+                   metavar="[HOST:]PORT",
+                   help="where to serve the page (default port %d on every address)" % WEB_PORT)
+
+
+async def serve(view, path):
+    await view.start()
+    try:
+        await view.hub.follow(path)
+    finally:
+        await view.stop(0)
+
+
+def run(args):
+    from schocken_host.views.web.server import WebView
+
+    lang = getattr(args, "lang", "de")
+    path = args.log
+    if not os.path.isfile(path):
+        raise CommandError("web.watch_no_log", path=path)
+    try:
+        with open(path, "rb"):
+            pass
+    except OSError as e:
+        raise CommandError("cli.os_error", error="%s: %s" % (path, e.strerror or e))
+    view = WebView(args.web, lang, actions=False)
+    print(view.banner(lang), flush=True)
+    print(tr(lang, "web.watching", path=path), flush=True)
+    try:
+        asyncio.run(serve(view, path))
+    except KeyboardInterrupt:
+        pass
+    return 0

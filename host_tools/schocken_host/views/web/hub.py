@@ -1,0 +1,90 @@
+"""The game as the web view holds it: every event in log order (an event's id is its line number in the log,
+1 for the start), a TableState of its own rebuilt from them, and the page's model. Browsers subscribe and are
+woken after each event; ``follow`` reads a log file as it grows (`schocken watch`)."""
+
+import asyncio
+import json
+import os
+
+from schocken_host.table.state import LogError, TableState
+from schocken_host.views.web.model import Tracker, view
+
+FOLLOW_S = 0.2          # how often a followed log is looked at
+
+
+class Hub:
+    def __init__(self):
+        self.events = []             # raw events, as in the log
+        self.state = TableState()
+        self.tracker = Tracker()
+        self.error = None            # the first event the rules refused: (line, text)
+        self.subscribers = set()     # asyncio.Event of each open browser connection
+        self._view = None
+
+    @property
+    def game_id(self):
+        return self.state.game_id
+
+    def feed(self, ev):
+        """One event (a copy is kept); never raises: an event the state refuses is kept and named."""
+        ev = json.loads(json.dumps(ev))
+        self.events.append(ev)
+        if self.error is None:
+            try:
+                self.state.apply(ev)
+                self.tracker.update(self.state, ev)
+            except (LogError, KeyError, TypeError, ValueError, IndexError) as e:
+                self.error = (len(self.events), str(e))
+        self._view = None
+        for woken in list(self.subscribers):
+            woken.set()
+
+    def view(self):
+        """The page's model as of the last event (made once per burst)."""
+        if self._view is None:
+            self._view = view(self.state, self.tracker, len(self.events))
+            if self.error is not None:
+                self._view["error"] = {"line": self.error[0], "text": self.error[1]}
+        return self._view
+
+    def standings(self):
+        return self.state.standings() if self.state.game is not None else None
+
+    def log_text(self):
+        return "".join(json.dumps(ev, ensure_ascii=False, separators=(",", ":")) + "\n" for ev in self.events)
+
+    # --- a log file --------------------------------------------------------------------------------------
+    def read_lines(self, path, offset):
+        """Feed the complete lines of ``path`` past byte ``offset``; returns the new offset. A torn last line
+        waits for its end; a file cut shorter (a resumed host repaired its torn tail) is read on from there."""
+        try:
+            size = os.path.getsize(path)
+        except OSError:
+            return offset
+        if size < offset:
+            offset = size
+        if size == offset:
+            return offset
+        with open(path, "rb") as f:
+            f.seek(offset)
+            data = f.read(size - offset)
+        end = data.rfind(b"\n")
+        if end < 0:
+            return offset
+        for line in data[:end].split(b"\n"):
+            if line.strip():
+                try:
+                    ev = json.loads(line)
+                except ValueError as e:
+                    if self.error is None:
+                        self.error = (len(self.events) + 1, "not JSON: %s" % e)
+                    continue
+                if isinstance(ev, dict):
+                    self.feed(ev)
+        return offset + end + 1
+
+    async def follow(self, path, offset=0):
+        """Read ``path`` as it grows, for as long as the task runs."""
+        while True:
+            offset = self.read_lines(path, offset)
+            await asyncio.sleep(FOLLOW_S)

@@ -1,0 +1,96 @@
+"""What the page shows, as plain data: ``Tracker`` follows the events beside a TableState and keeps what the
+state forgets (the last round's reveals with their dice, the history); ``view()`` is the whole page's model,
+sent to every browser after each burst of events. Words are put in by the page (texts "web.page_*")."""
+
+from schocken.throws import ALL
+
+HISTORY = 40            # entries the page gets (it shows as many as fit)
+
+
+class Tracker:
+    def __init__(self):
+        self.reveals = {}            # seat -> reveal of the round being played
+        self.last_round = None       # {"round", "kind", "best", "worst", "deckel", "reveals": [...]}
+        self.history = []            # newest last
+        self.stopped = None
+
+    def update(self, st, ev):
+        kind = ev.get("ev")
+        if kind == "turn" and ev.get("round") != getattr(self, "_round", None):
+            self._round = ev.get("round")
+            self.reveals = {}
+        elif kind == "reveal":
+            self.reveals[ev["seat"]] = {"seat": ev["seat"], "dice": list(ev["dice"]), "label": ev.get("label"),
+                                        "throws": ev.get("throws"), "hand": ev.get("hand", True)}
+        elif kind == "round":
+            best = self.reveals.get(ev["best"], {})
+            self.last_round = {"round": ev["round"], "kind": "round", "best": ev["best"], "worst": ev["worst"],
+                               "deckel": ev["deckel"], "reveals": self._ordered(ev.get("order"))}
+            self._add("all" if ev["deckel"] == ALL else "round", round=ev["round"], best=ev["best"],
+                      worst=ev["worst"], deckel=ev["deckel"], label=best.get("label", "?"))
+        elif kind == "throw_off":
+            dice = {s: d for s, d in zip(ev["seats"], ev["dice"])}
+            reveals = self._ordered(ev["seats"])
+            for r in reveals:
+                r["dice"] = dice.get(r["seat"], r["dice"])
+            self.last_round = {"round": ev["round"], "kind": "throw_off", "best": ev.get("opener"),
+                               "worst": None, "deckel": 0, "reveals": reveals}
+            if ev.get("opener") is not None:
+                self._add("throw_off", seat=ev["opener"])
+        elif kind == "opener":
+            self._add("throw_off", seat=ev["seat"])
+        elif kind == "half_lost":
+            self._add("half", seat=ev["seat"], phase=ev["phase"])
+        elif kind in ("penalty", "einwuerfeln", "forfeit"):
+            self._add(kind, seat=ev["seat"])
+        elif kind == "cheat":
+            self._add("cheat", seat=ev["seat"], reason=ev.get("reason", ""))
+        elif kind == "replay_round":
+            self._add("replay")
+        elif kind == "stop":
+            self.stopped = ev.get("reason", "")
+
+    def _ordered(self, order):
+        seats = order if order else sorted(self.reveals)
+        return [dict(self.reveals[s]) if s in self.reveals else {"seat": s, "dice": [], "label": None}
+                for s in seats]
+
+    def _add(self, kind, **fields):
+        fields["kind"] = kind
+        self.history.append(fields)
+        del self.history[:-HISTORY]
+
+
+def view(st, tracker, count):
+    """The page's model after ``count`` events."""
+    players = []
+    for p in st.players:
+        players.append({
+            "seat": p.seat, "name": p.name, "kind": p.kind, "deckel": st.deckel(p.seat),
+            "in_half": st.in_half(p.seat), "throws": p.throws, "public": [v for _, v in p.public],
+            "done": p.done, "revealed": p.revealed, "flagged": p.flagged, "connected": p.connected,
+            "paused": st.paused.get(p.seat), "asked": p.seat in st.asked,
+        })
+    game = st.game
+    max_throws = st.rules.max_throws if st.rules is not None else 3
+    on_turn = st.on_turn
+    return {
+        "id": count,
+        "game_id": st.game_id,
+        "preset": st.rules.to_dict()["preset"] if st.rules is not None else None,
+        "phase": st.phase(),
+        "round": st.round,
+        "round_kind": st.round_kind,
+        "on_turn": on_turn,
+        "throw": st.players[on_turn].throws if on_turn is not None else None,
+        "limit": st.limit or max_throws,
+        "middle": st.middle(),
+        "players": players,
+        "last_round": tracker.last_round,
+        "history": list(tracker.history),
+        "over": st.over,
+        "loser": st.loser,
+        "blattschuss": bool(game and game.blattschuss),
+        "stopped": tracker.stopped,
+        "standings": st.standings() if st.game is not None else None,
+    }

@@ -1,0 +1,300 @@
+"""The live web view's server (aiohttp, in the game's own event loop): the page and its assets, the game as
+Server-Sent Events (every event in log order with its line number as id, then the page's model; a browser that
+comes back with Last-Event-ID gets what it missed), the log, the Python sources the in-browser check runs, a
+QR code of the page, and the table's actions behind a PIN (docs/web.md).
+
+``WebView`` is the view the referee talks to (``note``, ``update``) and owns the server; ``Both`` puts it beside
+the terminal's view, so that nothing the web view does can reach the referee."""
+
+import asyncio
+import hmac
+import io
+import json
+import secrets
+import socket
+from pathlib import Path
+
+import segno
+from aiohttp import web
+
+import schocken
+import schocken_host
+from schocken_host.errors import CommandError
+from schocken_host.i18n import LANGS, TEXTS, tr
+from schocken_host.views.web.hub import Hub
+
+HERE = Path(__file__).resolve().parent
+STATIC = HERE / "static"
+CHECK = HERE / "check"                 # the in-browser check (another package of files), when it is there
+KEEPALIVE_S = 15.0                     # a comment line this often keeps proxies and phones from hanging up
+WRITE_S = 10.0                         # a browser that takes longer to take a write is let go
+WRONG_PIN_S = 0.5                      # each wrong PIN costs this long: no guessing a PIN in a minute
+FLUSH_S = 2.0                          # at the end of a game, how long the browsers get to catch up
+WORDS = {"drop": "penalty", "ein": "einwuerfeln", "wait": "wait", "forfeit": "forfeit"}
+PHASES = ("setup", "throw_off", "half1", "half2", "final", "over")
+HOST_PY = ("__init__.py", "i18n.py", "table/__init__.py", "table/state.py")
+
+
+def py_sources():
+    """{path under /py/: file} of what the browser's check imports: the rules package and TableState with
+    the modules it imports (i18n and its texts)."""
+    files = {}
+    rules = Path(schocken.__file__).resolve().parent
+    for f in sorted(rules.glob("*.py")):
+        files["schocken/" + f.name] = f
+    host = Path(schocken_host.__file__).resolve().parent
+    for name in HOST_PY:
+        files["schocken_host/" + name] = host / name
+    for f in sorted((host / "texts").glob("*.py")):
+        files["schocken_host/texts/" + f.name] = f
+    return files
+
+
+def lan_address():
+    """The address other machines on the network reach this one at (no packet is sent)."""
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        s.connect(("10.255.255.255", 1))
+        return s.getsockname()[0]
+    except OSError:
+        return "127.0.0.1"
+    finally:
+        s.close()
+
+
+def bind(address):
+    """A listening socket on ``address`` (host, port) from --web; CommandError when it cannot be had."""
+    host, port = address
+    text = "%s:%d" % (host, port) if host else str(port)
+    try:
+        if host:
+            family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
+            return socket.create_server((host, port), family=family)
+        return socket.create_server(("0.0.0.0", port))
+    except (OSError, UnicodeError) as e:
+        raise CommandError("web.bind", address=text, error=getattr(e, "strerror", None) or e)
+
+
+class WebView:
+    """The web view of one game: its server, its Hub, its PIN (None: watch only)."""
+
+    def __init__(self, address, lang="de", actions=True):
+        self.lang = lang if lang in LANGS else "de"
+        self.sock = bind(address)
+        self.sock.setblocking(False)
+        host, port = self.sock.getsockname()[:2]
+        if address[0] and host not in ("0.0.0.0", "::"):
+            shown = "[%s]" % host if ":" in host else host
+        else:
+            shown = lan_address()
+        self.url = "http://%s:%d/" % (shown, port)
+        self.port = port
+        self.pin = "%06d" % secrets.randbelow(10 ** 6) if actions else None
+        self.hub = Hub()
+        self.referee = None            # who takes the table's actions (Referee.request)
+        self.runner = None
+        self.closing = False
+        self.sent = {}                 # subscriber -> id of the last event sent to it
+
+    # --- the view the referee talks to -----------------------------------------------------------------
+    def note(self, text):
+        pass                           # the terminal's lines stay in the terminal
+
+    def update(self, state, ev):
+        self.hub.feed(ev)
+
+    def attach_log(self, path):
+        """The events already in the log (a resumed game): ids stay the log's line numbers."""
+        return self.hub.read_lines(path, 0)
+
+    def request(self, what, seat):
+        if self.referee is None:
+            return False
+        self.referee.request(what, seat)
+        return True
+
+    def banner(self, lang=None):
+        """The terminal's lines: the URL, its QR code, the PIN (or that the page only watches)."""
+        lang = lang or self.lang
+        qr = io.StringIO()
+        segno.make(self.url, error="m").terminal(out=qr, compact=True, border=2)
+        lines = [tr(lang, "web.url", url=self.url), qr.getvalue().rstrip("\n")]
+        lines.append(tr(lang, "web.pin", pin=self.pin) if self.pin else tr(lang, "web.read_only"))
+        return "\n".join(lines)
+
+    # --- the server ------------------------------------------------------------------------------------
+    def app(self):
+        app = web.Application(client_max_size=64 * 1024)
+        app.router.add_get("/", self.index)
+        app.router.add_get("/texts.json", self.texts)
+        app.router.add_get("/events", self.events)
+        app.router.add_get("/state.json", self.state_json)
+        app.router.add_get("/log.jsonl", self.log)
+        app.router.add_get("/qr.svg", self.qr)
+        app.router.add_post("/action", self.action)
+        app.router.add_get("/py/index.json", self.py_index)
+        app.router.add_get("/py/{path:.+}", self.py_file)
+        app.router.add_static("/static/", STATIC)
+        if CHECK.is_dir():
+            app.router.add_static("/check/", CHECK)
+        return app
+
+    async def start(self):
+        self.runner = web.AppRunner(self.app(), handle_signals=False, access_log=None, shutdown_timeout=1.0)
+        await self.runner.setup()
+        await web.SockSite(self.runner, self.sock).start()
+
+    async def stop(self, flush=FLUSH_S):
+        """Let every browser take the last events (at most ``flush`` seconds), then close; bounded."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + flush
+        while loop.time() < end and any(n < len(self.hub.events) for n in self.sent.values()):
+            await asyncio.sleep(0.05)
+        self.closing = True
+        for woken in list(self.hub.subscribers):
+            woken.set()
+        if self.runner is not None:
+            try:
+                await asyncio.wait_for(self.runner.cleanup(), 5.0)
+            except (asyncio.TimeoutError, OSError):
+                pass
+            self.runner = None
+
+    # --- handlers --------------------------------------------------------------------------------------
+    async def index(self, request):
+        return web.FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    async def texts(self, request):
+        lang = request.query.get("lang", "de")
+        texts = {key[len("web.page_"):]: tr(lang, key) for key in TEXTS if key.startswith("web.page_")}
+        texts.update({"phase_" + phase: tr(lang, "board." + phase) for phase in PHASES})
+        texts["lang"] = lang if lang in LANGS else "de"
+        return web.json_response(texts)
+
+    async def state_json(self, request):
+        return web.json_response({"view": self.hub.view(), "events": len(self.hub.events)})
+
+    async def log(self, request):
+        return web.Response(text=self.hub.log_text(), content_type="application/x-ndjson",
+                            headers={"Cache-Control": "no-cache"})
+
+    async def qr(self, request):
+        url = self.url + ("?lang=en" if request.query.get("lang") == "en" else "")
+        out = io.BytesIO()
+        segno.make(url, error="m").save(out, kind="svg", scale=8, border=2, xmldecl=False)
+        return web.Response(body=out.getvalue(), content_type="image/svg+xml")
+
+    async def py_index(self, request):
+        return web.json_response(sorted(py_sources()))
+
+    async def py_file(self, request):
+        path = py_sources().get(request.match_info["path"])
+        if path is None:
+            raise web.HTTPNotFound()
+        return web.Response(text=path.read_text(encoding="utf-8"), content_type="text/x-python",
+                            charset="utf-8")
+
+    async def action(self, request):
+        lang = request.query.get("lang", "de")
+        try:
+            body = await request.json()
+            if not isinstance(body, dict):
+                raise ValueError("not an object")
+        except ValueError:
+            body = {}
+        if self.pin is None:
+            return _refuse(403, tr(lang, "web.watch_only"))
+        if not hmac.compare_digest(str(body.get("pin", "")).encode(), self.pin.encode()):
+            await asyncio.sleep(WRONG_PIN_S)
+            return _refuse(403, tr(lang, "web.no_pin"))
+        word = " ".join(str(body.get("word", "")).split())
+        words = word.split()
+        if len(words) != 2 or words[0] not in WORDS or not words[1].isdigit() or int(words[1]) < 1:
+            return _refuse(400, tr(lang, "web.bad_word", word=repr(word[:40])))
+        try:
+            taken = self.request(WORDS[words[0]], int(words[1]) - 1)
+        except Exception as e:  # noqa: BLE001 - the table's word must not take the server down
+            return _refuse(500, "%s: %s" % (type(e).__name__, e))
+        if not taken:
+            return _refuse(409, tr(lang, "web.watch_only"))
+        return web.json_response({"ok": True, "word": word})
+
+    async def events(self, request):
+        """Server-Sent Events: after a Last-Event-ID (header, or ?last=N) the events past it, else all of them;
+        then the model; then each new burst the same way. ?game=ID: a browser that saw another game (or more
+        events than there are: another log) is told to reset and gets everything."""
+        hub = self.hub
+        try:
+            last = int(request.headers.get("Last-Event-ID") or request.query.get("last") or 0)
+        except ValueError:
+            last = 0
+        game = request.query.get("game")
+        resp = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache",
+                                           "X-Accel-Buffering": "no"})
+        await resp.prepare(request)
+        woken = asyncio.Event()
+        hub.subscribers.add(woken)
+        self.sent[woken] = last
+        try:
+            head = "retry: 1000\n\n"
+            if last < 0 or last > len(hub.events) or (game and hub.game_id and game != hub.game_id):
+                head += "event: reset\ndata: {}\n\n"
+                last = 0
+            await _write(resp, head)
+            first = True
+            while not self.closing:
+                woken.clear()
+                n = len(hub.events)
+                if n > last or first:
+                    chunk = [_message("ev", hub.events[i], i + 1) for i in range(last, n)]
+                    chunk.append(_message("view", hub.view()))
+                    await _write(resp, "".join(chunk))
+                    last, first = n, False
+                    self.sent[woken] = n
+                try:
+                    await asyncio.wait_for(woken.wait(), KEEPALIVE_S)
+                except asyncio.TimeoutError:
+                    await _write(resp, ": ping\n\n")
+        except (ConnectionError, asyncio.TimeoutError, RuntimeError):
+            pass                       # the browser went away; it comes back with its Last-Event-ID
+        finally:
+            hub.subscribers.discard(woken)
+            self.sent.pop(woken, None)
+        return resp
+
+
+def _message(kind, data, ident=None):
+    head = "id: %d\n" % ident if ident is not None else ""
+    return "%sevent: %s\ndata: %s\n\n" % (head, kind, json.dumps(data, ensure_ascii=False,
+                                                                   separators=(",", ":")))
+
+
+async def _write(resp, text):
+    await asyncio.wait_for(resp.write(text.encode("utf-8")), WRITE_S)
+
+
+def _refuse(status, why):
+    return web.json_response({"ok": False, "error": why}, status=status)
+
+
+class Both:
+    """The terminal's view and the web view side by side: the terminal's answers every question the table
+    asks of a view (its language, its keys, a person's panel); the web view only takes the events, and
+    whatever goes wrong in it stays there."""
+
+    def __init__(self, primary, web_view):
+        self.primary = primary
+        self.web = web_view
+
+    def __getattr__(self, name):
+        return getattr(self.primary, name)
+
+    def note(self, text):
+        self.primary.note(text)
+
+    def update(self, state, ev):
+        try:
+            self.web.update(state, ev)
+        except Exception:  # noqa: BLE001 - a view must never take the referee down with it
+            pass
+        self.primary.update(state, ev)

@@ -1,0 +1,206 @@
+// The live page: the game as Server-Sent Events (every event with its log line as id, then the page's model),
+// drawn for a TV or a phone. window.schocken is the API the in-browser check (/check/check.js) builds on.
+const params = new URLSearchParams(location.search);
+const lang = params.get("lang") === "en" ? "en" : "de";
+const events = [];
+const listeners = [];
+let T = {};
+let view = null;
+let gameId = null;
+let source = null;
+
+window.schocken = {
+  events,                                   // every event so far, in log order (events[i] is line i + 1)
+  onEvent(cb) { listeners.push(cb); },      // cb(event, id) for each new event
+  standings() { return view ? view.standings : null; },   // what `schocken replay --json` prints
+  view() { return view; },
+  lang,
+};
+
+const $ = (id) => document.getElementById(id);
+const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"}[c]));
+function t(key, fields = {}) {
+  const text = T[key] ?? key;
+  return text.replace(/\{(\w+)\}/g, (m, k) => (k in fields ? fields[k] : m));
+}
+const nameOf = (seat) => (view && view.players[seat] ? view.players[seat].name : String(seat + 1));
+
+const PIPS = {1: [[50, 50]], 2: [[27, 27], [73, 73]], 3: [[25, 25], [50, 50], [75, 75]],
+  4: [[27, 27], [73, 27], [27, 73], [73, 73]], 5: [[27, 27], [73, 27], [50, 50], [27, 73], [73, 73]],
+  6: [[27, 25], [73, 25], [27, 50], [73, 50], [27, 75], [73, 75]]};
+function die(v, cls = "") {
+  const pips = (PIPS[v] || []).map(([x, y]) => `<circle cx="${x}" cy="${y}" r="9"/>`).join("");
+  return `<svg class="die ${cls}" viewBox="0 0 100 100" data-v="${v}"><rect x="5" y="5" width="90" height="90" rx="18"/>${pips}</svg>`;
+}
+const hidden = () => `<svg class="die hidden" viewBox="0 0 100 100"><rect x="5" y="5" width="90" height="90" rx="18"/></svg>`;
+
+// --- the connection -----------------------------------------------------------------------------------------
+function connect() {
+  const q = new URLSearchParams({last: String(events.length)});
+  if (gameId) q.set("game", gameId);
+  source = new EventSource("/events?" + q);
+  source.addEventListener("reset", () => { events.length = 0; gameId = null; });
+  source.addEventListener("ev", (m) => {
+    const id = Number(m.lastEventId);
+    if (id <= events.length) return;                       // seen before the connection dropped
+    if (id !== events.length + 1) { reconnect(0); return; }  // a gap: ask again from what we have
+    const ev = JSON.parse(m.data);
+    events.push(ev);
+    if (ev.ev === "start") gameId = ev.game_id;
+    for (const cb of listeners) {
+      try { cb(ev, id); } catch (e) { console.error(e); }
+    }
+  });
+  source.addEventListener("view", (m) => {
+    view = JSON.parse(m.data);
+    online(true);
+    render();
+  });
+  source.onerror = () => { online(false); reconnect(1000); };
+}
+function reconnect(ms) {
+  if (source) source.close();
+  source = null;
+  setTimeout(() => { if (!source) connect(); }, ms);
+}
+function online(yes) {
+  document.body.classList.toggle("offline", !yes);
+  $("conn").textContent = yes ? "" : t("offline");
+}
+
+// --- drawing ------------------------------------------------------------------------------------------------
+function render() {
+  const v = view;
+  const n = v.players.length;
+  $("phase").textContent = t("phase_" + v.phase);
+  $("round").textContent = v.round ? t("round", {n: v.round}) : "";
+  if (v.on_turn !== null && v.on_turn !== undefined) {
+    $("turn").textContent = t("on_turn", {name: nameOf(v.on_turn), n: v.throw, limit: v.limit});
+  } else {
+    $("turn").textContent = v.game_id ? (v.over ? "" : t("reveal_wait")) : t("waiting");
+  }
+  $("middle").textContent = v.middle;
+  const cols = n <= 2 ? Math.max(n, 1) : n <= 4 ? 2 : n <= 6 ? 3 : n <= 8 ? 4 : n <= 12 ? 4 : 6;
+  const players = $("players");
+  players.style.setProperty("--cols", cols);
+  players.style.setProperty("--rows", Math.max(1, Math.ceil(n / cols)));
+  players.innerHTML = v.players.map(card).join("");
+  drawLast(v);
+  $("history-list").innerHTML = v.history.slice().reverse().map((h) => `<li>${esc(historyText(h))}</li>`).join("");
+  const banner = $("banner");
+  if (v.over && v.loser !== null) {
+    banner.innerHTML = `<div class="over">${esc(t("game_over", {name: nameOf(v.loser)}))}</div>`
+      + (v.blattschuss ? `<div class="blatt">${esc(t("blatt"))}</div>` : "");
+    banner.hidden = false;
+  } else if (v.stopped !== null && v.stopped !== undefined) {
+    banner.innerHTML = `<div class="over">${esc(t("stopped", {reason: v.stopped}))}</div>`;
+    banner.hidden = false;
+  } else {
+    banner.hidden = true;
+  }
+  if (v.error) $("conn").textContent = `! ${v.error.line}: ${v.error.text}`;
+}
+
+function card(p) {
+  const v = view;
+  const cls = ["card"];
+  const playing = ["half1", "half2", "final"].includes(v.phase);
+  if (v.on_turn === p.seat) cls.push("on-turn");
+  if (playing && !p.in_half) cls.push("out");
+  if (p.paused || p.asked) cls.push("paused");
+  if (p.flagged) cls.push("flagged");
+  if (v.over && v.loser === p.seat) cls.push("loser");
+  let status = "";
+  if (p.paused) status = t("paused", {reason: p.paused});
+  if (p.asked) status = t("asked");
+  if (p.flagged) status = t("flagged", {reason: p.flagged});
+  if (!status && playing && !p.in_half) status = t("out");
+  if (!status && p.done && !p.revealed) status = t("done", {n: p.throws});
+  let dice = "";
+  if (p.revealed) {
+    dice = p.revealed.dice.map((d) => die(d)).join("") + `<span class="label">${esc(p.revealed.label || "")}</span>`;
+  } else if (p.throws > 0) {
+    dice = p.public.map((d) => die(d, "aside")).join("") + hidden().repeat(Math.max(0, 3 - p.public.length));
+  }
+  return `<div class="${cls.join(" ")}" data-seat="${p.seat}">
+    <div class="name">${esc(p.name)}</div>
+    <div class="deckel" data-deckel="${p.deckel}">${p.deckel}</div>
+    <div class="dice">${dice}</div>
+    <div class="status">${esc(status)}</div></div>`;
+}
+
+function drawLast(v) {
+  const last = v.last_round;
+  $("last-title").textContent = t("last_round") + (last ? " · " + t("round", {n: last.round}) : "");
+  if (!last) { $("last-body").innerHTML = ""; return; }
+  $("last-body").innerHTML = last.reveals.map((r) => {
+    const cls = r.seat === last.best ? "best" : r.seat === last.worst ? "worst" : "";
+    return `<div class="reveal ${cls}"><span class="who">${esc(nameOf(r.seat))}</span>`
+      + `<span class="faces">${(r.dice || []).map((d) => die(d)).join("")}</span>`
+      + `<span class="label">${esc(r.label || "")}</span></div>`;
+  }).join("");
+}
+
+function historyText(h) {
+  const name = (s) => nameOf(s);
+  switch (h.kind) {
+    case "round": return t("hist_round", {round: h.round, worst: name(h.worst), best: name(h.best), deckel: h.deckel, label: h.label});
+    case "all": return t("hist_all", {round: h.round, worst: name(h.worst), best: name(h.best)});
+    case "throw_off": return t("hist_throw_off", {name: name(h.seat)});
+    case "half": return t("hist_half", {name: name(h.seat), phase: t("phase_" + h.phase)});
+    case "penalty": return t("hist_penalty", {name: name(h.seat)});
+    case "einwuerfeln": return t("hist_ein", {name: name(h.seat)});
+    case "forfeit": return t("hist_forfeit", {name: name(h.seat)});
+    case "cheat": return t("hist_cheat", {name: name(h.seat), reason: h.reason});
+    case "replay": return t("hist_replay");
+    default: return h.kind;
+  }
+}
+
+// --- the table's actions (with the PIN) ---------------------------------------------------------------------
+async function sendAction(e) {
+  e.preventDefault();
+  const word = `${$("action-word").value} ${$("action-seat").value}`;
+  const out = $("action-result");
+  try {
+    const r = await fetch(`/action?lang=${lang}`, {method: "POST", headers: {"Content-Type": "application/json"},
+      body: JSON.stringify({pin: $("action-pin").value, word})});
+    const answer = await r.json();
+    out.textContent = answer.ok ? t("sent", {word}) : t("refused", {why: answer.error});
+    out.className = answer.ok ? "ok" : "refused";
+  } catch (err) {
+    out.textContent = t("refused", {why: String(err)});
+    out.className = "refused";
+  }
+}
+
+// --- the in-browser check, when the host has it -------------------------------------------------------------
+async function loadCheck() {
+  try {
+    const r = await fetch("/check/check.js", {method: "HEAD"});
+    if (r.ok) { await import("/check/check.js"); $("check-status").textContent = ""; return; }
+  } catch (e) {
+    console.error(e);
+  }
+  $("check-status").textContent = t("check_missing");
+}
+
+async function main() {
+  document.documentElement.lang = lang;
+  T = await (await fetch(`/texts.json?lang=${lang}`)).json();
+  document.title = t("title");
+  $("middle-label").textContent = t("middle");
+  $("history-title").textContent = t("history");
+  $("last-title").textContent = t("last_round");
+  $("scan").textContent = t("scan");
+  $("qr").src = `/qr.svg?lang=${lang}`;
+  $("actions-title").textContent = t("actions");
+  $("seat-label").textContent = t("seat");
+  $("action-send").textContent = t("send");
+  for (const w of ["drop", "ein", "wait", "forfeit"]) $("opt-" + w).textContent = t(w);
+  $("action-form").addEventListener("submit", sendAction);
+  $("turn").textContent = t("waiting");
+  connect();
+  loadCheck();
+}
+main();
