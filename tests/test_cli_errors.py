@@ -76,7 +76,8 @@ CASES = {
              ["--table", "three.toml", "--emulate", "2"], ["--table", "ported.toml", "--port", "/dev/null"],
              ["--table", "gone.toml", "--emulate", "1"],
              ["--resume", "missing.jsonl"], ["--resume", "folder"], ["--resume", "binary.dat"],
-             ["--resume", "broken.jsonl"], ["--resume", "deep.jsonl"]],
+             ["--resume", "broken.jsonl"], ["--resume", "deep.jsonl"],
+             ["--emulate", "2", "--web", "x"], ["--emulate", "2", "--web", "host:"]],
     "deploy": [["--port", "/dev/no-such-tty"], ["--port", "folder"], ["--timeout", "-1"],
                ["--timeout", "nan"],
                ["--board", "nope"], ["--cup-id", "", "--port", "/dev/null"],
@@ -90,6 +91,8 @@ CASES = {
     "replay": [[], ["missing.jsonl"], ["folder"], ["binary.dat"], ["empty.txt"], ["broken.jsonl"],
                ["deep.jsonl"]],
     "stats": [["--log-dir", "missing"], ["--log-dir", "a-file"]],
+    "watch": [[], ["missing.jsonl"], ["folder"], ["broken.jsonl", "--web", "x"],
+              ["broken.jsonl", "--web", "70000"], ["broken.jsonl", "--web", "a:b:1"]],
 }
 
 # Bad arguments every verb gets, a new one too.

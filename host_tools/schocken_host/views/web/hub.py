@@ -56,7 +56,8 @@ class Hub:
     # --- a log file --------------------------------------------------------------------------------------
     def read_lines(self, path, offset):
         """Feed the complete lines of ``path`` past byte ``offset``; returns the new offset. A torn last line
-        waits for its end; a file cut shorter (a resumed host repaired its torn tail) is read on from there."""
+        waits for its end; a file cut shorter (a resumed host repaired its torn tail) is read on from
+        there."""
         try:
             size = os.path.getsize(path)
         except OSError:

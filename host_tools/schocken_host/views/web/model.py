@@ -20,12 +20,14 @@ class Tracker:
             self._round = ev.get("round")
             self.reveals = {}
         elif kind == "reveal":
-            self.reveals[ev["seat"]] = {"seat": ev["seat"], "dice": list(ev["dice"]), "label": ev.get("label"),
-                                        "throws": ev.get("throws"), "hand": ev.get("hand", True)}
+            self.reveals[ev["seat"]] = {"seat": ev["seat"], "dice": list(ev["dice"]),
+                                        "label": ev.get("label"), "throws": ev.get("throws"),
+                                        "hand": ev.get("hand", True)}
         elif kind == "round":
             best = self.reveals.get(ev["best"], {})
-            self.last_round = {"round": ev["round"], "kind": "round", "best": ev["best"], "worst": ev["worst"],
-                               "deckel": ev["deckel"], "reveals": self._ordered(ev.get("order"))}
+            self.last_round = {"round": ev["round"], "kind": "round", "best": ev["best"],
+                               "worst": ev["worst"], "deckel": ev["deckel"],
+                               "reveals": self._ordered(ev.get("order"))}
             self._add("all" if ev["deckel"] == ALL else "round", round=ev["round"], best=ev["best"],
                       worst=ev["worst"], deckel=ev["deckel"], label=best.get("label", "?"))
         elif kind == "throw_off":

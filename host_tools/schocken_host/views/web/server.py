@@ -3,8 +3,8 @@ Server-Sent Events (every event in log order with its line number as id, then th
 comes back with Last-Event-ID gets what it missed), the log, the Python sources the in-browser check runs, a
 QR code of the page, and the table's actions behind a PIN (docs/web.md).
 
-``WebView`` is the view the referee talks to (``note``, ``update``) and owns the server; ``Both`` puts it beside
-the terminal's view, so that nothing the web view does can reach the referee."""
+``WebView`` is the view the referee talks to (``note``, ``update``) and owns the server; ``Both`` puts it
+beside the terminal's view, so that nothing the web view does can reach the referee."""
 
 import asyncio
 import hmac
@@ -220,9 +220,9 @@ class WebView:
         return web.json_response({"ok": True, "word": word})
 
     async def events(self, request):
-        """Server-Sent Events: after a Last-Event-ID (header, or ?last=N) the events past it, else all of them;
-        then the model; then each new burst the same way. ?game=ID: a browser that saw another game (or more
-        events than there are: another log) is told to reset and gets everything."""
+        """Server-Sent Events: after a Last-Event-ID (header, or ?last=N) the events past it, else all of
+        them; then the model; then each new burst the same way. ?game=ID: a browser that saw another game (or
+        more events than there are: another log) is told to reset and gets everything."""
         hub = self.hub
         try:
             last = int(request.headers.get("Last-Event-ID") or request.query.get("last") or 0)

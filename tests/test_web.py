@@ -1,0 +1,311 @@
+"""The live web view's server (views/web/): its endpoints through aiohttp's test client, the Server-Sent
+Events and their resynchronisation with Last-Event-ID, the PIN in front of the table's actions, --web's
+parsing, and the real `schocken watch` / `schocken play --web` as subprocesses over real HTTP."""
+
+import asyncio
+import json
+import re
+import socket
+import subprocess
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+from aiohttp.test_utils import TestClient, TestServer
+
+from schocken_host.commands.replay import replay
+from schocken_host.views.web.server import Both, WebView
+
+from kits.tablekit import ROOT, SCHOCKEN, read_log, schocken
+
+GAME = ROOT / "tests" / "data" / "web_game.jsonl"
+
+
+def lines(path):
+    return [json.loads(line) for line in Path(path).read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+class FakeReferee:
+    def __init__(self):
+        self.requests = []
+
+    def request(self, what, seat):
+        self.requests.append((what, seat))
+
+
+def with_client(view, test):
+    """Run ``await test(client)`` against ``view``'s app in aiohttp's test server."""
+    async def main():
+        async with TestClient(TestServer(view.app())) as client:
+            return await test(client)
+    try:
+        return asyncio.run(main())
+    finally:
+        view.sock.close()
+
+
+def loaded_view(actions=True, path=GAME):
+    view = WebView(("127.0.0.1", 0), actions=actions)
+    view.attach_log(path)
+    return view
+
+
+async def sse(resp, until):
+    """(kind, id, data) of each message until ``until(messages)`` is true (bounded by the test's timeout)."""
+    messages, buf, ident = [], "", None
+    while not until(messages):
+        chunk = await asyncio.wait_for(resp.content.readany(), 10)
+        if not chunk:
+            break
+        buf += chunk.decode()
+        while "\n\n" in buf:
+            block, buf = buf.split("\n\n", 1)
+            kind, data = None, None
+            for line in block.split("\n"):
+                field, _, value = line.partition(": ")
+                if field == "id":
+                    ident = int(value)
+                elif field == "event":
+                    kind = value
+                elif field == "data":
+                    data = json.loads(value)
+            if kind:
+                messages.append((kind, ident, data))
+    return messages
+
+
+def test_the_endpoints_serve_the_page_the_log_the_sources_and_the_standings():
+    expected = replay(GAME).standings()
+
+    async def test(client):
+        page = await client.get("/")
+        assert page.status == 200 and '<section id="check">' in await page.text()
+        for asset in ("/static/app.js", "/static/style.css"):
+            assert (await client.get(asset)).status == 200
+        de = await (await client.get("/texts.json")).json()
+        en = await (await client.get("/texts.json?lang=en")).json()
+        assert de["middle"] == "Mitte" and en["middle"] == "Middle" and en["phase_final"] == "Final"
+        state = await (await client.get("/state.json")).json()
+        assert state["view"]["standings"] == expected and state["events"] == len(lines(GAME))
+        log = await (await client.get("/log.jsonl")).text()
+        assert [json.loads(x) for x in log.splitlines()] == lines(GAME)
+        files = await (await client.get("/py/index.json")).json()
+        assert {"schocken/game.py", "schocken_host/table/state.py", "schocken_host/i18n.py"} <= set(files)
+        src = await (await client.get("/py/schocken_host/table/state.py")).text()
+        assert "class TableState" in src
+        assert (await client.get("/py/../../etc/passwd")).status == 404
+        qr = await client.get("/qr.svg")
+        assert qr.status == 200 and "<svg" in await qr.text()
+    with_client(loaded_view(), test)
+
+
+def test_events_come_all_then_the_model_and_a_returning_browser_gets_only_what_it_missed():
+    total = len(lines(GAME))
+
+    async def test(client):
+        resp = await client.get("/events")
+        got = await sse(resp, lambda m: m and m[-1][0] == "view")
+        resp.close()
+        evs = [m for m in got if m[0] == "ev"]
+        assert [m[1] for m in evs] == list(range(1, total + 1))
+        assert [m[2] for m in evs] == lines(GAME)
+        assert got[-1][2]["id"] == total and got[-1][2]["over"]
+        resp = await client.get("/events", headers={"Last-Event-ID": str(total - 3)})
+        again = await sse(resp, lambda m: m and m[-1][0] == "view")
+        resp.close()
+        assert [m[1] for m in again if m[0] == "ev"] == [total - 2, total - 1, total]
+        # A browser from another game (or ahead of this log) is told to reset and gets everything.
+        resp = await client.get("/events?last=5&game=another")
+        fresh = await sse(resp, lambda m: m and m[-1][0] == "view")
+        resp.close()
+        assert fresh[0][0] == "reset" and len([m for m in fresh if m[0] == "ev"]) == total
+    with_client(loaded_view(), test)
+
+
+def test_new_events_reach_every_open_browser():
+    events = lines(GAME)
+    view = WebView(("127.0.0.1", 0))
+    for ev in events[:10]:
+        view.update(None, ev)
+
+    async def test(client):
+        a = await client.get("/events")
+        b = await client.get("/events", headers={"Last-Event-ID": "10"})
+        await sse(a, lambda m: m and m[-1][0] == "view")
+        await sse(b, lambda m: m and m[-1][0] == "view")
+        for ev in events[10:20]:
+            view.update(None, ev)
+        for resp in (a, b):
+            got = await sse(resp, lambda m: any(x[1] == 20 for x in m if x[0] == "ev")
+                            and m[-1][0] == "view")
+            assert [m[1] for m in got if m[0] == "ev"] == list(range(11, 21))
+            resp.close()
+    with_client(view, test)
+
+
+def test_table_actions_need_the_pin_and_the_right_one_reaches_the_referee():
+    view = loaded_view()
+    view.referee = referee = FakeReferee()
+
+    async def test(client):
+        none = await client.post("/action", json={"word": "forfeit 2"})
+        wrong = await client.post("/action?lang=en", json={"pin": "x" + view.pin, "word": "forfeit 2"})
+        assert none.status == wrong.status == 403
+        assert (await wrong.json())["error"] == "wrong or missing PIN"
+        assert referee.requests == []
+        bad = await client.post("/action", json={"pin": view.pin, "word": "shake 2"})
+        assert bad.status == 400 and referee.requests == []
+        for word in ("forfeit 2", "wait 1", "drop 3", "ein 4"):
+            ok = await client.post("/action", json={"pin": view.pin, "word": word})
+            assert ok.status == 200, await ok.text()
+        assert referee.requests == [("forfeit", 1), ("wait", 0), ("penalty", 2), ("einwuerfeln", 3)]
+        broken = await client.post("/action", data=b"{not json", headers={"Content-Type": "application/json"})
+        assert broken.status == 403
+    with_client(view, test)
+
+
+def test_watch_only_takes_no_actions():
+    view = loaded_view(actions=False)
+
+    async def test(client):
+        resp = await client.post("/action", json={"pin": "", "word": "drop 1"})
+        assert resp.status == 403
+    with_client(view, test)
+
+
+def test_a_web_view_that_fails_never_reaches_the_referee_nor_the_terminal():
+    class Terminal:
+        lang = "en"
+
+        def __init__(self):
+            self.events = []
+
+        def note(self, text):
+            pass
+
+        def update(self, state, ev):
+            self.events.append(ev)
+
+    class Broken:
+        def update(self, state, ev):
+            raise RuntimeError("boom")
+    both = Both(Terminal(), Broken())
+    both.update(None, {"ev": "x"})
+    assert both.events == [{"ev": "x"}] and both.lang == "en"
+    view = WebView(("127.0.0.1", 0))
+    view.update(None, {"ev": "nonsense"})      # the hub names it, nothing is raised
+    assert view.hub.view()["error"]["line"] == 1
+    view.sock.close()
+
+
+# --- the command line -----------------------------------------------------------------------------------
+@pytest.mark.parametrize("value", ["abc", "70000", "host:", "a:b:c", "-1", "1.5"])
+def test_a_bad_web_address_is_one_line_and_exit_2(value):
+    for argv in (["play", "--emulate", "2", "--web", value], ["watch", str(GAME), "--web", value]):
+        proc = schocken(*argv)
+        assert proc.returncode == 2 and proc.stdout == "", proc
+        assert len(proc.stderr.strip().splitlines()) == 1 and "--web" in proc.stderr, proc.stderr
+
+
+def test_a_port_in_use_or_a_missing_log_is_refused_before_anything_starts(tmp_path):
+    busy = socket.create_server(("127.0.0.1", 0))
+    port = busy.getsockname()[1]
+    try:
+        env = {"SCHOCKEN_LOG_DIR": str(tmp_path)}
+        proc = schocken("--lang", "en", "play", "--emulate", "2", "--web", "127.0.0.1:%d" % port,
+                        env=dict(__import__("os").environ, **env))
+        assert proc.returncode == 2 and proc.stdout == "" and "address not available" in proc.stderr
+        assert list(tmp_path.iterdir()) == []
+        proc = schocken("watch", str(GAME), "--web", "127.0.0.1:%d" % port)
+        assert proc.returncode == 2 and proc.stdout == ""
+    finally:
+        busy.close()
+    proc = schocken("--lang", "en", "watch", str(tmp_path / "none.jsonl"), "--web", "127.0.0.1:0")
+    assert proc.returncode == 2 and "no such game log" in proc.stderr
+
+
+def url_of(out_path, timeout=30):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        text = Path(out_path).read_text(errors="replace") if Path(out_path).exists() else ""
+        m = re.search(r"(http://\S+/)", text)
+        if m:
+            return m.group(1), text
+        time.sleep(0.1)
+    raise AssertionError("no URL in %s" % Path(out_path).read_text(errors="replace"))
+
+
+def get_json(url):
+    with urllib.request.urlopen(url, timeout=5) as r:
+        return json.loads(r.read())
+
+
+def wait_for(fn, timeout=30, what="condition"):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        try:
+            value = fn()
+            if value:
+                return value
+        except (OSError, urllib.error.URLError, ValueError):
+            pass
+        time.sleep(0.1)
+    raise AssertionError("timed out waiting for %s" % what)
+
+
+def test_watch_follows_a_log_while_it_grows(tmp_path):
+    events = lines(GAME)
+    log = tmp_path / "game.jsonl"
+    raw = GAME.read_text(encoding="utf-8").splitlines(keepends=True)
+    log.write_text("".join(raw[:100]) + raw[100][:20], encoding="utf-8")   # a torn last line waits
+    out = tmp_path / "watch.out"
+    with open(out, "w") as f:
+        proc = subprocess.Popen(SCHOCKEN + ["watch", str(log), "--web", "127.0.0.1:0"], stdout=f,
+                                stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, cwd=ROOT)
+    try:
+        url, _ = url_of(out)
+        wait_for(lambda: get_json(url + "state.json")["events"] == 100, what="the first 100 events")
+        with open(log, "a", encoding="utf-8") as f:
+            f.write(raw[100][20:] + "".join(raw[101:]))
+        state = wait_for(lambda: (lambda s: s if s["events"] == len(events) else None)(
+            get_json(url + "state.json")), what="the whole log")
+        assert state["view"]["standings"] == replay(GAME).standings()
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+def test_play_with_web_takes_the_tables_word_with_the_pin_only(tmp_path, micropython):
+    out = tmp_path / "play.out"
+    env = dict(__import__("os").environ, SCHOCKEN_LOG_DIR=str(tmp_path))
+    with open(out, "w") as f:
+        # beton: a dropped die costs a Deckel
+        argv = ["--lang", "en", "play", "--plain", "--emulate", "3", "--rules", "beton",
+                "--time-scale", "10", "--web", "127.0.0.1:0"]
+        proc = subprocess.Popen(SCHOCKEN + argv, stdout=f, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                cwd=ROOT, env=env)
+    try:
+        url, text = url_of(out)
+        pin = wait_for(lambda: re.search(r"PIN for table actions on the page: (\d{6})", out.read_text()),
+                       what="the PIN").group(1)
+
+        def post(body):
+            req = urllib.request.Request(url + "action", data=json.dumps(body).encode(), method="POST",
+                                         headers={"Content-Type": "application/json"})
+            try:
+                with urllib.request.urlopen(req, timeout=5) as r:
+                    return r.status
+            except urllib.error.HTTPError as e:
+                return e.code
+        assert post({"word": "drop 2"}) == 403
+        assert post({"pin": "000000" if pin != "000000" else "111111", "word": "drop 2"}) == 403
+        assert post({"pin": pin, "word": "drop 1"}) == 200
+        assert proc.wait(180) == 0, out.read_text()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    log = next(tmp_path.glob("*.jsonl"))
+    penalties = [e for e in read_log(log) if e["ev"] == "penalty"]
+    assert [e["seat"] for e in penalties] == [0], out.read_text()[-2000:]
