@@ -3,7 +3,7 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo play test venv bench clean
+.PHONY: demo play web test venv bench clean
 
 $(BIN)/schocken: pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -15,6 +15,9 @@ venv: $(BIN)/schocken
 
 demo: venv
 	$(BIN)/schocken play --emulate 4 --bots 4
+
+web: venv
+	$(BIN)/schocken play --emulate 4 --bots 4 --web
 
 play: venv
 	$(BIN)/schocken play --emulate 4 --bots 3
