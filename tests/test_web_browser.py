@@ -1,9 +1,9 @@
 """The live web page in a real browser: headless Chromium (the system's, Debian's `chromium`; .ci/run installs
 it) driven by Playwright, which downloads no browser of its own. A whole bot game with --web ends on the page
 with exactly the standings of `schocken replay --json`, on two viewers at once; a page whose server goes away
-and comes back (a restart, more of the log meanwhile) carries on without losing or doubling an event; the TV
-(1920x1080, 8 players, no scrolling) and the phone (390x844) as screenshots in tests/snapshots/ for a person to
-look at (rewritten on each run: git shows when they change)."""
+and comes back (a restart, more of the log meanwhile) carries on without losing or doubling an event; the
+TV (1920x1080, 8 players, no scrolling) and the phone (390x844) as screenshots in tests/snapshots/ for a
+person to look at (rewritten on each run: git shows when they change)."""
 
 import os
 import shutil
@@ -17,7 +17,8 @@ import pytest
 from test_web import GAME, lines, url_of
 from kits.tablekit import ROOT, SCHOCKEN, replay_json
 
-sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install playwright)")
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install "
+                               "playwright)")
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no system Chromium (apt-get install chromium)")
 SNAPSHOTS = Path(__file__).resolve().parent / "snapshots"
@@ -69,9 +70,10 @@ def test_a_whole_bot_game_with_web_ends_with_the_standings_of_replay_on_two_view
     out = tmp_path / "play.out"
     env = dict(os.environ, SCHOCKEN_LOG_DIR=str(tmp_path))
     with open(out, "w") as f:
-        proc = subprocess.Popen(SCHOCKEN + ["play", "--plain", "--emulate", "4", "--bots", "4", "--time-scale",
-                                            "20", "--web", "127.0.0.1:0"], stdout=f, stderr=subprocess.STDOUT,
-                                stdin=subprocess.DEVNULL, cwd=ROOT, env=env)
+        argv = ["play", "--plain", "--emulate", "4", "--bots", "4", "--time-scale", "20",
+                "--web", "127.0.0.1:0"]
+        proc = subprocess.Popen(SCHOCKEN + argv, stdout=f, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                cwd=ROOT, env=env)
     try:
         url, _ = url_of(out)
         tv = page(browser, url)
@@ -137,7 +139,8 @@ def test_tv_with_8_players_fits_one_screen_and_the_phone_scrolls(tmp_path, micro
         assert tv.evaluate("document.documentElement.scrollHeight <= innerHeight"), "the TV page scrolls"
         assert tv.evaluate("document.documentElement.scrollWidth <= innerWidth")
         boxes = [tv.locator(".card").nth(i).bounding_box() for i in range(8)]
-        assert all(b["y"] >= 0 and b["y"] + b["height"] <= 1080 and b["x"] + b["width"] <= 1920 for b in boxes)
+        assert all(b["y"] >= 0 and b["y"] + b["height"] <= 1080 and b["x"] + b["width"] <= 1920
+                   for b in boxes)
         assert "Mitte" in tv.inner_text("header")            # German by default
         tv.screenshot(path=str(SNAPSHOTS / "web_tv.png"))
         phone = page(browser, url + "?lang=en", 390, 844)
