@@ -11,7 +11,14 @@ $(BIN)/schocken: pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $@
 
-venv: $(BIN)/schocken
+# MicroPython's WebAssembly port for the web page's check (package.json, docs/web-check.md), where npm is.
+NODE_DONE := node_modules/.package-lock.json
+
+$(NODE_DONE): package.json package-lock.json
+	@if command -v npm >/dev/null 2>&1; then npm ci --no-audit --no-fund --loglevel=error; \
+	else echo "npm not found: no MicroPython WebAssembly, the web page's check says so (docs/web-check.md)"; fi
+
+venv: $(BIN)/schocken $(NODE_DONE)
 
 demo: venv
 	$(BIN)/schocken play --emulate 4 --bots 4
@@ -29,4 +36,4 @@ bench: venv
 	$(BIN)/python bench/rules.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) build *.egg-info node_modules

@@ -16,6 +16,7 @@ import pytest
 
 from test_web import GAME, lines, url_of
 from kits.tablekit import ROOT, SCHOCKEN, replay_json
+from schocken_host.views.web import check
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install "
                                "playwright)")
@@ -89,6 +90,12 @@ def test_a_whole_bot_game_with_web_ends_with_the_standings_of_replay_on_two_view
         assert pg.evaluate("window.schocken.events") == log
         assert deckel_on_page(pg) == [p["deckel"] for p in expected["players"]]
         assert pg.is_visible("#banner")
+        if check.missing() is None:  # the browser, a second referee, agrees (else the panel says why)
+            pg.wait_for_function("window.schockenCheck && window.schockenCheck.events === %d" % len(log))
+            report = pg.evaluate("window.schockenCheck")
+            assert report["ok"] and report["fair"], report["first_difference"]
+            assert report["throws_checked"] == report["throws_total"] > 0
+            assert ("geprüft" if pg is tv else "checked") in pg.inner_text("#check")
         pg.close()
 
 

@@ -93,6 +93,12 @@ class LocalizedError(Exception):
         return self.message.localized(lang)
 
 
+class LocalizedValueError(LocalizedError, ValueError):
+    """A LocalizedError that is a ValueError (table.state.LogError). One class to derive from, because
+    MicroPython allows one built-in base per class: the browser's check serves its own
+    ``LocalizedValueError`` in place of this module (views/web/check/i18n_shim.py, docs/web-check.md)."""
+
+
 # --- why a cup refused a button or a shake ----------------------------------------------------------------
 def _pattern(text):
     return re.compile("^%s$" % re.escape(text).replace("%d", r"(-?\d+)").replace("%r", "(.+?)"))

@@ -10,12 +10,12 @@ from schocken import RuleError
 from schocken.game import Game
 from schocken.rules import from_dict
 
-from schocken_host.i18n import LocalizedError
+from schocken_host.i18n import LocalizedValueError
 
 LOG_VERSION = 1
 
 
-class LogError(LocalizedError, ValueError):
+class LogError(LocalizedValueError):
     """A log that is no game: an event this host does not know, or one the rules recompute otherwise."""
 
 

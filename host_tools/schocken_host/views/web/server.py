@@ -10,6 +10,7 @@ import asyncio
 import hmac
 import io
 import json
+import mimetypes
 import secrets
 import socket
 from pathlib import Path
@@ -17,39 +18,23 @@ from pathlib import Path
 import segno
 from aiohttp import web
 
-import schocken
-import schocken_host
 from schocken_host.errors import CommandError
 from schocken_host.i18n import LANGS, TEXTS, tr
+from schocken_host.views.web import check
 from schocken_host.views.web.hub import Hub
+
+# MicroPython's WebAssembly port: a browser runs a module only with a JavaScript type, wasm only as wasm.
+mimetypes.add_type("text/javascript", ".mjs")
+mimetypes.add_type("application/wasm", ".wasm")
 
 HERE = Path(__file__).resolve().parent
 STATIC = HERE / "static"
-CHECK = HERE / "check"                 # the in-browser check (another package of files), when it is there
 KEEPALIVE_S = 15.0                     # a comment line this often keeps proxies and phones from hanging up
 WRITE_S = 10.0                         # a browser that takes longer to take a write is let go
 WRONG_PIN_S = 0.5                      # each wrong PIN costs this long: no guessing a PIN in a minute
 FLUSH_S = 2.0                          # at the end of a game, how long the browsers get to catch up
 WORDS = {"drop": "penalty", "ein": "einwuerfeln", "wait": "wait", "forfeit": "forfeit"}
 PHASES = ("setup", "throw_off", "half1", "half2", "final", "over")
-HOST_PY = ("__init__.py", "i18n.py", "table/__init__.py", "table/state.py")
-
-
-def py_sources():
-    """{path under /py/: file} of what the browser's check imports: the rules package and TableState with
-    the modules it imports (i18n and its texts)."""
-    files = {}
-    rules = Path(schocken.__file__).resolve().parent
-    for f in sorted(rules.glob("*.py")):
-        files["schocken/" + f.name] = f
-    host = Path(schocken_host.__file__).resolve().parent
-    for name in HOST_PY:
-        files["schocken_host/" + name] = host / name
-    for f in sorted((host / "texts").glob("*.py")):
-        files["schocken_host/texts/" + f.name] = f
-    return files
-
-
 def lan_address():
     """The address other machines on the network reach this one at (no packet is sent)."""
     s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
@@ -135,8 +120,10 @@ class WebView:
         app.router.add_get("/py/index.json", self.py_index)
         app.router.add_get("/py/{path:.+}", self.py_file)
         app.router.add_static("/static/", STATIC)
-        if CHECK.is_dir():
-            app.router.add_static("/check/", CHECK)
+        vendor = check.vendor_dir()  # MicroPython's WebAssembly port; without it check.js says why
+        if vendor is not None:
+            app.router.add_static("/check/vendor/", vendor)
+        app.router.add_static("/check/", check.CHECK_DIR)
         return app
 
     async def start(self):
@@ -185,10 +172,10 @@ class WebView:
         return web.Response(body=out.getvalue(), content_type="image/svg+xml")
 
     async def py_index(self, request):
-        return web.json_response(sorted(py_sources()))
+        return web.json_response(sorted(check.py_files()))
 
     async def py_file(self, request):
-        path = py_sources().get(request.match_info["path"])
+        path = check.py_files().get(request.match_info["path"])
         if path is None:
             raise web.HTTPNotFound()
         return web.Response(text=path.read_text(encoding="utf-8"), content_type="text/x-python",
