@@ -3,6 +3,7 @@
 const params = new URLSearchParams(location.search);
 const lang = params.get("lang") === "en" ? "en" : "de";
 const events = [];
+const shown = [];                           // shown[i]: when events[i] was drawn (bench/web.py)
 const listeners = [];
 let T = {};
 let view = null;
@@ -15,6 +16,7 @@ window.schocken = {
   standings() { return view ? view.standings : null; },   // what `schocken replay --json` prints
   view() { return view; },
   lang,
+  shown,                                    // wall-clock ms (timeOrigin + now()) each event was on the page
 };
 
 const $ = (id) => document.getElementById(id);
@@ -39,7 +41,7 @@ function connect() {
   const q = new URLSearchParams({last: String(events.length)});
   if (gameId) q.set("game", gameId);
   source = new EventSource("/events?" + q);
-  source.addEventListener("reset", () => { events.length = 0; gameId = null; });
+  source.addEventListener("reset", () => { events.length = 0; shown.length = 0; gameId = null; });
   source.addEventListener("ev", (m) => {
     const id = Number(m.lastEventId);
     if (id <= events.length) return;                       // seen before the connection dropped
@@ -55,6 +57,8 @@ function connect() {
     view = JSON.parse(m.data);
     online(true);
     render();
+    const now = performance.timeOrigin + performance.now();
+    while (shown.length < events.length) shown.push(now);
   });
   source.onerror = () => { online(false); reconnect(1000); };
 }
