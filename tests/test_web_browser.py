@@ -2,10 +2,13 @@
 it) driven by Playwright, which downloads no browser of its own. A whole bot game with --web ends on the page
 with exactly the standings of `schocken replay --json`, on two viewers at once; a page whose server goes away
 and comes back (a restart, more of the log meanwhile) carries on without losing or doubling an event; the
-TV (1920x1080, 8 players, no scrolling) and the phone (390x844) as screenshots in tests/snapshots/ for a
-person to look at (rewritten with SCHOCKEN_SNAPSHOTS=update: git shows when they change)."""
+page's table-action form refuses a wrong PIN and, with the right one, forfeits an asked seat ("by": "table" in
+the log); the TV (1920x1080, 8 players, no scrolling) and the phone (390x844) as screenshots in
+tests/snapshots/ for a person to look at (rewritten with SCHOCKEN_SNAPSHOTS=update: git shows when they
+change)."""
 
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -14,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from test_web import GAME, lines, url_of
-from kits.tablekit import ROOT, SCHOCKEN, replay_json
+from test_web import GAME, lines, url_of, wait_for
+from kits.tablekit import ROOT, SCHOCKEN, read_log, replay_json
 from schocken_host.views.web import check
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install "
@@ -169,3 +172,45 @@ def test_tv_with_8_players_fits_one_screen_and_the_phone_scrolls(tmp_path, micro
             assert "geprüft" in tv.inner_text("#check")
     finally:
         stop(server)
+
+
+def test_the_pages_table_action_refuses_a_wrong_pin_and_logs_the_right_pins_forfeit(tmp_path, micropython,
+                                                                                     browser):
+    # Seat 3 is a person's cup that nobody shakes: after --turn-timeout the table is asked about it (an
+    # "absent" event), and has as long again to answer before the wait ends on its own ("by": "timeout").
+    out = tmp_path / "play.out"
+    env = dict(os.environ, SCHOCKEN_LOG_DIR=str(tmp_path))
+    with open(out, "w") as f:
+        argv = ["play", "--plain", "--emulate", "3", "--bots", "2", "--strategy", "fast",
+                "--turn-timeout", "10", "--web", "127.0.0.1:0"]
+        proc = subprocess.Popen(SCHOCKEN + argv, stdout=f, stderr=subprocess.STDOUT, stdin=subprocess.PIPE,
+                                cwd=ROOT, env=env)   # standard input stays open: its end would stop the game
+    try:
+        url, _ = url_of(out)
+        pin = wait_for(lambda: re.search(r"PIN für Tisch-Aktionen auf der Seite: (\d{6})", out.read_text()),
+                       what="the PIN").group(1)
+        pg = page(browser, url)
+        pg.set_default_timeout(30_000)
+        asked = pg.wait_for_function("window.schocken.events.find((e) => e.ev === 'absent')",
+                                     timeout=90_000).json_value()
+        assert asked["seat"] == 2, asked
+        log = next(tmp_path.glob("*.jsonl"))
+        pg.click("#actions summary")
+        pg.select_option("#action-word", "forfeit")
+        pg.fill("#action-seat", str(asked["seat"] + 1))
+        pg.fill("#action-pin", "000000" if pin != "000000" else "111111")
+        pg.click("#action-send")
+        pg.wait_for_selector("#action-result.refused")
+        assert "falsche oder fehlende PIN" in pg.inner_text("#action-result")
+        assert not [e for e in read_log(log) if e["ev"] in ("forfeit", "wait")], "a wrong PIN was obeyed"
+        pg.fill("#action-pin", pin)
+        pg.click("#action-send")
+        pg.wait_for_selector("#action-result.ok")
+        assert "forfeit %d" % (asked["seat"] + 1) in pg.inner_text("#action-result")
+        shown = pg.wait_for_function("window.schocken.events.find((e) => e.ev === 'forfeit')").json_value()
+        logged = [e for e in read_log(log) if e["ev"] == "forfeit"]
+        assert logged[0] == shown and shown["seat"] == asked["seat"] and shown["by"] == "table", logged
+        pg.close()
+    finally:
+        stop(proc)
+        proc.stdin.close()
