@@ -91,7 +91,7 @@ def clock_offset(pg, tries=10):
     return best
 
 
-def browse(url, done, out):
+def browse(url, done, out, with_check=True):
     """The page, in its own thread: load it, open the gate, wait for the game's end, collect."""
     from playwright.sync_api import sync_playwright
     try:
@@ -99,10 +99,14 @@ def browse(url, done, out):
             browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
             try:
                 ctx = browser.new_context(viewport={"width": 1920, "height": 1080})
+                if not with_check:   # the page as where the check is missing: what the check costs
+                    ctx.route("**/check/check.js", lambda route: route.abort())
                 pg = ctx.new_page()
                 pg.set_default_timeout(WAIT_MS)
                 pg.goto(url)
-                if check.missing() is None:
+                if not with_check:
+                    out["check_missing"] = "--no-check"
+                elif check.missing() is None:
                     out["check_at"] = pg.wait_for_function(
                         "() => window.schockenCheckReadyMs !== undefined && performance.now()",
                         polling="raf").json_value()
@@ -124,7 +128,7 @@ def browse(url, done, out):
         GatedTable.gate.set()
 
 
-def run(cups, deckel, seed, log_dir):
+def run(cups, deckel, seed, log_dir, with_check=True):
     parser = argparse.ArgumentParser()
     play_cmd.add_arguments(parser)
     args = parser.parse_args(["--emulate", str(cups), "--strategy", "fast", "--seed", str(seed), "--set",
@@ -134,7 +138,8 @@ def run(cups, deckel, seed, log_dir):
     BenchReferee.stamps = []
     GatedTable.gate.clear()
     done, out = threading.Event(), {"expect": 0}
-    page = threading.Thread(target=browse, args=(args.web_view.url, done, out), daemon=True)
+    page = threading.Thread(target=browse, args=(args.web_view.url, done, out, with_check),
+                            daemon=True)
     page.start()
     try:
         start = time.perf_counter()
@@ -187,6 +192,7 @@ def main(argv=None):
     ap.add_argument("--deckel", type=int, default=13, help="Deckel in the middle below 16 cups")
     ap.add_argument("--deckel-large", type=int, default=5, help="Deckel in the middle from 16 cups on")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--no-check", action="store_true", help="the page without its in-browser check")
     ap.add_argument("--aim", type=float, default=100.0, help="p99 aim in ms for the summary")
     a = ap.parse_args(argv)
     if CHROMIUM is None:
@@ -201,7 +207,7 @@ def main(argv=None):
             p99s = []
             for seed in range(a.seed, a.seed + a.runs):
                 deckel = a.deckel_large if cups >= 16 else a.deckel
-                r = run(cups, deckel, seed, Path(tmp) / ("%d-%d" % (cups, seed)))
+                r = run(cups, deckel, seed, Path(tmp) / ("%d-%d" % (cups, seed)), not a.no_check)
                 p99s.append(r["p99"])
                 print(line(r), flush=True)
             if a.runs > 1:
