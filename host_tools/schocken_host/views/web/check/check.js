@@ -201,10 +201,14 @@ export async function mountLive(section, table) {
   };
   if (typeof table.onEvent === "function") {
     table.onEvent(() => {
-      if (!pending) {
-        pending = true;
-        setTimeout(catchUp, 0);      // a burst of events is checked once
-      }
+      if (pending) return;           // a burst of events is checked once
+      pending = true;
+      // The page draws the event first: the check runs after the next frame (on the one thread it would
+      // hold up the drawing), or after 250 ms where no frame comes (a hidden tab).
+      let started = false;
+      const start = () => { if (!started) { started = true; setTimeout(catchUp, 0); } };
+      requestAnimationFrame(start);
+      setTimeout(start, 250);
     });
   }
   await catchUp();
