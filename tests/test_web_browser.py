@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from test_web import GAME, lines, url_of, wait_for
+from kits import tablekit
 from kits.tablekit import ROOT, SCHOCKEN, read_log, replay_json
 from schocken_host.views.web import check
 
@@ -214,3 +215,37 @@ def test_the_pages_table_action_refuses_a_wrong_pin_and_logs_the_right_pins_forf
     finally:
         stop(proc)
         proc.stdin.close()
+
+
+def test_a_page_carries_on_through_a_killed_host_resumed_on_the_same_port(tmp_path, micropython, browser):
+    """The host dies mid game (SIGKILL, its cups with it) and `play --resume --web` comes back on the same
+    port: the open page reconnects, gets what it missed and ends with the standings of `replay --json`."""
+    port = free_port()
+    env = dict(os.environ, SCHOCKEN_LOG_DIR=str(tmp_path))
+    argv = ["play", "--plain", "--emulate", "3", "--bots", "3", "--strategy", "fast", "--time-scale", "20",
+            "--seed", "5", "--set", "deckel_total=4", "--web", "127.0.0.1:%d" % port]
+
+    def start(attempt):
+        with open(tmp_path / ("first%d.out" % attempt), "w") as f:
+            proc = subprocess.Popen(SCHOCKEN + argv, stdout=f, stderr=subprocess.STDOUT, cwd=ROOT, env=env,
+                                    stdin=subprocess.DEVNULL)
+        url, _ = url_of(tmp_path / ("first%d.out" % attempt))
+        start.page = page(browser, url)
+        return proc, tmp_path
+
+    def two_rounds(evs):
+        return sum(e["ev"] == "round" for e in evs) >= 2 and not evs[-1]["ev"] == "game_over"
+    log, before = tablekit.killed_game(start, two_rounds)
+    pg = start.page
+    pg.wait_for_function("document.body.classList.contains('offline')")
+    with open(tmp_path / "second.out", "w") as f:
+        resumed = subprocess.Popen(SCHOCKEN + argv[:2] + ["--resume", str(log)] + argv[2:], stdout=f,
+                                   stderr=subprocess.STDOUT, cwd=ROOT, env=env, stdin=subprocess.DEVNULL)
+    try:
+        assert resumed.wait(200) == 0, (tmp_path / "second.out").read_text()[-2000:]
+    finally:
+        stop(resumed)
+    pg.wait_for_function(OVER)
+    assert pg.evaluate("window.schocken.events") == lines(log)
+    assert pg.evaluate("window.schocken.standings()") == replay_json(log, env=env)
+    pg.close()
