@@ -21,11 +21,11 @@ from pathlib import Path
 HW = Path(__file__).resolve().parent
 ROOT = HW.parent
 LEDS_PY = ROOT / "firmware" / "cup" / "leds.py"
-ROLE_TEXT = {
-    "button_die1": "button 1 (die 1)", "button_die2": "button 2 (die 2)", "button_die3": "button 3 (die 3)",
-    "button_main": "main button", "i2c_sda": "SDA", "i2c_scl": "SCL", "shake_switch": "vibration switch",
-    "battery_sense": "battery sense", "led_data": "LED data",
-}
+if str(HW) not in sys.path:
+    sys.path.insert(0, str(HW))
+
+from pinout import ROLE_TEXT, gpio_name, pin_label  # noqa: E402,F401  (re-exported for the tests)
+from wiring_svg import wiring_svg  # noqa: E402
 
 
 def load():
@@ -45,21 +45,6 @@ def led_constants():
     c["BRIGHTNESS_CAP"] = ((c["LED_BUDGET_MA"] - c["N_PIXELS"] * c["MA_IDLE"])
                            / (c["N_PIXELS"] * 3 * c["MA_PER_CHANNEL"]))
     return c
-
-
-def gpio_name(spec, pin):
-    if spec["chip"].startswith("rp2"):
-        return "GP%d" % pin
-    return "GPIO%d" % pin
-
-
-def pin_label(spec, pin, parts):
-    name = gpio_name(spec, pin)
-    if spec["chip"].startswith("rp2"):
-        phys = parts["rp2_header"]["pins"].get(str(pin))
-        if phys:
-            name += " (pin %d)" % phys
-    return name
 
 
 # --- BOM --------------------------------------------------------------------------------------------------
@@ -180,133 +165,6 @@ def power_md(boards, parts, consts):
               "(not done by the firmware).",
               ""]
     return "\n".join(lines)
-
-
-# --- wiring diagram ----------------------------------------------------------------------------------------
-
-def _esc(s):
-    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
-
-class Svg:
-    def __init__(self, w, h):
-        self.w, self.h = w, h
-        self.items = []
-
-    def text(self, x, y, s, size=12, anchor="start", weight="normal", color="#000"):
-        self.items.append('<text x="%d" y="%d" font-size="%d" text-anchor="%s" font-weight="%s" '
-                          'fill="%s">%s</text>'
-                          % (x, y, size, anchor, weight, color, _esc(s)))
-
-    def line(self, x1, y1, x2, y2, color="#000", dash=False, width=1.5):
-        self.items.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="%s" stroke-width="%.1f"%s/>'
-                          % (x1, y1, x2, y2, color, width, ' stroke-dasharray="5,4"' if dash else ""))
-
-    def rect(self, x, y, w, h, fill="#fff", stroke="#000", dash=False):
-        self.items.append('<rect x="%d" y="%d" width="%d" height="%d" fill="%s" stroke="%s"%s/>'
-                          % (x, y, w, h, fill, stroke, ' stroke-dasharray="5,4"' if dash else ""))
-
-    def part(self, x, y, label, w=None, fill="#fffbe6"):
-        w = w or max(60, 7 * len(label) + 12)
-        self.rect(x, y - 11, w, 22, fill=fill)
-        self.text(x + w // 2, y + 4, label, 11, "middle")
-        return x + w
-
-    def render(self):
-        return ('<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" '
-                'font-family="Helvetica, Arial, sans-serif">\n'
-                '<rect width="100%%" height="100%%" fill="#fff"/>\n%s\n'
-                '</svg>\n' % (self.w, self.h, self.w, self.h, "\n".join(self.items)))
-
-
-def wiring_svg(spec, parts):
-    pins = spec["pins"]
-    pp = spec["power_pins"]
-    sensor = spec["sensor"]
-    rows = []   # (pin label, role, [inline parts], end part, dashed, color)
-    data = pin_label(spec, pins["led_data"], parts)
-    rows.append((data, "LED data", ["74AHCT125 1A->1Y", "330 \u03a9"], "DIN of pixel 0 (die 1)", False,
-                 "#1565c0"))
-    for role in ("button_die1", "button_die2", "button_die3", "button_main"):
-        rows.append((pin_label(spec, pins[role], parts), ROLE_TEXT[role], ["push button"], "GND", False,
-                     "#2e7d32"))
-    accel = sensor in ("lis3dh", "mpu6050")
-    chip = {"lis3dh": "LIS3DH", "mpu6050": "MPU-6050"}.get(sensor, "LIS3DH")
-    addr = spec.get("i2c_addr", 24)
-    for role, sig in (("i2c_sda", "SDA"), ("i2c_scl", "SCL")):
-        if pins.get(role) is not None:
-            rows.append((pin_label(spec, pins[role], parts), "I2C%d %s" % (spec.get("i2c_id", 0), sig), [],
-                         "%s %s (0x%02X)" % (chip, sig, addr), not accel, "#6a1b9a"))
-    if pins.get("shake_switch") is not None:
-        rows.append((pin_label(spec, pins["shake_switch"], parts), "vibration switch",
-                     ["SW-18010P"], "GND (only with sensor \"switch\")", accel, "#6a1b9a"))
-    if pins.get("battery_sense") is not None:
-        rows.append((pin_label(spec, pins["battery_sense"], parts), "battery sense (ADC)",
-                     ["100 k\u03a9 to BAT+", "100 k\u03a9 to GND", "100 nF to GND"],
-                     "divider = %g" % spec["battery_divider"], False, "#c62828"))
-    rows.append((pp["3v3"], "3.3 V out", [], "%s breakout VIN" % chip, not accel, "#ef6c00"))
-    rows.append((pp["gnd"], "ground", [], "GND of all parts (one star point)", False, "#000"))
-
-    top = 90
-    step = 38
-    h = top + step * len(rows) + 250
-    s = Svg(980, h)
-    s.text(20, 30, "Schocken cup: wiring for %s (%s)" % (spec["name"], spec["module"]["part"]), 18,
-           weight="bold")
-    s.text(20, 52,
-           "Generated by hardware/generate.py from hardware/boards/%s.json - do not edit." % spec["name"],
-           11, color="#555")
-    bx, bw = 20, 250
-    s.rect(bx, top - 25, bw, step * len(rows) + 10, fill="#e3f2fd")
-    s.text(bx + 10, top - 8, spec["module"]["part"][:38], 11, weight="bold")
-    for i, (label, role, inline, end, dashed, color) in enumerate(rows):
-        y = top + 15 + i * step
-        s.text(bx + bw - 8, y + 4, label, 12, "end", "bold")
-        s.text(bx + 10, y + 4, role, 11)
-        x = bx + bw
-        s.rect(x - 4, y - 4, 8, 8, fill=color, stroke=color)
-        for part in inline:
-            s.line(x, y, x + 20, y, color, dashed)
-            x = s.part(x + 20, y, part)
-        end_x = max(640, x + 20)
-        s.line(x, y, end_x, y, color, dashed)
-        s.text(end_x + 8, y + 4, end, 12)
-    # Power chain and LED strip.
-    y0 = top + step * len(rows) + 40
-    s.text(20, y0, "Power and LED strip", 14, weight="bold")
-    y = y0 + 35
-    x = 20
-    chain = ["LiPo 1S %d mAh" % parts["battery"]["capacity_mah"], "TP4056 charger (USB-C)", "power switch"]
-    if spec["power"]["scheme"] == "boost":
-        chain += ["boost 5 V"]
-        supply = "%s pin + LED strip 5V" % pp["supply"]
-    else:
-        chain += ["1N5817"]
-        supply = "%s + LED strip VDD" % pp["supply"]
-    for i, part in enumerate(chain):
-        x = s.part(x, y, part, fill="#fdecea")
-        s.line(x, y, x + 18, y, "#c62828", width=2.5)
-        x += 18
-    s.text(x + 4, y + 4, supply, 12, weight="bold")
-    y += 45
-    x = s.part(20, y, "1000 \u00b5F across VDD/GND at the strip input", fill="#fdecea")
-    x = s.part(x + 20, y, "WS2812B x %d: DIN at die 1, pips row by row, status pixel last" % spec["leds"],
-               fill="#e8f5e9")
-    y += 40
-    notes = [
-        "LED data: 3.3 V logic; WS2812B wants 0.7 x VDD (3.5 V at 5 V): "
-        "the 74AHCT125 (VCC from the LED supply, 1OE to GND) shifts it.",
-        "Without it the strip must run from the cell (<= 4.2 V). "
-        "The 330 \u03a9 resistor sits next to the first pixel's DIN (300-500 \u03a9).",
-        "Buttons: to GND, internal pull-ups (active-low). "
-        "Dashed: not fitted with the default sensor (%s)." % sensor,
-        "BAT+ for the divider is taken after the power switch, "
-        "so the divider draws nothing while the cup is off.",
-    ]
-    for n in notes:
-        s.text(20, y, n, 11, color="#333")
-        y += 18
-    return s.render()
 
 
 # --- all outputs -------------------------------------------------------------------------------------------
