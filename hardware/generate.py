@@ -25,6 +25,7 @@ if str(HW) not in sys.path:
     sys.path.insert(0, str(HW))
 
 from pinout import ROLE_TEXT, gpio_name, pin_label  # noqa: E402,F401  (re-exported for the tests)
+from breadboard_svg import breadboard_svg  # noqa: E402
 from wiring_svg import wiring_svg  # noqa: E402
 
 
@@ -177,6 +178,8 @@ def outputs():
     for name, spec in sorted(boards.items()):
         out["bom/%s.csv" % name] = bom_csv(spec, parts)
         out["wiring/%s.svg" % name] = wiring_svg(spec, parts)
+        if spec["chip"].startswith("rp2"):  # the Pico header: the breadboard view knows its 40 pins
+            out["wiring/%s_breadboard.svg" % name] = breadboard_svg(spec, parts)
     out["power_budget.md"] = power_md(boards, parts, consts)
     return out
 

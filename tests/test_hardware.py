@@ -29,7 +29,9 @@ def test_generated_files_are_up_to_date():
     change)."""
     out = generate.outputs()
     assert sorted(out) == sorted(["power_budget.md"] + ["bom/%s.csv" % b for b in BOARDS]
-                                 + ["wiring/%s.svg" % b for b in BOARDS])
+                                 + ["wiring/%s.svg" % b for b in BOARDS]
+                                 + ["wiring/%s_breadboard.svg" % b for b in BOARDS
+                                    if BOARDS[b]["chip"].startswith("rp2")])
     stale = [rel for rel, text in out.items() if not (HW / rel).exists() or (HW / rel).read_text() != text]
     assert stale == [], "run python hardware/generate.py"
     assert generate.main(["--check"]) == 0

@@ -5,6 +5,7 @@ parts.json says, the breadboard view puts each board-file pin at its physical he
 The drawings mark what they connect: ``<circle class="pin" data-ref data-pin data-net>`` for a part's pin,
 ``<line data-net>`` for a wire segment, ``<circle class="netlabel" data-net>`` for a GND or supply symbol."""
 
+import re
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -240,3 +241,94 @@ def test_board_box_names_the_whole_module(name):
     inside = [t for t in root.iter(NS + "text") if box[0] <= float(t.get("x")) <= box[0] + box[2]
               and box[1] <= float(t.get("y")) <= box[1] + 60 and t.get("font-weight") == "bold"]
     assert " ".join("".join(t.itertext()) for t in inside) == spec["module"]["part"]
+
+
+# --- breadboard view ---------------------------------------------------------------------------------------
+
+BREADBOARDS = sorted(n for n, spec in BOARDS.items() if spec["chip"].startswith("rp2"))
+
+
+def _pico_pins(root):
+    return {int(c.get("data-pin")): (c.get("data-name"), float(c.get("cx")), float(c.get("cy")))
+            for c in root.iter(NS + "circle") if c.get("class") == "pico-pin"}
+
+
+def test_breadboard_views_exist_for_the_pico_boards():
+    assert "pico_w" in BREADBOARDS
+    assert sorted(p.stem for p in (HW / "wiring").glob("*_breadboard.svg")) == \
+        ["%s_breadboard" % n for n in BREADBOARDS]
+
+
+@pytest.mark.parametrize("name", BREADBOARDS)
+def test_breadboard_pico_has_its_40_pins_in_physical_order(name):
+    """Pins 1-20 along one edge, 21-40 back along the other (pin 1 opposite 40), 0.7 inch = 7 holes apart,
+    with the silkscreen names of parts.json's rp2_header."""
+    root = ET.fromstring((HW / "wiring" / ("%s_breadboard.svg" % name)).read_text())
+    pins = _pico_pins(root)
+    assert sorted(pins) == list(range(1, 41))
+    h = PARTS["rp2_header"]
+    names = {int(p): "GP%s" % g for g, p in h["pins"].items()}
+    names.update({int(p): n for p, n in h["other"].items()})
+    assert {p: v[0] for p, v in pins.items()} == names
+    pitch = pins[2][1] - pins[1][1]
+    assert pitch > 0
+    for p in range(1, 20):
+        assert pins[p + 1][1] - pins[p][1] == pitch and pins[p + 1][2] == pins[1][2]
+    for p in range(1, 21):
+        assert pins[41 - p][1] == pins[p][1], p           # pin 40 opposite pin 1, 21 opposite 20
+        assert pins[41 - p][2] == pins[1][2] - 7 * pitch  # the other row, 0.7 inch away
+
+
+def _wires(root):
+    out = []
+    for w in root.iter(NS + "path"):
+        if w.get("class") == "wire":
+            m = re.match(r"M (-?\d+) (-?\d+) [LQ](?: -?\d+ -?\d+)? (-?\d+) (-?\d+)$", w.get("d"))
+            assert m, w.get("d")
+            x1, y1, x2, y2 = (float(v) for v in m.groups())
+            out.append((w.get("data-role"), w.get("data-net"), w.get("stroke"), (x1, y1), (x2, y2)))
+    return out
+
+
+@pytest.mark.parametrize("name", BREADBOARDS)
+def test_breadboard_wires_each_board_pin_at_its_physical_pin(name):
+    """Every pin the board file uses has its wire in the header pin's column on the header pin's side of the
+    channel (those holes are one contact strip), and that header pin is the GPIO's physical pin."""
+    spec = BOARDS[name]
+    root = ET.fromstring((HW / "wiring" / ("%s_breadboard.svg" % name)).read_text())
+    pins = _pico_pins(root)
+    wires = _wires(root)
+    pitch = pins[2][1] - pins[1][1]
+    channel = (pins[1][2] + pins[40][2]) / 2
+
+    def wired(role, phys):
+        _, px, py = pins[phys]
+        for r, net, color, *ends in wires:
+            if r == role and any(x == px and (y - channel) * (py - channel) > 0 and abs(y - py) <= 3 * pitch
+                                 for x, y in ends):
+                return True
+        return False
+    for role, gpio in spec["pins"].items():
+        if gpio is None:
+            continue
+        phys = PARTS["rp2_header"]["pins"][str(gpio)]
+        assert pins[phys][0] == "GP%d" % gpio
+        assert wired(role, phys), role
+    supply = int(re.search(r"pin (\d+)", spec["power_pins"]["supply"]).group(1))
+    gnd = int(re.search(r"pin (\d+)", spec["power_pins"]["gnd"]).group(1))
+    v33 = int(re.search(r"pin (\d+)", spec["power_pins"]["3v3"]).group(1))
+    assert (pins[supply][0], pins[gnd][0], pins[v33][0]) == ("VSYS", "GND", "3V3(OUT)")
+    assert wired("supply", supply) and wired("gnd", gnd) and wired("3v3", v33)
+
+
+@pytest.mark.parametrize("name", BREADBOARDS)
+def test_breadboard_wire_colors(name):
+    """Red for the supply nets, black for GND, never red or black for a signal."""
+    root = ET.fromstring((HW / "wiring" / ("%s_breadboard.svg" % name)).read_text())
+    for role, net, color, *_ in _wires(root):
+        if net in ("supply", "3v3", "bat_plus", "led_supply"):
+            assert color == "#d32f2f", net
+        elif net == "gnd":
+            assert color == "#212121", net
+        else:
+            assert color not in ("#d32f2f", "#212121"), net
