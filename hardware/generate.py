@@ -1,14 +1,17 @@
-"""Generate the build documents from data: BOM per board, wiring diagram per board (SVG) and the power
-budget.
+"""Generate the build documents from data: BOM per board, wiring diagram per board (SVG), a breadboard view
+per Pico board (SVG), the power budget and the Wokwi simulation of the Pico W cup.
 
     python hardware/generate.py          # write hardware/bom/*.csv, hardware/wiring/*.svg,
-                                         #   hardware/power_budget.md
+                                         #   hardware/power_budget.md, hardware/wokwi/*
     python hardware/generate.py --check  # exit 1 if a generated file differs from what the data gives
 
 Inputs: hardware/boards/*.json (pins, module, power figures: the same files the firmware reads),
 hardware/parts.json (the parts around the module, LED and battery figures, use scenarios) and the brightness
 cap, computed from firmware/cup/leds.py's constants exactly as the firmware computes it. The output is
 deterministic (sorted, no dates), so tests/test_hardware.py can regenerate it and compare.
+
+The drawings and the Wokwi files are made by their own modules next to this one: wiring_svg.py,
+breadboard_svg.py (on svg.py and pinout.py) and wokwi.py.
 """
 
 import csv
@@ -26,6 +29,7 @@ if str(HW) not in sys.path:
 
 from pinout import ROLE_TEXT, gpio_name, pin_label  # noqa: E402,F401  (re-exported for the tests)
 from breadboard_svg import breadboard_svg  # noqa: E402
+import wokwi  # noqa: E402
 from wiring_svg import wiring_svg  # noqa: E402
 
 
@@ -181,6 +185,7 @@ def outputs():
         if spec["chip"].startswith("rp2"):  # the Pico header: the breadboard view knows its 40 pins
             out["wiring/%s_breadboard.svg" % name] = breadboard_svg(spec, parts)
     out["power_budget.md"] = power_md(boards, parts, consts)
+    out.update(wokwi.outputs(boards, parts))
     return out
 
 

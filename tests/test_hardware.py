@@ -31,7 +31,9 @@ def test_generated_files_are_up_to_date():
     assert sorted(out) == sorted(["power_budget.md"] + ["bom/%s.csv" % b for b in BOARDS]
                                  + ["wiring/%s.svg" % b for b in BOARDS]
                                  + ["wiring/%s_breadboard.svg" % b for b in BOARDS
-                                    if BOARDS[b]["chip"].startswith("rp2")])
+                                    if BOARDS[b]["chip"].startswith("rp2")]
+                                 + ["wokwi/%s" % f for f in ("diagram.json", "wokwi.toml", "board.json",
+                                                             "cup.json")])
     stale = [rel for rel, text in out.items() if not (HW / rel).exists() or (HW / rel).read_text() != text]
     assert stale == [], "run python hardware/generate.py"
     assert generate.main(["--check"]) == 0
