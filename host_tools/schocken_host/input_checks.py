@@ -15,6 +15,7 @@ from schocken.rules import PRESETS, Rules
 
 from schocken_host.errors import BAD_INPUT, CommandError
 from schocken_host.i18n import Message
+from schocken_host.links import urls
 
 # The cup needs about 60 KB of heap (docs/benchmarks.md): below this an emulated cup dies at its start.
 MIN_HEAP = 64 * 1024
@@ -118,9 +119,17 @@ def _is_path(port):
 
 def check_port(port, option="--port"):
     """A serial port named by path must exist (a typo would otherwise show up as a cup that does not answer,
-    after every other cup has started); a folder is no port."""
+    after every other cup has started); a folder is no port. A URL (links/urls.py) must be one that reaches a
+    cup, with a host and a port number; whether the host answers is seen when it is opened."""
     if not port.strip():
         raise CommandError("input.empty_port", option=option)
+    if urls.is_url(port):
+        kind = urls.scheme(port)
+        if kind not in urls.SCHEMES:
+            raise CommandError("input.unknown_scheme", option=option, port=port, scheme=kind)
+        if urls.address(port) is None:
+            raise CommandError("input.url_needs_address", option=option, port=port, scheme=kind)
+        return
     if os.path.isdir(port):
         raise CommandError("input.port_is_a_folder", option=option, port=port)
     if _is_path(port) and not os.path.exists(port):
