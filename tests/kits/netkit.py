@@ -53,6 +53,9 @@ class Bridge:
             except OSError:
                 return
             self.connections += 1
+            # As ser2net does: a byte from the cup goes out at once (Nagle would hold the raw REPL's flow
+            # control bytes back for a delayed ACK, 40 ms each).
+            conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             try:
                 (self._telnet if self.rfc2217 else self._shuttle)(conn, stop)
             except OSError:

@@ -53,6 +53,7 @@ class SerialLink(Transport):
                 if urls.scheme(self.port) == "rfc2217":
                     del settings["write_timeout"]   # not supported there: _write_in_thread bounds writes
                 self.serial = await _open_url(self.loop, self.port, settings)
+                urls.no_delay(self.serial)
             else:
                 self.serial = serial.Serial(self.port, **settings)
                 _lock_tty(self.serial)

@@ -11,30 +11,12 @@ unknown host or a silent one. mpremote (deploy, doctor) drops even that: ``why_n
 """
 
 import socket
-import urllib.parse
 
-SCHEMES = ("socket", "rfc2217")
+# What a URL looks like is checked with the user's input (input_checks: the base layer, below the links).
+from schocken_host.input_checks import URL_SCHEMES as SCHEMES, is_url, url_address as address  # noqa: F401
+from schocken_host.input_checks import url_scheme as scheme  # noqa: F401
+
 CONNECT_TIMEOUT = 5.0   # s: what pyserial's URL handlers allow a TCP connect; a diagnosis waits no longer
-
-
-def is_url(port):
-    return "://" in port
-
-
-def scheme(port):
-    return port.split("://", 1)[0].lower()
-
-
-def address(port):
-    """(host, port number) of a URL, or None when it has no ``HOST:PORT`` with a number 1..65535."""
-    try:
-        parts = urllib.parse.urlsplit(port)
-        number = parts.port
-    except ValueError:
-        return None
-    if not parts.hostname or number is None or not 1 <= number <= 65535:
-        return None
-    return parts.hostname, number
 
 
 KNOWN_CAUSES = ((socket.gaierror, "link.unknown_host"), (ConnectionRefusedError, "link.connection_refused"),
@@ -53,6 +35,18 @@ def open_error(port, error):
                 return key, {"port": port, "host": host}
         cause, seen = cause.__context__, seen + 1
     return "link.cannot_open", {"port": port, "error": error}
+
+
+def no_delay(port):
+    """TCP_NODELAY on an opened URL port (pyserial sets it for rfc2217 only): the protocol and the raw REPL
+    go back and forth in short lines and flow-control bytes, which Nagle's algorithm would each hold back for
+    the other side's delayed ACK (40 ms a time: a deploy ten times slower). ``_socket`` is pyserial's."""
+    sock = getattr(port, "_socket", None)
+    if sock is not None:
+        try:
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        except OSError:
+            pass
 
 
 def why_not(port):
