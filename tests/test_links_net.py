@@ -143,6 +143,44 @@ def test_the_link_over_a_bridge_and_a_bridge_that_goes_away(cup, rfc2217):
         bridge.close()
 
 
+@pytest.mark.parametrize("rfc2217", [False, True], ids=["socket", "rfc2217"])
+def test_a_bridge_that_takes_no_bytes_ends_the_link_within_the_write_timeout(cup, rfc2217, monkeypatch):
+    """The other side stops reading: the connection fills, and the send that finds no room ends in
+    TransportClosed after WRITE_TIMEOUT -- on the loop for socket:// (its descriptor), in the executor for
+    rfc2217:// (pyserial's write, whose own wait would be 5 s) -- while the loop keeps running."""
+    from schocken_host.links import serial as serial_link
+    monkeypatch.setattr(serial_link, "WRITE_TIMEOUT", 0.5)
+    bridge = Bridge(cup.port, rfc2217=rfc2217)
+
+    async def go():
+        link = SerialLink(bridge.url)
+        await link.open()
+        bridge.stall()
+        ticks = []
+
+        async def ticker():
+            while True:
+                ticks.append(time.monotonic())
+                await asyncio.sleep(0.01)
+        beat = asyncio.create_task(ticker())
+        line = {"t": "status", "pad": "x" * 900}
+        start = time.monotonic()
+        try:
+            with pytest.raises(transport.TransportClosed) as e:
+                while time.monotonic() - start < 30:
+                    await link.send(line)
+        finally:
+            beat.cancel()
+            link.close()
+        return time.monotonic() - start, max(b - a for a, b in zip(ticks, ticks[1:])), str(e.value)
+    try:
+        ended, longest_gap, why = asyncio.run(asyncio.wait_for(go(), 60))
+    finally:
+        bridge.close()
+    assert ended < 25 and "no bytes" in why, (ended, why)
+    assert longest_gap < 0.3, longest_gap
+
+
 @needs_mp
 def test_scan_probes_a_url_like_a_port(cup, tmp_path):
     raw, telnet = Bridge(cup.port), Bridge(cup.port, rfc2217=True)

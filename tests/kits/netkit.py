@@ -5,7 +5,8 @@
 ``socket://127.0.0.1:N``. ``Bridge(path, rfc2217=True)`` speaks Telnet with RFC 2217 through pyserial's own
 server side (``serial.rfc2217.PortManager``): ``rfc2217://127.0.0.1:N``. ``kill()`` takes the bridge away
 (listener and connection: the host sees its connection end, and new ones refused), ``revive()`` brings it back
-on the same port number.
+on the same port number. ``stall()`` stops taking the host's bytes (a cup whose input is full): its writes
+fill the connection and then wait.
 
 Every wait in here ends: the threads look at their stop flag at least every POLL seconds.
 """
@@ -27,6 +28,7 @@ class Bridge:
         self.rfc2217 = rfc2217
         self.number = 0
         self.connections = 0          # connections served so far
+        self.stalled = threading.Event()   # set: the bridge takes no more bytes from the host
         self._listen()
 
     @property
@@ -68,7 +70,7 @@ class Bridge:
         with serial.Serial(self.path, timeout=0) as port:
             fd = port.fileno()
             while not stop.is_set():
-                ready = select.select([conn, fd], [], [], POLL)[0]
+                ready = select.select([fd] if self.stalled.is_set() else [conn, fd], [], [], POLL)[0]
                 if conn in ready:
                     data = conn.recv(4096)
                     if not data:
@@ -83,7 +85,7 @@ class Bridge:
             manager = serial.rfc2217.PortManager(TolerantPort(port), Connection(conn))
             fd = port.fileno()
             while not stop.is_set():
-                ready = select.select([conn, fd], [], [], POLL)[0]
+                ready = select.select([fd] if self.stalled.is_set() else [conn, fd], [], [], POLL)[0]
                 if conn in ready:
                     data = conn.recv(4096)
                     if not data:
@@ -91,6 +93,9 @@ class Bridge:
                     _write_all(fd, b"".join(manager.filter(data)))
                 if fd in ready:
                     conn.sendall(b"".join(manager.escape(os.read(fd, 4096))))
+
+    def stall(self):
+        self.stalled.set()
 
     def kill(self):
         """The bridge goes away: its connection ends, new ones are refused. Returns at once; the threads end
