@@ -138,7 +138,7 @@ class SerialLink(Transport):
         if self.serial is None or self.closed:
             raise TransportClosed("link.closed", name=self.port)
         data = self._encode(msg)
-        fd = _fileno(self.serial)  # None: no descriptor (another system, a URL): pyserial's write
+        fd = _fileno(self.serial)  # None: no descriptor (another system, rfc2217://): pyserial's write
         try:
             # The line before holds the port for WRITE_TIMEOUT at most; this one waits as long, no longer.
             try:
@@ -161,12 +161,13 @@ class SerialLink(Transport):
         after WRITE_TIMEOUT regardless; the port stays held until the thread is back, and the link counts as
         broken."""
         loop = asyncio.get_running_loop()
+        lock = self.writing   # this link's: a link opened again meanwhile has a new one
         try:
             job = loop.run_in_executor(None, self.serial.write, data)
         except BaseException:
-            self.writing.release()
+            lock.release()
             raise
-        job.add_done_callback(lambda _: self.writing.release())
+        job.add_done_callback(lambda _: lock.release())
         try:
             await asyncio.wait_for(asyncio.shield(job), WRITE_TIMEOUT)
         except asyncio.TimeoutError:
