@@ -9,6 +9,7 @@ import argparse
 import math
 import os
 import re
+import urllib.parse
 from pathlib import Path
 
 from schocken.rules import PRESETS, Rules
@@ -110,17 +111,50 @@ def read_text(path, what=None):
         raise CommandError("input.not_utf8", path=path, byte=data[e.start], offset=e.start)
 
 
+# Ports named by a pyserial URL that reach a cup over TCP (links/urls.py says more); pyserial's other kinds
+# (loop://, spy://, hwgrep://, ...) reach none.
+URL_SCHEMES = ("socket", "rfc2217")
+
+
+def is_url(port):
+    return "://" in port
+
+
+def url_scheme(port):
+    return port.split("://", 1)[0].lower()
+
+
+def url_address(port):
+    """(host, port number) of a URL, or None when it has no ``HOST:PORT`` with a number 1..65535."""
+    try:
+        parts = urllib.parse.urlsplit(port)
+        number = parts.port
+    except ValueError:
+        return None
+    if not parts.hostname or number is None or not 1 <= number <= 65535:
+        return None
+    return parts.hostname, number
+
+
 def _is_path(port):
     """A port that is a device path: every port on Linux and macOS (/dev/ttyACM0, a pseudo-terminal), not a
     pyserial URL (socket://...) nor a Windows name (COM3)."""
-    return "://" not in port and (os.name == "posix" or "/" in port)
+    return not is_url(port) and (os.name == "posix" or "/" in port)
 
 
 def check_port(port, option="--port"):
     """A serial port named by path must exist (a typo would otherwise show up as a cup that does not answer,
-    after every other cup has started); a folder is no port."""
+    after every other cup has started); a folder is no port. A URL (links/urls.py) must be one that reaches a
+    cup, with a host and a port number; whether the host answers is seen when it is opened."""
     if not port.strip():
         raise CommandError("input.empty_port", option=option)
+    if is_url(port):
+        kind = url_scheme(port)
+        if kind not in URL_SCHEMES:
+            raise CommandError("input.unknown_scheme", option=option, port=port, scheme=kind)
+        if url_address(port) is None:
+            raise CommandError("input.url_needs_address", option=option, port=port, scheme=kind)
+        return
     if os.path.isdir(port):
         raise CommandError("input.port_is_a_folder", option=option, port=port)
     if _is_path(port) and not os.path.exists(port):

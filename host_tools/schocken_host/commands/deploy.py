@@ -11,7 +11,8 @@ from schocken_host.provision import DeployError
 
 
 def add_arguments(p):
-    p.add_argument("--port", help="serial port of the cup (default: the one USB board found)")
+    p.add_argument("--port", help="serial port of the cup, or socket://HOST:PORT, rfc2217://HOST:PORT "
+                                    "(default: the one USB board found)")
     p.add_argument("--board", choices=board_names(),
                    help="board (default: the /board.json on it, else detected)")
     p.add_argument("--name", help="player name the cup shows until a host seats it (max. 24)")

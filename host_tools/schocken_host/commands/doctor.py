@@ -9,7 +9,8 @@ from schocken_host.provision.doctor import doctor
 
 
 def add_arguments(p):
-    p.add_argument("--port", help="serial port of the cup (default: the one USB board found)")
+    p.add_argument("--port", help="serial port of the cup, or socket://HOST:PORT, rfc2217://HOST:PORT "
+                                    "(default: the one USB board found)")
     p.add_argument("--timeout", type=seconds, default=15.0,
                    help="seconds to wait for each press or shake (default 15)")
     p.add_argument("--no-input", action="store_true",

@@ -31,7 +31,9 @@ def add_arguments(p):
     p.add_argument("--emulate", type=count, default=0, metavar="N", help="start N emulated cups (at most 32)")
     p.add_argument("--bots", type=count, default=None, metavar="K",
                    help="K of the emulated cups are played by bots (default: all)")
-    p.add_argument("--port", action="append", default=[], help="serial port of a cup (repeatable)")
+    p.add_argument("--port", action="append", default=[],
+                   help="serial port of a cup, or socket://HOST:PORT, rfc2217://HOST:PORT for a cup on the "
+                        "network (repeatable)")
     p.add_argument("--ble", action="append", default=[], metavar="CUP_ID",
                    help="a cup over Bluetooth LE by its id, through the system's stack (bleak; repeatable)")
     p.add_argument("--names", default=None, help="player names in seating order, comma separated")

@@ -20,7 +20,9 @@ from schocken_host.errors import CommandError
 def add_arguments(p):
     p.add_argument("--timeout", type=seconds, default=3.0, help="seconds to listen for BLE cups (default 3)")
     p.add_argument("--port", action="append", default=[],
-                   help="also probe this serial port (repeatable; pseudo-terminals are not listed by the OS)")
+                   help="also probe this serial port, or a cup on the network: socket://HOST:PORT, "
+                        "rfc2217://HOST:PORT (repeatable; pseudo-terminals are not listed by the OS, "
+                        "network cups are never searched for)")
     p.add_argument("--no-serial", action="store_true", help="skip the serial ports")
     p.add_argument("--no-ble", action="store_true", help="skip Bluetooth")
     p.add_argument("--backend", choices=("bleak", "bumble"), default="bleak",
@@ -30,8 +32,10 @@ def add_arguments(p):
     p.add_argument("--json", action="store_true", help="one JSON object per cup")
 
 
-async def serial_scan(ports=None, timeout=2.0):
-    """Cups on serial ports (likely USB ports plus ``ports``): identity, then status for the seat."""
+async def serial_scan(ports=None, timeout=2.0, note=None):
+    """Cups on serial ports (likely USB ports plus ``ports``, which may be URLs: links/urls.py): identity,
+    then status for the seat. ``note(error)`` hears of each port of ``ports`` that does not open (a typo in
+    a host name, a bridge that is not running): the user named it, so its silence would mislead."""
     from schocken_host.links.serial import SerialLink, likely_ports
     from schocken_host.links.transport import hello
     names = list(ports or [])
@@ -43,7 +47,12 @@ async def serial_scan(ports=None, timeout=2.0):
     for port in names:
         t = SerialLink(port)
         try:
-            await t.open()
+            try:
+                await t.open()
+            except TransportClosed as e:
+                if note is not None and port in (ports or []):
+                    note(e)
+                continue
             try:
                 ident = await hello(t, timeout)
             except TransportClosed:
@@ -92,8 +101,13 @@ async def scan_all(args, ble_scan=None, serial=None, err=None):
     """Every cup in reach as dicts, serial first; BLE problems (no adapter, no BlueZ) become one note."""
     err = err or sys.stderr
     cups = []
+    lang = getattr(args, "lang", "de")
     if not args.no_serial:
-        cups += await (serial or serial_scan)(args.port)
+        if serial is None:
+            cups += await serial_scan(args.port,
+                                      note=lambda e: err.write("schocken scan: %s\n" % e.localized(lang)))
+        else:
+            cups += await serial(args.port)
     if not args.no_ble:
         try:
             if ble_scan is not None:
@@ -108,7 +122,6 @@ async def scan_all(args, ble_scan=None, serial=None, err=None):
                 cups += await bleak_scan(args.timeout)
         except Exception as e:  # noqa: BLE001 - no adapter, no D-Bus, no dongle: say so and go on
             why = "%s: %s" % (type(e).__name__, e)
-            lang = getattr(args, "lang", "de")
             err.write("schocken scan: %s\n" % tr(lang, "scan.no_bluetooth", backend=args.backend, error=why))
     return cups
 

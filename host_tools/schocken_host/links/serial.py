@@ -2,7 +2,10 @@
 pseudo-terminal their process sits on. The port is read and written by the asyncio loop itself (non-blocking,
 ``add_reader``): no thread per link, so sixteen cups answering at once queue for nothing but the loop. What is
 read is cut into lines (the protocol's LineSplitter), REPL noise is skipped and each message decoded. A port
-without a file descriptor (another system, a URL) is read by a thread instead. Named `SerialLink`, not
+without a file descriptor (another system, an rfc2217:// URL) is read by a thread instead, and written by
+pyserial in the loop's executor, bounded all the same. A port may be a URL (links/urls.py): socket:// is a TCP
+socket, which the loop reads and writes like a tty; it is opened in the executor, since a connection to
+another machine may take seconds and the loop serves the other cups meanwhile. Named `SerialLink`, not
 `SerialTransport`: mpremote has a class of that name, which provision/device.py uses for a board's REPL."""
 
 import asyncio
@@ -11,6 +14,7 @@ import threading
 
 from schocken import protocol
 
+from schocken_host.links import urls
 from schocken_host.links.transport import Transport, TransportClosed, hello
 
 # USB vendor ids of boards that carry a cup: Espressif, Raspberry Pi, Silicon Labs CP210x, WCH CH340, FTDI.
@@ -39,13 +43,28 @@ class SerialLink(Transport):
         self.queue = asyncio.Queue()
         self.writing = asyncio.Lock()  # one line after the other: a line waiting for room is not cut into
         self.closed = False
+        self._stop_reading()
+        self._close_port()   # opened again after a broken link: the old connection must not linger
+        self.thread = None
         try:
             # Exclusive: another program on the port (a terminal, a second host) would take the cup's lines.
-            self.serial = serial.Serial(self.port, self.baudrate, timeout=0.1, write_timeout=WRITE_TIMEOUT,
-                                        exclusive=True)
-        except (serial.SerialException, OSError, ValueError) as e:
+            settings = dict(baudrate=self.baudrate, timeout=0.1, write_timeout=WRITE_TIMEOUT, exclusive=True)
+            if urls.is_url(self.port):
+                if urls.scheme(self.port) == "rfc2217":
+                    del settings["write_timeout"]   # not supported there: _write_in_thread bounds writes
+                self.serial = await _open_url(self.loop, self.port, settings)
+                urls.no_delay(self.serial)
+            else:
+                self.serial = serial.Serial(self.port, **settings)
+                _lock_tty(self.serial)
+        except (serial.SerialException, OSError, ValueError, NotImplementedError) as e:
+            if urls.is_url(self.port):
+                key, fields = urls.open_error(self.port, e)
+                raise TransportClosed(key, **fields)
             raise TransportClosed("link.cannot_open", port=self.port, error=e)
-        _lock_tty(self.serial)
+        if self.closed:  # closed while the connection was being made
+            self._close_port()
+            raise TransportClosed("link.closed", name=self.port)
         self.splitter = protocol.LineSplitter()
         self.fd = _fileno(self.serial)
         if self.fd is None:
@@ -63,13 +82,18 @@ class SerialLink(Transport):
             return
         except Exception as e:  # a pulled cable: EIO, or the descriptor went away
             return self._broken(e)
-        if not data:
+        if not data:  # a tty whose other side is gone, or a TCP connection the other side closed
+            if urls.is_url(self.port):
+                return self._stop_and_put(TransportClosed("link.connection_lost", name=self.port))
             return self._broken("end of file")
         self._take(data)
 
     def _broken(self, error):
+        self._stop_and_put(TransportClosed("link.broken", name=self.port, error=error))
+
+    def _stop_and_put(self, closed):
         self._stop_reading()
-        self._put(TransportClosed("link.broken", name=self.port, error=error))
+        self._put(closed)
 
     def _stop_reading(self):
         fd, self.fd = getattr(self, "fd", None), None
@@ -77,14 +101,19 @@ class SerialLink(Transport):
             self.loop.remove_reader(fd)
 
     def _reader(self):
-        """A reader thread, for a port without a file descriptor."""
-        while not self.closed:
+        """A reader thread, for a port without a file descriptor. It serves the port it was started for:
+        once the link is closed or opened again (another port object), it ends without a word, so nothing of
+        an old connection reaches the new one's queue."""
+        port = self.serial
+        while not self.closed and self.serial is port:
             try:
-                data = self.serial.read(self.serial.in_waiting or 1)
-            except Exception as e:  # a pulled cable shows up as one of several pyserial/OS errors
-                self._put(TransportClosed("link.broken", name=self.port, error=e))
+                data = port.read(port.in_waiting or 1)
+            except Exception as e:  # a pulled cable, a lost connection: one of several pyserial/OS errors
+                if not self.closed and self.serial is port:
+                    self._put(TransportClosed("link.broken", name=self.port, error=e))
                 return
-            self._take(data)
+            if self.serial is port:
+                self._take(data)
 
     def _take(self, data):
         for line in self.splitter.feed(data):
@@ -109,32 +138,76 @@ class SerialLink(Transport):
         if self.serial is None or self.closed:
             raise TransportClosed("link.closed", name=self.port)
         data = self._encode(msg)
-        fd = _fileno(self.serial)  # None: no descriptor (another system, a URL): pyserial's write
+        fd = _fileno(self.serial)  # None: no descriptor (another system, rfc2217://): pyserial's write
         try:
             # The line before holds the port for WRITE_TIMEOUT at most; this one waits as long, no longer.
             try:
                 await asyncio.wait_for(self.writing.acquire(), WRITE_TIMEOUT)
             except asyncio.TimeoutError:
                 raise TimeoutError("the line before held the port for %.0f s" % WRITE_TIMEOUT) from None
-            try:
-                if fd is None:
-                    await asyncio.get_running_loop().run_in_executor(None, self.serial.write, data)
-                else:
+            if fd is None:
+                await self._write_in_thread(data)
+            else:
+                try:
                     await _write_fd(fd, data)
-            finally:
-                self.writing.release()
+                finally:
+                    self.writing.release()
         except Exception as e:
             raise TransportClosed("link.broken", name=self.port, error=e)
+
+    async def _write_in_thread(self, data):
+        """pyserial's write in the executor (holding ``writing``), for a port without a descriptor. Its own
+        write timeout may not bound it (rfc2217 sends with the socket's 5 s timeout), so the wait here ends
+        after WRITE_TIMEOUT regardless; the port stays held until the thread is back, and the link counts as
+        broken."""
+        loop = asyncio.get_running_loop()
+        lock = self.writing   # this link's: a link opened again meanwhile has a new one
+        try:
+            job = loop.run_in_executor(None, self.serial.write, data)
+        except BaseException:
+            lock.release()
+            raise
+        job.add_done_callback(lambda _: lock.release())
+        try:
+            await asyncio.wait_for(asyncio.shield(job), WRITE_TIMEOUT)
+        except asyncio.TimeoutError:
+            job.add_done_callback(lambda j: j.exception())   # seen: no "never retrieved" warning later
+            raise TimeoutError("the cup took no bytes for %.0f s" % WRITE_TIMEOUT) from None
 
     def close(self):
         """Stops reading and closes the port; from the loop's thread (or once the loop is gone)."""
         self.closed = True
         self._stop_reading()  # before the descriptor closes: its number is soon another file's
-        if self.serial is not None:
-            try:
-                self.serial.close()
-            except Exception:
-                pass
+        self._close_port()
+
+    def _close_port(self):
+        port, self.serial = self.serial, None
+        if port is None:
+            return
+        if urls.is_url(self.port) and _fileno(port) is None:
+            # rfc2217's close joins its reader thread and then sleeps 0.3 s: not in the loop's time.
+            threading.Thread(target=_close_quietly, args=(port,), daemon=True).start()
+        else:
+            _close_quietly(port)
+
+
+def _close_quietly(port):
+    try:
+        port.close()
+    except Exception:
+        pass
+
+
+async def _open_url(loop, url, settings):
+    """serial_for_url in the executor. A wait cancelled meanwhile leaves the connection to be made: it is
+    closed when it comes, not left open for nobody."""
+    import serial
+    job = loop.run_in_executor(None, lambda: serial.serial_for_url(url, **settings))
+    try:
+        return await asyncio.shield(job)
+    except asyncio.CancelledError:
+        job.add_done_callback(lambda j: j.cancelled() or j.exception() or _close_quietly(j.result()))
+        raise
 
 
 def _fileno(port):

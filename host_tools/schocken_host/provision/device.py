@@ -9,6 +9,7 @@ import json
 import time
 
 from schocken_host.i18n import Message
+from schocken_host.links import urls
 from schocken_host.provision import DeployError
 from schocken_host.provision.boards import all_flash_hints
 
@@ -95,8 +96,11 @@ class Device:
         self.port = port
         try:
             self.t = SerialTransport(port, baudrate=115200)
-        except TransportError as e:
+        except (TransportError, ValueError) as e:
+            if urls.is_url(port):
+                raise _url_error(port, e)
             raise DeployError("device.cannot_open", port=port, error=e, hint=USB_HINT)
+        urls.no_delay(self.t.serial)
         try:
             self._enter(timeout)
         except DeployError:
@@ -164,6 +168,13 @@ class Device:
         except Exception:
             pass
         self.t.close()
+
+
+def _url_error(port, error):
+    """A URL mpremote could not open, said as the serial link says it (links/urls.py): mpremote's own error
+    is only "failed to access", so the network is asked why."""
+    key, fields = urls.open_error(port, urls.why_not(port) or error)
+    return DeployError(key, **fields)
 
 
 class NotMicroPython(DeployError):

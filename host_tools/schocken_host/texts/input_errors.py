@@ -25,6 +25,14 @@ TEXTS = {
                                "{option} {port}: is a folder, not a serial port"),
     "input.no_such_device": ("{option} {port}: dieses Gerät gibt es nicht",
                              "{option} {port}: no such device"),
+    "input.unknown_scheme": ("{option} {port}: unbekannte Art von Adresse {scheme}:// (ein Becher im Netz: "
+                             "socket://HOST:PORT oder rfc2217://HOST:PORT)",
+                             "{option} {port}: unknown kind of address {scheme}:// (a cup on the network: "
+                             "socket://HOST:PORT or rfc2217://HOST:PORT)"),
+    "input.url_needs_address": ("{option} {port}: braucht {scheme}://HOST:PORT mit einer Portnummer von "
+                                "1 bis 65535",
+                                "{option} {port}: needs {scheme}://HOST:PORT with a port number from 1 to "
+                                "65535"),
     "input.folder_is_a_file": ("{what} {path}: {probe} ist eine Datei, kein Ordner",
                                "{what} {path}: {probe} is a file, not a folder"),
     "input.folder_not_writable": ("{what} {path}: {probe} ist nicht beschreibbar",

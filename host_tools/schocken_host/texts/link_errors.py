@@ -16,6 +16,14 @@ TEXTS = {
     "link.connection_lost": ("{name}: Verbindung verloren", "{name}: connection lost"),
     "link.not_connected": ("{name} ist nicht verbunden", "{name} is not connected"),
     "link.cannot_open": ("{port} lässt sich nicht öffnen: {error}", "cannot open {port}: {error}"),
+    "link.unknown_host": ("{port}: Rechner {host} unbekannt (Name vertippt oder kein Netz?)",
+                          "{port}: unknown host {host} (a typo, or no network?)"),
+    "link.connection_refused": ("{port}: {host} lehnt die Verbindung ab (läuft dort ser2net oder die "
+                                "Simulation, auf diesem Port?)",
+                                "{port}: {host} refuses the connection (is ser2net or the simulation running "
+                                "there, on this port?)"),
+    "link.host_silent": ("{port}: {host} antwortet nicht (Adresse falsch, eine Firewall?)",
+                         "{port}: {host} does not answer (a wrong address, a firewall?)"),
     "link.closed": ("{name} ist geschlossen", "{name} is closed"),
     "link.broken": ("{name}: {error}", "{name}: {error}"),
     "link.failed": ("{kind}: {error}", "{kind}: {error}"),

@@ -1,0 +1,154 @@
+"""Test helpers: a cup's serial port behind a TCP bridge, as ser2net puts a cup on the network.
+
+``Bridge(path)`` listens on 127.0.0.1 (a free port) and, for each connection, opens the pseudo-terminal at
+``path`` (an emulated cup's port) and shuttles bytes both ways, one connection at a time: ``url`` is
+``socket://127.0.0.1:N``. ``Bridge(path, rfc2217=True)`` speaks Telnet with RFC 2217 through pyserial's own
+server side (``serial.rfc2217.PortManager``): ``rfc2217://127.0.0.1:N``. ``kill()`` takes the bridge away
+(listener and connection: the host sees its connection end, and new ones refused), ``revive()`` brings it back
+on the same port number. ``stall()`` stops taking the host's bytes (a cup whose input is full): its writes
+fill the connection and then wait.
+
+Every wait in here ends: the threads look at their stop flag at least every POLL seconds.
+"""
+
+import os
+import select
+import socket
+import threading
+
+import serial
+import serial.rfc2217
+
+POLL = 0.05
+
+
+class Bridge:
+    def __init__(self, path, rfc2217=False):
+        self.path = path
+        self.rfc2217 = rfc2217
+        self.number = 0
+        self.connections = 0          # connections served so far
+        self.stalled = threading.Event()   # set: the bridge takes no more bytes from the host
+        self._listen()
+
+    @property
+    def url(self):
+        return "%s://127.0.0.1:%d" % ("rfc2217" if self.rfc2217 else "socket", self.number)
+
+    def _listen(self):
+        self.stop = threading.Event()
+        self.server = socket.socket()
+        self.server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)   # revive() binds the same number
+        self.server.bind(("127.0.0.1", self.number))
+        self.server.listen(1)
+        self.number = self.server.getsockname()[1]
+        self.thread = threading.Thread(target=self._serve, args=(self.server, self.stop), daemon=True,
+                                       name="bridge-%d" % self.number)
+        self.thread.start()
+
+    def _serve(self, server, stop):
+        while not stop.is_set():
+            if not select.select([server], [], [], POLL)[0]:
+                continue
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                return
+            self.connections += 1
+            # As ser2net does: a byte from the cup goes out at once (Nagle would hold the raw REPL's flow
+            # control bytes back for a delayed ACK, 40 ms each).
+            conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            try:
+                (self._telnet if self.rfc2217 else self._shuttle)(conn, stop)
+            except OSError:
+                pass   # the port or the connection went away: wait for the next one
+            finally:
+                conn.close()
+
+    def _shuttle(self, conn, stop):
+        """socket:// -- bytes as they come, both ways."""
+        with serial.Serial(self.path, timeout=0) as port:
+            fd = port.fileno()
+            while not stop.is_set():
+                ready = select.select([fd] if self.stalled.is_set() else [conn, fd], [], [], POLL)[0]
+                if conn in ready:
+                    data = conn.recv(4096)
+                    if not data:
+                        return   # the host closed it
+                    _write_all(fd, data)
+                if fd in ready:
+                    conn.sendall(os.read(fd, 4096))
+
+    def _telnet(self, conn, stop):
+        """rfc2217:// -- pyserial's server side negotiates and filters the Telnet commands out."""
+        with serial.Serial(self.path, timeout=0) as port:
+            manager = serial.rfc2217.PortManager(TolerantPort(port), Connection(conn))
+            fd = port.fileno()
+            while not stop.is_set():
+                ready = select.select([fd] if self.stalled.is_set() else [conn, fd], [], [], POLL)[0]
+                if conn in ready:
+                    data = conn.recv(4096)
+                    if not data:
+                        return
+                    _write_all(fd, b"".join(manager.filter(data)))
+                if fd in ready:
+                    conn.sendall(b"".join(manager.escape(os.read(fd, 4096))))
+
+    def stall(self):
+        self.stalled.set()
+
+    def kill(self):
+        """The bridge goes away: its connection ends, new ones are refused. Returns at once; the threads end
+        within POLL seconds."""
+        self.stop.set()
+        self.server.close()
+
+    def revive(self):
+        """Listen again on the same port number (after kill)."""
+        self.thread.join(5)
+        self._listen()
+
+    def close(self):
+        self.kill()
+        self.thread.join(5)
+
+
+def _write_all(fd, data):
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+class Connection:
+    """The socket as PortManager wants it: ``write`` sends."""
+
+    def __init__(self, sock):
+        self.sock = sock
+
+    def write(self, data):
+        self.sock.sendall(data)
+
+
+class TolerantPort:
+    """The pseudo-terminal as PortManager drives it: baud rate, DTR, RTS and breaks asked for by the client
+    mean nothing on a pty (and some of their ioctls fail there); everything else passes through."""
+
+    cts = dsr = ri = cd = False   # the modem lines a pty has not (PortManager reports them to the client)
+
+    def __init__(self, port):
+        self.__dict__["_port"] = port
+
+    def __getattr__(self, name):
+        return getattr(self._port, name)
+
+    def __setattr__(self, name, value):
+        try:
+            setattr(self._port, name, value)
+        except (OSError, ValueError, serial.SerialException):
+            pass
+
+    def reset_input_buffer(self):
+        pass   # the client purges on opening: nothing the cup said may be lost to it here
+
+    def reset_output_buffer(self):
+        pass
