@@ -268,3 +268,35 @@ def test_an_internal_error_is_one_line_and_exit_70_with_the_traceback_on_request
     assert cli.main(["rules"]) == 70
     err = capsys.readouterr().err
     assert "Traceback" in err and err.splitlines()[-1].startswith("schocken: interner Fehler: TypeError")
+
+
+# --- the name "schocken" on PyPI ------------------------------------------------------------------------
+
+def _foreign_schocken(root, dist_info):
+    """A package named schocken that is not ours (the unrelated one on PyPI), first on sys.path; with
+    ``dist_info`` also the metadata pip would have written for it."""
+    (root / "schocken").mkdir(parents=True)
+    (root / "schocken" / "__init__.py").write_text('"""Some other schocken."""\n')
+    if dist_info:
+        info = root / "schocken-2.0.dist-info"
+        info.mkdir()
+        (info / "METADATA").write_text("Metadata-Version: 2.1\nName: schocken\nVersion: 2.0\n")
+        (info / "RECORD").write_text("schocken/__init__.py,,\nschocken-2.0.dist-info/METADATA,,\n")
+        (info / "top_level.txt").write_text("schocken\n")
+
+
+@pytest.mark.parametrize("dist_info", [True, False], ids=["installed", "on_pythonpath"])
+def test_a_foreign_schocken_package_stops_the_cli_with_one_line(tmp_path, dist_info):
+    _foreign_schocken(tmp_path / "other", dist_info)
+    host = Path(__file__).resolve().parents[1] / "host_tools"
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path / "other"), str(host)]))
+    r = subprocess.run([str(Path(sys.executable).parent / "schocken"), "--lang", "en", "rules", "standard"],
+                       capture_output=True, text=True, env=env, timeout=60)
+    assert r.returncode == 1 and r.stdout == ""
+    assert r.stderr.count("\n") == 1 and r.stderr.startswith("schocken: error: the module schocken from ")
+    assert str(tmp_path / "other" / "schocken" / "__init__.py") in r.stderr
+    if dist_info:
+        assert "belongs to schocken 2.0, not to schocken-cup" in r.stderr
+        assert "pip uninstall schocken," in r.stderr
+    else:
+        assert "not this project's rules package (schocken-cup)" in r.stderr and "Traceback" not in r.stderr

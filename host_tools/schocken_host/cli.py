@@ -11,13 +11,70 @@ import os
 import sys
 import traceback
 
-from schocken import RuleError
-
 from schocken_host.i18n import LANGS, LocalizedError, tr
 from schocken_host.errors import BAD_INPUT, CommandError
-from schocken_host.input_checks import OneLineParser, os_error_text
 
 INTERNAL_ERROR = 70     # EX_SOFTWARE of sysexits.h
+DISTRIBUTION = "schocken-cup"   # pyproject.toml's name; the rules package says it is ours (schocken.__init__)
+
+
+def foreign_rules_package():
+    """None when ``import schocken`` gives this project's rules package; else (where it was found, the
+    installed distribution it belongs to or None). The name ``schocken`` is also taken on PyPI by an unrelated
+    package (README, "Installing"): installed beside this project, or first on sys.path, it would be imported
+    instead, and fail somewhere deep with an unexplained ImportError."""
+    try:
+        import schocken
+    except ImportError:
+        return "?", None
+    where = getattr(schocken, "__file__", None) or "?"
+    if getattr(schocken, "__distribution__", None) == DISTRIBUTION:
+        return None
+    if where.replace("\\", "/").endswith("/firmware/lib/schocken/__init__.py"):
+        return None  # a checkout of this project from before the marker (a venv's editable install)
+    return where, _distribution_of(where)
+
+
+def _distribution_of(path):
+    # Only on the way to an error: the RECORDs of the distributions that say they provide "schocken".
+    from importlib import metadata
+    from pathlib import Path
+    try:
+        target = Path(path).resolve()
+        names = metadata.packages_distributions().get("schocken", [])
+        for name in dict.fromkeys(names):
+            dist = metadata.distribution(name)
+            if any(Path(dist.locate_file(f)).resolve() == target for f in dist.files or ()):
+                return "%s %s" % (dist.metadata["Name"], dist.version)
+    except (OSError, ValueError, metadata.PackageNotFoundError):
+        pass
+    return None
+
+
+def check_rules_package(argv):
+    """Exit with one line (status 1) when ``schocken`` is not our rules package. Runs before anything
+    imports it."""
+    found = foreign_rules_package()
+    if found is None:
+        return
+    lang = "de"
+    for i, arg in enumerate(argv):
+        if arg.startswith("--lang="):
+            lang = arg[7:]
+        elif arg == "--lang" and i + 1 < len(argv):
+            lang = argv[i + 1]
+    where, owner = found
+    text = tr(lang, "cli.foreign_rules", where=where, dist=DISTRIBUTION) if owner is None else tr(
+        lang, "cli.foreign_rules_dist", where=where, owner=owner, name=owner.split()[0], dist=DISTRIBUTION)
+    sys.stderr.write("schocken: %s: %s\n" % (tr(lang, "cli.error"), text))
+    raise SystemExit(1)
+
+
+check_rules_package(sys.argv[1:])  # before the imports below: they import schocken
+
+from schocken import RuleError  # noqa: E402
+
+from schocken_host.input_checks import OneLineParser, os_error_text  # noqa: E402
 
 
 def _common(p):

@@ -11,8 +11,9 @@ from schocken_host.links import ledframe
 
 
 class CupDriver:
-    def __init__(self, heap=None, long_ms=300, **kw):
-        self.cup = EmulatedCup(heap=heap or HEAP, long_ms=long_ms, **kw)
+    def __init__(self, heap=None, long_ms=300, cup=None, **kw):
+        """``cup``: an EmulatedCup made elsewhere (started with long_ms), else one is made here."""
+        self.cup = cup or EmulatedCup(heap=heap or HEAP, long_ms=long_ms, **kw)
         self.long_ms = long_ms
         self.link = serial.Serial(self.cup.port, timeout=0.1)
         self.inbox = []

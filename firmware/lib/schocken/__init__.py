@@ -6,6 +6,9 @@ need (``schocken.throws``, ``schocken.turn``, ``schocken.ranking``, ``schocken.h
 """
 
 __version__ = "0.1.0"
+# Whose package this is: the name "schocken" is also taken on PyPI by an unrelated package, and the host
+# refuses to start with that one (schocken_host/cli.py, foreign_rules_package).
+__distribution__ = "schocken-cup"
 
 
 class RuleError(ValueError):

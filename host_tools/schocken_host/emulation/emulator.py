@@ -59,7 +59,7 @@ class EmulatedCup:
     """One emulated cup process. ``port`` is the link's device path for pyserial."""
 
     def __init__(self, cup_id="emu1", name="", sensor=None, board=None, heap=HEAP, interpreter=None,
-                 long_ms=None, on_frame=None, secret=None, rom=None, flash=None, time_scale=1):
+                 long_ms=None, on_frame=None, secret=None, rom=None, flash=None, time_scale=1, path=None):
         self.cup_id = cup_id
         self.secret = secret          # hex, or None: a cup with a secret accepts only an authenticated host
         self.long_ms = long_ms        # its buttons' long press in ms; None: the firmware's own (1200)
@@ -97,10 +97,13 @@ class EmulatedCup:
             register_key(cup_id, secret)  # this host paired it: hello() finds the key
         self._args = args
         self._heap = heap
+        # Folders to run instead of this checkout's compiled firmware (the unix port's MICROPYPATH, e.g. a
+        # board's flash after a mip install, and emulate.py's own folder): no ROM then.
+        self._path = [str(p) for p in path] if path else None
         # The firmware's bytecode in an emulated flash ROM, as on a board (schocken_host.emulation.romfs);
         # without it the .mpy files are loaded into the heap.
         self._launcher = romfs.available()  # the unix port in-process: our launcher can start it
-        self.rom = self._launcher and rom is not False
+        self.rom = self._launcher and rom is not False and not self._path
         self._closed = False
         self._start()
 
@@ -111,8 +114,11 @@ class EmulatedCup:
         args = ["--control", os.ttyname(self._ctl_slave)] + self._args
         env = dict(os.environ)
         if self.interpreter == "micropython":
-            tree = compile_firmware()
-            env["MICROPYPATH"] = ".frozen" if self.rom else "%s:%s:.frozen" % (tree, tree / "lib")
+            tree = None if self._path else compile_firmware()
+            if self._path:
+                env["MICROPYPATH"] = ":".join(self._path + [".frozen"])
+            else:
+                env["MICROPYPATH"] = ".frozen" if self.rom else "%s:%s:.frozen" % (tree, tree / "lib")
             if self._launcher:  # it also ties the cup to this process (it dies with the host)
                 env[romfs.PARENT] = str(os.getpid())
                 cmd = romfs.command(romfs.build_image(tree) if self.rom else None, self._heap, args)

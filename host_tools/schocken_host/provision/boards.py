@@ -25,8 +25,12 @@ EMULATED_SPEC = {
 }
 
 
-# never on a board
-DESKTOP_ONLY = ("emulate.py", "cheat.py", "timescale.py", "boards/cpython.py", "cup/replay.py")
+# never on a board: the desktop's own modules, and the manifests of a frozen build (read by MicroPython's
+# build, on this PC; provision/packages.py)
+FROZEN_MANIFESTS = ("manifest.py", "manifests/ESP32_GENERIC.py", "manifests/ESP32_GENERIC_S3.py",
+                    "manifests/RPI_PICO_W.py", "manifests/RPI_PICO2_W.py")
+DESKTOP_ONLY = ("emulate.py", "cheat.py", "timescale.py", "boards/cpython.py",
+                "cup/replay.py") + FROZEN_MANIFESTS
 
 
 # folders deploy owns: stale modules there are removed

@@ -6,6 +6,17 @@ TEXTS = {
     "cli.error": ("Fehler", "error"),
     "cli.internal_error": ("interner Fehler: {kind}: {error} (SCHOCKEN_DEBUG=1 zeigt den Traceback)",
                            "internal error: {kind}: {error} (SCHOCKEN_DEBUG=1 shows the traceback)"),
+    "cli.foreign_rules": (
+        "das Modul schocken aus {where} ist nicht das Regelpaket dieses Projekts ({dist}); es vorn "
+        "aus sys.path entfernen (PYTHONPATH?)",
+        "the module schocken from {where} is not this project's rules package ({dist}); remove it from the "
+        "front of sys.path (PYTHONPATH?)"),
+    "cli.foreign_rules_dist": (
+        "das Modul schocken aus {where} gehört zu {owner}, nicht zu {dist} (ein anderes Paket gleichen "
+        "Namens auf PyPI): pip uninstall {name}, dann {dist} neu installieren (im Checkout: "
+        "pip install -e .)",
+        "the module schocken from {where} belongs to {owner}, not to {dist} (another package of that name on "
+        "PyPI): pip uninstall {name}, then install {dist} again (in its checkout: pip install -e .)"),
     "cli.nested": ("Eingabe zu tief verschachtelt", "input nested too deeply"),
     "cli.not_utf8": ("Eingabe ist kein UTF-8-Text ({error})", "input is not UTF-8 text ({error})"),
     "cli.os_error": ("{error}", "{error}"),
