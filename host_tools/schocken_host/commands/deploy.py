@@ -24,6 +24,14 @@ def add_arguments(p):
     p.add_argument("--control", metavar="PTY",
                    help="emulated board only: its control channel (buttons, shakes)")
     p.add_argument("--timeout", type=seconds, default=5.0, help="seconds to wait for the REPL (default 5)")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--romfs", dest="romfs", action="store_const", const=None, default=None,
+                       help="the firmware into the board's ROMFS partition where it has one (default)")
+    where.add_argument("--no-romfs", "--files", dest="romfs", action="store_const", const=False,
+                       help=".mpy files on the board's filesystem, even where it has a ROMFS partition")
+    p.add_argument("--from", dest="source", metavar="DIR",
+                   help="deploy the artefacts of `schocken build` in DIR (no firmware sources or mpy-cross "
+                        "needed; their hashes are checked first)")
 
 
 def check_arguments(args):
@@ -43,7 +51,7 @@ def run(args):
     try:
         deploy(port=args.port, board=args.board, name=args.name, cup_id=args.cup_id, mip=not args.no_mip,
                link=args.link, start=not args.no_start, control=args.control, new_secret=args.new_secret,
-               timeout=args.timeout, lang=getattr(args, "lang", "de"))
+               timeout=args.timeout, lang=getattr(args, "lang", "de"), romfs=args.romfs, source=args.source)
     except DeployError as e:  # the board's refusal: the job failed (status 1), said in one line by cli.main
         raise CommandError.of(e, status=FAILED)
     return 0

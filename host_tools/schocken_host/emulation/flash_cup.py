@@ -151,7 +151,8 @@ class FlashCup:
         # -i: the REPL after the power-on script, as a board falls back to its REPL when main.py returns.
         cmd = [self._exe, "-X", "heapsize=" + self.heap, "-i", str(self._script)]
         if self.rom_partition is not None:   # this module maps the partition, then runs the unix port
-            cmd = [sys.executable, "-m", "schocken_host.emulation.flash_cup", str(self.rom_partition)] + cmd[1:]
+            cmd = [sys.executable, "-m", "schocken_host.emulation.flash_cup", str(self.rom_partition),
+                   *cmd[1:]]
         self.proc = subprocess.Popen(cmd, stdin=self._master, stdout=self._master, stderr=subprocess.PIPE,
                                      cwd=str(self.flash), env=env, start_new_session=True)
         time.sleep(0.05)
@@ -209,9 +210,9 @@ class FlashCup:
 
 
 def main(argv):
-    """``python -m schocken_host.emulation.flash_cup PARTITION [micropython arguments]``: the unix port (run in
-    this process, see emulation/romfs.py) with the partition file mapped as its ROMFS partition: what it
-    writes there is in the file, and outlives the process like flash outlives a reset."""
+    """``python -m schocken_host.emulation.flash_cup PARTITION [micropython arguments]``: the unix port
+    (run in this process, see emulation/romfs.py) with the partition file mapped as its ROMFS partition:
+    what it writes there is in the file, and outlives the process like flash outlives a reset."""
     import ctypes
     import mmap
     rom_launcher.die_with_parent()

@@ -73,8 +73,8 @@ del _m, _r
 # board with a ROMFS partition that entry is the partition's driver (emulation/flash_cup.py), part of the
 # "hardware", which a redeploy looks for.
 START_BOARD = "import machine\nmachine.reset()\n"
-START_EMULATED = ("import sys\nfor _k in list(sys.modules):\n    if _k != 'vfs':\n        del sys.modules[_k]\n"
-                  "import main\n")
+START_EMULATED = ("import sys\nfor _k in list(sys.modules):\n    if _k != 'vfs':\n"
+                  "        del sys.modules[_k]\nimport main\n")
 
 
 def find_port(port=None):
