@@ -269,9 +269,12 @@ def _remove_stale(dev, before, files, use_rom, rep):
     stale = [p for p in before if p not in files and any(p.startswith(d + "/") for d in MANAGED)
              and (use_rom or p.endswith((".py", ".mpy")))]
     stale += [p for p in ROOT_MODULES if p in before and p not in files]
-    for p in stale:
+    for p in sorted(stale):
         dev.run("import os\nos.remove(%r)\n" % ("/" + p))
-        rep.say("removed_stale", path=p)
+        if not use_rom:
+            rep.say("removed_stale", path=p)
+    if use_rom and stale:
+        rep.say("removed_moved", n=len(stale))
     if use_rom:
         dev.run(RMDIRS % (sorted(MANAGED, key=lambda d: -d.count("/")),))
     return stale

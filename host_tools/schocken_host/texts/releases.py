@@ -27,6 +27,9 @@ TEXTS = {
     "deploy.romfs_same": (
         "ROMFS-Partition enthält dieses Abbild schon ({size} B): unverändert",
         "the ROMFS partition holds this image already ({size} B): unchanged"),
+    "deploy.removed_moved": (
+        "  {n} Dateien der Firmware aus dem Dateisystem entfernt (jetzt im ROM; sie kämen vor /rom)",
+        "  removed {n} firmware files from the filesystem (in the ROM now; they would come before /rom)"),
     "deploy.romfs_emptied": (
         "ROMFS-Partition geleert (die alte Firmware darin käme vor /lib)",
         "ROMFS partition emptied (the old firmware in it would come before /lib)"),
