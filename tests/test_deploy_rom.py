@@ -206,14 +206,14 @@ def test_deploy_from_artefacts_without_sources_or_mpy_cross(rom_cup, env, tmp_pa
     (bad / "bytecode" / "files" / "cup" / "app.mpy").write_bytes(b"M\x06tampered")
     r = subprocess.run(deploy + ["--from", str(bad)], capture_output=True, text=True, env=env, cwd=empty,
                        timeout=60)
-    assert r.returncode == 1 and r.stdout == "" and len(r.stderr.splitlines()) == 1, r.stderr
+    assert r.returncode == 2 and r.stdout == "" and len(r.stderr.splitlines()) == 1, r.stderr
     assert "app.mpy does not match the manifest" in r.stderr and "nothing written" in r.stderr
     app = "bytecode/files/cup/app.mpy"
     (bad / app).write_bytes((out / app).read_bytes())
     (bad / "bytecode" / "firmware.romfs").unlink()
     r = subprocess.run(deploy + ["--from", str(bad)], capture_output=True, text=True, env=env, cwd=empty,
                        timeout=60)
-    assert r.returncode == 1 and "is missing (named in the manifest)" in r.stderr
+    assert r.returncode == 2 and "is missing (named in the manifest)" in r.stderr
     assert not any(rom_cup.flash.iterdir()) and set(rom_cup.rom_partition.read_bytes()) == {0xFF}
 
     r = subprocess.run(deploy + ["--from", str(out)], capture_output=True, text=True, env=env, cwd=empty,

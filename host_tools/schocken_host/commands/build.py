@@ -1,6 +1,8 @@
 """`schocken build`: the firmware's release artefacts per mpy architecture, for `schocken deploy --from DIR`
 (provision/release.py; docs/build.md, "Release artefacts")."""
 
+import os
+
 from schocken_host.errors import FAILED, CommandError
 from schocken_host.i18n import tr
 from schocken_host.provision import release
@@ -16,6 +18,8 @@ def add_arguments(p):
 
 def run(args):
     lang = getattr(args, "lang", "de")
+    if os.path.exists(args.out) and not os.path.isdir(args.out):
+        raise CommandError("build.out_not_folder", path=args.out)
     try:
         manifest = release.build(args.out, args.arch)
     except (RuntimeError, OSError) as e:   # mpy-cross missing or failing, a folder that cannot be written

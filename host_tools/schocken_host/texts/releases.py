@@ -47,6 +47,9 @@ TEXTS = {
         "Release {version} aus {path} (alle SHA-256 geprüft)",
         "release {version} from {path} (every SHA-256 checked)"),
     # --- release artefacts: refused before the board is touched
+    "deploy.from_not_folder": (
+        "--from {path}: kein Ordner (einer von `schocken build`)",
+        "--from {path}: no folder (one made by `schocken build`)"),
     "release.no_manifest": (
         "{path} fehlt oder ist kaputt: ein Ordner von `schocken build`?",
         "{path} is missing or broken: a folder made by `schocken build`?"),
@@ -69,6 +72,9 @@ TEXTS = {
     "build.done": (
         "Firmware {version} für {archs} in {path}",
         "firmware {version} for {archs} in {path}"),
+    "build.out_not_folder": (
+        "--out {path}: eine Datei, kein Ordner",
+        "--out {path}: a file, no folder"),
     "build.failed": (
         "Bauen fehlgeschlagen: {error}",
         "build failed: {error}"),
