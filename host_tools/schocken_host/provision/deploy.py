@@ -2,11 +2,13 @@
 
 Steps (docs/build.md, "Flashing"): find the port, interrupt a running cup (Ctrl-C) and enter the raw REPL,
 find the board (``--board``, else the /board.json already on it, else what MicroPython reports), compile the
-firmware with mpy-cross for the board's ``mpy_arch``, copy what changed (with a progress bar), remove stale
-modules, install aioble on BLE boards (``mpremote mip``), write /board.json, /cup.json (board, cup id, name,
-the cup's secret) and /firmware.json (the manifest: every file's size and SHA-256), read everything back and
-compare the hashes, and start the cup (a hard reset on a board; ``import main`` on the emulated board, whose
-soft reset would end it).
+firmware with mpy-cross for the board's ``mpy_arch`` (or take it from ``schocken build``'s artefacts,
+``--from``: provision/release.py), put it into the board's ROMFS partition where it has one
+(provision/romfs_deploy.py) else copy the .mpy files that changed (with a progress bar), remove stale
+modules, install aioble on BLE boards unless it imports there (``mpremote mip``), write /board.json,
+/cup.json (board, cup id, name, the cup's secret) and /firmware.json (the manifest: every file's size and
+SHA-256), read everything back and compare the hashes, and start the cup (a hard reset on a board;
+``import main`` on the emulated board, whose soft reset would end it).
 
 mpremote is used as a library (``mpremote.transport_serial.SerialTransport``): one connection for the whole
 deploy, never a soft reset (the unix port's process would end: the equivalent of always passing ``resume``);
