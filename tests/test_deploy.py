@@ -126,6 +126,8 @@ def test_deploy_start_and_redeploy_while_the_cup_runs(cup, env, tmp_path):
              "--no-mip", "--control", cup.control_path], env)
     assert r.returncode == 0, r.stderr + r.stdout
     assert "verified:" in r.stdout and "aioble skipped" in r.stdout and "cup started" in r.stdout
+    # No ROMFS on this board (like the stock Pico W and ESP32 images): .mpy files, and one line says why.
+    assert "no ROMFS on this MicroPython (no `vfs.rom_ioctl`): .mpy files on the filesystem" in r.stdout
     assert re.search(r"\[\d+/\d+\] cup/app.mpy \(\d+ B\)", r.stdout)   # plain progress lines (not a TTY)
     flash = cup.flash
     for p in ("main.py", "boot_select.mpy", "cup/app.mpy", "lib/schocken/turn.mpy", "board.json", "cup.json",

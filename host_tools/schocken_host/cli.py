@@ -91,6 +91,8 @@ VERBS = (
     ("shake-replay", "run a recorded sensor trace through the cup's shake detector", "shake_replay"),
     ("play", "referee a game: cups over serial ports and/or emulated cups", "play"),
     ("deploy", "put the cup firmware on a board (compile, copy, configure, verify)", "deploy"),
+    ("build", "write the firmware's release artefacts (.mpy bundle, ROMFS image, hashes) per architecture",
+     "build"),
     ("doctor", "self-test of a cup: LEDs, buttons, shake sensor, RNG, battery, firmware", "doctor"),
     ("scan", "list the cups in reach: serial ports and Bluetooth LE", "scan"),
     ("replay", "recompute a logged game and print the standings", "replay"),

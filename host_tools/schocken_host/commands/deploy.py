@@ -1,9 +1,11 @@
 """`schocken deploy`: put the cup firmware on a board (or an emulated board) with one command
 (provision/deploy.py does it; docs/build.md, "Flashing")."""
 
+import os
+
 from schocken.protocol import MAX_NAME
 
-from schocken_host.errors import FAILED, CommandError
+from schocken_host.errors import BAD_INPUT, FAILED, CommandError
 from schocken_host.input_checks import check_port, seconds
 from schocken_host.provision.boards import board_names
 from schocken_host.provision.deploy import deploy
@@ -25,6 +27,14 @@ def add_arguments(p):
     p.add_argument("--control", metavar="PTY",
                    help="emulated board only: its control channel (buttons, shakes)")
     p.add_argument("--timeout", type=seconds, default=5.0, help="seconds to wait for the REPL (default 5)")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--romfs", dest="romfs", action="store_const", const=None, default=None,
+                       help="the firmware into the board's ROMFS partition where it has one (default)")
+    where.add_argument("--no-romfs", "--files", dest="romfs", action="store_const", const=False,
+                       help=".mpy files on the board's filesystem, even where it has a ROMFS partition")
+    p.add_argument("--from", dest="source", metavar="DIR",
+                   help="deploy the artefacts of `schocken build` in DIR (no firmware sources or mpy-cross "
+                        "needed; their hashes are checked first)")
 
 
 def check_arguments(args):
@@ -37,6 +47,8 @@ def check_arguments(args):
         raise CommandError("deploy.cup_id_length", most=MAX_NAME, cup_id=args.cup_id)
     if args.name is not None and len(args.name) > MAX_NAME:
         raise CommandError("deploy.name_length", most=MAX_NAME, name=args.name)
+    if args.source is not None and not os.path.isdir(args.source):
+        raise CommandError("deploy.from_not_folder", path=args.source)
 
 
 def run(args):
@@ -44,8 +56,10 @@ def run(args):
     try:
         deploy(port=args.port, board=args.board, name=args.name, cup_id=args.cup_id, mip=not args.no_mip,
                link=args.link, start=not args.no_start, control=args.control, new_secret=args.new_secret,
-               timeout=args.timeout, lang=getattr(args, "lang", "de"))
+               timeout=args.timeout, lang=getattr(args, "lang", "de"), romfs=args.romfs, source=args.source)
     except DeployError as e:  # the board's refusal: the job failed (status 1), said in one line by cli.main
-        raise CommandError.of(e, status=FAILED)
+        # A release folder that fails its hashes is bad input (a file), refused before the board is touched.
+        bad_file = e.message.key.startswith("release.")
+        raise CommandError.of(e, status=BAD_INPUT if bad_file else FAILED)
     return 0
 

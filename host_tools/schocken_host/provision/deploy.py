@@ -2,11 +2,13 @@
 
 Steps (docs/build.md, "Flashing"): find the port, interrupt a running cup (Ctrl-C) and enter the raw REPL,
 find the board (``--board``, else the /board.json already on it, else what MicroPython reports), compile the
-firmware with mpy-cross for the board's ``mpy_arch``, copy what changed (with a progress bar), remove stale
-modules, install aioble on BLE boards (``mpremote mip``), write /board.json, /cup.json (board, cup id, name,
-the cup's secret) and /firmware.json (the manifest: every file's size and SHA-256), read everything back and
-compare the hashes, and start the cup (a hard reset on a board; ``import main`` on the emulated board, whose
-soft reset would end it).
+firmware with mpy-cross for the board's ``mpy_arch`` (or take it from ``schocken build``'s artefacts,
+``--from``: provision/release.py), put it into the board's ROMFS partition where it has one
+(provision/romfs_deploy.py) else copy the .mpy files that changed (with a progress bar), remove stale
+modules, install aioble on BLE boards unless it imports there (``mpremote mip``), write /board.json,
+/cup.json (board, cup id, name, the cup's secret) and /firmware.json (the manifest: every file's size and
+SHA-256), read everything back and compare the hashes, and start the cup (a hard reset on a board;
+``import main`` on the emulated board, whose soft reset would end it).
 
 mpremote is used as a library (``mpremote.transport_serial.SerialTransport``): one connection for the whole
 deploy, never a soft reset (the unix port's process would end: the equivalent of always passing ``resume``);
@@ -23,13 +25,17 @@ from pathlib import Path
 
 
 from schocken_host.i18n import Message, tr
-from schocken_host.provision.build import FIRMWARE, build_dir, compile_firmware
-from schocken_host.provision import DeployError
+from schocken_host.provision import DeployError, release, romfs_deploy
 from schocken_host.provision.device import HASH_SCRIPT, PROBE, Device, find_port
 from schocken_host.links.keys import cups_file, load_cups, save_cup
-from schocken_host.provision.boards import (DESKTOP_ONLY, EMULATED, MANAGED, MANIFEST, MPY_ARCH_INDEX,
-                                            MPY_VERSION, ROOT_FILES, board_from_machine, board_names,
-                                            board_spec, firmware_version, flash_hint)
+from schocken_host.provision.boards import (EMULATED, MANAGED, MANIFEST, MPY_ARCH_INDEX, MPY_VERSION,
+                                            ROOT_FILES, board_from_machine, board_names, board_spec,
+                                            firmware_version, flash_hint)
+from schocken_host.provision.release import MAIN, Release, rom_files
+from schocken_host.provision.romfs_deploy import ROM_DIR
+
+# Root modules deploy may have put on the filesystem; removed where the firmware no longer has them there.
+ROOT_MODULES = ("boot_select.py", "boot_select.mpy", "selftest.py", "selftest.mpy")
 
 # --- output -----------------------------------------------------------------------------------------------
 
@@ -89,18 +95,7 @@ def _sha(data):
 
 def firmware_files(spec):
     """{device path: bytes} of the compiled firmware for the board (main.py stays source)."""
-    arch = spec.get("mpy_arch")
-    tree = compile_firmware(build_dir() / (arch or "unix"), arch=arch)
-    files = {}
-    for src in sorted(FIRMWARE.rglob("*.py")):
-        rel = src.relative_to(FIRMWARE).as_posix()
-        if rel in DESKTOP_ONLY or "__pycache__" in rel:
-            continue
-        if rel == "boards/emulated.py" and spec["name"] != EMULATED:
-            continue
-        dest = rel if rel == "main.py" else rel[:-3] + ".mpy"
-        files[dest] = (tree / dest).read_bytes()
-    return files
+    return release.firmware_files(spec.get("mpy_arch"), emulated=spec["name"] == EMULATED)
 
 
 def cup_config(spec, probe, cup_id=None, name=None, new_secret=False, link=None):
@@ -132,8 +127,10 @@ def cup_config(spec, probe, cup_id=None, name=None, new_secret=False, link=None)
     return config
 
 
-def device_hashes(dev, extra=()):
-    return dev.json(HASH_SCRIPT % (list(MANAGED), list(ROOT_FILES) + list(extra)), timeout=30)
+def device_hashes(dev, extra=(), rom=False):
+    """{path: [size, sha256]} of the files deploy owns on the board (and in /rom with ``rom``)."""
+    dirs = list(MANAGED) + ([ROM_DIR] if rom else [])
+    return dev.json(HASH_SCRIPT % (dirs, list(ROOT_FILES) + list(extra)), timeout=30)
 
 
 def _dev_path(p):
@@ -141,9 +138,15 @@ def _dev_path(p):
 
 
 def deploy(port=None, board=None, name=None, cup_id=None, mip=True, start=True, control=None,
-           new_secret=False, timeout=5.0, out=None, fancy=None, link=None, lang="de"):
-    """Deploy; returns a summary dict. Raises DeployError with what to do."""
+           new_secret=False, timeout=5.0, out=None, fancy=None, link=None, lang="de", romfs=None,
+           source=None):
+    """Deploy; returns a summary dict. Raises DeployError with what to do. romfs: None = the board's ROMFS
+    partition where it has one, False = .mpy files; source: a `schocken build` folder instead of this
+    checkout's firmware."""
     rep = Reporter(out, fancy, lang)
+    rel = Release(source) if source else None    # every hash checked before the board is touched
+    if rel is not None:
+        rep.say("release", path=source, version=rel.version)
     port = find_port(port)
     rep.say("connecting", port=port)
     dev = Device(port, timeout)
@@ -155,8 +158,9 @@ def deploy(port=None, board=None, name=None, cup_id=None, mip=True, start=True, 
         on_board = probe["board"].get("name") if isinstance(probe.get("board"), dict) else None
         name_guess = board or on_board or board_from_machine(probe["machine"], probe["platform"])
         if name_guess is None:
-            raise DeployError("deploy.which_board", machine=probe["machine"], known=", ".join(board_names()))
-        spec = board_spec(name_guess)
+            known = rel.board_names() if rel else board_names()
+            raise DeployError("deploy.which_board", machine=probe["machine"], known=", ".join(known))
+        spec = rel.spec(name_guess) if rel else board_spec(name_guess)
         _check_interpreter(spec, probe)
         if not control and spec["name"] == EMULATED and on_board == EMULATED:
             control = probe["board"].get("control")   # a redeploy keeps the emulated board's control channel
@@ -167,55 +171,51 @@ def deploy(port=None, board=None, name=None, cup_id=None, mip=True, start=True, 
         config = cup_config(spec, probe, cup_id, name, new_secret, link)
         rep.say("board", board=spec["name"], arch=spec.get("mpy_arch") or "bytecode", cup=config["cup_id"],
                 name=" \u201c%s\u201d" % config["name"] if config.get("name") else "")
-        rep.say("compiling", arch=spec.get("mpy_arch") or Message("deploy.unix_port"))
-        files = firmware_files(spec)
-        manifest = {"version": firmware_version(), "board": spec["name"],
-                    "files": {p: [len(d), _sha(d)] for p, d in sorted(files.items())}}
-        files["board.json"] = (json.dumps(spec, indent=1, sort_keys=True) + "\n").encode()
-        files["cup.json"] = (json.dumps(config, sort_keys=True) + "\n").encode()
-        files[MANIFEST] = (json.dumps(manifest, sort_keys=True) + "\n").encode()
+        if rel is None:
+            rep.say("compiling", arch=spec.get("mpy_arch") or Message("deploy.unix_port"))
+        firmware = rel.files(spec) if rel else firmware_files(spec)
+        modules = rom_files(firmware)
 
+        rom = romfs_deploy.status(dev)
+        image = b""
+        if romfs is not False:
+            image = rel.image(spec) if rel else romfs_deploy.image(modules)
+        use_rom, why = romfs_deploy.choose(rom, romfs, len(image))
+        rep.show(why)
+        files = {MAIN: firmware[MAIN]} if use_rom else dict(firmware)
+        listed = dict(files)      # what firmware.json lists and the verification reads back
+        if use_rom:
+            listed.update((ROM_DIR + "/" + p, d) for p, d in modules.items())
+        manifest = {"version": rel.version if rel else firmware_version(), "board": spec["name"],
+                    "files": {p: [len(d), _sha(d)] for p, d in sorted(listed.items())}}
+        if use_rom:
+            manifest["romfs"] = [len(image), _sha(image)]
+        for path, data in (("board.json", json.dumps(spec, indent=1, sort_keys=True) + "\n"),
+                           ("cup.json", json.dumps(config, sort_keys=True) + "\n"),
+                           (MANIFEST, json.dumps(manifest, sort_keys=True) + "\n")):
+            files[path] = listed[path] = data.encode()
+
+        if use_rom:
+            _write_rom(dev, image, rep)
+        elif romfs_deploy.holds_firmware(rom):   # /rom/lib comes before /lib on sys.path: empty it
+            romfs_deploy.write(dev, romfs_deploy.empty_image())
+            romfs_deploy.unmount(dev)
+            rep.say("romfs_emptied")
         before = {_dev_path(p): v for p, v in device_hashes(dev).items()}
         changed = [p for p, d in files.items() if before.get(p) != [len(d), _sha(d)]]
         rep.say("files", n=len(files), size=sum(len(d) for d in files.values()), copy=len(changed),
                 same=len(files) - len(changed))
-        for folder in sorted({str(Path(p).parent) for p in changed} - {"."}):
-            parts = folder.split("/")
-            for i in range(1, len(parts) + 1):
-                dev.mkdir("/" + "/".join(parts[:i]))
-        sizes = [(p, len(files[p])) for p in changed]
-        progress = rep.copying(sizes)
-        try:
-            for i, (p, size) in enumerate(sizes):
-                progress(i, p, 0, size)
-                dev.write("/" + p, files[p], lambda done, total, i=i, p=p: progress(i, p, done, total))
-        finally:
-            rep.done_copying()
+        _copy(dev, files, changed, rep)
+        stale = _remove_stale(dev, before, files, use_rom, rep)
 
-        stale = [p for p in before if p not in files and p.endswith((".py", ".mpy"))
-                 and any(p.startswith(d + "/") for d in MANAGED)]
-        stale += [p for p in ("boot_select.py", "selftest.py") if p in before]
-        for p in stale:
-            dev.run("import os\nos.remove(%r)\n" % ("/" + p))
-            rep.say("removed_stale", path=p)
-
-        mip_note = None
-        if spec.get("ble"):
-            if mip:
-                dev.close()
-                mip_note = _mip_install(port, rep)
-                dev = Device(port, timeout)
-            else:
-                mip_note = Message("deploy.aioble_no_mip", port=port)
-        else:
-            mip_note = Message("deploy.aioble_skipped", board=spec["name"])
+        dev, mip_note = _aioble(dev, spec, mip, port, timeout, rep)
         rep.show(mip_note)
 
-        after = {_dev_path(p): v for p, v in device_hashes(dev).items()}
-        bad = [p for p, d in files.items() if after.get(p) != [len(d), _sha(d)]]
+        after = {_dev_path(p): v for p, v in device_hashes(dev, rom=use_rom).items()}
+        bad = [p for p, d in listed.items() if after.get(p) != [len(d), _sha(d)]]
         if bad:
             raise DeployError("deploy.verify_failed", files=", ".join(sorted(bad)))
-        rep.say("verified", n=len(files), size=sum(len(d) for d in files.values()))
+        rep.say("verified", n=len(listed), size=sum(len(d) for d in listed.values()))
 
         save_cup(config["cup_id"], {"secret": config["secret"], "board": spec["name"],
                                     "name": config.get("name"),
@@ -228,12 +228,85 @@ def deploy(port=None, board=None, name=None, cup_id=None, mip=True, start=True, 
             rep.say("started" if spec["name"] == EMULATED else "started_reset")
         else:
             rep.say("left")
-        return {"port": port, "board": spec["name"], "cup_id": config["cup_id"], "files": len(files),
+        return {"port": port, "board": spec["name"], "cup_id": config["cup_id"], "files": len(listed),
                 "copied": len(changed), "removed": stale, "verified": True, "started": started,
-                "mip": str(mip_note)}
+                "mip": str(mip_note), "romfs": use_rom}
     finally:
         if not started:
             dev.close()
+
+
+def _write_rom(dev, image, rep):
+    """The image into the partition unless it holds it already; then mounted at /rom."""
+    if romfs_deploy.has_image(dev, image):
+        rep.say("romfs_same", size=len(image))
+    else:
+        progress = rep.copying([("ROMFS", len(image))])
+        try:
+            romfs_deploy.write(dev, image, lambda done, total: progress(0, "ROMFS", done, total))
+        finally:
+            rep.done_copying()
+    romfs_deploy.mount(dev)
+
+
+def _copy(dev, files, changed, rep):
+    for folder in sorted({str(Path(p).parent) for p in changed} - {"."}):
+        parts = folder.split("/")
+        for i in range(1, len(parts) + 1):
+            dev.mkdir("/" + "/".join(parts[:i]))
+    sizes = [(p, len(files[p])) for p in changed]
+    progress = rep.copying(sizes)
+    try:
+        for i, (p, size) in enumerate(sizes):
+            progress(i, p, 0, size)
+            dev.write("/" + p, files[p], lambda done, total, i=i, p=p: progress(i, p, done, total))
+    finally:
+        rep.done_copying()
+
+
+def _remove_stale(dev, before, files, use_rom, rep):
+    """Modules deploy no longer puts there. With the firmware in ROM that is every file of the folders
+    deploy owns, and the folders: '' comes before /rom on sys.path, and MicroPython imports even an empty
+    /cup folder as a namespace package (provision/romfs_deploy.py)."""
+    stale = [p for p in before if p not in files and any(p.startswith(d + "/") for d in MANAGED)
+             and (use_rom or p.endswith((".py", ".mpy")))]
+    stale += [p for p in ROOT_MODULES if p in before and p not in files]
+    for p in sorted(stale):
+        dev.run("import os\nos.remove(%r)\n" % ("/" + p))
+        if not use_rom:
+            rep.say("removed_stale", path=p)
+    if use_rom and stale:
+        rep.say("removed_moved", n=len(stale))
+    if use_rom:
+        dev.run(RMDIRS % (sorted(MANAGED, key=lambda d: -d.count("/")),))
+    return stale
+
+
+# Deepest first; a folder that is not there or not empty (something not deploy's) stays.
+RMDIRS = "import os\nfor _d in %r:\n    try:\n        os.rmdir('/' + _d)\n    except OSError:\n        pass\n"
+
+# On the board already (frozen into the Pico W / Pico 2 W images, or installed by an earlier mip): where from.
+AIOBLE_PROBE = """\
+try:
+    import aioble
+    print(getattr(aioble, '__file__', 'aioble'))
+except Exception:
+    print('')
+"""
+
+
+def _aioble(dev, spec, mip, port, timeout, rep):
+    """(the device, possibly reconnected; the one line about aioble)."""
+    if not spec.get("ble"):
+        return dev, Message("deploy.aioble_skipped", board=spec["name"])
+    where = (dev.run(AIOBLE_PROBE).strip().splitlines() or [""])[-1]
+    if where:
+        return dev, Message("deploy.aioble_present", where=where)
+    if not mip:
+        return dev, Message("deploy.aioble_no_mip", port=port)
+    dev.close()
+    note = _mip_install(port, rep)
+    return Device(port, timeout), note
 
 
 def _check_interpreter(spec, probe):
