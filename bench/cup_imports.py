@@ -187,8 +187,8 @@ def main(argv):
     rows, total, names = table_run(image, imports + [(label, f, d, True) for label, f, d, _ in fair_only])
     playing |= {label for label, _, _, _ in fair_only}
     fair_labels = {label for label, _, _, _ in fair_only}
-    print("%-28s %8s %6s %8s  %s" % ("module (indented: imported by the one above)", "heap B", "qstrs",
-                                     "qstr B", "when"))
+    print("module: indented under the module whose import loaded it; own cost, without those it loaded")
+    print("%-28s %8s %6s %8s  %s" % ("module", "heap B", "qstrs", "qstr B", "when"))
     sums = [0, 0, 0]
     for depth, label, heap, q, qb in rows:
         when = ("fair play" if label in fair_labels else "playing" if label in playing else "start")
