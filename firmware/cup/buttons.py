@@ -1,7 +1,7 @@
 """Debounced buttons with long-press detection, polled every few ms from the button task.
 
 Raw levels come as a bit mask (bit 0..2 die buttons, bit 3 main; 1 = pressed). A level counts once it has
-been stable for DEBOUNCE_MS. Each button reports press, release (with whether it was long) and, once, long
+been stable for _DEBOUNCE_MS. Each button reports press, release (with whether it was long) and, once, long
 when it has been held for long_ms. Integers only: no allocation per poll.
 """
 
@@ -13,9 +13,9 @@ except ImportError:
 
 from cup.clock import ticks_diff
 
-N_BUTTONS = const(4)
+_N_BUTTONS = const(4)
 MAIN = const(3)
-DEBOUNCE_MS = const(20)
+_DEBOUNCE_MS = const(20)
 LONG_MS = const(1200)
 
 PRESS = const(1)
@@ -24,14 +24,14 @@ LONG = const(3)
 
 
 class Buttons:
-    def __init__(self, handler, long_ms=LONG_MS, debounce_ms=DEBOUNCE_MS):
+    def __init__(self, handler, long_ms=LONG_MS, debounce_ms=_DEBOUNCE_MS):
         self.handler = handler          # handler(button, event, was_long)
         self.long_ms = long_ms
         self.debounce_ms = debounce_ms
         self.stable = 0                 # debounced levels
         self.raw = 0
         self.raw_since = 0
-        self.pressed_at = [0] * N_BUTTONS
+        self.pressed_at = [0] * _N_BUTTONS
         self.long_sent = 0              # bit mask: long already reported for this press
 
     def poll(self, now, mask):
@@ -41,7 +41,7 @@ class Buttons:
         elif mask != self.stable and ticks_diff(now, self.raw_since) >= self.debounce_ms:
             changed = mask ^ self.stable
             self.stable = mask
-            for b in range(N_BUTTONS):
+            for b in range(_N_BUTTONS):
                 bit = 1 << b
                 if changed & bit:
                     if mask & bit:
@@ -52,7 +52,7 @@ class Buttons:
                         self.handler(b, RELEASE, bool(self.long_sent & bit))
         held = self.stable & ~self.long_sent
         if held:
-            for b in range(N_BUTTONS):
+            for b in range(_N_BUTTONS):
                 bit = 1 << b
                 if held & bit and ticks_diff(now, self.pressed_at[b]) >= self.long_ms:
                     self.long_sent |= bit

@@ -51,7 +51,7 @@ _REJECT = const(252)  # first byte value that is drawn again (252 = 6 * 42)
 _CHUNK = const(64)  # bytes per source read: one call (and at most one bytes object) per 64 bytes
 
 # Reasons, kept as module strings so a failure allocates nothing but the exception.
-NOT_CHECKED = "health not checked"
+_NOT_CHECKED = "health not checked"
 FAIL_RCT = "repetition count test failed"
 FAIL_APT = "adaptive proportion test failed"
 FAIL_HIST = "proportion test failed"
@@ -78,7 +78,7 @@ class Roller:
         self._pool = self._buf  # current chunk of tested bytes
         self._pos = _CHUNK  # next unused byte in _pool; _CHUNK means empty
         self.healthy = False  # nothing may be rolled before the startup test passed
-        self.reason = NOT_CHECKED
+        self.reason = _NOT_CHECKED
         self.failed_at = -1  # which byte of its chunk tripped a continuous test (bench/rng_health.py)
         self._reset_tests()
 
