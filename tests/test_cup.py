@@ -220,7 +220,7 @@ def test_a_stuck_rng_refuses_every_throw_until_its_test_passes_again(cup):
     nothing and says rng_failed, with a magenta status pixel; a fresh startup test at the next shake brings it
     back once the source is sound."""
     cup.start()
-    cup.cup.control("rng stuck")
+    cup.control("rng stuck")
     cup.request(t="turn", round=1, limit=None)
     assert cup.recv("error")["code"] == protocol.E_RNG          # the commitment nonce could not be drawn
     assert _status_color(cup) == (True, False, True)            # magenta
@@ -243,7 +243,7 @@ def test_a_fair_turn_waits_out_a_stuck_rng_and_goes_on_with_a_fresh_seed(cup):
     on. A failed health test is never permanent (docs/fairness.md, "RNG health tests")."""
     cup.request("identity", t="hello", v=protocol.VERSION)
     cup.request(t="configure", rules={"preset": "standard", "options": {}}, name="Anna", seat=0, fair=True)
-    cup.cup.control("rng stuck")
+    cup.control("rng stuck")
     cup.request(t="turn", round=1, limit=None)
     assert cup.recv("error")["code"] == protocol.E_RNG                 # the seed could not be drawn
     assert _status_color(cup) == (True, False, True)            # magenta
