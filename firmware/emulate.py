@@ -104,7 +104,7 @@ async def control_task(reader, board, roller, say, app):
                 err = cheat.arm([w.decode() for w in words[1:]])
             else:
                 err = cheat.inject(line.strip()[len(b"inject"):].decode())
-        elif words and words[0] == b"mem":  # live heap, for bench/cup.py
+        elif words and words[0] == b"mem":  # live heap, for bench/cup_firmware.py
             import gc
             gc.collect()
             err = "mem %d %d" % (gc.mem_alloc(), gc.mem_free())

@@ -154,8 +154,8 @@ def test_bad_messages_change_nothing(cup):
 
 # Issue 3: "Under the unix port with -X heapsize=64k, a cup plays three full rounds through its serial link".
 # The firmware in an emulated flash ROM, as frozen or ROMFS code on a board (schocken_host.emulation.romfs).
-# The other heaps are bench/cup.py's smallest (docs/benchmarks.md) plus a margin: fair play (the host's
-# default) and the firmware loaded as .mpy files into the heap (a board without ROMFS or frozen code).
+# The other heaps are bench/cup_firmware.py's smallest (docs/benchmarks.md) plus a margin: fair play (the
+# host's default) and the firmware loaded as .mpy files into the heap (a board without ROMFS or frozen code).
 HEAPS = [pytest.param(True, "64k", False, id="rom-64k"), pytest.param(True, "72k", True, id="rom-fair-72k"),
          pytest.param(False, "112k", False, id="mpy-files-112k")]
 

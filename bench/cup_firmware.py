@@ -1,6 +1,6 @@
 """Cup firmware bench: heap needed, shake-stop-to-final latency, compiled size.
 
-    .venv/bin/python bench/cup.py [--quick]
+    .venv/bin/python bench/cup_firmware.py [--quick]
 
 - heap: the smallest `micropython -X heapsize=...` (in KB, steps of 2) with which an emulated cup plays three
   full rounds through its serial link (hello, configure, turn, shake, stand, reveal, outcome), and the live
