@@ -87,6 +87,7 @@ class App:
 
     # --- inputs -------------------------------------------------------------------------------------
     def on_button(self, button, event, was_long):
+        collect()  # what a press sets off (a stand: its save, its commitment) in a swept heap, as on_line
         try:
             self._button(button, event, was_long)
         except Exception as e:  # a bug must not take the cup off the table; KeyboardInterrupt still passes
@@ -127,6 +128,7 @@ class App:
         buf = array("i", (0, 0, 0))
         while True:
             if detector.feed_board(ticks_ms(), board, buf):
+                collect()  # the throw's objects in a swept heap, as a line's (on_line)
                 try:
                     self.cup.on_shake()
                 except Exception as e:
@@ -211,8 +213,11 @@ class App:
         except Exception as e:  # out of memory for a string in the line, for its signature check, ...
             return self.line_failed(e)
         # What the line sets off (a turn, its save) is made in a heap just swept, low and together, not
-        # above the garbage of the reads before it: at 64 KB a turn's start otherwise found no 160-byte hole
-        # in most runs after long lines (tests/test_cup_lines.py).
+        # around the garbage of the reads before it. How much of that garbage there is depends on how the
+        # bytes came (one read per burst: as many as were there), so without the sweep where the kept objects
+        # land, and which holes are left, changed from run to run: at 64 KB a turn's start (160 bytes) or a
+        # stand (120) then found no hole in some runs after long lines (tests/test_cup_lines.py). A press
+        # and a throw sweep first for the same reason (on_button, sample_task).
         collect()
         try:
             self.cup.on_message(msg)
