@@ -50,13 +50,6 @@ def open_control(path):
     return f, asyncio.StreamReader(f)
 
 
-def make_link():
-    if not MICROPYTHON:
-        from boards.cpython import stdio_link
-        return stdio_link()
-    return asyncio.StreamReader(sys.stdin.buffer), asyncio.StreamWriter(sys.stdout.buffer, {})
-
-
 class ScriptedRoller(Roller):
     """Emulation only: dice queued on the control channel ("dice 6 6 3") come out first, so tests can play
     Sechsen drehen and friends through the cup's real inputs. Without a queue it is the real roller."""
@@ -104,7 +97,7 @@ async def control_task(reader, board, roller, say, app):
                 err = cheat.arm([w.decode() for w in words[1:]])
             else:
                 err = cheat.inject(line.strip()[len(b"inject"):].decode())
-        elif words and words[0] == b"mem":  # live heap, for bench/cup.py
+        elif words and words[0] == b"mem":  # live heap, for bench/cup_firmware.py
             import gc
             gc.collect()
             err = "mem %d %d" % (gc.mem_alloc(), gc.mem_free())
@@ -114,7 +107,8 @@ async def control_task(reader, board, roller, say, app):
             say(err)
 
 
-async def main(opts):
+async def main(argv):
+    opts = parse_args(argv)
     from schocken.protocol import LineSplitter
     splitter = LineSplitter()  # the cup's largest buffer, before the imports below cut the heap into pieces
     clock = None
@@ -167,7 +161,11 @@ async def main(opts):
         frame_line[5 + 2 * n] = 10  # newline
         write_line(memoryview(frame_line)[:6 + 2 * n])
 
-    board = emulated.make_board(spec, frame_sink=frame_sink, link=make_link())
+    link = None  # MicroPython: the board's own, over standard input and output (boards/common.py)
+    if not MICROPYTHON:
+        from boards.cpython import stdio_link
+        link = stdio_link()
+    board = emulated.make_board(spec, frame_sink=frame_sink, link=link)
     if clock is not None:
         board.on_input = clock.busy  # the scaled clock runs at K while a shake or a held button lasts
     config = {"cup_id": opts["cup"], "name": opts["name"], "state_path": opts["state"]}
@@ -179,11 +177,12 @@ async def main(opts):
     app = App(board, config, roller, splitter)
     say("hello " + sys.implementation.name)
     extra = [control_task(control, board, roller, say, app)] if control is not None else []
+    opts = spec = None  # the emulation's, not the cup's: a board does not keep its arguments as it plays
     await app.run(extra)
 
 
 def run(argv):
-    asyncio.run(main(parse_args(argv)))
+    asyncio.run(main(argv))  # main parses them: passed in parsed, they would live as long as the cup
 
 
 if __name__ == "__main__":

@@ -144,9 +144,9 @@ def _io_wait(core, c):
     (sleep_us below one millisecond) and moves cup time by what passed of it (ScaledClock.waited). Afterwards
     every task that asyncio queued without a time is queued again at cup time's now: asyncio gives such a task
     (woken by I/O or an event, or new) the real ticks_ms() as its time, far behind cup time, so it would run
-    before every timer that is due: the link task, reading a line byte by byte, starved the button and sensor
-    tasks while a line came in (a 60 ms press, begun and ended between two polls, was never seen). Requeued,
-    it waits its turn behind the timers that were due first, as on a board."""
+    before every timer that is due: the link task, woken for every piece of a line, starved the button and
+    sensor tasks while a line came in (a 60 ms press, begun and ended between two polls, was never seen).
+    Requeued, it waits its turn behind the timers that were due first, as on a board."""
     wait = core._io_queue.wait_io_event
 
     def requeue():
@@ -171,7 +171,7 @@ def _io_wait(core, c):
             wait(dt)
             requeue()
             return
-        wait(0)  # what is ready runs now (a line comes in byte by byte: no sleep between two bytes)
+        wait(0)  # what is ready runs now (a line may come in pieces: no sleep between two)
         if requeue():
             return
         if dt > _WAIT_MAX_MS:

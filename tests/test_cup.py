@@ -154,8 +154,8 @@ def test_bad_messages_change_nothing(cup):
 
 # Issue 3: "Under the unix port with -X heapsize=64k, a cup plays three full rounds through its serial link".
 # The firmware in an emulated flash ROM, as frozen or ROMFS code on a board (schocken_host.emulation.romfs).
-# The other heaps are bench/cup.py's smallest (docs/benchmarks.md) plus a margin: fair play (the host's
-# default) and the firmware loaded as .mpy files into the heap (a board without ROMFS or frozen code).
+# The other heaps are bench/cup_firmware.py's smallest (docs/benchmarks.md) plus a margin: fair play (the
+# host's default) and the firmware loaded as .mpy files into the heap (a board without ROMFS or frozen code).
 HEAPS = [pytest.param(True, "64k", False, id="rom-64k"), pytest.param(True, "72k", True, id="rom-fair-72k"),
          pytest.param(False, "112k", False, id="mpy-files-112k")]
 
@@ -249,7 +249,7 @@ def test_a_stuck_rng_refuses_every_throw_until_its_test_passes_again(cup):
     nothing and says rng_failed, with a magenta status pixel; a fresh startup test at the next shake brings it
     back once the source is sound."""
     cup.start()
-    cup.cup.control("rng stuck")
+    cup.control("rng stuck")
     cup.request(t="turn", round=1, limit=None)
     assert cup.recv("error")["code"] == protocol.E_RNG          # the commitment nonce could not be drawn
     assert _status_color(cup) == (True, False, True)            # magenta
@@ -272,7 +272,7 @@ def test_a_fair_turn_waits_out_a_stuck_rng_and_goes_on_with_a_fresh_seed(cup):
     on. A failed health test is never permanent (docs/fairness.md, "RNG health tests")."""
     cup.request("identity", t="hello", v=protocol.VERSION)
     cup.request(t="configure", rules={"preset": "standard", "options": {}}, name="Anna", seat=0, fair=True)
-    cup.cup.control("rng stuck")
+    cup.control("rng stuck")
     cup.request(t="turn", round=1, limit=None)
     assert cup.recv("error")["code"] == protocol.E_RNG                 # the seed could not be drawn
     assert _status_color(cup) == (True, False, True)            # magenta

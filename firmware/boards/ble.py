@@ -30,10 +30,9 @@ NOTIFY_RETRIES = const(50)     # a full notification queue (OSError ENOMEM on Ni
 
 
 class _Reader:
-    """asyncio-stream-like: ``await read(n)`` returns 1..n bytes the host wrote (never b"": the link has no
-    end of file; a dropped connection is not the end of the cup's host link)."""
-
-    chunk = 244  # the app reads a whole fragment at once (a serial stream is read byte by byte)
+    """The app's reader without a poll (cup/app.py): ``await readinto(buf)`` puts what the host wrote, 1 to
+    len(buf) bytes, into ``buf`` and returns how many (never 0: the link has no end of file; a dropped
+    connection is not the end of the cup's host link)."""
 
     def __init__(self):
         self.buf = bytearray()
@@ -51,15 +50,14 @@ class _Reader:
     def clear(self):
         self.buf = bytearray()
 
-    async def read(self, n=-1):
+    async def readinto(self, buf):
         while not self.buf:
             self.event.clear()
             await self.event.wait()
-        if n is None or n < 0 or n > len(self.buf):
-            n = len(self.buf)
-        out = bytes(self.buf[:n])
+        n = min(len(buf), len(self.buf))
+        buf[:n] = memoryview(self.buf)[:n]
         self.buf = self.buf[n:]
-        return out
+        return n
 
 
 class _Writer:

@@ -35,9 +35,20 @@ def make_flag():
 
 
 def stdio_link():
-    """(reader, writer) asyncio streams over the USB serial console (stdin/stdout)."""
+    """(reader, writer) asyncio streams over the USB serial console (stdin/stdout). The reader carries a
+    ``select.poll`` of its stream, ``reader.poll``: a console stream's read(n) and readinto(buf) wait until
+    they have n bytes (on a board the driver takes one byte at a time; on the unix port the stream reads until
+    it has them all) and nothing says how many have come, so the app awaits the first byte and takes the
+    others one by one while the poll says, without waiting, that another is there (cup/app.py ``_take``)."""
     if sys.implementation.name == "micropython":
-        return asyncio.StreamReader(sys.stdin.buffer), asyncio.StreamWriter(sys.stdout.buffer, {})
+        import select
+        stdin = sys.stdin.buffer
+        reader = asyncio.StreamReader(stdin)
+        reader.poll = select.poll()
+        reader.poll.register(stdin, select.POLLIN)
+        for _ in reader.poll.ipoll(0):  # ipoll makes its result tuple once: now, not amid a game's heap
+            pass
+        return reader, asyncio.StreamWriter(sys.stdout.buffer)
     raise OSError("stdio_link() on CPython: pass link=(reader, writer) to the emulated board")
 
 

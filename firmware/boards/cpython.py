@@ -45,6 +45,19 @@ def fd_reader(fd):
     return reader
 
 
+class FdReader:
+    """The app's reader without a poll (cup/app.py), as BLE's: ``await readinto(buf)`` puts what has come, 1
+    to len(buf) bytes, into ``buf`` and returns how many (0: end of input)."""
+
+    def __init__(self, fd):
+        self.stream = fd_reader(fd)
+
+    async def readinto(self, buf):
+        data = await self.stream.read(len(buf))
+        buf[:len(data)] = data
+        return len(data)
+
+
 class FdWriter:
     """MicroPython's StreamWriter over a file descriptor: write() now, drain() has nothing left to do."""
 
@@ -72,4 +85,4 @@ def open_control(path):
 def stdio_link():
     """(reader, writer) over standard input and output."""
     import sys
-    return fd_reader(sys.stdin.fileno()), FdWriter(sys.stdout.fileno())
+    return FdReader(sys.stdin.fileno()), FdWriter(sys.stdout.fileno())

@@ -29,8 +29,11 @@ _SAMPLE_MS = const(10)      # 100 Hz
 _BUTTON_MS = const(10)
 _LED_MS = const(50)
 _MAX_QUEUED = const(16)
-_READ_CHUNK = const(1)      # a blocking stream's read(n) waits for n bytes: take what has come
+# Bytes taken from the link per wake-up at most: with the byte after them a buffer of 32, one heap block on
+# the unix port. A longer burst takes a few wake-ups; on a console each byte costs a read and a poll anyway.
+_READ_SIZE = const(31)
 _CTRL_C = const(b"\x03")    # interrupt character of the REPL (never valid in a JSON line)
+_CTRL_C_BYTE = const(3)
 _RETRY_MS = const(10)       # after a read that failed for memory: the other tasks run, the garbage goes
 # A line longer than _SHORT_LINE is taken only while _LINE_RESERVE bytes stay free with it decoded: what the
 # message then sets off (a turn's save, a throw's commitment) must find room, or the cup would take a line and
@@ -84,6 +87,7 @@ class App:
 
     # --- inputs -------------------------------------------------------------------------------------
     def on_button(self, button, event, was_long):
+        collect()  # what a press sets off (a stand: its save, its commitment) in a swept heap, as on_line
         try:
             self._button(button, event, was_long)
         except Exception as e:  # a bug must not take the cup off the table; KeyboardInterrupt still passes
@@ -124,6 +128,7 @@ class App:
         buf = array("i", (0, 0, 0))
         while True:
             if detector.feed_board(ticks_ms(), board, buf):
+                collect()  # the throw's objects in a swept heap, as a line's (on_line)
                 try:
                     self.cup.on_shake()
                 except Exception as e:
@@ -148,24 +153,30 @@ class App:
 
     async def link_in_task(self):
         splitter, reader = self.splitter, self.reader
-        handle = self.on_line  # one bound method for every line, not one per byte
-        chunk = getattr(reader, "chunk", _READ_CHUNK)  # BLE: a fragment at once
+        handle = self.on_line  # one bound method for every line, not one per read
+        buf = bytearray(_READ_SIZE + 1)  # what has come; a console's bytes arrive one by one in the last
+        poll = getattr(reader, "poll", None)  # a console stream's (boards/common.py stdio_link)
+        if poll is not None:
+            one = memoryview(buf)[_READ_SIZE:]
         while True:
             try:
-                data = await reader.read(chunk)
+                if poll is None:  # BLE's reader (boards/ble.py), CPython's: gives what has come
+                    n = await reader.readinto(buf)
+                else:  # the first byte awaited in the scheduler, the others taken without waiting
+                    n = await reader.readinto(one) and _take(buf, one, reader.s, poll)
             except MemoryError as e:  # what was read may be lost, and with it where its line ends
                 splitter.drop()
                 self.line_failed(e)
                 await sleep_ms(_RETRY_MS)
                 continue
-            if not data:
+            if not n:
                 return  # host closed the link; the cup keeps working alone
-            if self.repl_link and _CTRL_C in data:
+            if self.repl_link and buf.find(_CTRL_C, 0, n) >= 0:
                 # mpremote's Ctrl-C reached the app as data (the unix port on a pty has no USB driver that
                 # raises it): stop as a board's driver would, so deploy and doctor can always reach the REPL.
                 raise KeyboardInterrupt
             try:
-                splitter.scan(data, handle)
+                splitter.scan(buf, handle, n)
             except Exception as e:  # the splitter's own small slices: where the line stands is unknown
                 splitter.drop()
                 self.line_failed(e)
@@ -201,6 +212,13 @@ class App:
                                           "_plain": True})
         except Exception as e:  # out of memory for a string in the line, for its signature check, ...
             return self.line_failed(e)
+        # What the line sets off (a turn, its save) is made in a heap just swept, low and together, not
+        # around the garbage of the reads before it. How much of that garbage there is depends on how the
+        # bytes came (one read per burst: as many as were there), so without the sweep where the kept objects
+        # land, and which holes are left, changed from run to run: at 64 KB a turn's start (160 bytes) or a
+        # stand (120) then found no hole in some runs after long lines (tests/test_cup_lines.py). A press
+        # and a throw sweep first for the same reason (on_button, sample_task).
+        collect()
         try:
             self.cup.on_message(msg)
         except Exception as e:
@@ -291,6 +309,27 @@ class App:
         finally:
             for t in running:
                 t.cancel()
+
+
+def _take(buf, one, stream, poll):
+    """What has come on a console stream, its first byte already in ``one``, into ``buf``: byte after byte
+    while ``poll`` says, without waiting, that another is there, up to _READ_SIZE; returns how many. The
+    stream's own readinto(buf) would wait until buf is full. One wake-up of the scheduler per burst rather
+    than per byte, and nothing made per byte (ipoll hands back the same tuple every time)."""
+    read, ready = stream.readinto, poll.ipoll
+    n = 0
+    while True:
+        byte = one[0]
+        buf[n] = byte
+        n += 1
+        if n == _READ_SIZE or byte == _CTRL_C_BYTE:
+            return n  # after a Ctrl-C the REPL reads on: mpremote's Ctrl-A follows it at once
+        for _ in ready(0):
+            break
+        else:
+            return n  # nothing more has come
+        if not read(one):
+            return n
 
 
 def _repl_link(board, reader):

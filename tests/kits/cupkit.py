@@ -109,14 +109,22 @@ class CupDriver:
 
     def live_heap(self):
         """The cup's live heap in bytes (gc.mem_alloc after a collection), from its control channel."""
+        seen = len(self.cup.control_lines)
         self.cup.control("mem")
         end = time.time() + 2
         while time.time() < end:
-            for line in reversed(self.cup.control_lines):
+            for line in self.cup.control_lines[seen:]:
                 if line.startswith("mem "):
                     return int(line.split()[1])
-            time.sleep(0.05)
+            time.sleep(0.005)
         raise AssertionError("no answer to mem")
+
+    def control(self, line):
+        """A control line that has taken effect when this returns: the link and the control channel are two
+        streams with no order between them, so a link line sent right after a control line may be read first.
+        The cup answers "mem" on the same channel, after the line."""
+        self.cup.control(line)
+        self.live_heap()
 
     def die(self, slot):
         self.cup.press(slot, 60)

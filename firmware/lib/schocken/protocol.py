@@ -89,15 +89,17 @@ class LineSplitter:
         self.n = 0
         self.skipping = False
 
-    def scan(self, data, handle):
-        """Calls ``handle(line)`` for every line ``data`` completes: a memoryview of the line (without
-        newline) in the splitter's buffer, valid only during the call, or None for an overlong line. A line is
-        never copied, so its length costs no heap. If ``handle`` raises, the exception propagates with the
-        splitter ready for the next line; the rest of ``data`` is lost."""
+    def scan(self, data, handle, size=-1):
+        """Calls ``handle(line)`` for every line ``data`` (its first ``size`` bytes, if given: a reader's
+        buffer) completes: a memoryview of the line (without newline) in the splitter's buffer, valid only
+        during the call, or None for an overlong line. A line is never copied, so its length costs no heap. If
+        ``handle`` raises, the exception propagates with the splitter ready for the next line; the rest of
+        ``data`` is lost."""
         start = 0
-        size = len(data)
+        if size < 0:
+            size = len(data)
         while start < size:
-            end = data.find(b"\n", start)
+            end = data.find(b"\n", start, size)
             stop = size if end < 0 else end
             if not self.skipping:
                 k = stop - start
@@ -106,9 +108,6 @@ class LineSplitter:
                     self.skipping = True
                     self.n = 0
                     handle(None)
-                elif k == 1:  # a serial link is read byte by byte: no slice to make
-                    self.buf[n] = data[start]
-                    self.n = n + 1
                 elif k:
                     self.buf[n:n + k] = memoryview(data)[start:stop]
                     self.n = n + k

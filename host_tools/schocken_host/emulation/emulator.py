@@ -43,7 +43,7 @@ SHAKE_MS = 800           # one throw (docs/emulation.md)
 # Emulated cups run this much nicer than the host: at a table every cup has a processor of its own, here they
 # share the host's cores, and sixteen cups computing their reveals at once must not starve the referee.
 CUP_NICE = 10
-HEAP = "160k"  # bench/cup.py measures what the cup needs; docs/benchmarks.md
+HEAP = "160k"  # bench/cup_firmware.py measures what the cup needs; docs/benchmarks.md
 
 
 def open_pty():

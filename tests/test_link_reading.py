@@ -1,0 +1,66 @@
+"""How the cup reads its serial link on MicroPython (cup/app.py ``_take``, boards/common.py ``stdio_link``):
+what has come at each wake-up, with nothing made per byte, and mpremote's Ctrl-C found wherever it lies in
+what was read. On the unix port, with standard input a pipe written in one piece."""
+
+import subprocess
+
+from conftest import ROOT, mp_env
+
+FIRMWARE = ROOT / "firmware"
+
+BURSTS = """
+import asyncio, gc
+from boards import common
+from cup.app import _take
+reader, _ = common.stdio_link()
+buf = bytearray(128)
+one = memoryview(buf)[127:]
+for _ in reader.poll.ipoll(0):  # its result tuple is made at the first call
+    pass
+async def main():
+    got = []
+    while await reader.readinto(one):
+        gc.collect()
+        before = gc.mem_alloc()
+        n = _take(buf, one, reader.s, reader.poll)
+        got.append((n, gc.mem_alloc() - before, bytes(buf[:n])))
+    return got
+for n, made, data in asyncio.run(main()):
+    print(n, made, data.decode())
+"""
+
+CTRL_C = """
+import sys
+from boards import emulated
+from cup import app
+board = emulated.make_board(dict(emulated.DEFAULT_SPEC, link_is_repl=True))
+try:
+    app.start(board, {"cup_id": "t"})
+except KeyboardInterrupt:
+    sys.stderr.write("interrupted, left for the REPL: %r\\n" % sys.stdin.buffer.read())
+"""
+
+
+def run(code, data, micropython):
+    return subprocess.run([micropython, "-X", "heapsize=512k", "-c", code], input=data, capture_output=True,
+                          timeout=60, env=mp_env(FIRMWARE, FIRMWARE / "lib"))
+
+
+def test_a_burst_is_read_at_one_wake_up_and_costs_the_same_at_any_length(micropython):
+    data = bytes(48 + i % 75 for i in range(300))
+    proc = run(BURSTS, data, micropython)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    rows = [line.split(b" ", 2) for line in proc.stdout.splitlines()]
+    assert [int(n) for n, _, _ in rows] == [31] * 9 + [21]      # _READ_SIZE at most per wake-up
+    assert b"".join(d for _, _, d in rows) == data
+    made = {int(m) for _, m, _ in rows}
+    assert len(made) == 1 and made.pop() <= 128, rows            # 31 bytes cost what 21 do: 2 bound methods
+
+
+def test_ctrl_c_as_data_stops_the_cup_wherever_it_lies_in_a_read(micropython):
+    """On the REPL's console (the emulated board after `schocken deploy`) mpremote's Ctrl-C arrives as data;
+    read in one piece with a line before it and bytes after, it still raises KeyboardInterrupt, and what
+    follows the Ctrl-C is left for the REPL (mpremote sends "\\r\\x03" and at once "\\r\\x01" for the raw
+    REPL: eaten by the app, the Ctrl-A was lost and mpremote timed out)."""
+    proc = run(CTRL_C, b'{"t": "status", "id": 7}\n' + b"x" * 40 + b"\r\x03\r\x01" + b"y" * 4, micropython)
+    assert b"interrupted, left for the REPL: b'\\r\\x01yyyy'" in proc.stderr, proc.stdout + proc.stderr
