@@ -178,6 +178,14 @@ def _remember(key, value):
     return value
 
 
+def warm(rules, assume=keep_ones):
+    """Make the tables of a rule set that every context needs (the later players' distributions, the turn
+    model) now, so that no decision later pays for them (a bot calls this before the game)."""
+    for limit in range(1, rules.max_throws + 1):
+        _later_dist(rules, limit, assume)
+        Context(rules, later=1, limit=limit).expected()
+
+
 def context_for(rules, views, later, limit, opener, stake=None, assume=keep_ones):
     """The Context of a round as the table shows it, kept for the next time the same round is seen. ``views``:
     (SeatView, its own throw limit) of each seat before me."""
