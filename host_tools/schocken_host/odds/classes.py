@@ -49,6 +49,15 @@ def reach_solution(rules, kind, throws):
     return solve(model_for(rules), throws, lambda throw, t: 1 if throw.kind == kind else 0)
 
 
+def beat(rules, target, limit):
+    """The Solution of a turn of at most ``limit`` throws that must beat ``target`` (a Throw of a player
+    before me): higher, or as high with fewer throws (with as many the earlier player wins). ``value()`` is
+    the best chance, ``choose`` the best play."""
+    def stand(throw, t):
+        return 1 if throw.key > target.key or (throw.key == target.key and t < target.throws) else 0
+    return solve(model_for(rules), limit, stand)
+
+
 def turn_at(rules, limit, out, fell, t):
     """A real Turn after throw t showed ``fell``, with ``out`` set aside for good: reached by legal moves
     (the throws before carry dice that no strategy sees; only the last one is decided on)."""
