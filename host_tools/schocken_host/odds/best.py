@@ -203,22 +203,23 @@ def context_for(rules, views, later, limit, opener, stake=None, assume=keep_ones
     return context
 
 
-def play(context, turn):
-    """Decide on a real Turn after a throw and make the move on it; True to stand (a strategy of
-    ``schocken.sim``'s kind). A turn caught between moves (sixes turned, dice set aside but not thrown yet:
-    a bot whose host restarted) is thrown on as it lies."""
+def play(solution, turn):
+    """Decide on a real Turn after a throw by a ``model.Solution`` (a Context's, or any other) and make the
+    move on it; True to stand (a strategy of ``schocken.sim``'s kind). A turn caught between moves (sixes
+    turned, dice set aside but not thrown yet: a bot whose host restarted) is thrown on as it lies."""
     if turn.turned or PENDING in turn.state:
         return not turn.can_roll()
     if not turn.can_roll():
         return True
     out = [turn.values[i] for i in range(3) if turn.state[i] == ASIDE]
     fell = [turn.values[i] for i in range(3) if turn.state[i] != ASIDE]
-    _, move = context.decide(out, fell, turn.throws_used)
+    _, move = solution.choose(tuple(sorted(out, reverse=True)), tuple(sorted(fell, reverse=True)),
+                              turn.throws_used)
     if move is None:
         return True
     if move.turned:
         sixes = turn.sixes_available()
-        turn.turn_sixes(sixes if context.model.cup_sixes else sixes[:move.turned])
+        turn.turn_sixes(sixes if solution.model.cup_sixes else sixes[:move.turned])
     for v in move.keep:
         turn.set_aside(next(i for i in range(3) if turn.state[i] == 0 and turn.values[i] == v
                             and not turn.locked[i]))
@@ -234,4 +235,4 @@ class Optimal:
         self.context = context
 
     def __call__(self, turn):
-        return play(self.context, turn)
+        return play(self.context.solution, turn)
