@@ -7,11 +7,11 @@ For each preset and each existing strategy X (``schock``, ``general``, ``fast`` 
 tables play the same seeded rounds (round r draws its dice from ``random.Random(seed * 1,000,003 + r)``): one
 where every seat plays X, one where the seat under test plays ``optimal`` and the others X. The seat under
 test moves round by round through the positions (round r: position r mod players; position 0 opens). Each
-turn is
-``schocken.sim.play_turn`` (the real ``Turn`` engine), each round ranked by ``schocken.ranking.rank_round``;
-the loser takes what the best throw is worth (a Schock-Aus: ``deckel_total``), the figure is the Deckel the
-seat under test takes per round, with a 95 % confidence interval (mean ± 1.96 standard errors), and the
-difference optimal − X paired by round (same seed), also with its 95 % interval.
+turn is ``schocken.sim.play_turn`` (the real ``Turn`` engine), each round ranked by
+``schocken.ranking.rank_round``; the loser takes what the best throw is worth (a Schock-Aus:
+``deckel_total``). The figure is the Deckel the seat under test takes per round, with a 95 % confidence
+interval (mean ± 1.96 standard errors), and the difference optimal − X paired by round (same seed), also
+with its 95 % interval.
 
 The optimal seat sees what a bot sees at the table: of each seat before it the dice lying open, the throws
 used and whether it stood before its limit (odds.best.SeatView).
