@@ -87,6 +87,7 @@ def _common(p):
 VERBS = (
     ("rules", "show the ranking table and options of a rule set", "rules"),
     ("rank", "rank one round read as JSON from standard input", "rank"),
+    ("odds", "the chances of each class of throw, and of beating a throw with the best play", "odds"),
     ("cup", "run an emulated cup and play it from the keyboard", "cup"),
     ("shake-replay", "run a recorded sensor trace through the cup's shake detector", "shake_replay"),
     ("play", "referee a game: cups over serial ports and/or emulated cups", "play"),

@@ -58,7 +58,8 @@ def add_arguments(p):
     p.add_argument("--fair", action=argparse.BooleanOptionalAction, default=None,
                    help="provably fair dice: each throw from the cup's committed seed and a host nonce "
                         "(docs/fairness.md; on by default, off with --seed; --no-fair: each cup rolls alone)")
-    p.add_argument("--strategy", choices=sorted(STRATEGIES), default="schock", help="how the bots play")
+    p.add_argument("--strategy", choices=sorted(STRATEGIES), default="optimal",
+                   help="how the bots play (default: optimal, docs/odds.md)")
     p.add_argument("--seed", type=int, default=None,
                    help="dice for emulated bot cups from this seed (scripted dice: fair play is off)")
     p.add_argument("--opener", type=count, default=None, metavar="SEAT",

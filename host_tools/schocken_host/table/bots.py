@@ -1,7 +1,10 @@
 """Bot players: they drive an emulated cup through the inputs a person uses (shake, peek, die buttons,
 stand, reveal) and see only what a person sees: the public table (whose turn, throws used, the limit, dice set
 aside) and their own cup's LEDs while peeking. Decisions come from schocken.sim's strategies, applied to a
-mirror of the turn built from what the bot saw.
+mirror of the turn built from what the bot saw; ``optimal`` (the default of `schocken play`) is the best play
+of odds.best, given the round as the public table shows it: of each seat before the bot its open dice, its
+throws and whether it stood before its limit (its final throw stays under the cup until the reveal), the
+players after it, the throw limit and the Deckel left in the middle.
 
 Bots react to events, they do not poll: the referee calls them after every event (``Referee.listeners``) and
 the cup's reader thread after every LED frame (``EmulatedCup.listeners``); a bot waits on one asyncio.Event
@@ -21,8 +24,33 @@ from schocken.turn import Turn, IN_CUP, PENDING, apply_steps
 
 from schocken_host.emulation.emulator import TAP_MS
 from schocken_host.links import ledframe
+from schocken_host.odds.best import Optimal, SeatView, context_for
+
+
+class OptimalAtTable:
+    """The ``optimal`` strategy: ``for_table`` gives the strategy of one turn in the round the table shows."""
+    turns_sixes = True   # it turns sixes itself (only where that is best), the bot does not do it for it
+
+    def for_table(self, st, seat, limit):
+        order = st.order if seat in st.order else [seat]
+        pos = order.index(seat)
+        views = []
+        for i, other in enumerate(order[:pos]):
+            p = st.players[other]
+            if not p.done:
+                continue  # a seat the table ruled out of the round: it has no throw
+            own = st.rules.max_throws if i == 0 else (st.limit or st.rules.max_throws)
+            views.append((SeatView([v for _, v in p.public], p.throws, p.throws < own), own))
+        middle = st.middle()
+        return Optimal(context_for(st.rules, views, len(order) - pos - 1, limit, pos == 0, middle or None))
+
+    def __call__(self, turn):
+        """Without a table: as the opener of a round of two."""
+        return Optimal(context_for(turn.rules, [], 1, turn.limit, True))(turn)
+
 
 STRATEGIES = {
+    "optimal": OptimalAtTable(),      # the least Deckel expected in the round (odds.best, docs/odds.md)
     "schock": keep_ones,              # keep ones, stand on a Schock or better
     "general": threshold(2002),       # stand on a General or better
     "fast": threshold(0),             # stand on the first throw
@@ -231,12 +259,20 @@ class Bot:
                     return  # the last permitted throw: the cup stood by itself, the throw stays hidden
                 turn.roll(await self.peek(turn))
             decided = True
-            sixes = turn.sixes_available()
-            if len(sixes) >= 2 and sum(1 for v in turn.values if v == 1) < 2:
-                turn.turn_sixes(sixes)
-                await self.tap(sixes[0], "its sixes turned", self.long_ms + 150)
-            was = list(turn.state)
-            if self.strategy(turn):
+            strategy = self.strategy
+            if hasattr(strategy, "for_table"):
+                strategy = strategy.for_table(st, self.seat, turn.limit)
+            if not getattr(strategy, "turns_sixes", False):
+                sixes = turn.sixes_available()
+                if len(sixes) >= 2 and sum(1 for v in turn.values if v == 1) < 2:
+                    turn.turn_sixes(sixes)
+                    await self.tap(sixes[0], "its sixes turned", self.long_ms + 150)
+            was, steps = list(turn.state), len(turn.transcript)
+            stand = strategy(turn)
+            for step in turn.transcript[steps:]:
+                if step[0] == "turn":  # the cup's long press turns every six offered, as the strategy did
+                    await self.tap(step[1][0], "its sixes turned", self.long_ms + 150)
+            if stand:
                 seen = self.cup.frame_count
                 self.cup.hold(3, self.long_ms + 150)
                 await self.until(lambda: me.done, "its cup to stand", cup_ms=self.long_ms + 1150, since=seen)

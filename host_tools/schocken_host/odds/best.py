@@ -1,0 +1,238 @@
+"""The best play of a turn: the decision that minimises the Deckel a player expects to take in the round.
+
+The model (docs/odds.md, "Best play"):
+
+- The round's worst throw takes as many Deckel as the best throw is worth (``schocken.ranking``): Zahl 1,
+  Straße 2, General 3, Schock n n, Jule 7, a Schock-Aus the whole half (``deckel_total``), at most ``stake``
+  when given (the Deckel left in the middle), except a Schock-Aus that ends the half (``schock_aus=all``).
+  Ties: the fewer throws win, with equal throws the earlier seat.
+- The players before me have played. Of each the table shows the dice lying open and the throws used
+  (``SeatView``); the rest of the throw lies under the cup until all have played. A player who used all the
+  throws he had never saw his last throw: those dice are uniform. One who stood earlier saw it and liked it:
+  those dice are what the assumed strategy (``keep_ones``: stand on a Schock) stands on. A throw already known
+  (``known``) counts as it is.
+- The players after me play the assumed strategy with the throw limit that holds for them (mine, when I open).
+- Every opponent is independent of the others given what the table shows, so the chance that all of them beat
+  a throw of mine, and the worth of the best of them, come from products of their distributions.
+
+``Context`` computes, for every final throw of mine, the Deckel I expect to take (``cost``), then solves my
+turn with ``model.solve``. A context is cached (``context_for``): the bots decide in microseconds once their
+round's context was seen, and in a few milliseconds when it is new (docs/benchmarks.md, "Strategy").
+"""
+
+from fractions import Fraction
+
+from schocken.sim import keep_ones
+from schocken.throws import ALL
+from schocken.turn import ASIDE, PENDING
+
+from schocken_host.odds.classes import distribution, model_for, turn_at
+from schocken_host.odds.model import ROLLS, merge, solve, worth
+
+_CACHE = {}
+_CACHE_SIZE = 4096
+
+
+class SeatView:
+    """What the table shows of a seat that played before me: ``public`` the values lying open at its end,
+    ``throws`` used, ``early`` whether it stood before its own limit (so it saw its last throw)."""
+    __slots__ = ("public", "throws", "early")
+
+    def __init__(self, public, throws, early):
+        self.public = tuple(sorted(public, reverse=True))
+        self.throws = throws
+        self.early = early
+
+    def key(self):
+        return (self.public, self.throws, self.early)
+
+
+def seen(rules, view, own_limit, assume=keep_ones):
+    """{(key, throws): Fraction}: where a seat's throw lies given its SeatView. ``own_limit``: the throws
+    it had (the opener: the rules' maximum)."""
+    model = model_for(rules)
+    out, t = view.public, view.throws
+    if len(out) >= 3:
+        return {(model.final(out[:3], t, t == 1).key, t): Fraction(1)}
+    weights = {}
+    for fell, count in ROLLS[3 - len(out)]:
+        if view.early and not assume(turn_at(rules, own_limit, out, fell, t)):
+            continue  # the assumed strategy would not have stood on this
+        key = (model.final(merge(out, fell), t, not out).key, t)
+        weights[key] = weights.get(key, 0) + count
+    if not weights:  # it stood on what the assumed strategy never stands on: any throw, then
+        return seen(rules, SeatView(out, t, False), own_limit, assume)
+    total = sum(weights.values())
+    return {k: Fraction(w, total) for k, w in weights.items()}
+
+
+def known(rules, dice, throws, hand):
+    """A throw that is known: {(key, throws): 1}."""
+    throw = model_for(rules).final(tuple(sorted(dice, reverse=True)), throws, hand)
+    return {(throw.key, throws): Fraction(1)}
+
+
+class Context:
+    """My round: ``earlier`` distributions (``seen``/``known``) of the seats before me, ``later`` players
+    after me, my throw ``limit``, whether I ``opener`` (then my throws are the others' limit), the ``stake``.
+    ``exact``: Fractions instead of floats (tests)."""
+
+    def __init__(self, rules, earlier=(), later=0, limit=None, opener=None, stake=None, assume=keep_ones,
+                 exact=False, cup_sixes=True):
+        self.rules = rules
+        self.model = model_for(rules, cup_sixes)
+        self.limit = rules.max_throws if limit is None else limit
+        self.opener = not earlier if opener is None else opener
+        self.later = later
+        self.exact = exact
+        num = (lambda p: p) if exact else float
+        self.earlier = [{k: num(p) for k, p in d.items()} for d in earlier]
+        self._later = {}
+        for t in range(1, self.limit + 1):
+            limit = t if self.opener else self.limit
+            if later and limit not in self._later:
+                self._later[limit] = {k: num(p) for k, p in _later_dist(rules, limit, assume).items()}
+        self._worths = [self._worth(th, stake) for th in self.model.throw_of_key]
+        self.costs = {t: self._costs(t) for t in range(1, self.limit + 1)}
+        index, costs = self.model.index, self.costs
+        self.solution = solve(self.model, self.limit, lambda throw, t: costs[t][index[throw.key]],
+                              minimize=True, exact=exact)
+
+    def _worth(self, throw, stake):
+        w = worth(throw, self.rules)
+        if stake is None or (throw.deckel == ALL and self.rules.schock_aus == "all"):
+            return w
+        return min(w, stake)
+
+    def _groups(self, t):
+        """(distribution, earlier seat, how many such seats) of every opponent when I end after t throws."""
+        groups = [(d, True, 1) for d in self.earlier]
+        if self.later:
+            groups.append((self._later[t if self.opener else self.limit], False, self.later))
+        return groups
+
+    def _costs(self, t):
+        """The Deckel I expect to take if I end on each key (by index) after t throws."""
+        model = self.model
+        n = len(model.keys)
+        zero = Fraction(0) if self.exact else 0.0
+        tables = []
+        for dist, earlier, times in self._groups(t):
+            at = [[zero] * 4 for _ in range(n)]
+            for (key, s), p in dist.items():
+                at[model.index[key]][s] += p
+            cum, run = [], zero
+            for row in at:
+                run += sum(row)
+                cum.append(run)
+            # tie[i]: the chance it ties my key i and wins the tie (fewer throws; the earlier seat on equal)
+            tie = [sum(row[1:t]) + (row[t] if earlier else zero) for row in at]
+            tables.append((cum, tie, times))
+        if not tables:
+            return [zero] * n
+        worths = self._worths
+        costs = []
+        for i in range(n):
+            # All opponents beat me, the best of them within keys i..k: F(k) = product of P(beat and <= k).
+            # Summed over runs of equal worth: worth * (F(run end) - F(before the run)).
+            total, before, k = zero, zero, i
+            while k < n:
+                w = worths[k]
+                while k + 1 < n and worths[k + 1] == w:
+                    k += 1
+                f = 1
+                for cum, tie, times in tables:
+                    f *= (cum[k] - cum[i] + tie[i]) ** times
+                total += w * (f - before)
+                before = f
+                k += 1
+            costs.append(total)
+        return costs
+
+    def expected(self):
+        """The Deckel I expect to take playing best from the start of my turn."""
+        return self.solution.value()
+
+    def cost(self, dice, throws, hand):
+        """The Deckel I expect to take ending on these dice."""
+        throw = self.model.final(tuple(sorted(dice, reverse=True)), throws, hand)
+        return self.costs[throws][self.model.index[throw.key]]
+
+    def decide(self, out, fell, t):
+        """(expected Deckel, Move or None to stand) after throw t showed ``fell`` with ``out`` lying out."""
+        return self.solution.choose(tuple(sorted(out, reverse=True)), tuple(sorted(fell, reverse=True)), t)
+
+
+def _later_dist(rules, limit, assume):
+    key = ("later", tuple(sorted(rules.options().items())), limit, assume)
+    dist = _CACHE.get(key)
+    if dist is None:
+        dist = _remember(key, distribution(rules, limit, assume))
+    return dist
+
+
+def _remember(key, value):
+    if len(_CACHE) >= _CACHE_SIZE:
+        _CACHE.clear()
+    _CACHE[key] = value
+    return value
+
+
+def warm(rules, assume=keep_ones):
+    """Make the tables of a rule set that every context needs (the later players' distributions, the turn
+    model) now, so that no decision later pays for them (a bot calls this before the game)."""
+    for limit in range(1, rules.max_throws + 1):
+        _later_dist(rules, limit, assume)
+        Context(rules, later=1, limit=limit).expected()
+
+
+def context_for(rules, views, later, limit, opener, stake=None, assume=keep_ones):
+    """The Context of a round as the table shows it, kept for the next time the same round is seen. ``views``:
+    (SeatView, its own throw limit) of each seat before me."""
+    options = tuple(sorted(rules.options().items()))
+    key = ("context", options, tuple(sorted((v.key(), lim) for v, lim in views)), later, limit, opener, stake,
+           assume)
+    context = _CACHE.get(key)
+    if context is None:
+        earlier = []
+        for view, own in views:
+            vkey = ("seen", options, view.key(), own, assume)
+            dist = _CACHE.get(vkey) or _remember(vkey, seen(rules, view, own, assume))
+            earlier.append(dist)
+        context = _remember(key, Context(rules, earlier, later, limit, opener, stake, assume))
+    return context
+
+
+def play(solution, turn):
+    """Decide on a real Turn after a throw by a ``model.Solution`` (a Context's, or any other) and make the
+    move on it; True to stand (a strategy of ``schocken.sim``'s kind). A turn caught between moves (sixes
+    turned, dice set aside but not thrown yet: a bot whose host restarted) is thrown on as it lies."""
+    if turn.turned or PENDING in turn.state:
+        return not turn.can_roll()
+    if not turn.can_roll():
+        return True
+    out = [turn.values[i] for i in range(3) if turn.state[i] == ASIDE]
+    fell = [turn.values[i] for i in range(3) if turn.state[i] != ASIDE]
+    _, move = solution.choose(tuple(sorted(out, reverse=True)), tuple(sorted(fell, reverse=True)),
+                              turn.throws_used)
+    if move is None:
+        return True
+    if move.turned:
+        sixes = turn.sixes_available()
+        turn.turn_sixes(sixes if solution.model.cup_sixes else sixes[:move.turned])
+    for v in move.keep:
+        turn.set_aside(next(i for i in range(3) if turn.state[i] == 0 and turn.values[i] == v
+                            and not turn.locked[i]))
+    return False
+
+
+class Optimal:
+    """A strategy for one turn (``schocken.sim``'s kind: called after every throw, True to stand) that plays
+    ``play`` in a given Context. It turns sixes itself (``turns_sixes``), so a bot does not do it for it."""
+    turns_sixes = True
+
+    def __init__(self, context):
+        self.context = context
+
+    def __call__(self, turn):
+        return play(self.context.solution, turn)
