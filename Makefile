@@ -3,7 +3,7 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo play web test venv bench clean
+.PHONY: demo play web test venv bench enclosure clean
 
 $(BIN)/schocken: pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -34,6 +34,10 @@ test: venv
 
 bench: venv
 	$(BIN)/python bench/rules.py
+
+# The printed cup: STL and STEP of every part per board into build/enclosure/, previews into docs/.
+enclosure: venv
+	$(BIN)/python hardware/enclosure/build.py --preview
 
 clean:
 	rm -rf $(VENV) build *.egg-info node_modules

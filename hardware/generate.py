@@ -6,9 +6,10 @@ per Pico board (SVG), the power budget and the Wokwi simulation of the Pico W cu
     python hardware/generate.py --check  # exit 1 if a generated file differs from what the data gives
 
 Inputs: hardware/boards/*.json (pins, module, power figures: the same files the firmware reads),
-hardware/parts.json (the parts around the module, LED and battery figures, use scenarios) and the brightness
-cap, computed from firmware/cup/leds.py's constants exactly as the firmware computes it. The output is
-deterministic (sorted, no dates), so tests/test_hardware.py can regenerate it and compare.
+hardware/parts.json (the parts around the module and the enclosure's screws, LED and battery figures, use
+scenarios) and the brightness cap, computed from firmware/cup/leds.py's constants exactly as the firmware
+computes it. The output is deterministic (sorted, no dates), so tests/test_hardware.py can regenerate it
+and compare.
 
 The drawings and the Wokwi files are made by their own modules next to this one: wiring_svg.py,
 breadboard_svg.py (on svg.py and pinout.py) and wokwi.py.
@@ -59,6 +60,8 @@ def bom_rows(spec, parts):
     rows = [{"part": m["part"], "quantity": 1, "part_number": m["number"], "notes": m["notes"]}]
     rows += parts["bom"]
     rows += parts["bom_by_scheme"][spec["power"]["scheme"]]
+    # The enclosure holds a board by its mounting holes where it has them, else with cable ties.
+    rows += parts["bom_by_mount"]["holes" if spec["mechanical"]["holes_mm"] else "ties"]
     return rows
 
 

@@ -20,8 +20,6 @@ RFC2217_PORT = 4000                # the simulated USB serial port on localhost,
 SENSOR = {"sensor": "mpu6050", "i2c_addr": 104}
 BUTTONS = (("button_die1", "btn1", "die 1", "1"), ("button_die2", "btn2", "die 2", "2"),
            ("button_die3", "btn3", "die 3", "3"), ("button_main", "btn_main", "main", "m"))
-# Pip i of a die at (column, row) of its 3 x 3 grid, as cup/leds.py wires them: row by row, left to right.
-PIP_GRID = ((0, 0), (2, 0), (0, 1), (1, 1), (2, 1), (0, 2), (2, 2))
 
 
 def wokwi_pin(parts, phys):
@@ -59,7 +57,8 @@ def diagram(spec, parts):
     for i in range(n):
         die, pip = divmod(i, 7)
         if die < 3:
-            col, row = PIP_GRID[pip]
+            # (column, row) of the pip in its die's 3 x 3 grid: the printed cup's layout (parts.json)
+            col, row = parts["enclosure"]["pips"]["grid"][pip]
             left, top = 120 + die * 130 + col * 35, -170 + row * 35
         else:
             left, top = 120 + 3 * 130 + 20, -135
