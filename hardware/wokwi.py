@@ -100,8 +100,9 @@ def dump_diagram(d):
 
 
 def board_json(spec):
-    """The simulated board's /board.json: the board file with Wokwi's sensor."""
-    sim = dict(spec)
+    """The simulated board's /board.json: the board file with Wokwi's sensor, without the enclosure's
+    dimensions (as `schocken deploy` writes it: the cup parses the file into its heap)."""
+    sim = {k: v for k, v in spec.items() if k != "mechanical"}
     sim.update(SENSOR)
     return sim
 

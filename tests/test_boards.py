@@ -2,6 +2,7 @@
 bluetooth modules). The emulated board: tests/test_emulated_board.py."""
 
 import copy
+import json
 import sys
 import types
 from array import array
@@ -273,3 +274,14 @@ def test_hardware_board_fails_loudly_without_sensor(hw):
     spec = spec_of("pico_w")
     with pytest.raises(OSError):
         _module_for(spec).make_board(spec)
+
+
+def test_board_json_leaves_out_what_only_the_host_reads():
+    """The enclosure's dimensions stay on the host: the cup parses /board.json into its heap at each start."""
+    from schocken_host.provision.boards import HOST_ONLY, board_json, board_names, board_spec
+    for name in board_names():
+        spec = board_spec(name)
+        written = json.loads(board_json(spec))
+        assert not set(HOST_ONLY) & set(written), name
+        assert written == {k: v for k, v in spec.items() if k not in HOST_ONLY}, name
+    assert "mechanical" in board_spec("pico_w")   # the board file itself keeps it (hardware/enclosure/)

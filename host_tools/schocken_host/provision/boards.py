@@ -56,6 +56,16 @@ def board_names():
     return sorted(p.stem for p in HARDWARE.glob("*.json")) + [EMULATED]
 
 
+# Board-file sections only the host reads (the enclosure's dimensions, hardware/enclosure/): left out of the
+# /board.json deploy writes, since the cup parses that file into its heap at every start.
+HOST_ONLY = ("mechanical",)
+
+
+def board_json(spec):
+    """The text of /board.json for ``spec``: the board file without its host-only sections."""
+    return json.dumps({k: v for k, v in spec.items() if k not in HOST_ONLY}, indent=1, sort_keys=True) + "\n"
+
+
 def board_spec(name):
     if name == EMULATED:
         return dict(EMULATED_SPEC)

@@ -29,8 +29,8 @@ from schocken_host.provision import DeployError, release, romfs_deploy
 from schocken_host.provision.device import HASH_SCRIPT, PROBE, Device, find_port
 from schocken_host.links.keys import cups_file, load_cups, save_cup
 from schocken_host.provision.boards import (EMULATED, MANAGED, MANIFEST, MPY_ARCH_INDEX, MPY_VERSION,
-                                            ROOT_FILES, board_from_machine, board_names, board_spec,
-                                            firmware_version, flash_hint)
+                                            ROOT_FILES, board_from_machine, board_json, board_names,
+                                            board_spec, firmware_version, flash_hint)
 from schocken_host.provision.release import MAIN, Release, rom_files
 from schocken_host.provision.romfs_deploy import ROM_DIR
 
@@ -190,7 +190,7 @@ def deploy(port=None, board=None, name=None, cup_id=None, mip=True, start=True, 
                     "files": {p: [len(d), _sha(d)] for p, d in sorted(listed.items())}}
         if use_rom:
             manifest["romfs"] = [len(image), _sha(image)]
-        for path, data in (("board.json", json.dumps(spec, indent=1, sort_keys=True) + "\n"),
+        for path, data in (("board.json", board_json(spec)),
                            ("cup.json", json.dumps(config, sort_keys=True) + "\n"),
                            (MANIFEST, json.dumps(manifest, sort_keys=True) + "\n")):
             files[path] = listed[path] = data.encode()
