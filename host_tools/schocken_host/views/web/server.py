@@ -233,12 +233,12 @@ class WebView:
             first, version = True, None
             while not self.closing:
                 woken.clear()
-                n = len(hub.events)
-                if n > last or first or version != hub.version:
+                n, now = len(hub.events), hub.version   # before the write: what changes during it comes next
+                if n > last or first or version != now:
                     chunk = [_message("ev", hub.events[i], i + 1) for i in range(last, n)]
                     chunk.append(_message("view", hub.view()))
                     await _write(resp, "".join(chunk))
-                    last, first, version = n, False, hub.version
+                    last, first, version = n, False, now
                     self.sent[woken] = n
                 try:
                     await asyncio.wait_for(woken.wait(), KEEPALIVE_S)
