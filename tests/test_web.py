@@ -16,8 +16,10 @@ import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
 from schocken_host.commands.replay import replay
+from schocken_host.views.web.hub import Hub
 from schocken_host.views.web.server import Both, WebView
 
+from kits import scorekit
 from kits.tablekit import ROOT, SCHOCKEN, read_log, schocken
 
 GAME = ROOT / "tests" / "data" / "web_game.jsonl"
@@ -142,6 +144,57 @@ def test_new_events_reach_every_open_browser():
                             and m[-1][0] == "view")
             assert [m[1] for m in got if m[0] == "ev"] == list(range(11, 21))
             resp.close()
+    with_client(view, test)
+
+
+def coached_events():
+    """A round of three from the scoreboard's kit up to Cem's turn (Ben opened and stood on 1-1 open)."""
+    class Recorder:
+        events = []
+
+        def update(self, st, ev):
+            self.events.append(json.loads(json.dumps(ev)))
+    table = scorekit.Table(app=Recorder())
+    table.start()
+    table.emit_all(table.throw_off(scorekit.THROW_OFF))
+    events = table.round(scorekit.ROUND_2)
+    table.emit_all(events[:scorekit.until(events, "turn", seat=2)])
+    return table.app.events
+
+
+def test_the_model_has_a_coach_only_with_coach_and_it_is_of_the_seat_on_turn():
+    events = coached_events()
+    plain, coached = Hub(), Hub(coach=True)
+    for ev in events:
+        plain.feed(ev)
+        coached.feed(ev)
+    assert "coach" not in plain.view()
+    coach = coached.view()["coach"]   # no event loop here: computed at once
+    assert coach["seat"] == 2 and coach["throws"] == 0 and coach["limit"] == 2 and coach["aside"] == []
+    assert not coach["first"] and 0 < coach["chance"] < 1 and coach["expected"] > 0
+    json.dumps(coach)
+    # A finished game: nobody on turn, no advice.
+    finished = Hub(coach=True)
+    for ev in lines(GAME):
+        finished.feed(ev)
+    assert finished.view()["coach"] is None
+
+
+def test_the_coachs_answer_reaches_the_open_browsers_without_a_new_event():
+    view = WebView(("127.0.0.1", 0), coach=True)
+    for ev in coached_events():
+        view.update(None, ev)
+
+    async def test(client):
+        texts = await (await client.get("/texts.json?lang=en")).json()
+        assert texts["coach_head"] == "Coach for {name}: " and texts["coach_pending"] == "computing …"
+        resp = await client.get("/events")
+        got = await sse(resp, lambda m: m and m[-1][0] == "view" and not m[-1][2]["coach"].get("pending"))
+        resp.close()
+        views = [m[2] for m in got if m[0] == "view"]
+        assert views[0]["coach"]["pending"] and views[-1]["coach"]["seat"] == 2, views[-1]["coach"]
+        assert 0 < views[-1]["coach"]["chance"] < 1
+        assert views[0]["id"] == views[-1]["id"]     # the same events, a new model
     with_client(view, test)
 
 

@@ -7,6 +7,7 @@ the log); the TV (1920x1080, 8 players, no scrolling) and the phone (390x844) as
 tests/snapshots/ for a person to look at (rewritten with SCHOCKEN_SNAPSHOTS=update: git shows when they
 change)."""
 
+import json
 import os
 import re
 import shutil
@@ -17,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from test_web import GAME, lines, url_of, wait_for
+from test_web import GAME, coached_events, lines, url_of, wait_for
 from kits import tablekit
 from kits.tablekit import ROOT, SCHOCKEN, read_log, replay_json
 from schocken_host.views.web import check
@@ -59,10 +60,10 @@ def free_port():
         return s.getsockname()[1]
 
 
-def watch(log, out, port=0):
+def watch(log, out, port=0, more=()):
     with open(out, "w") as f:
-        proc = subprocess.Popen(SCHOCKEN + ["watch", str(log), "--web", "127.0.0.1:%d" % port], stdout=f,
-                                stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, cwd=ROOT)
+        proc = subprocess.Popen(SCHOCKEN + ["watch", str(log), "--web", "127.0.0.1:%d" % port] + list(more),
+                                stdout=f, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, cwd=ROOT)
     return proc, url_of(out)[0]
 
 
@@ -84,8 +85,8 @@ def test_a_whole_bot_game_with_web_ends_with_the_standings_of_replay_on_two_view
     out = tmp_path / "play.out"
     env = dict(os.environ, SCHOCKEN_LOG_DIR=str(tmp_path))
     with open(out, "w") as f:
-        argv = ["play", "--plain", "--emulate", "4", "--bots", "4", "--time-scale", "20",
-                "--web", "127.0.0.1:0"]
+        argv = ["play", "--plain", "--emulate", "4", "--bots", "4", "--time-scale", "20", "--coach",
+                "--web", "127.0.0.1:0"]   # the coach computes beside the game: it ends all the same
         proc = subprocess.Popen(SCHOCKEN + argv, stdout=f, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                                 cwd=ROOT, env=env)
     try:
@@ -249,3 +250,29 @@ def test_a_page_carries_on_through_a_killed_host_resumed_on_the_same_port(tmp_pa
     assert pg.evaluate("window.schocken.events") == lines(log)
     assert pg.evaluate("window.schocken.standings()") == replay_json(log, env=env)
     pg.close()
+
+
+def test_the_page_shows_the_coach_under_the_player_on_turn_only_with_coach(tmp_path, browser):
+    log = tmp_path / "game.jsonl"
+    log.write_text("".join(json.dumps(ev) + "\n" for ev in coached_events()), encoding="utf-8")
+    for coach in (True, False):
+        server, url = watch(log, tmp_path / ("watch%d.out" % coach), more=["--coach"] if coach else [])
+        try:
+            for lang, words in (("de", r"Tipp für Cem: \d+ % Chance, jeden Wurf vor dir zu schlagen · "
+                                       r"erwartet \d,\d Deckel"),
+                                ("en", r"Coach for Cem: \d+ % chance to beat every throw before yours · "
+                                       r"expected \d\.\d Deckel")):
+                pg = page(browser, url + ("?lang=en" if lang == "en" else ""))
+                pg.wait_for_function("window.schocken.view() && window.schocken.view().on_turn === 2")
+                if coach:
+                    pg.wait_for_function("document.querySelector('.card.on-turn .coach') && !window.schocken"
+                                         ".view().coach.pending")
+                    assert re.fullmatch(words, pg.inner_text(".card.on-turn .coach")), \
+                        pg.inner_text(".card.on-turn .coach")
+                    assert pg.locator(".coach").count() == 1
+                else:
+                    assert "coach" not in pg.evaluate("window.schocken.view()")
+                    assert pg.locator(".coach").count() == 0
+                pg.close()
+        finally:
+            stop(server)

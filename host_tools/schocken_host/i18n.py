@@ -11,8 +11,8 @@ of a Message, and of a ``LocalizedError``, is the English text, for logs and tes
 
 import re
 
-from schocken_host.texts import (board_tools, cup, input_errors, link_errors, odds, play, releases,
-                                 scoreboard, web)
+from schocken_host.texts import (board_tools, coach, cup, input_errors, link_errors, odds, play,
+                                 releases, scoreboard, web)
 from schocken_host.texts.refusals import REFUSALS
 
 LANGS = ("de", "en")
@@ -28,7 +28,7 @@ def _gather(*modules):
     return texts
 
 
-TEXTS = _gather(board_tools, cup, input_errors, link_errors, odds, play, releases, scoreboard, web)
+TEXTS = _gather(board_tools, coach, cup, input_errors, link_errors, odds, play, releases, scoreboard, web)
 
 
 def tr(lang, key, **fields):

@@ -72,6 +72,10 @@ def add_arguments(p):
     p.add_argument("--time-scale", type=time_scale, default=1, metavar="K",
                    help="emulated cups and bots run K times faster (1..%d; only a table of bots: a person "
                         "plays at K = 1)" % MAX_TIME_SCALE)
+    p.add_argument("--coach", action="store_true",
+                   help="show the player on turn his chance of beating the throws before his and the Deckel "
+                        "he can expect, from what the table shows (scoreboard and --web; off by default: it "
+                        "changes the game; docs/odds.md)")
     p.add_argument("--web", nargs="?", const=("", WEB_PORT), default=None, type=web_address,
                    metavar="[HOST:]PORT",
                    help="serve the game as a live web page (default port %d on every address; "
@@ -135,6 +139,7 @@ async def play(args, ui_factory):
         table.flash = flash_folder(log.path)
         await table.build()
         rules = table.rules()
+        table.warm(rules, coach=getattr(args, "coach", False))  # before the first turn: no decision pays
         args.log_path = log.path  # run() says how to continue a game stopped midway
         ui = ui_factory()
         lang = getattr(ui, "lang", "de")
@@ -228,7 +233,8 @@ def run(args):
     args.web_view = None
     if args.web is not None:
         from schocken_host.views.web.server import WebView
-        args.web_view = WebView(args.web, lang)   # bound now: a port in use is refused before anything starts
+        # bound now: a port in use is refused before anything starts
+        args.web_view = WebView(args.web, lang, coach=getattr(args, "coach", False))
         args.web_banner = args.plain or not sys.stdout.isatty()   # the scoreboard shows URL and PIN itself
     try:
         if args.plain or not sys.stdout.isatty():

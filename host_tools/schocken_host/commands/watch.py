@@ -15,6 +15,9 @@ def add_arguments(p):
     p.add_argument("--web", nargs="?", const=("", WEB_PORT), default=("", WEB_PORT), type=web_address,
                    metavar="[HOST:]PORT",
                    help="where to serve the page (default port %d on every address)" % WEB_PORT)
+    p.add_argument("--coach", action="store_true",
+                   help="the page shows the player on turn his chance from what the table shows "
+                        "(docs/odds.md)")
 
 
 async def serve(view, path):
@@ -37,7 +40,7 @@ def run(args):
             pass
     except OSError as e:
         raise CommandError("cli.os_error", error="%s: %s" % (path, e.strerror or e))
-    view = WebView(args.web, lang, actions=False)
+    view = WebView(args.web, lang, actions=False, coach=args.coach)
     print(view.banner(lang), flush=True)
     print(tr(lang, "web.watching", path=path), flush=True)
     try:

@@ -93,6 +93,10 @@ class Context:
             if later and limit not in self._later:
                 self._later[limit] = {k: num(p) for k, p in _later_dist(rules, limit, assume).items()}
         self._worths = [self._worth(th, stake) for th in self.model.throw_of_key]
+        # The runs of keys of equal worth: the last key of each, and for every key the run it lies in.
+        w = self._worths
+        self._ends = [k for k in range(len(w)) if k + 1 == len(w) or w[k + 1] != w[k]]
+        self._first_run = [sum(1 for e in self._ends if e < k) for k in range(len(w))]
         self.costs = {t: self._costs(t) for t in range(1, self.limit + 1)}
         index, costs = self.model.index, self.costs
         self.solution = solve(self.model, self.limit, lambda throw, t: costs[t][index[throw.key]],
@@ -130,22 +134,19 @@ class Context:
             tables.append((cum, tie, times))
         if not tables:
             return [zero] * n
-        worths = self._worths
+        worths, ends, first = self._worths, self._ends, self._first_run
         costs = []
         for i in range(n):
             # All opponents beat me, the best of them within keys i..k: F(k) = product of P(beat and <= k).
-            # Summed over runs of equal worth: worth * (F(run end) - F(before the run)).
-            total, before, k = zero, zero, i
-            while k < n:
-                w = worths[k]
-                while k + 1 < n and worths[k + 1] == w:
-                    k += 1
+            # Summed over runs of equal worth (each run's last key in ``ends``): worth * (F(run end) -
+            # F(before the run)).
+            total, before = zero, zero
+            for k in ends[first[i]:]:
                 f = 1
                 for cum, tie, times in tables:
                     f *= (cum[k] - cum[i] + tie[i]) ** times
-                total += w * (f - before)
+                total += worths[k] * (f - before)
                 before = f
-                k += 1
             costs.append(total)
         return costs
 

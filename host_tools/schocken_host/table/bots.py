@@ -24,7 +24,8 @@ from schocken.turn import Turn, IN_CUP, PENDING, apply_steps
 
 from schocken_host.emulation.emulator import TAP_MS
 from schocken_host.links import ledframe
-from schocken_host.odds.best import Optimal, SeatView, context_for
+from schocken_host.odds.best import Optimal, context_for
+from schocken_host.table.coach import public_context
 
 
 class OptimalAtTable:
@@ -32,17 +33,7 @@ class OptimalAtTable:
     turns_sixes = True   # it turns sixes itself (only where that is best), the bot does not do it for it
 
     def for_table(self, st, seat, limit):
-        order = st.order if seat in st.order else [seat]
-        pos = order.index(seat)
-        views = []
-        for i, other in enumerate(order[:pos]):
-            p = st.players[other]
-            if not p.done:
-                continue  # a seat the table ruled out of the round: it has no throw
-            own = st.rules.max_throws if i == 0 else (st.limit or st.rules.max_throws)
-            views.append((SeatView([v for _, v in p.public], p.throws, p.throws < own), own))
-        middle = st.middle()
-        return Optimal(context_for(st.rules, views, len(order) - pos - 1, limit, pos == 0, middle or None))
+        return Optimal(public_context(st, seat, limit))   # the coach's context too (table/coach.py)
 
     def __call__(self, turn):
         """Without a table: as the opener of a round of two."""

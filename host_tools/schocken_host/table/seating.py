@@ -17,6 +17,7 @@ from schocken_host.i18n import Message, tr
 from schocken_host.emulation.emulator import PERSON_LONG_MS, EmulatedCup
 from schocken_host.links.serial import SerialLink, discover
 from schocken_host.table.bots import Bot
+from schocken_host.table.coach import Coach
 from schocken_host.table.cuplinks import Seat
 
 # Each emulated cup is a MicroPython process with two pseudo-terminals on this PC; a typo like --emulate 400
@@ -201,6 +202,12 @@ class Table:
                                logged=kinds)
         if len(self.seats) < 2:
             raise CommandError("seating.too_few_cups")
+
+    def warm(self, rules, coach=False):
+        """The odds tables the optimal bots and the coach share, made now: at the table's set-up, before the
+        first turn and off the referee's event path, so that no decision pays for them."""
+        if coach or any(hasattr(b.strategy, "for_table") for b in self.bots):
+            Coach.warm(rules)
 
     def _name(self, seat_no, kind):
         if seat_no < len(self.names):

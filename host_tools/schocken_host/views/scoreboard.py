@@ -28,7 +28,8 @@ from schocken.throws import ALL, evaluate
 from schocken_host.views import keymap
 from schocken_host.i18n import LANGS, tr
 from schocken_host.views.plain import PlainUI
-from schocken_host.views.scoreboard_card import PlayerCard, card_info, throw_limit
+from schocken_host.views.scoreboard_card import PlayerCard, card_info, halves_line, throw_limit
+from schocken_host.views.scoreboard_coach import CoachLine
 from schocken_host.views.scoreboard_own import OwnCupPanel
 from schocken_host.views.scoreboard_view import plain_text
 
@@ -96,14 +97,16 @@ class Scoreboard(App):
     .card.-loser .status { color: $error; text-style: bold; }
     #result { height: auto; padding: 0 1; text-style: bold; }
     #halves { height: auto; padding: 0 1; color: $text-muted; }
+    #coach { height: auto; padding: 0 1; color: $success; }
     #log { height: 1fr; min-height: 4; border: round $panel-lighten-1; }
     """
     # The quit keys of the one key map (views/keymap.py), bound whatever has the focus; the footer shows q.
     BINDINGS = [Binding(key, "quit_game", tr("de", "board.quit"), show=key == "q", priority=True)
                 for key in keymap.QUIT_BINDINGS]
 
-    def __init__(self, state=None, lang="de", game=None, auto_exit=None):
+    def __init__(self, state=None, lang="de", game=None, auto_exit=None, coach=False):
         super().__init__()
+        self.coach = coach           # the coach's line (--coach; views/scoreboard_coach.py)
         self.lang = lang if lang in LANGS else "de"
         self.state = state
         self.game = game
@@ -198,6 +201,7 @@ class Scoreboard(App):
                 yield Static(self.tr("middle"), id="middle-caption")
                 yield Digits("", id="middle")
         yield Static("", id="banner")
+        yield CoachLine(self.lang, self.coach)
         yield Grid(id="players")
         yield Static("", id="result")
         yield Static("", id="halves")
@@ -288,6 +292,7 @@ class Scoreboard(App):
             head.append("  ·  " + self.tr("round_no", n=st.round), style="")
         self.query_one("#phase", Static).update(head)
         self.query_one("#turn-line", Static).update(self._turn_line(st, phase))
+        self.query_one(CoachLine).redraw(st)
         rules = self.tr("rules", name=st.rules.name) if st is not None and st.rules is not None else ""
         self.query_one("#rules-line", Static).update(Text(rules, style="dim"))
         self.query_one("#middle", Digits).update(str(st.middle()) if st is not None else "")
@@ -321,7 +326,7 @@ class Scoreboard(App):
             grid.mount(*new)
         # Result of the last round (or of the throw-off), losers of the halves.
         self.query_one("#result", Static).update(self._result_line(st))
-        self.query_one("#halves", Static).update(self._halves_line(st))
+        self.query_one("#halves", Static).update(halves_line(self.lang, st))
         if self.own is not None:
             self.query_one(OwnCupPanel).redraw()
 
@@ -363,14 +368,6 @@ class Scoreboard(App):
         return Text(self.tr("result", round=lr["round"], worst=worst, deckel=moved, source=", ".join(sources),
                                        best=best, label=label).replace(" ()", ""))
 
-    def _halves_line(self, st):
-        if st is None or st.game is None:
-            return ""
-        names = []
-        for i, seat in enumerate(st.half_losers):
-            names.append("%s: %s" % (self.tr("half1" if i == 0 else "half2"), st.name(seat)))
-        return self.tr("halves", list=" · ".join(names) if names else self.tr("none_yet"))
-
     # --- reading (tests, screen readers) ----------------------------------------------------------
     def text_of(self, selector):
         widget = self.query_one(selector)
@@ -393,7 +390,7 @@ def run_scoreboard(args, play, lang="de"):
     TableState (the last one seen if the game was stopped); an error of the game is raised again after the
     screen is gone, so the command line reports it as usual."""
     app = Scoreboard(lang=lang, game=lambda ui_factory: play(args, ui_factory),
-                     auto_exit=getattr(args, "auto_exit", None))
+                     auto_exit=getattr(args, "auto_exit", None), coach=getattr(args, "coach", False))
     app.run()
     if app.error is not None:
         raise app.error

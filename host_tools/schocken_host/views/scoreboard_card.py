@@ -70,6 +70,15 @@ def throw_limit(st, seat):
     return st.limit or max_throws
 
 
+def halves_line(lang, st):
+    """Who lost which half so far."""
+    if st is None or st.game is None:
+        return ""
+    names = ["%s: %s" % (tr(lang, "board.half1" if i == 0 else "board.half2"), st.name(seat))
+             for i, seat in enumerate(st.half_losers)]
+    return tr(lang, "board.halves", list=" · ".join(names) if names else tr(lang, "board.none_yet"))
+
+
 def card_info(lang, st, p, phase):
     """What the card of player ``p`` shows in ``phase`` (in ``lang``): the ``info`` of ``PlayerCard.show``."""
     seat = p.seat

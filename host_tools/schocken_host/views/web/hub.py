@@ -6,6 +6,7 @@ import asyncio
 import json
 import os
 
+from schocken_host.table.coach import Coach
 from schocken_host.table.state import LogError, TableState
 from schocken_host.views.web.model import Tracker, view
 
@@ -13,13 +14,24 @@ FOLLOW_S = 0.2          # how often a followed log is looked at
 
 
 class Hub:
-    def __init__(self):
+    """``coach``: the model gets a "coach" field (table/coach.py), the answer for the seat on turn."""
+
+    def __init__(self, coach=False):
         self.events = []             # raw events, as in the log
         self.state = TableState()
         self.tracker = Tracker()
         self.error = None            # the first event the rules refused: (line, text)
         self.subscribers = set()     # asyncio.Event of each open browser connection
         self._view = None
+        self.version = 0             # the model's version: a new event, or a coach's answer
+        self.coach = Coach(on_ready=self._changed) if coach else None
+
+    def _changed(self):
+        """The model changed without an event (a coach's answer came): every browser gets it again."""
+        self._view = None
+        self.version += 1
+        for woken in list(self.subscribers):
+            woken.set()
 
     @property
     def game_id(self):
@@ -35,9 +47,7 @@ class Hub:
                 self.tracker.update(self.state, ev)
             except (LogError, KeyError, TypeError, ValueError, IndexError) as e:
                 self.error = (len(self.events), str(e))
-        self._view = None
-        for woken in list(self.subscribers):
-            woken.set()
+        self._changed()
 
     def view(self):
         """The page's model as of the last event (made once per burst)."""
@@ -45,6 +55,8 @@ class Hub:
             self._view = view(self.state, self.tracker, len(self.events))
             if self.error is not None:
                 self._view["error"] = {"line": self.error[0], "text": self.error[1]}
+            if self.coach is not None:
+                self._view["coach"] = self.coach.advice(self.state)
         return self._view
 
     def standings(self):

@@ -63,7 +63,7 @@ def bind(address):
 class WebView:
     """The web view of one game: its server, its Hub, its PIN (None: watch only)."""
 
-    def __init__(self, address, lang="de", actions=True):
+    def __init__(self, address, lang="de", actions=True, coach=False):
         self.lang = lang if lang in LANGS else "de"
         self.sock = bind(address)
         self.sock.setblocking(False)
@@ -75,7 +75,7 @@ class WebView:
         self.url = "http://%s:%d/" % (shown, port)
         self.port = port
         self.pin = "%06d" % secrets.randbelow(10 ** 6) if actions else None
-        self.hub = Hub()
+        self.hub = Hub(coach)
         self.referee = None            # who takes the table's actions (Referee.request)
         self.runner = None
         self.closing = False
@@ -155,6 +155,8 @@ class WebView:
         lang = request.query.get("lang", "de")
         texts = {key[len("web.page_"):]: tr(lang, key) for key in TEXTS if key.startswith("web.page_")}
         texts.update({"phase_" + phase: tr(lang, "board." + phase) for phase in PHASES})
+        texts.update({"coach_" + key[len("coach."):]: tr(lang, key)
+                      for key in TEXTS if key.startswith("coach.")})
         texts["lang"] = lang if lang in LANGS else "de"
         return web.json_response(texts)
 
@@ -228,15 +230,15 @@ class WebView:
                 head += "event: reset\ndata: {}\n\n"
                 last = 0
             await _write(resp, head)
-            first = True
+            first, version = True, None
             while not self.closing:
                 woken.clear()
-                n = len(hub.events)
-                if n > last or first:
+                n, now = len(hub.events), hub.version   # before the write: what changes during it comes next
+                if n > last or first or version != now:
                     chunk = [_message("ev", hub.events[i], i + 1) for i in range(last, n)]
                     chunk.append(_message("view", hub.view()))
                     await _write(resp, "".join(chunk))
-                    last, first = n, False
+                    last, first, version = n, False, now
                     self.sent[woken] = n
                 try:
                     await asyncio.wait_for(woken.wait(), KEEPALIVE_S)

@@ -126,11 +126,28 @@ function card(p) {
   } else if (p.throws > 0) {
     dice = p.public.map((d) => die(d, "aside")).join("") + hidden().repeat(Math.max(0, 3 - p.public.length));
   }
+  const coach = v.coach && v.coach.seat === p.seat ? `<div class="coach">${esc(coachText(v.coach, p.name))}</div>` : "";
   return `<div class="${cls.join(" ")}" data-seat="${p.seat}">
     <div class="name">${esc(p.name)}</div>
     <div class="deckel" data-deckel="${p.deckel}">${p.deckel}</div>
     <div class="dice">${dice}</div>
-    <div class="status">${esc(status)}</div></div>`;
+    <div class="status">${esc(status)}</div>${coach}</div>`;
+}
+
+// The coach's line (schocken play/watch --coach; the same words as the scoreboard's, texts/coach.py).
+const number = (x, digits = 1) => { const s = x.toFixed(digits); return lang === "de" ? s.replace(".", ",") : s; };
+const percent = (p) => number(100 * p, p >= 0.01 || p === 0 ? 0 : 1) + " %";
+function coachText(c, name) {
+  const head = t("coach_head", {name});
+  if (c.error) return head + t("coach_error", {error: c.error});
+  if (c.pending) return head + t("coach_pending");
+  if (c.expected === null || c.expected === undefined) return head + t("coach_last");
+  const again = c.throws > 0;
+  const parts = [c.first ? t("coach_opener") : t(again ? "coach_chance_again" : "coach_chance", {chance: percent(c.chance)})];
+  if (again && c.aside.length) parts.push(t("coach_aside", {aside: c.aside.join("-")}));
+  parts.push(t("coach_expected", {deckel: number(c.expected)}));
+  if (c.stand) parts.push(t("coach_stand", {label: c.stand}));
+  return head + parts.join(" · ");
 }
 
 function drawLast(v) {
