@@ -17,10 +17,9 @@ REPO = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
 SCHOCKEN = str(BIN / "schocken")
 
-from schocken import protocol  # noqa: E402
-from schocken import hostside  # noqa: E402
 from schocken_host.provision import deploy  # noqa: E402
 from schocken_host.provision.build import find_tool  # noqa: E402
+from kits.cupkit import hello  # noqa: E402
 
 needs_mp = pytest.mark.skipif(find_tool("micropython") is None or find_tool("mpy-cross") is None,
                               reason="micropython unix port or mpy-cross not installed")
@@ -43,21 +42,6 @@ def cup():
 def run(args, env, timeout=60):
     return subprocess.run([SCHOCKEN] + args, capture_output=True, text=True, env=env, timeout=timeout)
 
-
-def hello(port, timeout=5.0):
-    """Open the cup's port like the referee does and ask who it is."""
-    import serial
-    deadline = time.time() + timeout
-    with serial.Serial(port, timeout=0.2) as s:
-        s.write(protocol.encode({"t": "hello", "v": protocol.VERSION}))
-        buf = b""
-        while time.time() < deadline:
-            buf += s.read(4096)
-            for line in buf.split(b"\n"):
-                part = hostside.message_part(line)
-                if part and b'"identity"' in part:
-                    return protocol.decode(part, hostside.CUP_TO_HOST)
-    raise AssertionError("no identity from the cup: %r" % buf[-300:])
 
 
 # --- no interpreter needed ---------------------------------------------------------------------------

@@ -18,6 +18,7 @@ import pytest
 from schocken_host.provision import packages
 from schocken_host.provision.boards import DESKTOP_ONLY, EMULATED, EMULATED_SPEC, board_names, board_spec
 from schocken_host.provision.build import FIRMWARE, find_tool
+from kits.cupkit import hello
 
 needs_mp = pytest.mark.skipif(find_tool("micropython") is None or find_tool("mpy-cross") is None,
                               reason="micropython unix port or mpy-cross not installed")
@@ -118,24 +119,6 @@ def test_mip_from_the_local_path_gives_a_cup_that_boots_and_plays(flash_cup, tmp
     assert len(reveals) == 3
     assert not list(flash.rglob("*.mpy"))      # nothing compiled by this checkout was used
 
-
-def hello(port, timeout):
-    """Ask the cup on ``port`` who it is, as the referee does."""
-    import time
-
-    import serial
-    from schocken import hostside, protocol
-    deadline = time.time() + timeout
-    with serial.Serial(port, timeout=0.2) as s:
-        s.write(protocol.encode({"t": "hello", "v": protocol.VERSION}))
-        buf = b""
-        while time.time() < deadline:
-            buf += s.read(4096)
-            for line in buf.split(b"\n"):
-                part = hostside.message_part(line)
-                if part and b'"identity"' in part:
-                    return protocol.decode(part, hostside.CUP_TO_HOST)
-    raise AssertionError("no identity from the cup: %r" % buf[-300:])
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):

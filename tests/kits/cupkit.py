@@ -154,3 +154,18 @@ class CupDriver:
 
     def settle(self, wait=0.2):
         time.sleep(wait)
+
+
+def hello(port, timeout=5.0):
+    """Open the cup's port like the referee does and ask who it is: its identity message."""
+    deadline = time.time() + timeout
+    with serial.Serial(port, timeout=0.2) as s:
+        s.write(protocol.encode({"t": "hello", "v": protocol.VERSION}))
+        buf = b""
+        while time.time() < deadline:
+            buf += s.read(4096)
+            for line in buf.split(b"\n"):
+                part = hostside.message_part(line)
+                if part and b'"identity"' in part:
+                    return protocol.decode(part, hostside.CUP_TO_HOST)
+    raise AssertionError("no identity from the cup: %r" % buf[-300:])

@@ -59,15 +59,25 @@ class Bridge:
             # control bytes back for a delayed ACK, 40 ms each).
             conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             try:
-                (self._telnet if self.rfc2217 else self._shuttle)(conn, stop)
+                self._shuttle(conn, stop)
             except OSError:
                 pass   # the port or the connection went away: wait for the next one
             finally:
                 conn.close()
 
     def _shuttle(self, conn, stop):
-        """socket:// -- bytes as they come, both ways."""
+        """Bytes both ways: as they come for socket://; for rfc2217:// through pyserial's server side, which
+        negotiates and filters the Telnet commands out."""
         with serial.Serial(self.path, timeout=0) as port:
+            inward = outward = bytes
+            if self.rfc2217:
+                manager = serial.rfc2217.PortManager(TolerantPort(port), Connection(conn))
+
+                def inward(data):
+                    return b"".join(manager.filter(data))
+
+                def outward(data):
+                    return b"".join(manager.escape(data))
             fd = port.fileno()
             while not stop.is_set():
                 ready = select.select([fd] if self.stalled.is_set() else [conn, fd], [], [], POLL)[0]
@@ -75,24 +85,9 @@ class Bridge:
                     data = conn.recv(4096)
                     if not data:
                         return   # the host closed it
-                    _write_all(fd, data)
+                    _write_all(fd, inward(data))
                 if fd in ready:
-                    conn.sendall(os.read(fd, 4096))
-
-    def _telnet(self, conn, stop):
-        """rfc2217:// -- pyserial's server side negotiates and filters the Telnet commands out."""
-        with serial.Serial(self.path, timeout=0) as port:
-            manager = serial.rfc2217.PortManager(TolerantPort(port), Connection(conn))
-            fd = port.fileno()
-            while not stop.is_set():
-                ready = select.select([fd] if self.stalled.is_set() else [conn, fd], [], [], POLL)[0]
-                if conn in ready:
-                    data = conn.recv(4096)
-                    if not data:
-                        return
-                    _write_all(fd, b"".join(manager.filter(data)))
-                if fd in ready:
-                    conn.sendall(b"".join(manager.escape(os.read(fd, 4096))))
+                    conn.sendall(outward(os.read(fd, 4096)))
 
     def stall(self):
         self.stalled.set()
