@@ -14,5 +14,5 @@ package("cup", files=["__init__.py", "app.py", "blelink.py", "buttons.py", "cloc
         "pixels.py", "roller.py", "session.py", "shake.py", "store.py", "view.py"])
 package("drivers", files=["i2cdev.py", "lis3dh.py", "mpu6050.py"])
 package("schocken", files=["__init__.py", "bleformat.py", "fair.py", "game.py", "half.py", "hostside.py",
-        "protocol.py", "ranking.py", "results.py", "rules.py", "sim.py", "throws.py", "turn.py"],
-        base_path="lib")
+        "protocol.py", "ranking.py", "results.py", "rules.py", "sim.py", "texts.py", "throws.py",
+        "turn.py"], base_path="lib")

@@ -119,15 +119,24 @@ def _refuse_literals():
 
 def _turn_errors():
     """The RuleError texts of schocken.turn.Turn's moves and checks, which the cup passes on with
-    _refuse(str(e)), with numbers filled in the way they are formatted (the constructor's are the host's)."""
-    tree = ast.parse((ROOT / "firmware" / "lib" / "schocken" / "turn.py").read_text(encoding="utf-8"))
+    _refuse(str(e)), with numbers filled in the way they are formatted (the constructor's are the host's).
+    Turn raises ``RuleError(text(_NAME, ...))``: the text is schocken.texts' entry of that number."""
+    from schocken import texts
+    source = (ROOT / "firmware" / "lib" / "schocken" / "turn.py").read_text(encoding="utf-8")
+    tree = ast.parse(source)
+    numbers = {n.targets[0].id: n.value.args[0].value for n in tree.body
+               if isinstance(n, ast.Assign) and getattr(n.value, "func", None) is not None
+               and getattr(n.value.func, "id", None) == "const"}
     turn = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Turn")
     methods = [n for n in turn.body if isinstance(n, ast.FunctionDef) and n.name != "__init__"]
     out = []
     for node in (n for m in methods for n in ast.walk(m)):
         if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "RuleError" and node.args:
             arg = node.args[0]
-            fmt = arg.left.value if isinstance(arg, ast.BinOp) else arg.value
+            if isinstance(arg, ast.Call) and getattr(arg.func, "id", None) == "text":
+                fmt = texts.TEXTS[numbers[arg.args[0].id]]
+            else:
+                fmt = arg.left.value if isinstance(arg, ast.BinOp) else arg.value
             out.append(fmt.replace("%d", "2").replace("%r", "[7]"))
     return out
 

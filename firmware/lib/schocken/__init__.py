@@ -13,3 +13,26 @@ __distribution__ = "schocken-cup"
 
 class RuleError(ValueError):
     """A move, an input or a rule option that the rules do not allow. The message names the problem."""
+
+
+def text(n, *args, module="schocken.texts"):
+    """Text number ``n`` of a texts module (this package's schocken.texts, or the cup's cup.texts), formatted
+    with ``args``. The module is loaded for the one message and, on MicroPython, dropped again at once: a cup
+    keeps none of the texts it might send (each a string of ~60 bytes plus its length in heap while loaded),
+    only a number per place that raises one. On a cup short of memory this raises MemoryError, which its
+    callers answer as they answer any failure."""
+    import sys
+    modules = sys.modules
+    texts = modules.get(module)
+    if texts is None:
+        __import__(module)
+        texts = modules[module]
+        if sys.implementation.name == "micropython":
+            del modules[module]
+            package, _, name = module.rpartition(".")
+            try:
+                delattr(modules[package], name)  # the import set it on the package too
+            except (AttributeError, KeyError):
+                pass
+    s = texts.TEXTS[n]
+    return s % args if args else s

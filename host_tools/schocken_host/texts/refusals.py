@@ -2,7 +2,8 @@
 
 The firmware's refusal texts (English, in ``{"t": "error", "code": "refused", "re": "input", "msg": ...}``):
 the literal ones of firmware/cup/core.py's ``_refuse`` calls and the RuleError texts of the rules package's
-Turn (firmware/lib/schocken/turn.py) that ``_refuse(str(e))`` passes on, written as there (%d, %r); plus the
+Turn (firmware/lib/schocken/turn.py; the texts are in schocken/texts.py) that ``_refuse(str(e))`` passes on,
+written as there (%d, %r); plus the
 host's own ("nothing to reveal", "the game is over") for keys it refuses before the cup sees them.
 tests/test_keys.py checks that every refusal text of core.py and turn.py is here; ``i18n.refusal`` looks them
 up."""
