@@ -11,7 +11,8 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 FIRMWARE = REPO / "firmware"
-TEXTS = {"schocken.texts": FIRMWARE / "lib" / "schocken" / "texts.py"}
+TEXTS = {"schocken.texts": FIRMWARE / "lib" / "schocken" / "texts.py",
+         "cup.texts": FIRMWARE / "cup" / "texts.py"}
 ENTRY = re.compile(r'^\s+(["\'].*["\']),\s+# (\d+) (\w+)\.(\w+)$')
 
 
@@ -26,7 +27,10 @@ def entries(path):
 
 
 def uses(path):
-    """(constant name -> number, [(constant name, number of arguments, module keyword)]) of one file."""
+    """(constant name -> number, [(constant name, number of arguments)]) of one firmware file. A use is a call
+    with the constant among its arguments: what follows it are the text's arguments (``text(_N, a, b)``,
+    cup.core's ``_report(code, re, _N, a)``); one picked by a condition (``_refuse(_A if x else _B)``) has
+    none."""
     tree = ast.parse(path.read_text())
     consts, calls = {}, []
     for node in ast.walk(tree):
@@ -34,10 +38,12 @@ def uses(path):
                 and isinstance(node.value, ast.Call) and getattr(node.value.func, "id", None) == "const"
                 and isinstance(node.value.args[0], ast.Constant)):
             consts[node.targets[0].id] = node.value.args[0].value
-        elif (isinstance(node, ast.Call) and getattr(node.func, "id", None) in ("text", "_text") and node.args
-              and isinstance(node.args[0], ast.Name)):
-            module = [k.value.value for k in node.keywords if k.arg == "module"]
-            calls.append((node.args[0].id, len(node.args) - 1, module[0] if module else None))
+        elif isinstance(node, ast.Call):
+            for i, arg in enumerate(node.args):
+                if isinstance(arg, ast.Name) and arg.id.isupper():
+                    calls.append((arg.id, len(node.args) - i - 1))
+                elif isinstance(arg, ast.IfExp):
+                    calls += [(n.id, 0) for n in (arg.body, arg.orelse) if isinstance(n, ast.Name)]
     return consts, calls
 
 
@@ -52,7 +58,7 @@ def test_numbers_names_and_arguments_agree(module):
     used = set()
     for path in sorted(FIRMWARE.rglob("*.py")):
         consts, calls = uses(path)
-        for name, nargs, _ in calls:
+        for name, nargs in calls:
             n = consts.get(name)
             if n is None or table.get(n, (None, None, None))[2] != name or table[n][1] != path.stem:
                 continue  # another texts module's constant
@@ -69,3 +75,21 @@ def test_text_formats_and_keeps_the_module_on_cpython():
     from schocken import texts
     n = [i for i, t in enumerate(texts.TEXTS) if t == "die %d shows %d, not a six"][0]
     assert text(n, 2, 5) == "die 2 shows 5, not a six"
+
+
+def test_a_cup_without_room_for_its_texts_names_the_text(monkeypatch):
+    """Out of memory for the texts module (a cup's fragmented heap), ``text`` answers with the module and the
+    number, so the error it belongs to still goes out with its code."""
+    import builtins
+    import sys
+    from schocken import text
+    monkeypatch.delitem(sys.modules, "schocken.texts", raising=False)
+    plain = builtins.__import__
+
+    def short_of_memory(name, *args, **kwargs):
+        if name == "schocken.texts":
+            raise MemoryError
+        return plain(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", short_of_memory)
+    assert text(3, 1, 2) == "schocken.texts 3"

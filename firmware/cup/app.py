@@ -15,7 +15,7 @@ except ImportError:
     def const(x):
         return x
 
-from schocken import protocol
+from schocken import protocol, text
 
 from cup import buttons
 from cup.clock import asyncio, sleep_ms, ticks_ms
@@ -31,6 +31,8 @@ _LED_MS = const(50)
 _MAX_QUEUED = const(16)
 _READ_CHUNK = const(1)      # a blocking stream's read(n) waits for n bytes: take what has come
 _CTRL_C = const(b"\x03")    # interrupt character of the REPL (never valid in a JSON line)
+_TEXTS = "cup.texts"  # rare errors' texts by number (schocken.text), as in cup.core
+_TOO_LONG = const(18)
 _RETRY_MS = const(10)       # after a read that failed for memory: the other tasks run, the garbage goes
 # A line longer than _SHORT_LINE is taken only while _LINE_RESERVE bytes stay free with it decoded: what the
 # message then sets off (a turn's save, a throw's commitment) must find room, or the cup would take a line and
@@ -63,11 +65,11 @@ class App:
         self.cup = Cup(self.roller, self.view, self.send, identity, self.roller.random_bytes)
         self.cup.battery = board.battery_mv
         if config.get("state_path"):
-            from cup.store import Store
+            from cup.store import Store, restore
             self.cup.store = Store(config["state_path"])
             saved = self.cup.store.load()
             if saved:
-                self.cup.restore(saved)  # back from a reset: same turn, same hidden dice
+                restore(self.cup, saved)  # back from a reset: same turn, same hidden dice
         self.session = None         # a cup with a secret: every host line must be signed (cup/session.py)
         if config.get("secret"):
             from cup.session import Session
@@ -176,8 +178,8 @@ class App:
         take is answered with an error and changes nothing."""
         try:
             if line is None:
-                return self.send(protocol.error(protocol.E_TOO_LONG,
-                                                "line longer than %d bytes" % protocol.MAX_LINE))
+                return self.send(protocol.error(protocol.E_TOO_LONG, text(_TOO_LONG, protocol.MAX_LINE,
+                                                                          module=_TEXTS)))
             for b in line:  # a blank line is skipped (no copy made to find out)
                 if b not in b" \t\r\n\x0b\x0c":
                     break
@@ -190,7 +192,7 @@ class App:
             if len(line) > _SHORT_LINE:
                 collect()
                 if mem_free() < _LINE_RESERVE:
-                    raise MemoryError("no room left beside this line")  # answered no_memory: nothing changed
+                    raise MemoryError  # no room beside this line: answered no_memory, nothing changed
             if self.session is not None:
                 if msg["t"] == "hello":
                     self.cup.hello_nonce = self.session.hello(msg)

@@ -8,12 +8,40 @@ States: idle (not on turn) -> turn (shaking, peeking, setting aside) -> done (st
 -> reveal_ready (round over, reveal button armed) -> revealed. ``outcome`` returns to idle.
 """
 
-from schocken import RuleError
+from schocken import RuleError, text
 from schocken import protocol
 from schocken.rules import Rules, PRESETS, from_dict
-from schocken.turn import Turn, IN_CUP, apply_steps
+from schocken.turn import Turn, IN_CUP
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(x):
+        return x
 
 FIRMWARE = "0.1.0"
+
+# Refusals and errors by number in cup.texts (schocken.text): loaded for one message, so the cup keeps no
+# string per message (each ~60 B plus its length in heap).
+_TEXTS = "cup.texts"
+_NOT_YOUR_TURN = const(0)
+_NO_THROW_LEFT = const(1)
+_WAITING_NONCE = const(2)
+_NO_NONCE_WANTED = const(3)
+_IN_THE_AIR = const(4)
+_NO_SIXES = const(5)
+_NO_PEEKING = const(6)
+_NOTHING_TO_DO = const(7)
+_ROUND_NOT_OVER = const(8)
+_VERSION = const(9)
+_RULES_IN_ROUND = const(10)
+_SEAT_NAME = const(11)
+_CONFIGURE_FIRST = const(12)
+_ROUND_OPEN = const(13)
+_LIMIT = const(14)
+_NO_FINISHED = const(15)
+_UNKNOWN_RESULT = const(16)
+_REVEAL_FIRST = const(17)
 
 IDLE = "idle"
 TURN = "turn"
@@ -69,26 +97,6 @@ class Cup:
                          "nonces": [[k, v] for k, v in self.nonces.items()], "awaiting": self.awaiting,
                          "transcript": t.transcript if t else None}}
 
-    def restore(self, data):
-        """Back to the state of a snapshot; a snapshot that does not replay under the rules is ignored."""
-        try:
-            table, rnd, turn_data = data["table"], data["round"], data["turn"]
-            rules = from_dict(table["rules"])
-            turn = None
-            if turn_data["transcript"] is not None:
-                turn = apply_steps(Turn(rules, rnd["limit"]), turn_data["transcript"])
-            self.rules, self.name, self.seat, self.hosted = (rules, table["name"], table["seat"],
-                                                             table["hosted"])
-            self.state, self.round, self.limit, self.turn = rnd["state"], rnd["round"], rnd["limit"], turn
-            self.nonce, self.commit, self.result = rnd["nonce"], rnd["commit"], rnd["result"]
-            self.fair, self.awaiting = table["fair"], turn_data["awaiting"]
-            self.seed = _fair().unhex(turn_data["seed"]) if turn_data["seed"] else None
-            self.nonces = {k: v for k, v in turn_data["nonces"]}
-        except (RuleError, KeyError, TypeError, ValueError):
-            return False
-        self.view.show(self)
-        return True
-
     def save(self):
         if self.store is not None:
             self.store.save(self.snapshot())
@@ -97,12 +105,12 @@ class Cup:
     def on_shake(self):
         """The shake detector says a throw happened: roll the dice still in the cup."""
         if self.state != TURN or not self.turn.can_roll():
-            return self._refuse("not your turn" if self.state != TURN else "no throw left")
+            return self._refuse(_NOT_YOUR_TURN if self.state != TURN else _NO_THROW_LEFT)
         if not self._secrets():
             return
         if self.fair:  # the set-aside decisions are final now; the host's nonce for this throw follows them
             if self.awaiting is not None:
-                return self._refuse("waiting for the host's nonce")
+                return self._refuse(_WAITING_NONCE)
             self.awaiting = self.turn.throws_used + 1
             self.save()
             return self.send({"t": "shake", "round": self.round, "throw": self.awaiting,
@@ -122,7 +130,7 @@ class Cup:
 
     def _rng_failed(self, e):
         self.view.error(self)
-        self._report(protocol.E_RNG, str(e))
+        self._report(protocol.E_RNG, None, str(e))
 
     def _secrets(self):
         """This turn's secrets, drawn from the health-tested stream before its first throw: the commitment's
@@ -146,7 +154,7 @@ class Cup:
 
     def _msg_nonce(self, msg):
         if self.state != TURN or msg["round"] != self.round or msg["throw"] != self.awaiting:
-            return self._report(protocol.E_STATE, "no throw waits for this nonce", "nonce")
+            return self._report(protocol.E_STATE, "nonce", _NO_NONCE_WANTED)
         self.nonces[self.awaiting] = msg["nonce"]
         self.awaiting = None
         self._rolled(_fair().derive_dice(self.seed, msg["nonce"], self.round, len(self.nonces),
@@ -173,7 +181,7 @@ class Cup:
         # A die or the stand counts on turn only, and not while a fair throw waits for the host's nonce.
         refused = self.state != TURN or self.awaiting is not None
         if refused:
-            self._refuse("not your turn" if self.state != TURN else "the dice are in the air")
+            self._refuse(_NOT_YOUR_TURN if self.state != TURN else _IN_THE_AIR)
         return refused
 
     def on_die(self, slot):
@@ -197,7 +205,7 @@ class Cup:
             return
         sixes = self.turn.sixes_available()
         if slot not in sixes:
-            return self._refuse("Sechsen drehen is not possible now")
+            return self._refuse(_NO_SIXES)
         try:
             self.turn.turn_sixes(sixes)
         except RuleError as e:
@@ -208,7 +216,7 @@ class Cup:
         """Main button held: look under the cup, as lifting it would; released: cover again."""
         if held and (self.state != TURN or not self.turn.may_peek()):
             self.peeking = False
-            return self._refuse("peeking is not allowed now")
+            return self._refuse(_NO_PEEKING)
         self.peeking = held
         self.view.show(self)
 
@@ -225,7 +233,7 @@ class Cup:
             return self._stand()
         if not self.hosted and self.state in (IDLE, REVEALED):
             return self._begin(self.round + 1, self.standalone_limit)
-        self._refuse("nothing to do")
+        self._refuse(_NOTHING_TO_DO)
 
     def on_main_short(self):
         """A press after the round: the reveal button. Returns True if it revealed."""
@@ -233,13 +241,13 @@ class Cup:
             self._reveal()
             return True
         if self.hosted and self.state == DONE:
-            self._refuse("the round is not over")
+            self._refuse(_ROUND_NOT_OVER)
         return False  # alone and idle: the long press that starts a turn is on its way
 
     def on_die_idle(self, slot):
         """Alone at a paper-Deckel table: die button k before the turn sets the throw limit to k+1."""
         if self.hosted or self.state not in (IDLE, REVEALED):
-            return self._refuse("not your turn")
+            return self._refuse(_NOT_YOUR_TURN)
         self.standalone_limit = min(slot + 1, self.rules.max_throws)
         self.view.show(self)
 
@@ -250,8 +258,7 @@ class Cup:
 
     def _msg_hello(self, msg):
         if msg["v"] != protocol.VERSION:
-            return self._report(protocol.E_VERSION,
-                                "protocol version %d, cup speaks %d" % (msg["v"], protocol.VERSION), "hello")
+            return self._report(protocol.E_VERSION, "hello", _VERSION, msg["v"], protocol.VERSION)
         out = {"t": "identity", "v": protocol.VERSION, "cup": self.identity["cup"], "name": self.name,
                "fw": FIRMWARE, "board": self.identity["board"],
                "battery": self.battery() if self.battery else None, "presets": sorted(PRESETS)}
@@ -261,13 +268,13 @@ class Cup:
 
     def _msg_configure(self, msg):
         if self.state in (TURN, DONE, READY):
-            return self._report(protocol.E_STATE, "cannot change the rules during a round", "configure")
+            return self._report(protocol.E_STATE, "configure", _RULES_IN_ROUND)
         try:
             rules = from_dict(msg["rules"])
         except RuleError as e:
-            return self._report(protocol.E_BAD_MESSAGE, str(e), "configure")
+            return self._report(protocol.E_BAD_MESSAGE, "configure", str(e))
         if msg["seat"] < 0 or len(msg["name"]) > protocol.MAX_NAME:
-            return self._report(protocol.E_BAD_MESSAGE, "seat must be >= 0 and the name short", "configure")
+            return self._report(protocol.E_BAD_MESSAGE, "configure", _SEAT_NAME)
         # The state stays: a revealed throw may still be owed to a host that restarted before logging it.
         self.rules, self.name, self.seat, self.hosted = rules, msg["name"], msg["seat"], True
         self.fair = bool(msg.get("fair"))
@@ -279,34 +286,33 @@ class Cup:
 
     def _msg_turn(self, msg):
         if not self.hosted:
-            return self._report(protocol.E_STATE, "configure the cup first", "turn")
+            return self._report(protocol.E_STATE, "turn", _CONFIGURE_FIRST)
         if self.state in (TURN, DONE, READY) and msg.get("void") != self.round:
-            return self._report(protocol.E_STATE, "a round is still open", "turn")
+            return self._report(protocol.E_STATE, "turn", _ROUND_OPEN)
         # "void": the table ruled this cup out of the round it still holds (it was away): that turn is void.
         limit = msg.get("limit")
         if limit is not None and not 1 <= limit <= self.rules.max_throws:
-            return self._report(protocol.E_BAD_MESSAGE, "limit must be 1 to %d" % self.rules.max_throws,
-                                "turn")
+            return self._report(protocol.E_BAD_MESSAGE, "turn", _LIMIT, self.rules.max_throws)
         self._ok("turn")
         self._begin(msg["round"], limit)
 
     def _msg_round_end(self, msg):
         if self.state != DONE or msg["round"] != self.round:
-            return self._report(protocol.E_STATE, "no finished turn of round %d" % msg["round"], "round_end")
+            return self._report(protocol.E_STATE, "round_end", _NO_FINISHED, msg["round"])
         self.state = READY
         self._ok("round_end")
         self.view.show(self)
 
     def _msg_reveal(self, msg):
         if self.state not in (DONE, READY, REVEALED) or msg["round"] != self.round:
-            return self._report(protocol.E_STATE, "no finished turn of round %d" % msg["round"], "reveal")
+            return self._report(protocol.E_STATE, "reveal", _NO_FINISHED, msg["round"])
         self._reveal()
 
     def _msg_outcome(self, msg):
         if msg["result"] not in protocol.RESULTS:
-            return self._report(protocol.E_BAD_MESSAGE, "unknown result", "outcome")
+            return self._report(protocol.E_BAD_MESSAGE, "outcome", _UNKNOWN_RESULT)
         if self.state in (TURN, DONE, READY):
-            return self._report(protocol.E_STATE, "reveal first", "outcome")
+            return self._report(protocol.E_STATE, "outcome", _REVEAL_FIRST)
         self.result = msg["result"]
         self.state = IDLE
         self._ok("outcome")
@@ -376,25 +382,11 @@ class Cup:
             msg.update(fields)
         self.send(msg)
 
-    def _report(self, code, text, re=None):
-        self.send(protocol.error(code, text, re))
-        self.view.refuse(self)
+    def _report(self, code, re, what, *args):
+        # what: a text of cup.texts by number (formatted with args), or a text made already (a RuleError's)
+        self.view.refuse(self)  # first: the status pixel flashes even when there is no memory for the text
+        self.send(protocol.error(code, what if type(what) is str else text(what, *args, module=_TEXTS), re))
 
-    def _refuse(self, text):
+    def _refuse(self, what):
         # A physical input the rules refuse: the status pixel flashes; the host hears of it too.
-        self.view.refuse(self)
-        self.send(protocol.error(protocol.E_REFUSED, text, "input"))
-
-    def shown_dice(self):
-        """(slot, value, kind) for the LEDs: dice set aside are public, the rest only while peeking or after
-        the reveal (kind "aside" or "cup")."""
-        if not self.turn or not self.turn.throws_used:
-            if self.hosted and self.state == IDLE and self.seat is not None and self.seat < 6:
-                return [(0, self.seat + 1, "seat")]  # seated by the host: die 1 shows the seat before play
-            return []
-        out = []
-        for s in range(3):
-            kept = self.turn.state[s] != IN_CUP
-            if kept or self.peeking or self.state == REVEALED:
-                out.append((s, self.turn.values[s], "aside" if kept else "cup"))
-        return out
+        self._report(protocol.E_REFUSED, "input", what)

@@ -11,6 +11,8 @@ except ImportError:
     def const(x):
         return x
 
+from schocken.turn import IN_CUP
+
 from cup import leds
 from cup.clock import ticks_ms, ticks_diff, ticks_add
 
@@ -28,7 +30,7 @@ class View:
         self.failed = False
 
     def show(self, cup):
-        shown = cup.shown_dice()
+        shown = _shown_dice(cup)
         lit = [False, False, False]
         for slot, value, kind in shown:
             color = leds.DIE_KEPT if kind == "aside" else leds.WAITING if kind == "seat" else leds.DIE
@@ -77,3 +79,19 @@ class View:
             self.leds.status(self._status_color(cup))
         else:
             self.leds.update(now)
+
+
+def _shown_dice(cup):
+    """(slot, value, kind) for the LEDs: dice set aside are public, the rest only while peeking or after the
+    reveal (kind "aside" or "cup")."""
+    turn = cup.turn
+    if not turn or not turn.throws_used:
+        if cup.hosted and cup.state == "idle" and cup.seat is not None and cup.seat < 6:
+            return [(0, cup.seat + 1, "seat")]  # seated by the host: die 1 shows the seat before play
+        return []
+    out = []
+    for s in range(3):
+        kept = turn.state[s] != IN_CUP
+        if kept or cup.peeking or cup.state == "revealed":
+            out.append((s, turn.values[s], "aside" if kept else "cup"))
+    return out

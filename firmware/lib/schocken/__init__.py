@@ -19,13 +19,16 @@ def text(n, *args, module="schocken.texts"):
     """Text number ``n`` of a texts module (this package's schocken.texts, or the cup's cup.texts), formatted
     with ``args``. The module is loaded for the one message and, on MicroPython, dropped again at once: a cup
     keeps none of the texts it might send (each a string of ~60 bytes plus its length in heap while loaded),
-    only a number per place that raises one. On a cup short of memory this raises MemoryError, which its
-    callers answer as they answer any failure."""
+    only a number per place that raises one. A cup with no room to load the module says which text it means
+    instead ("cup.texts 10"): the error still goes out with its code, which is what a host acts on."""
     import sys
     modules = sys.modules
     texts = modules.get(module)
     if texts is None:
-        __import__(module)
+        try:
+            __import__(module)
+        except MemoryError:
+            return "%s %d" % (module, n)
         texts = modules[module]
         if sys.implementation.name == "micropython":
             del modules[module]
