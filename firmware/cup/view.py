@@ -30,15 +30,20 @@ class View:
         self.failed = False
 
     def show(self, cup):
-        shown = _shown_dice(cup)
-        lit = [False, False, False]
-        for slot, value, kind in shown:
-            color = leds.DIE_KEPT if kind == "aside" else leds.WAITING if kind == "seat" else leds.DIE
-            self.leds.show_die(slot, value, color, show=False)
-            lit[slot] = True
+        # Dice set aside are public (orange), the rest lit (white) only while peeking or after the reveal; a
+        # cup seated by the host shows its seat on die 1 (blue) before play.
+        turn = cup.turn
         for slot in range(3):
-            if not lit[slot]:
-                self.leds.clear_die(slot, show=False)
+            value, color = 0, leds.OFF
+            if not turn or not turn.throws_used:
+                if (slot == 0 and cup.hosted and cup.state == "idle" and cup.seat is not None
+                        and cup.seat < 6):
+                    value, color = cup.seat + 1, leds.WAITING
+            elif turn.state[slot] != IN_CUP:
+                value, color = turn.values[slot], leds.DIE_KEPT
+            elif cup.peeking or cup.state == "revealed":
+                value, color = turn.values[slot], leds.DIE
+            self.leds.show_die(slot, value, color, show=False)  # face 0: blank
         if self.refusing_until is None:
             self.leds.status(self._status_color(cup), show=False)
         self.leds.refresh()
@@ -79,19 +84,3 @@ class View:
             self.leds.status(self._status_color(cup))
         else:
             self.leds.update(now)
-
-
-def _shown_dice(cup):
-    """(slot, value, kind) for the LEDs: dice set aside are public, the rest only while peeking or after the
-    reveal (kind "aside" or "cup")."""
-    turn = cup.turn
-    if not turn or not turn.throws_used:
-        if cup.hosted and cup.state == "idle" and cup.seat is not None and cup.seat < 6:
-            return [(0, cup.seat + 1, "seat")]  # seated by the host: die 1 shows the seat before play
-        return []
-    out = []
-    for s in range(3):
-        kept = turn.state[s] != IN_CUP
-        if kept or cup.peeking or cup.state == "revealed":
-            out.append((s, turn.values[s], "aside" if kept else "cup"))
-    return out

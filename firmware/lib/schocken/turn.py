@@ -98,9 +98,12 @@ class Turn:
         return evaluate(self.values, self.throws_used, self.hand(), self.rules)
 
     # --- moves ------------------------------------------------------------------------------------
+    # Each move checks inline (turn over, no throw yet, a slot 0..2) rather than through helper methods: a
+    # method is an object in a cup's heap for as long as the module is loaded (docs/benchmarks.md).
     def roll(self, dice):
         """The dice that fell for the slots in the cup, in slot order."""
-        self._open()
+        if self.finished:
+            raise RuleError(text(_OVER))
         if self.throws_used >= self.limit:
             raise RuleError(text(_LIMIT_REACHED, self.throws_used, self.limit))
         if self.throws_used and self.rules.ones_must_stay:
@@ -126,9 +129,12 @@ class Turn:
         self.transcript.append(["roll", list(dice)])
 
     def set_aside(self, slot):
-        self._open()
-        self._thrown()
-        self._slot(slot)
+        if self.finished:
+            raise RuleError(text(_OVER))
+        if not self.throws_used:
+            raise RuleError(text(_THROW_FIRST))
+        if not isinstance(slot, int) or isinstance(slot, bool) or not 0 <= slot <= 2:
+            raise RuleError(text(_SLOT, slot))
         if self.state[slot] != IN_CUP:
             raise RuleError(text(_ALREADY_ASIDE, slot + 1))
         if self.locked[slot]:
@@ -139,8 +145,10 @@ class Turn:
         self.transcript.append(["aside", slot])
 
     def take_back(self, slot):
-        self._open()
-        self._slot(slot)
+        if self.finished:
+            raise RuleError(text(_OVER))
+        if not isinstance(slot, int) or isinstance(slot, bool) or not 0 <= slot <= 2:
+            raise RuleError(text(_SLOT, slot))
         if self.state[slot] == ASIDE:
             raise RuleError(text(_FOR_GOOD, slot + 1))
         if self.state[slot] == IN_CUP:
@@ -157,14 +165,17 @@ class Turn:
 
     def turn_sixes(self, slots):
         """Sechsen drehen: two sixes of the latest throw -> one 1 set aside, three sixes -> two 1s."""
-        self._open()
-        self._thrown()
+        if self.finished:
+            raise RuleError(text(_OVER))
+        if not self.throws_used:
+            raise RuleError(text(_THROW_FIRST))
         if not self.rules.sixes_turn:
             raise RuleError(text(_NO_SIXES_TURN))
         if not isinstance(slots, (list, tuple)) or len(slots) not in (2, 3):
             raise RuleError(text(_SIXES_DICE))
-        for s in slots:
-            self._slot(s)  # before set(): a transcript from a cup may hold anything, a dict is not hashable
+        for s in slots:  # before set(): a transcript from a cup may hold anything, a dict is not hashable
+            if not isinstance(s, int) or isinstance(s, bool) or not 0 <= s <= 2:
+                raise RuleError(text(_SLOT, s))
         if len(set(slots)) != len(slots):
             raise RuleError(text(_SIXES_DICE))
         for s in slots:
@@ -188,25 +199,14 @@ class Turn:
 
     def stand(self):
         """Finish the turn (stand early, or after the last throw)."""
-        self._open()
-        self._thrown()
+        if self.finished:
+            raise RuleError(text(_OVER))
+        if not self.throws_used:
+            raise RuleError(text(_THROW_FIRST))
         if self.turned:
             raise RuleError(text(_TURNED_STAND))
         self.finished = True
         self.transcript.append(["stand"])
-
-    # --- checks -----------------------------------------------------------------------------------
-    def _open(self):
-        if self.finished:
-            raise RuleError(text(_OVER))
-
-    def _thrown(self):
-        if not self.throws_used:
-            raise RuleError(text(_THROW_FIRST))
-
-    def _slot(self, slot):
-        if not isinstance(slot, int) or isinstance(slot, bool) or not 0 <= slot <= 2:
-            raise RuleError(text(_SLOT, slot))
 
 
 _MOVES = ("roll", "aside", "back", "turn", "stand")
