@@ -1,8 +1,8 @@
 """Emulation only, for testing a referee: "cheat KIND [always]" on the control channel makes the cup misbehave
 on its next reveal (or on every reveal, with "always"), and "inject JSON" makes it send any message the host
 must survive (docs/emulation.md). Loaded by emulate.py at the first "cheat" or "inject" line, it wraps the
-app's link writer, the cup's send and its nonce handler; nothing in the cup app knows of it, and a cup never
-loads it."""
+app's link writer, the cup's send and its message handler (for the nonce); nothing in the cup app knows of
+it, and a cup never loads it."""
 
 import json
 
@@ -20,7 +20,7 @@ class Cheat:
         self.garble = False
         cup = app.cup
         self.real_send, cup.send = cup.send, self.send
-        self.real_nonce, cup._msg_nonce = cup._msg_nonce, self.nonce
+        self.real_message, cup.on_message = cup.on_message, self.on_message
         self.writer = None
 
     def arm(self, words):
@@ -73,12 +73,12 @@ class Cheat:
             # "chosen" did its work at the throws (nonce below); the reveal itself is honest
         self.real_send(msg)
 
-    def nonce(self, msg):
+    def on_message(self, msg):
         # "cheat chosen" (fair play): the cup takes the host's nonce but rolls dice of its own choosing; its
         # commitment and transcript stay consistent, only the seed-and-nonce check can catch it.
         cup = self.app.cup
-        if self.armed != "chosen" or cup.awaiting != msg["throw"]:
-            return self.real_nonce(msg)
+        if msg["t"] != "nonce" or self.armed != "chosen" or cup.awaiting != msg["throw"]:
+            return self.real_message(msg)
         cup.nonces[cup.awaiting] = msg["nonce"]
         cup.awaiting = None
         cup._rolled(self.roller.roll(len(cup.turn.in_cup())))

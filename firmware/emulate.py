@@ -26,59 +26,23 @@ MICROPYTHON = sys.implementation.name == "micropython"
 _HEX = b"0123456789abcdef"
 
 
-def parse_args(argv):
-    opts = {"control": None, "cup": "emu", "name": "", "board": None, "sensor": None, "long-ms": None,
-            "state": None, "secret": None, "time-scale": None, "clock-start": None}
-    i = 0
-    while i < len(argv):
-        key = argv[i][2:] if argv[i].startswith("--") else None
-        if key not in opts or i + 1 >= len(argv):
-            raise SystemExit("emulate.py: bad argument %r" % argv[i])
-        opts[key] = argv[i + 1]
-        i += 2
-    return opts
-
-
-def open_control(path):
-    """The control pseudo-terminal, raw: returns (file, async reader)."""
-    if not MICROPYTHON:
-        from boards.cpython import open_control
-        return open_control(path)
-    import termios
-    f = open(path, "r+b")
-    termios.setraw(f.fileno())
-    return f, asyncio.StreamReader(f)
-
-
 class ScriptedRoller(Roller):
-    """Emulation only: dice queued on the control channel ("dice 6 6 3") come out first, so tests can play
-    Sechsen drehen and friends through the cup's real inputs. Without a queue it is the real roller."""
+    """Emulation only: dice scripted on the control channel ("dice 6 6 3") come out at the next roll of as
+    many dice, so tests can play Sechsen drehen and friends through the cup's real inputs. Without a script it
+    is the real roller."""
 
-    def __init__(self, urandom, radio_on=None):
-        super().__init__(urandom, radio_on=radio_on)
-        self.queue = []
+    scripted = None  # the next roll's dice: a line sent again (a bot that tried twice) replaces, never queues
 
     def roll(self, n):
-        if self.queue:
-            dice = self.queue.pop(0)
+        dice = self.scripted
+        if dice:
+            self.scripted = None
             if len(dice) == n:
                 return dice
         return super().roll(n)
 
-    def queue_line(self, words):
-        dice = []
-        for w in words:
-            if w not in ("1", "2", "3", "4", "5", "6"):
-                return "error: usage: dice D [D [D]] (1..6)"
-            dice.append(int(w))
-        if not 1 <= len(dice) <= 3:
-            return "error: usage: dice D [D [D]] (1..6)"
-        # the next roll's: a line sent again (a bot that tried twice) replaces, never queues
-        self.queue = [dice]
-        return None
 
-
-async def control_task(reader, board, roller, say, app):
+async def control_task(reader, board, roller, say, app):  # say(bytes): a line out
     """The control channel: board lines (docs/emulation.md) plus "dice ..." for the scripted roller and
     "cheat ..." for a misbehaving cup (cheat.py, loaded when first asked for)."""
     cheat = None
@@ -88,7 +52,12 @@ async def control_task(reader, board, roller, say, app):
             return
         words = line.split()
         if words and words[0] == b"dice":
-            err = roller.queue_line([w.decode() for w in words[1:]])
+            err = None
+            dice = [b"123456".find(w) + 1 if len(w) == 1 else 0 for w in words[1:]]
+            if not 1 <= len(dice) <= 3 or 0 in dice:
+                err = "error: usage: dice D [D [D]] (1..6)"
+            else:
+                roller.scripted = dice
         elif words and words[0] in (b"cheat", b"inject"):
             if cheat is None:
                 from cheat import Cheat
@@ -104,13 +73,21 @@ async def control_task(reader, board, roller, say, app):
         else:
             err = board.apply_control(line)
         if err is not None:
-            say(err)
+            say(err.encode() + b"\n")
 
 
 async def main(argv):
-    opts = parse_args(argv)
     from schocken.protocol import LineSplitter
     splitter = LineSplitter()  # the cup's largest buffer, before the imports below cut the heap into pieces
+    opts = {"control": None, "cup": "emu", "name": "", "board": None, "sensor": None, "long-ms": None,
+            "state": None, "secret": None, "time-scale": None, "clock-start": None}
+    i = 0
+    while i < len(argv):
+        key = argv[i][2:] if argv[i].startswith("--") else None
+        if key not in opts or i + 1 >= len(argv):
+            raise SystemExit("emulate.py: bad argument %r" % argv[i])
+        opts[key] = argv[i + 1]
+        i += 2
     clock = None
     if opts["time-scale"] or opts["clock-start"]:
         # Before the app is imported: its modules take the clock shim's functions at import. Without either
@@ -130,8 +107,14 @@ async def main(argv):
         spec = dict(spec or emulated.DEFAULT_SPEC)
         spec["sensor"] = "switch" if opts["sensor"] == "switch" else "lis3dh"
     control_file = control = None
-    if opts["control"]:
+    if opts["control"] and not MICROPYTHON:
+        from boards.cpython import open_control
         control_file, control = open_control(opts["control"])
+    elif opts["control"]:  # the control pseudo-terminal, raw
+        import termios
+        control_file = open(opts["control"], "r+b")
+        termios.setraw(control_file.fileno())
+        control = asyncio.StreamReader(control_file)
 
     def write_line(data):
         # One write per line where the pty takes it: a line in pieces could reach the host torn.
@@ -143,9 +126,6 @@ async def main(argv):
         if not MICROPYTHON:  # MicroPython writes through; its flush() on a tty fails with EINVAL
             control_file.flush()
 
-    def say(text):
-        write_line(text.encode() + b"\n")
-
     # An LED frame per view change: its line is made in a buffer made once ("leds " + two hex digits per GRB
     # byte + newline), so showing a frame costs the cup no new string.
     frame_line = bytearray(b"leds " + b"00" * 3 * (spec or emulated.DEFAULT_SPEC).get("leds", 22) + b"\n")
@@ -153,7 +133,7 @@ async def main(argv):
     def frame_sink(frame):
         n = len(frame)
         if 2 * n + 6 > len(frame_line):
-            return say("error: frame of %d bytes" % n)
+            return write_line(("error: frame of %d bytes\n" % n).encode())
         for i in range(n):
             b = frame[i]
             frame_line[5 + 2 * i] = _HEX[b >> 4]
@@ -175,8 +155,8 @@ async def main(argv):
         config["long_press_ms"] = int(opts["long-ms"])
     roller = ScriptedRoller(board.urandom, radio_on=board.radio_on)
     app = App(board, config, roller, splitter)
-    say("hello " + sys.implementation.name)
-    extra = [control_task(control, board, roller, say, app)] if control is not None else []
+    write_line(("hello %s\n" % sys.implementation.name).encode())
+    extra = [control_task(control, board, roller, write_line, app)] if control is not None else []
     opts = spec = None  # the emulation's, not the cup's: a board does not keep its arguments as it plays
     await app.run(extra)
 

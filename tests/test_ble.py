@@ -18,6 +18,7 @@ import pytest
 
 from kits import blekit  # noqa: F401  (puts firmware/ on sys.path)
 from cup.blelink import Tracker
+from cup.buttons import LONG, MAIN, RELEASE
 from schocken import bleformat
 from schocken import fair
 from schocken import protocol
@@ -219,10 +220,10 @@ def test_messages_larger_than_the_mtu_both_ways():
                     await asyncio.sleep(0.001)
                 cup.on_shake()
                 for _ in range(20):
-                    cup.on_die(0)       # aside, back, aside, ...: a long transcript
-                cup.on_die(0)
+                    cup.on_button(0, RELEASE, False)       # aside, back, aside, ...: a long transcript
+                cup.on_button(0, RELEASE, False)
                 cup.on_shake()
-                cup.on_main_long()
+                cup.on_button(MAIN, LONG, True)
                 done = await _expect(t, "done")
                 await t.send({"t": "reveal", "round": 5})
                 rev = await _expect(t, "revealed")
@@ -288,7 +289,7 @@ def test_link_dropped_mid_round_keeps_the_hidden_throw():
             with pytest.raises(TransportClosed):
                 await t.send({"t": "status"})
             cup.on_shake()                                    # the player goes on alone ...
-            cup.on_main_long()                                # ... and stands: "done" goes nowhere
+            cup.on_button(MAIN, LONG, True)  # ... and stands: "done" goes nowhere
             commit, dice, transcript = cup.commit, cup.turn.dice(), list(cup.turn.transcript)
             assert cup.state == "done"
             # the advertisement says so before anybody connects
@@ -356,7 +357,7 @@ async def _player(rig, rnd, drop_at=None):
         if cup.turn.throws_used == 0 or (cup.turn.can_roll() and rnd.random() < 0.35):
             cup.on_shake()
         else:
-            cup.on_main_long()
+            cup.on_button(MAIN, LONG, True)
         if cup.state == "done" and drop_at is not None and cup.round >= drop_at and not dropped:
             dropped = True
             await rig.drop()

@@ -18,6 +18,7 @@ import pytest
 
 from kits import blekit
 from kits.blekit import expect, run
+from cup.buttons import LONG, MAIN
 from schocken import fair
 from schocken import protocol
 from schocken import hostside
@@ -88,7 +89,7 @@ async def play_turn(t, rig, round_id):
     assert (await expect(t, "ok"))["re"] == "turn"
     rig.cup.on_shake()
     await expect(t, "progress")
-    rig.cup.on_main_long()
+    rig.cup.on_button(MAIN, LONG, True)
     return await expect(t, "done")
 
 

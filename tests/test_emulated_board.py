@@ -116,7 +116,7 @@ def test_control_task_reads_a_stream():
         b.read_accel(buf)
         return b.read_buttons(), errors, list(buf)
 
-    assert asyncio.run(main()) == (2, ["error: unknown command 'bogus'"], [1, 2, 3])
+    assert asyncio.run(main()) == (2, [b"error: unknown command 'bogus'\n"], [1, 2, 3])
 
 
 def test_emulated_button_event_wakes_a_waiter():

@@ -106,28 +106,52 @@ def test_readme_lists_the_keys_of_the_map():
 
 # --- the cup's refusal texts, translated --------------------------------------------------------------
 def _refuse_literals():
+    """The texts of firmware/cup/core.py's ``_refuse`` calls: by number (``_NAME = const(n)``) in
+    cup/texts.py, or picked by a condition (``_NOT_YOUR_TURN if ... else _NO_THROW_LEFT``)."""
     tree = ast.parse((ROOT / "firmware" / "cup" / "core.py").read_text(encoding="utf-8"))
+    texts = _texts_table(ROOT / "firmware" / "cup" / "texts.py")
+    numbers = _const_numbers(tree)
     out = []
     for node in ast.walk(tree):
         if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
                 and node.func.attr == "_refuse"):
-            # a literal, or literals picked by a condition ("not your turn" if ... else "no throw left")
+            out += [texts[numbers[n.id]] for n in ast.walk(node.args[0])
+                    if isinstance(n, ast.Name) and n.id in numbers]
             out += [n.value for n in ast.walk(node.args[0])
                     if isinstance(n, ast.Constant) and isinstance(n.value, str)]
     return out
 
 
+def _texts_table(path):
+    """A texts module's TEXTS tuple, read without importing it (cup.texts is firmware, not on the path)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return next(ast.literal_eval(n.value) for n in tree.body
+                if isinstance(n, ast.Assign) and getattr(n.targets[0], "id", None) == "TEXTS")
+
+
+def _const_numbers(tree):
+    return {n.targets[0].id: n.value.args[0].value for n in tree.body
+            if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call)
+            and getattr(n.value.func, "id", None) == "const"}
+
+
 def _turn_errors():
     """The RuleError texts of schocken.turn.Turn's moves and checks, which the cup passes on with
-    _refuse(str(e)), with numbers filled in the way they are formatted (the constructor's are the host's)."""
+    _refuse(str(e)), with numbers filled in the way they are formatted (the constructor's are the host's).
+    Turn raises ``RuleError(text(_NAME, ...))``: the text is schocken.texts' entry of that number."""
     tree = ast.parse((ROOT / "firmware" / "lib" / "schocken" / "turn.py").read_text(encoding="utf-8"))
+    texts = _texts_table(ROOT / "firmware" / "lib" / "schocken" / "texts.py")
+    numbers = _const_numbers(tree)
     turn = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Turn")
     methods = [n for n in turn.body if isinstance(n, ast.FunctionDef) and n.name != "__init__"]
     out = []
     for node in (n for m in methods for n in ast.walk(m)):
         if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "RuleError" and node.args:
             arg = node.args[0]
-            fmt = arg.left.value if isinstance(arg, ast.BinOp) else arg.value
+            if isinstance(arg, ast.Call) and getattr(arg.func, "id", None) == "text":
+                fmt = texts[numbers[arg.args[0].id]]
+            else:
+                fmt = arg.left.value if isinstance(arg, ast.BinOp) else arg.value
             out.append(fmt.replace("%d", "2").replace("%r", "[7]"))
     return out
 

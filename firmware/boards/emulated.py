@@ -43,10 +43,6 @@ DEFAULT_SPEC = {
 }
 
 
-def _clip(v):
-    return -_ACCEL_LIMIT if v < -_ACCEL_LIMIT else _ACCEL_LIMIT if v > _ACCEL_LIMIT else v
-
-
 class EmulatedBoard:
     def __init__(self, spec=None, frame_sink=None, urandom=None, battery_mv=3900, link=None):
         self.spec = spec if spec is not None else DEFAULT_SPEC
@@ -82,12 +78,11 @@ class EmulatedBoard:
         if self.frame_sink is not None:
             self.frame_sink(bytes(buf))  # a copy: the pixel object reuses its buffer
 
+    # Few methods, each with branches: every method is an object in the cup's heap (docs/benchmarks.md), and
+    # the emulation's count in the emulated cup's figure.
     def read_buttons(self):
-        if self._holds | self._pending:
-            self._run_holds()
-        return self._buttons
-
-    def _run_holds(self):
+        if not self._holds | self._pending:
+            return self._buttons
         # A hold is pressed at a read (once its button has been up for HOLD_GAP_MS: a press right after a
         # release would fall inside the app's debounce and never be seen) and released at the first read MS ms
         # of the board's clock later: the app's 10 ms polls see MS (to the next poll), whatever the host's
@@ -100,7 +95,8 @@ class EmulatedBoard:
                     self._holds &= ~bit
                     self._buttons &= ~bit
                     self._up_since[n] = now
-                    self._irq()
+                    if self.button_event is not None:  # as a pin interrupt: wake whoever waits
+                        self.button_event.set()
             elif self._pending & bit and not self._buttons & bit:
                 up = clock.ticks_diff(now, self._up_since[n])
                 if up >= HOLD_GAP_MS or up < 0:  # < 0: up for more than half the ticks period
@@ -108,34 +104,37 @@ class EmulatedBoard:
                     self._holds |= bit
                     self._buttons |= bit
                     self._until[n] = clock.ticks_add(now, self._hold_ms[n])
-                    self._input(self._hold_ms[n])  # a hold that waited: the clock runs fast from here
-                    self._irq()
+                    if self.on_input is not None:  # a hold that waited: the clock runs fast from here
+                        self.on_input(self._hold_ms[n])
+                    if self.button_event is not None:
+                        self.button_event.set()
+        return self._buttons
 
     def read_accel(self, buf):
         if self._shake_left > 0:
             k = self._phase % 20
-            buf[0] = _clip(_SHAKE_AMP[0] * _SIN[k] // 1000)
-            buf[1] = _clip(_SHAKE_AMP[1] * _SIN[(k + 5) % 20] // 1000)
-            buf[2] = _clip(_G_MMS2 + _SHAKE_AMP[2] * _SIN[(2 * k) % 20] // 1000)
-            self._step()
+            buf[0] = _SHAKE_AMP[0] * _SIN[k] // 1000
+            buf[1] = _SHAKE_AMP[1] * _SIN[(k + 5) % 20] // 1000
+            buf[2] = _G_MMS2 + _SHAKE_AMP[2] * _SIN[(2 * k) % 20] // 1000
+            for i in range(3):  # clipped as a real sensor saturates
+                v = buf[i]
+                buf[i] = -_ACCEL_LIMIT if v < -_ACCEL_LIMIT else _ACCEL_LIMIT if v > _ACCEL_LIMIT else v
+            self.read_switch()  # a sample of the shake consumed
         else:
             a = self._accel
             buf[0], buf[1], buf[2] = a[0], a[1], a[2]
 
     def read_switch(self):
-        if self._shake_left > 0:
-            level = ((self._phase // _SWITCH_HALF) & 1) ^ 1  # closes on the first sample
-            self._step()
-            return level
-        return self._switch
-
-    def _step(self):
+        if self._shake_left <= 0:
+            return self._switch
+        level = ((self._phase // _SWITCH_HALF) & 1) ^ 1  # closes on the first sample
         self._phase += 1
         self._shake_left -= 1
         if self._shake_left == 0:
             # "then rest": upright and still, switch open.
             self._accel = list(_REST)
             self._switch = 0
+        return level
 
     def urandom(self, n):
         if self._rng_stuck:
@@ -160,98 +159,79 @@ class EmulatedBoard:
         Never raises: a bad line from the host must not kill the firmware.
         """
         try:
-            return self._apply(line)
+            if isinstance(line, (bytes, bytearray)):
+                line = bytes(line).decode()
+            if not isinstance(line, str):
+                return "error: line must be str or bytes"
+            words = line.split()
+            if not words or words[0].startswith("#"):
+                return None
+            cmd, args = words[0], words[1:]
+            # The arguments as ints, None where one is not: the parser raises nothing on bad input.
+            nums = []
+            for a in args:
+                nums.append(int(a) if (a[1:] if a[:1] in ("-", "+") else a).isdigit() else None)
+            one = nums[0] if len(nums) == 1 else None
+            ms = 0  # how long the physical input lasts: a scaled clock (emulate.py --time-scale) runs fast
+            if cmd in ("press", "release"):
+                if len(args) != 1:
+                    return "error: usage: %s N (N = 0..3)" % cmd
+                if one is None or not 0 <= one < _N_BUTTONS:
+                    return "error: button must be 0..3, got %r" % args[0]
+                if cmd == "press":
+                    self._buttons |= 1 << one
+                else:
+                    self._buttons &= ~(1 << one)
+                    self._up_since[one] = clock.ticks_ms()
+                self._holds &= ~(1 << one)  # an explicit edge ends a hold of that button, and one waiting
+                self._pending &= ~(1 << one)
+                if self.button_event is not None:  # as a pin interrupt: wake whoever waits on button_event
+                    self.button_event.set()
+            elif cmd == "hold":
+                n, ms = nums if len(nums) == 2 else (None, None)
+                if n is None or not 0 <= n < _N_BUTTONS or ms is None or not 0 < ms <= _HOLD_MAX_MS:
+                    return "error: usage: hold N MS (N = 0..3, MS = 1..%d)" % _HOLD_MAX_MS
+                self._pending |= 1 << n  # pressed at the next read that may (a hold sent before it waits)
+                self._hold_ms[n] = ms
+            elif cmd == "accel":
+                if len(nums) != 3 or None in nums:
+                    return "error: usage: accel AX AY AZ (int mm/s^2)"
+                self._accel = [-_ACCEL_LIMIT if v < -_ACCEL_LIMIT else _ACCEL_LIMIT if v > _ACCEL_LIMIT else v
+                               for v in nums]
+                self._shake_left = 0  # an explicit reading overrides a shake in progress
+            elif cmd == "switch":
+                if one not in (0, 1):
+                    return "error: usage: switch 0|1"
+                self._switch = one
+                self._shake_left = 0
+            elif cmd == "shake":
+                if one is None or not 0 < one <= _SHAKE_MAX_MS:
+                    return "error: usage: shake MS (1..%d)" % _SHAKE_MAX_MS
+                self._shake_left = max(1, one // _SAMPLE_MS)
+                self._phase = 0
+                ms = one
+            elif cmd == "rng":
+                if len(args) != 1 or args[0] not in ("stuck", "ok"):
+                    return "error: usage: rng stuck|ok"
+                self._rng_stuck = args[0] == "stuck"
+                return None
+            elif cmd == "battery":
+                if args == ["none"]:
+                    self._battery = None
+                    return None
+                if one is None or not 0 <= one <= 20000:
+                    return "error: usage: battery MV|none"
+                self._battery = one
+                return None
+            else:
+                return "error: unknown command %r" % cmd
+            if self.on_input is not None:
+                self.on_input(ms)
+            return None
         except Exception as e:  # noqa: BLE001 - the contract is "never raises"
             return "error: %s: %r" % (type(e).__name__, line)
 
-    def _apply(self, line):
-        if isinstance(line, (bytes, bytearray)):
-            line = bytes(line).decode()
-        if not isinstance(line, str):
-            return "error: line must be str or bytes"
-        words = line.split()
-        if not words or words[0].startswith("#"):
-            return None
-        cmd, args = words[0], words[1:]
-        if cmd in ("press", "release"):
-            if len(args) != 1:
-                return "error: usage: %s N (N = 0..3)" % cmd
-            n = _int(args[0])
-            if n is None or not 0 <= n < _N_BUTTONS:
-                return "error: button must be 0..3, got %r" % args[0]
-            if cmd == "press":
-                self._buttons |= 1 << n
-            else:
-                self._buttons &= ~(1 << n)
-                self._up_since[n] = clock.ticks_ms()
-            self._holds &= ~(1 << n)  # an explicit edge ends a hold of that button, and one waiting
-            self._pending &= ~(1 << n)
-            self._input(0)
-            self._irq()
-        elif cmd == "hold":
-            n = _int(args[0]) if len(args) == 2 else None
-            ms = _int(args[1]) if len(args) == 2 else None
-            if n is None or not 0 <= n < _N_BUTTONS or ms is None or not 0 < ms <= _HOLD_MAX_MS:
-                return "error: usage: hold N MS (N = 0..3, MS = 1..%d)" % _HOLD_MAX_MS
-            self._pending |= 1 << n  # pressed at the next read that may (a hold sent before it waits)
-            self._hold_ms[n] = ms
-            self._input(ms)
-        elif cmd == "accel":
-            vals = [_int(a) for a in args]
-            if len(vals) != 3 or None in vals:
-                return "error: usage: accel AX AY AZ (int mm/s^2)"
-            self._accel = [_clip(v) for v in vals]
-            self._shake_left = 0  # an explicit reading overrides a shake in progress
-            self._input(0)
-        elif cmd == "switch":
-            v = _int(args[0]) if len(args) == 1 else None
-            if v not in (0, 1):
-                return "error: usage: switch 0|1"
-            self._switch = v
-            self._shake_left = 0
-            self._input(0)
-        elif cmd == "shake":
-            ms = _int(args[0]) if len(args) == 1 else None
-            if ms is None or not 0 < ms <= _SHAKE_MAX_MS:
-                return "error: usage: shake MS (1..%d)" % _SHAKE_MAX_MS
-            self._shake_left = max(1, ms // _SAMPLE_MS)
-            self._phase = 0
-            self._input(ms)
-        elif cmd == "rng":
-            if len(args) != 1 or args[0] not in ("stuck", "ok"):
-                return "error: usage: rng stuck|ok"
-            self._rng_stuck = args[0] == "stuck"
-        elif cmd == "battery":
-            if len(args) == 1 and args[0] == "none":
-                self._battery = None
-                return None
-            mv = _int(args[0]) if len(args) == 1 else None
-            if mv is None or not 0 <= mv <= 20000:
-                return "error: usage: battery MV|none"
-            self._battery = mv
-        else:
-            return "error: unknown command %r" % cmd
-        return None
 
-    def _input(self, ms):
-        # A scaled clock (emulate.py --time-scale) runs fast while the physical world moves.
-        if self.on_input is not None:
-            self.on_input(ms)
-
-    def _irq(self):
-        # Same effect as a pin interrupt on hardware: wake whoever waits on button_event.
-        if self.button_event is not None:
-            self.button_event.set()
-
-
-def _int(s):
-    # int() that answers None instead of raising, so the parser stays exception-free on bad input.
-    s = s.strip()
-    body = s[1:] if s[:1] in ("-", "+") else s
-    if not body or not body.isdigit():
-        return None
-    return int(s)
-
-
-def make_board(spec=None, frame_sink=None, urandom=None, battery_mv=3900, link=None):
-    return EmulatedBoard(spec, frame_sink, urandom, battery_mv, link)
+# The board's factory, as the hardware boards' make_board: the class itself (a function would be one more
+# object in the heap).
+make_board = EmulatedBoard

@@ -1,8 +1,8 @@
 """The cup application: cooperative asyncio tasks around the Cup state machine.
 
-Tasks: the shake sensor sampled at 100 Hz, the buttons polled every 10 ms (debounced in cup.buttons), the LED
-animation, and the host link. The board object is the only way to the hardware; it is handed in, never
-imported, so the same app runs on a board and emulated on a PC.
+Tasks: the inputs (the shake sensor sampled at 100 Hz, the buttons polled every 10 ms and debounced in
+cup.buttons, the LED animation every 50 ms), and the host link in and out. The board object is the only way to
+the hardware; it is handed in, never imported, so the same app runs on a board and emulated on a PC.
 """
 
 import sys
@@ -15,25 +15,26 @@ except ImportError:
     def const(x):
         return x
 
-from schocken import protocol
+from schocken import protocol, text
 
 from cup import buttons
 from cup.clock import asyncio, sleep_ms, ticks_ms
-from cup.core import TURN, Cup
+from cup.core import Cup
 from cup.leds import DiceLeds
 from cup.roller import Roller
 from cup.shake import ShakeDetector
 from cup.view import View
 
 _SAMPLE_MS = const(10)      # 100 Hz
-_BUTTON_MS = const(10)
-_LED_MS = const(50)
+_LED_EVERY = const(5)       # LED animation steps every 5th sample: 50 ms
 _MAX_QUEUED = const(16)
 # Bytes taken from the link per wake-up at most: with the byte after them a buffer of 32, one heap block on
 # the unix port. A longer burst takes a few wake-ups; on a console each byte costs a read and a poll anyway.
 _READ_SIZE = const(31)
 _CTRL_C = const(b"\x03")    # interrupt character of the REPL (never valid in a JSON line)
 _CTRL_C_BYTE = const(3)
+_TEXTS = "cup.texts"  # rare errors' texts by number (schocken.text), as in cup.core
+_TOO_LONG = const(18)
 _RETRY_MS = const(10)       # after a read that failed for memory: the other tasks run, the garbage goes
 # A line longer than _SHORT_LINE is taken only while _LINE_RESERVE bytes stay free with it decoded: what the
 # message then sets off (a turn's save, a throw's commitment) must find room, or the cup would take a line and
@@ -66,16 +67,15 @@ class App:
         self.cup = Cup(self.roller, self.view, self.send, identity, self.roller.random_bytes)
         self.cup.battery = board.battery_mv
         if config.get("state_path"):
-            from cup.store import Store
+            from cup.store import Store, restore
             self.cup.store = Store(config["state_path"])
             saved = self.cup.store.load()
             if saved:
-                self.cup.restore(saved)  # back from a reset: same turn, same hidden dice
+                restore(self.cup, saved)  # back from a reset: same turn, same hidden dice
         self.session = None         # a cup with a secret: every host line must be signed (cup/session.py)
         if config.get("secret"):
             from cup.session import Session
             self.session = Session(config["secret"], self.roller.random_bytes, board.urandom)
-        self.main_revealed = False
         self.buttons = buttons.Buttons(self.on_button, config.get("long_press_ms", buttons.LONG_MS))
         self.detector = ShakeDetector(board.sensor_kind)
 
@@ -89,7 +89,7 @@ class App:
     def on_button(self, button, event, was_long):
         collect()  # what a press sets off (a stand: its save, its commitment) in a swept heap, as on_line
         try:
-            self._button(button, event, was_long)
+            self.cup.on_button(button, event, was_long)
         except Exception as e:  # a bug must not take the cup off the table; KeyboardInterrupt still passes
             self.internal_error(e)
 
@@ -100,54 +100,29 @@ class App:
         except Exception:  # out of memory even for the report: the task that called goes on regardless
             pass
 
-    def _button(self, button, event, was_long):
-        cup = self.cup
-        if button == buttons.MAIN:
-            if event == buttons.PRESS:
-                self.main_revealed = False
-                if cup.state == TURN:
-                    cup.on_peek(True)
-                else:
-                    self.main_revealed = cup.on_main_short()
-            elif event == buttons.LONG:
-                if not self.main_revealed:  # the press that revealed must not also start the next turn
-                    cup.on_main_long()
-            elif cup.peeking:
-                cup.on_peek(False)
-        elif event == buttons.RELEASE and not was_long:
-            if cup.state == TURN:
-                cup.on_die(button)
-            else:
-                cup.on_die_idle(button)
-        elif event == buttons.LONG:
-            cup.on_die_long(button)
-
-    async def sample_task(self):
-        # The hot loop: a preallocated buffer and ints only, no allocation per sample.
-        board, detector = self.board, self.detector
+    async def input_task(self):
+        # The shake sensor at 100 Hz, the buttons every 10 ms and the LED animation every 50 ms in one task
+        # rather than three: a task, its frame and its function take heap for as long as the cup runs. The hot
+        # loop: a preallocated buffer and ints only, no allocation per sample.
+        board, detector, debouncer, view = self.board, self.detector, self.buttons, self.view
         buf = array("i", (0, 0, 0))
-        while True:
-            if detector.feed_board(ticks_ms(), board, buf):
-                collect()  # the throw's objects in a swept heap, as a line's (on_line)
-                try:
-                    self.cup.on_shake()
-                except Exception as e:
-                    self.internal_error(e)
-            await sleep_ms(_SAMPLE_MS)
-
-    async def button_task(self):
-        board, debouncer = self.board, self.buttons
-        while True:
-            debouncer.poll(ticks_ms(), board.read_buttons())
-            await sleep_ms(_BUTTON_MS)
-
-    async def led_task(self):
+        led = 0
         while True:
             try:
-                self.view.tick(self.cup)
-            except Exception as e:  # e.g. out of memory: the LEDs must keep running, as every task
+                if detector.feed_board(ticks_ms(), board, buf):
+                    collect()  # the throw's objects in a swept heap, as a line's (on_line)
+                    self.cup.on_shake()
+            except Exception as e:
                 self.internal_error(e)
-            await sleep_ms(_LED_MS)
+            debouncer.poll(ticks_ms(), board.read_buttons())  # on_button catches what the cup raises
+            led += 1
+            if led == _LED_EVERY:
+                led = 0
+                try:
+                    view.tick(self.cup)
+                except Exception as e:  # e.g. out of memory: the LEDs must keep running, as every task
+                    self.internal_error(e)
+            await sleep_ms(_SAMPLE_MS)
 
     repl_link = False  # set by run()
 
@@ -187,8 +162,8 @@ class App:
         take is answered with an error and changes nothing."""
         try:
             if line is None:
-                return self.send(protocol.error(protocol.E_TOO_LONG,
-                                                "line longer than %d bytes" % protocol.MAX_LINE))
+                return self.send(protocol.error(protocol.E_TOO_LONG, text(_TOO_LONG, protocol.MAX_LINE,
+                                                                          module=_TEXTS)))
             for b in line:  # a blank line is skipped (no copy made to find out)
                 if b not in b" \t\r\n\x0b\x0c":
                     break
@@ -201,7 +176,7 @@ class App:
             if len(line) > _SHORT_LINE:
                 collect()
                 if mem_free() < _LINE_RESERVE:
-                    raise MemoryError("no room left beside this line")  # answered no_memory: nothing changed
+                    raise MemoryError  # no room beside this line: answered no_memory, nothing changed
             if self.session is not None:
                 if msg["t"] == "hello":
                     self.cup.hello_nonce = self.session.hello(msg)
@@ -299,7 +274,7 @@ class App:
             self.view.error(self.cup)
         self.reader, self.writer = self.board.link()
         self.repl_link = _repl_link(self.board, self.reader)
-        tasks = [self.sample_task(), self.button_task(), self.led_task(), self.link_out_task()]
+        tasks = [self.input_task(), self.link_out_task()]
         tasks.extend(extra)
         running = [asyncio.create_task(t) for t in tasks]
         try:

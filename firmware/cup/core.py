@@ -8,12 +8,42 @@ States: idle (not on turn) -> turn (shaking, peeking, setting aside) -> done (st
 -> reveal_ready (round over, reveal button armed) -> revealed. ``outcome`` returns to idle.
 """
 
-from schocken import RuleError
+from schocken import RuleError, text
 from schocken import protocol
 from schocken.rules import Rules, PRESETS, from_dict
-from schocken.turn import Turn, IN_CUP, apply_steps
+from schocken.turn import Turn, IN_CUP
+
+from cup.buttons import MAIN, PRESS, RELEASE, LONG
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(x):
+        return x
 
 FIRMWARE = "0.1.0"
+
+# Refusals and errors by number in cup.texts (schocken.text): loaded for one message, so the cup keeps no
+# string per message (each ~60 B plus its length in heap).
+_TEXTS = "cup.texts"
+_NOT_YOUR_TURN = const(0)
+_NO_THROW_LEFT = const(1)
+_WAITING_NONCE = const(2)
+_NO_NONCE_WANTED = const(3)
+_IN_THE_AIR = const(4)
+_NO_SIXES = const(5)
+_NO_PEEKING = const(6)
+_NOTHING_TO_DO = const(7)
+_ROUND_NOT_OVER = const(8)
+_VERSION = const(9)
+_RULES_IN_ROUND = const(10)
+_SEAT_NAME = const(11)
+_CONFIGURE_FIRST = const(12)
+_ROUND_OPEN = const(13)
+_LIMIT = const(14)
+_NO_FINISHED = const(15)
+_UNKNOWN_RESULT = const(16)
+_REVEAL_FIRST = const(17)
 
 IDLE = "idle"
 TURN = "turn"
@@ -46,6 +76,7 @@ class Cup:
         self.nonce = None
         self.commit = None
         self.peeking = False
+        self.main_revealed = False      # the main button's press revealed: its long press does nothing
         self.standalone_limit = self.rules.max_throws
         self.result = None
         self.store = None               # a cup.store.Store: the state survives a reset
@@ -69,49 +100,32 @@ class Cup:
                          "nonces": [[k, v] for k, v in self.nonces.items()], "awaiting": self.awaiting,
                          "transcript": t.transcript if t else None}}
 
-    def restore(self, data):
-        """Back to the state of a snapshot; a snapshot that does not replay under the rules is ignored."""
-        try:
-            table, rnd, turn_data = data["table"], data["round"], data["turn"]
-            rules = from_dict(table["rules"])
-            turn = None
-            if turn_data["transcript"] is not None:
-                turn = apply_steps(Turn(rules, rnd["limit"]), turn_data["transcript"])
-            self.rules, self.name, self.seat, self.hosted = (rules, table["name"], table["seat"],
-                                                             table["hosted"])
-            self.state, self.round, self.limit, self.turn = rnd["state"], rnd["round"], rnd["limit"], turn
-            self.nonce, self.commit, self.result = rnd["nonce"], rnd["commit"], rnd["result"]
-            self.fair, self.awaiting = table["fair"], turn_data["awaiting"]
-            self.seed = _fair().unhex(turn_data["seed"]) if turn_data["seed"] else None
-            self.nonces = {k: v for k, v in turn_data["nonces"]}
-        except (RuleError, KeyError, TypeError, ValueError):
-            return False
-        self.view.show(self)
-        return True
-
     def save(self):
         if self.store is not None:
             self.store.save(self.snapshot())
 
     # --- physical inputs ----------------------------------------------------------------------------
+    # Few methods, each with branches: every method is an object in the cup's heap for as long as it runs
+    # (about 85 bytes on the 64-bit port, docs/benchmarks.md), however small.
     def on_shake(self):
         """The shake detector says a throw happened: roll the dice still in the cup."""
         if self.state != TURN or not self.turn.can_roll():
-            return self._refuse("not your turn" if self.state != TURN else "no throw left")
+            return self._refuse(_NOT_YOUR_TURN if self.state != TURN else _NO_THROW_LEFT)
         if not self._secrets():
             return
         if self.fair:  # the set-aside decisions are final now; the host's nonce for this throw follows them
             if self.awaiting is not None:
-                return self._refuse("waiting for the host's nonce")
+                return self._refuse(_WAITING_NONCE)
             self.awaiting = self.turn.throws_used + 1
             self.save()
             return self.send({"t": "shake", "round": self.round, "throw": self.awaiting,
-                              "public": self._public()})
+                              "public": [[s, v] for s, v in self.turn.public()]})
         try:
             self._recheck()
             dice = self.roller.roll(len(self.turn.in_cup()))
         except Exception as e:  # RollRefused: the health test failed; never roll from a bad source
-            return self._rng_failed(e)
+            self.view.error(self)
+            return self._report(protocol.E_RNG, None, str(e))
         self._rolled(dice)
 
     def _recheck(self):
@@ -119,10 +133,6 @@ class Cup:
         # the continuous tests is rare but possible (cup/roller.py); a broken source fails it again.
         if not self.roller.healthy and self.roller.health_check():
             self.view.failed = False
-
-    def _rng_failed(self, e):
-        self.view.error(self)
-        self._report(protocol.E_RNG, str(e))
 
     def _secrets(self):
         """This turn's secrets, drawn from the health-tested stream before its first throw: the commitment's
@@ -135,7 +145,8 @@ class Cup:
             nonce = self.urandom(16)
             seed = self.urandom(32) if self.fair else None
         except Exception as e:  # RollRefused
-            self._rng_failed(e)
+            self.view.error(self)
+            self._report(protocol.E_RNG, None, str(e))
             return False
         self.nonce = "".join("%02x" % b for b in nonce)
         self.seed = seed
@@ -143,14 +154,6 @@ class Cup:
         if seed is not None:  # committed before the first throw: no seed can be chosen after seeing a nonce
             self.send({"t": "seed", "round": self.round, "hash": _fair().seed_commitment(seed)})
         return True
-
-    def _msg_nonce(self, msg):
-        if self.state != TURN or msg["round"] != self.round or msg["throw"] != self.awaiting:
-            return self._report(protocol.E_STATE, "no throw waits for this nonce", "nonce")
-        self.nonces[self.awaiting] = msg["nonce"]
-        self.awaiting = None
-        self._rolled(_fair().derive_dice(self.seed, msg["nonce"], self.round, len(self.nonces),
-                                         len(self.turn.in_cup())))
 
     def _rolled(self, dice):
         try:
@@ -169,163 +172,166 @@ class Cup:
             self.send({"t": "done", "round": self.round, "throws": self.turn.throws_used,
                        "commit": self.commit})
 
-    def _refused_off_turn(self):
-        # A die or the stand counts on turn only, and not while a fair throw waits for the host's nonce.
-        refused = self.state != TURN or self.awaiting is not None
-        if refused:
-            self._refuse("not your turn" if self.state != TURN else "the dice are in the air")
-        return refused
+    def on_button(self, button, event, was_long):
+        """A debounced button event (cup.buttons: button 0..2 a die, MAIN; PRESS, RELEASE or LONG).
 
-    def on_die(self, slot):
-        """A die button: set the die aside, or take it back within the same throw."""
-        if self._refused_off_turn():
-            return
+        Main button: pressed on turn it looks under the cup (as lifting it would) until released; pressed
+        after the round it is the reveal button; held long it stands (on turn), starts a turn (alone, idle) or
+        clears the table (alone, revealed). A die button: released on turn it sets the die aside or takes it
+        back within the same throw; held long on a six it turns the sixes (Sechsen drehen: all offered
+        sixes, two -> one 1, three -> two 1s); released alone before the turn, die k sets the throw limit to
+        k + 1."""
+        state = self.state
+        if button == MAIN and event != LONG:
+            if event == RELEASE:
+                if self.peeking:
+                    self.peeking = False
+                    self.view.show(self)
+                return
+            self.main_revealed = False
+            if state == TURN:
+                if not self.turn.may_peek():  # the last permitted throw stays hidden, also from its owner
+                    self.peeking = False
+                    return self._refuse(_NO_PEEKING)
+                self.peeking = True
+                return self.view.show(self)
+            if state == READY or (not self.hosted and state == DONE):
+                self.main_revealed = True  # this press's long press must not also start the next turn
+                return self._reveal()
+            if self.hosted and state == DONE:
+                self._refuse(_ROUND_NOT_OVER)
+            return  # alone and idle: the long press that starts a turn is on its way
+        if button == MAIN:
+            if self.main_revealed:
+                return
+            self.peeking = False
+            if state != TURN:
+                if not self.hosted and state in (IDLE, REVEALED):
+                    return self._begin(self.round + 1, self.standalone_limit)
+                return self._refuse(_NOTHING_TO_DO)
+        elif event == PRESS or (event == RELEASE and was_long):
+            return  # a die counts when released, or once held long
+        elif event == RELEASE and state != TURN:
+            if self.hosted or state not in (IDLE, REVEALED):
+                return self._refuse(_NOT_YOUR_TURN)
+            self.standalone_limit = min(button + 1, self.rules.max_throws)
+            return self.view.show(self)
+        # A move on turn; not while a fair throw waits for the host's nonce.
+        if state != TURN or self.awaiting is not None:
+            return self._refuse(_NOT_YOUR_TURN if state != TURN else _IN_THE_AIR)
+        turn = self.turn
         try:
-            if self.turn.state[slot] == IN_CUP:
-                self.turn.set_aside(slot)
+            if button == MAIN:
+                turn.stand()
+            elif event == LONG:
+                sixes = turn.sixes_available()
+                if button not in sixes:
+                    return self._refuse(_NO_SIXES)
+                turn.turn_sixes(sixes)
+                event = "turn"
+            elif turn.state[button] == IN_CUP:
+                turn.set_aside(button)
                 event = "aside"
             else:
-                self.turn.take_back(slot)
+                turn.take_back(button)
                 event = "back"
         except RuleError as e:
             return self._refuse(str(e))
-        self._progress(event)
-
-    def on_die_long(self, slot):
-        """A long press on a six: Sechsen drehen (all offered sixes; two sixes -> one 1, three -> two 1s)."""
-        if self._refused_off_turn():
-            return
-        sixes = self.turn.sixes_available()
-        if slot not in sixes:
-            return self._refuse("Sechsen drehen is not possible now")
-        try:
-            self.turn.turn_sixes(sixes)
-        except RuleError as e:
-            return self._refuse(str(e))
-        self._progress("turn")
-
-    def on_peek(self, held):
-        """Main button held: look under the cup, as lifting it would; released: cover again."""
-        if held and (self.state != TURN or not self.turn.may_peek()):
-            self.peeking = False
-            return self._refuse("peeking is not allowed now")
-        self.peeking = held
-        self.view.show(self)
-
-    def on_main_long(self):
-        """Long press: stand (on turn), start a turn (alone, idle), or clear the table (alone, revealed)."""
-        self.peeking = False
-        if self.state == TURN:
-            if self._refused_off_turn():
-                return
-            try:
-                self.turn.stand()
-            except RuleError as e:
-                return self._refuse(str(e))
-            return self._stand()
-        if not self.hosted and self.state in (IDLE, REVEALED):
-            return self._begin(self.round + 1, self.standalone_limit)
-        self._refuse("nothing to do")
-
-    def on_main_short(self):
-        """A press after the round: the reveal button. Returns True if it revealed."""
-        if self.state == READY or (not self.hosted and self.state == DONE):
-            self._reveal()
-            return True
-        if self.hosted and self.state == DONE:
-            self._refuse("the round is not over")
-        return False  # alone and idle: the long press that starts a turn is on its way
-
-    def on_die_idle(self, slot):
-        """Alone at a paper-Deckel table: die button k before the turn sets the throw limit to k+1."""
-        if self.hosted or self.state not in (IDLE, REVEALED):
-            return self._refuse("not your turn")
-        self.standalone_limit = min(slot + 1, self.rules.max_throws)
+        if button != MAIN:
+            return self._progress(event)
+        self.state = DONE
+        self.commit = protocol.commitment(self.round, turn.dice(), self.nonce)
+        self.save()  # the commitment is in flash before anyone hears of it
+        self.send({"t": "done", "round": self.round, "throws": turn.throws_used, "commit": self.commit})
         self.view.show(self)
 
     # --- host messages ------------------------------------------------------------------------------
     def on_message(self, msg):
-        """A message that protocol.decode validated against HOST_TO_CUP."""
-        getattr(self, "_msg_" + msg["t"])(msg)
-
-    def _msg_hello(self, msg):
-        if msg["v"] != protocol.VERSION:
-            return self._report(protocol.E_VERSION,
-                                "protocol version %d, cup speaks %d" % (msg["v"], protocol.VERSION), "hello")
-        out = {"t": "identity", "v": protocol.VERSION, "cup": self.identity["cup"], "name": self.name,
-               "fw": FIRMWARE, "board": self.identity["board"],
-               "battery": self.battery() if self.battery else None, "presets": sorted(PRESETS)}
-        if self.hello_nonce is not None:
-            out["nonce"] = self.hello_nonce
-        self.send(out)
-
-    def _msg_configure(self, msg):
-        if self.state in (TURN, DONE, READY):
-            return self._report(protocol.E_STATE, "cannot change the rules during a round", "configure")
-        try:
-            rules = from_dict(msg["rules"])
-        except RuleError as e:
-            return self._report(protocol.E_BAD_MESSAGE, str(e), "configure")
-        if msg["seat"] < 0 or len(msg["name"]) > protocol.MAX_NAME:
-            return self._report(protocol.E_BAD_MESSAGE, "seat must be >= 0 and the name short", "configure")
-        # The state stays: a revealed throw may still be owed to a host that restarted before logging it.
-        self.rules, self.name, self.seat, self.hosted = rules, msg["name"], msg["seat"], True
-        self.fair = bool(msg.get("fair"))
-        if self.fair:  # loaded now, while the heap has room for a module: mid turn it may not
-            _fair()
-        self.result = None
-        self._ok("configure", {"name": self.name, "seat": self.seat})  # what the cup took, for its BLE advert
-        self.view.show(self)
-
-    def _msg_turn(self, msg):
-        if not self.hosted:
-            return self._report(protocol.E_STATE, "configure the cup first", "turn")
-        if self.state in (TURN, DONE, READY) and msg.get("void") != self.round:
-            return self._report(protocol.E_STATE, "a round is still open", "turn")
-        # "void": the table ruled this cup out of the round it still holds (it was away): that turn is void.
-        limit = msg.get("limit")
-        if limit is not None and not 1 <= limit <= self.rules.max_throws:
-            return self._report(protocol.E_BAD_MESSAGE, "limit must be 1 to %d" % self.rules.max_throws,
-                                "turn")
-        self._ok("turn")
-        self._begin(msg["round"], limit)
-
-    def _msg_round_end(self, msg):
-        if self.state != DONE or msg["round"] != self.round:
-            return self._report(protocol.E_STATE, "no finished turn of round %d" % msg["round"], "round_end")
-        self.state = READY
-        self._ok("round_end")
-        self.view.show(self)
-
-    def _msg_reveal(self, msg):
-        if self.state not in (DONE, READY, REVEALED) or msg["round"] != self.round:
-            return self._report(protocol.E_STATE, "no finished turn of round %d" % msg["round"], "reveal")
-        self._reveal()
-
-    def _msg_outcome(self, msg):
-        if msg["result"] not in protocol.RESULTS:
-            return self._report(protocol.E_BAD_MESSAGE, "unknown result", "outcome")
-        if self.state in (TURN, DONE, READY):
-            return self._report(protocol.E_STATE, "reveal first", "outcome")
-        self.result = msg["result"]
-        self.state = IDLE
-        self._ok("outcome")
-        self.view.show(self)
-
-    def _msg_status(self, msg):
-        out = {"t": "status", "state": self.state, "round": self.round if self.turn else None,
-               "throws": self.turn.throws_used if self.turn else 0,
-               "public": self._public(), "seat": self.seat, "name": self.name}
-        if msg.get("id") is not None:
-            out["id"] = msg["id"]
-        if self.state == TURN and self.seed is not None:  # a host that missed the seed or the shake gets them
-            out["seed"] = _fair().seed_commitment(self.seed)
-            if self.awaiting is not None:
-                out["awaiting"] = self.awaiting
-        self.send(out)
-        if self.state in (DONE, READY, REVEALED):  # a host that lost the commitment gets it again
-            self.send({"t": "done", "round": self.round, "throws": self.turn.throws_used,
-                       "commit": self.commit})
+        """A message that protocol.decode validated against HOST_TO_CUP: one branch per type."""
+        kind = msg["t"]
+        state = self.state
+        if kind == "status":
+            out = {"t": "status", "state": state, "round": self.round if self.turn else None,
+                   "throws": self.turn.throws_used if self.turn else 0,
+                   "public": [[s, v] for s, v in self.turn.public()] if self.turn else [],
+                   "seat": self.seat, "name": self.name}
+            if msg.get("id") is not None:
+                out["id"] = msg["id"]
+            if state == TURN and self.seed is not None:  # a host that missed the seed or the shake gets them
+                out["seed"] = _fair().seed_commitment(self.seed)
+                if self.awaiting is not None:
+                    out["awaiting"] = self.awaiting
+            self.send(out)
+            if state in (DONE, READY, REVEALED):  # a host that lost the commitment gets it again
+                self.send({"t": "done", "round": self.round, "throws": self.turn.throws_used,
+                           "commit": self.commit})
+        elif kind == "nonce":
+            if state != TURN or msg["round"] != self.round or msg["throw"] != self.awaiting:
+                return self._report(protocol.E_STATE, kind, _NO_NONCE_WANTED)
+            self.nonces[self.awaiting] = msg["nonce"]
+            self.awaiting = None
+            self._rolled(_fair().derive_dice(self.seed, msg["nonce"], self.round, len(self.nonces),
+                                             len(self.turn.in_cup())))
+        elif kind == "hello":
+            if msg["v"] != protocol.VERSION:
+                return self._report(protocol.E_VERSION, kind, _VERSION, msg["v"], protocol.VERSION)
+            out = {"t": "identity", "v": protocol.VERSION, "cup": self.identity["cup"], "name": self.name,
+                   "fw": FIRMWARE, "board": self.identity["board"],
+                   "battery": self.battery() if self.battery else None, "presets": sorted(PRESETS)}
+            if self.hello_nonce is not None:
+                out["nonce"] = self.hello_nonce
+            self.send(out)
+        elif kind == "configure":
+            if state in (TURN, DONE, READY):
+                return self._report(protocol.E_STATE, kind, _RULES_IN_ROUND)
+            try:
+                rules = from_dict(msg["rules"])
+            except RuleError as e:
+                return self._report(protocol.E_BAD_MESSAGE, kind, str(e))
+            if msg["seat"] < 0 or len(msg["name"]) > protocol.MAX_NAME:
+                return self._report(protocol.E_BAD_MESSAGE, kind, _SEAT_NAME)
+            # The state stays: a revealed throw may still be owed to a host that restarted before logging it.
+            self.rules, self.name, self.seat, self.hosted = rules, msg["name"], msg["seat"], True
+            self.fair = bool(msg.get("fair"))
+            if self.fair:  # loaded now, while the heap has room for a module: mid turn it may not
+                _fair()
+            self.result = None
+            self.save()
+            # what the cup took, for its BLE advert
+            self.send({"t": "ok", "re": kind, "name": self.name, "seat": self.seat})
+            self.view.show(self)
+        elif kind == "turn":
+            if not self.hosted:
+                return self._report(protocol.E_STATE, kind, _CONFIGURE_FIRST)
+            # "void": the table ruled this cup out of the round it still holds (it was away): that turn is
+            # void.
+            if state in (TURN, DONE, READY) and msg.get("void") != self.round:
+                return self._report(protocol.E_STATE, kind, _ROUND_OPEN)
+            limit = msg.get("limit")
+            if limit is not None and not 1 <= limit <= self.rules.max_throws:
+                return self._report(protocol.E_BAD_MESSAGE, kind, _LIMIT, self.rules.max_throws)
+            self.send({"t": "ok", "re": kind})
+            self._begin(msg["round"], limit)
+        elif kind == "outcome":
+            if msg["result"] not in protocol.RESULTS:
+                return self._report(protocol.E_BAD_MESSAGE, kind, _UNKNOWN_RESULT)
+            if state in (TURN, DONE, READY):
+                return self._report(protocol.E_STATE, kind, _REVEAL_FIRST)
+            self.result = msg["result"]
+            self.state = IDLE
+            self.save()
+            self.send({"t": "ok", "re": kind})
+            self.view.show(self)
+        else:  # round_end, reveal: for the round this cup finished
+            if state not in ((DONE,) if kind == "round_end" else (DONE, READY, REVEALED)) \
+                    or msg["round"] != self.round:
+                return self._report(protocol.E_STATE, kind, _NO_FINISHED, msg["round"])
+            if kind == "reveal":
+                return self._reveal()
+            self.state = READY
+            self.save()
+            self.send({"t": "ok", "re": kind})
+            self.view.show(self)
 
     # --- internals ----------------------------------------------------------------------------------
     def _begin(self, round_id, limit):
@@ -340,14 +346,6 @@ class Cup:
             self.save()
         self.view.show(self)
 
-    def _stand(self):
-        self.state = DONE
-        self.peeking = False
-        self.commit = protocol.commitment(self.round, self.turn.dice(), self.nonce)
-        self.save()  # the commitment is in flash before anyone hears of it
-        self.send({"t": "done", "round": self.round, "throws": self.turn.throws_used, "commit": self.commit})
-        self.view.show(self)
-
     def _reveal(self):
         self.state = REVEALED
         self.save()
@@ -359,42 +357,17 @@ class Cup:
         self.send(msg)
         self.view.show(self)
 
-    def _public(self):
-        return [[s, v] for s, v in self.turn.public()] if self.turn else []
-
     def _progress(self, event):
         self.save()
         self.send({"t": "progress", "round": self.round, "throws": self.turn.throws_used,
-                   "public": self._public(), "event": event})
+                   "public": [[s, v] for s, v in self.turn.public()], "event": event})
         self.view.show(self)
 
-    def _ok(self, re, fields=None):
-        if re in ("configure", "round_end", "outcome"):
-            self.save()
-        msg = {"t": "ok", "re": re}
-        if fields:
-            msg.update(fields)
-        self.send(msg)
+    def _report(self, code, re, what, *args):
+        # what: a text of cup.texts by number (formatted with args), or a text made already (a RuleError's)
+        self.view.refuse(self)  # first: the status pixel flashes even when there is no memory for the text
+        self.send(protocol.error(code, what if type(what) is str else text(what, *args, module=_TEXTS), re))
 
-    def _report(self, code, text, re=None):
-        self.send(protocol.error(code, text, re))
-        self.view.refuse(self)
-
-    def _refuse(self, text):
+    def _refuse(self, what):
         # A physical input the rules refuse: the status pixel flashes; the host hears of it too.
-        self.view.refuse(self)
-        self.send(protocol.error(protocol.E_REFUSED, text, "input"))
-
-    def shown_dice(self):
-        """(slot, value, kind) for the LEDs: dice set aside are public, the rest only while peeking or after
-        the reveal (kind "aside" or "cup")."""
-        if not self.turn or not self.turn.throws_used:
-            if self.hosted and self.state == IDLE and self.seat is not None and self.seat < 6:
-                return [(0, self.seat + 1, "seat")]  # seated by the host: die 1 shows the seat before play
-            return []
-        out = []
-        for s in range(3):
-            kept = self.turn.state[s] != IN_CUP
-            if kept or self.peeking or self.state == REVEALED:
-                out.append((s, self.turn.values[s], "aside" if kept else "cup"))
-        return out
+        self._report(protocol.E_REFUSED, "input", what)

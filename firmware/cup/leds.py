@@ -90,6 +90,7 @@ class DiceLeds:
         self._px = pixels
         pixels.auto_write = False  # one write per view change, not one per pixel
         self._cap = min(max(max_brightness, 0.0), BRIGHTNESS_CAP)
+        self.max_brightness = self._cap  # an attribute, not a property: no method object in the heap
         self._flashing = False
         self._flash = OFF  # the flashing status color
         self._flash_period = 0
@@ -99,10 +100,6 @@ class DiceLeds:
         self.clear()
 
     @property
-    def max_brightness(self):
-        return self._cap
-
-    @property
     def brightness(self):
         return self._px.brightness
 
@@ -110,9 +107,6 @@ class DiceLeds:
     def brightness(self, value):
         # Clamp to the power cap: a higher request is not an error, it just cannot happen.
         self._px.brightness = min(max(value, 0.0), self._cap)
-
-    def _set(self, i, color):
-        self._px[i] = color
 
     def _show(self, show):
         if not show:
@@ -129,7 +123,7 @@ class DiceLeds:
         mask = PIPS[face]
         base = slot * PIPS_PER_DIE
         for p in range(PIPS_PER_DIE):
-            self._set(base + p, color if (mask >> p) & 1 else OFF)
+            self._px[base + p] = color if (mask >> p) & 1 else OFF
         self._show(show)
 
     def refresh(self):
@@ -142,7 +136,7 @@ class DiceLeds:
     def status(self, color, show=True):
         """Steady status color (stops a flash)."""
         self._flashing = False
-        self._set(STATUS_INDEX, color)
+        self._px[STATUS_INDEX] = color
         self._show(show)
 
     def flash(self, color, now_ms, period_ms=250):
@@ -152,7 +146,7 @@ class DiceLeds:
         self._flash_period = period_ms
         self._flash_next = (now_ms + period_ms) & _TICKS_MAX
         self._flash_lit = True
-        self._set(STATUS_INDEX, color)
+        self._px[STATUS_INDEX] = color
         self._show(True)
 
     def update(self, now_ms):
@@ -164,14 +158,14 @@ class DiceLeds:
             return False
         self._flash_next = (self._flash_next + self._flash_period) & _TICKS_MAX
         self._flash_lit = not self._flash_lit
-        self._set(STATUS_INDEX, self._flash if self._flash_lit else OFF)
+        self._px[STATUS_INDEX] = self._flash if self._flash_lit else OFF
         self._show(True)
         return True
 
     def clear(self, show=True):
         self._flashing = False
         for i in range(N_PIXELS):
-            self._set(i, OFF)
+            self._px[i] = OFF
         self._show(show)
 
     def frame(self):

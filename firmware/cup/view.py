@@ -11,6 +11,8 @@ except ImportError:
     def const(x):
         return x
 
+from schocken.turn import IN_CUP
+
 from cup import leds
 from cup.clock import ticks_ms, ticks_diff, ticks_add
 
@@ -28,15 +30,20 @@ class View:
         self.failed = False
 
     def show(self, cup):
-        shown = cup.shown_dice()
-        lit = [False, False, False]
-        for slot, value, kind in shown:
-            color = leds.DIE_KEPT if kind == "aside" else leds.WAITING if kind == "seat" else leds.DIE
-            self.leds.show_die(slot, value, color, show=False)
-            lit[slot] = True
+        # Dice set aside are public (orange), the rest lit (white) only while peeking or after the reveal; a
+        # cup seated by the host shows its seat on die 1 (blue) before play.
+        turn = cup.turn
         for slot in range(3):
-            if not lit[slot]:
-                self.leds.clear_die(slot, show=False)
+            value, color = 0, leds.OFF
+            if not turn or not turn.throws_used:
+                if (slot == 0 and cup.hosted and cup.state == "idle" and cup.seat is not None
+                        and cup.seat < 6):
+                    value, color = cup.seat + 1, leds.WAITING
+            elif turn.state[slot] != IN_CUP:
+                value, color = turn.values[slot], leds.DIE_KEPT
+            elif cup.peeking or cup.state == "revealed":
+                value, color = turn.values[slot], leds.DIE
+            self.leds.show_die(slot, value, color, show=False)  # face 0: blank
         if self.refusing_until is None:
             self.leds.status(self._status_color(cup), show=False)
         self.leds.refresh()

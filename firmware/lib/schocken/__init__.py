@@ -13,3 +13,29 @@ __distribution__ = "schocken-cup"
 
 class RuleError(ValueError):
     """A move, an input or a rule option that the rules do not allow. The message names the problem."""
+
+
+def text(n, *args, module="schocken.texts"):
+    """Text number ``n`` of a texts module (this package's schocken.texts, or the cup's cup.texts), formatted
+    with ``args``. The module is loaded for the one message and, on MicroPython, dropped again at once: a cup
+    keeps none of the texts it might send (each a string of ~60 bytes plus its length in heap while loaded),
+    only a number per place that raises one. A cup with no room to load the module says which text it means
+    instead ("cup.texts 10"): the error still goes out with its code, which is what a host acts on."""
+    import sys
+    modules = sys.modules
+    texts = modules.get(module)
+    if texts is None:
+        try:
+            __import__(module)
+        except MemoryError:
+            return "%s %d" % (module, n)
+        texts = modules[module]
+        if sys.implementation.name == "micropython":
+            del modules[module]
+            package, _, name = module.rpartition(".")
+            try:
+                delattr(modules[package], name)  # the import set it on the package too
+            except (AttributeError, KeyError):
+                pass
+    s = texts.TEXTS[n]
+    return s % args if args else s

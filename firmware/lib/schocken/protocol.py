@@ -22,7 +22,19 @@ try:
 except ImportError:  # very small ports
     hashlib = None
 
-from schocken import RuleError
+from schocken import RuleError, text
+
+# Texts of schocken.texts (schocken.text): a number each, so this module keeps no string per message.
+_NOT_OBJECT = const(38)
+_NO_TYPE = const(39)
+_UNKNOWN_TYPE = const(40)
+_NEEDS_FIELD = const(41)
+_WRONG_TYPE = const(42)
+_LINE_TOO_LONG = const(43)
+_NOT_UTF8 = const(44)
+_NOT_JSON = const(45)
+_MSG_TOO_LONG = const(46)
+_NO_HASHLIB = const(47)
 
 # MicroPython's json.loads parses any buffer where it lies, and checks the UTF-8 of every string it makes as
 # bytes.decode would (both follow MICROPY_PY_BUILTINS_STR_UNICODE_CHECK): a cup decodes a line without copying
@@ -166,40 +178,40 @@ def _kind_ok(value, kind):
 def validate(msg, table):
     """Check a decoded message against HOST_TO_CUP or hostside.CUP_TO_HOST; returns its type."""
     if not isinstance(msg, dict):
-        raise ProtocolError(E_BAD_MESSAGE, "a message is a JSON object")
+        raise ProtocolError(E_BAD_MESSAGE, text(_NOT_OBJECT))
     kind = msg.get("t")
     if not isinstance(kind, str):
-        raise ProtocolError(E_BAD_MESSAGE, "message has no type field t")
+        raise ProtocolError(E_BAD_MESSAGE, text(_NO_TYPE))
     spec = table.get(kind)
     if spec is None:
-        raise ProtocolError(E_UNKNOWN, "unknown message type %s" % kind[:32])
+        raise ProtocolError(E_UNKNOWN, text(_UNKNOWN_TYPE, kind[:32]))
     for word in spec.split():  # as fields(spec), without a list of pairs per message (measured: a cup's heap)
         name, field_kind = word.split(":")
         value = msg.get(name)
         if value is None:
             if field_kind[-1] == "?":
                 continue
-            raise ProtocolError(E_BAD_MESSAGE, "%s needs field %s" % (kind, name))
+            raise ProtocolError(E_BAD_MESSAGE, text(_NEEDS_FIELD, kind, name))
         if not _kind_ok(value, field_kind[0]):
-            raise ProtocolError(E_BAD_MESSAGE, "%s: field %s has the wrong type" % (kind, name))
+            raise ProtocolError(E_BAD_MESSAGE, text(_WRONG_TYPE, kind, name))
     return kind
 
 
 def decode(line, table):
     """One received line (bytes, bytearray, memoryview or str; newline allowed) -> validated message dict."""
     if len(line) > MAX_LINE or (len(line) == MAX_LINE and line[-1:] not in (b"\n", "\n")):
-        raise ProtocolError(E_TOO_LONG, "line longer than %d bytes" % MAX_LINE)
+        raise ProtocolError(E_TOO_LONG, text(_LINE_TOO_LONG, MAX_LINE))
     if not isinstance(line, str) and not _IN_PLACE:
         try:
             line = bytes(line).decode("utf-8")
         except UnicodeError:
-            raise ProtocolError(E_BAD_JSON, "line is not UTF-8")
+            raise ProtocolError(E_BAD_JSON, text(_NOT_UTF8))
     try:
         msg = json.loads(line)
     except UnicodeError:  # MicroPython: a string in the line is not UTF-8
-        raise ProtocolError(E_BAD_JSON, "line is not UTF-8")
+        raise ProtocolError(E_BAD_JSON, text(_NOT_UTF8))
     except (ValueError, TypeError, IndexError, KeyError):  # MicroPython's json raises a few kinds
-        raise ProtocolError(E_BAD_JSON, "line is not JSON")
+        raise ProtocolError(E_BAD_JSON, text(_NOT_JSON))
     validate(msg, table)
     return msg
 
@@ -221,7 +233,7 @@ def pieces(msg):
         size += len(part)
         out.append(part)
     if size >= MAX_LINE:  # with its newline, as in line()
-        raise ProtocolError(E_TOO_LONG, "message longer than %d bytes" % MAX_LINE)
+        raise ProtocolError(E_TOO_LONG, text(_MSG_TOO_LONG, MAX_LINE))
     out.append(b"}\n")
     return out
 
@@ -230,7 +242,7 @@ def line(body):
     """A message's bytes (plain JSON, or signed: fair.sign) -> the line to send; ProtocolError if too long."""
     data = body + b"\n"
     if len(data) > MAX_LINE:
-        raise ProtocolError(E_TOO_LONG, "message longer than %d bytes" % MAX_LINE)
+        raise ProtocolError(E_TOO_LONG, text(_MSG_TOO_LONG, MAX_LINE))
     return data
 
 
@@ -246,6 +258,6 @@ def commitment(round_id, dice, nonce):
     """SHA-256 over the round, the hidden final dice and the cup's random nonce (hex): fixes the result before
     anything is revealed, and the nonce keeps the 56 possible throws from being tried against it."""
     if hashlib is None:
-        raise RuleError("this port has no hashlib")
-    text = "schocken:%d:%s:%s" % (round_id, "".join(str(d) for d in dice), nonce)
-    return hexlify(hashlib.sha256(text.encode()).digest()).decode()
+        raise RuleError(text(_NO_HASHLIB))
+    data = "schocken:%d:%s:%s" % (round_id, "".join(str(d) for d in dice), nonce)
+    return hexlify(hashlib.sha256(data.encode()).digest()).decode()

@@ -4,7 +4,26 @@ Every difference between the seeds is an option, so any option can be switched o
 (``Rules("standard", jule=True)``). ``docs/rules.md`` quotes the passage each choice comes from.
 """
 
-from schocken import RuleError
+from schocken import RuleError, text
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(x):
+        return x
+
+# Texts of schocken.texts (schocken.text): a number each, so this module keeps no string per message.
+_NEEDS_BOOL = const(27)
+_NEEDS_INT = const(28)
+_OUT_OF_RANGE = const(29)
+_ONE_OF = const(30)
+_UNKNOWN_SET = const(31)
+_UNKNOWN_OPTION = const(32)
+_MAX_THROWS = const(33)
+_DECKEL_TOTAL = const(34)
+_MIN_PLAYERS = const(35)
+_NO_PRESET = const(36)
+_OPTIONS_OBJECT = const(37)
 
 
 def _parse(name, value):
@@ -17,17 +36,17 @@ def _parse(name, value):
             return True
         if text in ("0", "false", "no", "off", "nein"):
             return False
-        raise RuleError("option %s needs true or false, not %r" % (name, value))
+        raise RuleError(text(_NEEDS_BOOL, name, value))
     if isinstance(default, int):
         try:
             number = int(value)
         except (TypeError, ValueError):
-            raise RuleError("option %s needs a whole number, not %r" % (name, value))
+            raise RuleError(text(_NEEDS_INT, name, value))
         if isinstance(value, bool) or number < 0 or number > 99:
-            raise RuleError("option %s is out of range: %r" % (name, value))
+            raise RuleError(text(_OUT_OF_RANGE, name, value))
         return number
     if value not in _CHOICES[name]:
-        raise RuleError("option %s must be one of %s, not %r" % (name, ", ".join(_CHOICES[name]), value))
+        raise RuleError(text(_ONE_OF, name, ", ".join(_CHOICES[name]), value))
     return value
 
 
@@ -63,24 +82,24 @@ class Rules:
 
     def __init__(self, name="standard", **options):
         if name not in PRESETS:
-            raise RuleError("unknown rule set %r (known: %s)" % (name, ", ".join(sorted(PRESETS))))
+            raise RuleError(text(_UNKNOWN_SET, name, ", ".join(sorted(PRESETS))))
         self.name = name
         self.seed, changes = PRESETS[name]
         for key in changes:
             setattr(self, key, changes[key])
         for key in options:
             if key not in OPTION_NAMES:
-                raise RuleError("unknown option %r (known: %s)" % (key, ", ".join(OPTION_NAMES)))
+                raise RuleError(text(_UNKNOWN_OPTION, key, ", ".join(OPTION_NAMES)))
             setattr(self, key, _parse(key, options[key]))
         self._check()
 
     def _check(self):
         if not 1 <= self.max_throws <= 3:
-            raise RuleError("option max_throws must be 1, 2 or 3")
+            raise RuleError(text(_MAX_THROWS))
         if not 1 <= self.deckel_total <= 99:
-            raise RuleError("option deckel_total must be at least 1")
+            raise RuleError(text(_DECKEL_TOTAL))
         if self.min_players < 2:
-            raise RuleError("option min_players must be at least 2")
+            raise RuleError(text(_MIN_PLAYERS))
 
     def options(self):
         """All option values as a new dict."""
@@ -154,8 +173,8 @@ OPTION_NAMES = tuple(sorted(k for k in Rules.__dict__ if k[0] != "_" and not cal
 def from_dict(data):
     """Inverse of ``Rules.to_dict``; raises RuleError on anything malformed."""
     if not isinstance(data, dict) or not isinstance(data.get("preset"), str):
-        raise RuleError("rule set needs a preset name")
+        raise RuleError(text(_NO_PRESET))
     options = data.get("options") or {}
     if not isinstance(options, dict):
-        raise RuleError("rule options must be an object")
+        raise RuleError(text(_OPTIONS_OBJECT))
     return Rules(data["preset"], **options)

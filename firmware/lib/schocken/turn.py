@@ -8,7 +8,42 @@ RuleError with a reason a player understands; the turn is unchanged after a refu
 The transcript records every accepted move, so the host can replay a revealed turn and check it.
 """
 
-from schocken import RuleError
+from schocken import RuleError, text
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(x):
+        return x
+
+# Texts of schocken.texts (schocken.text): a number each, so this module keeps no string per message.
+_LIMIT_RANGE = const(0)
+_NO_THROW = const(1)
+_TURNED_THROW = const(2)
+_LIMIT_REACHED = const(3)
+_ONE_STAYS = const(4)
+_CUP_EMPTY = const(5)
+_DICE_COUNT = const(6)
+_DIE_VALUE = const(7)
+_ALREADY_ASIDE = const(8)
+_OTHER_SIX = const(9)
+_ONLY_ONES = const(10)
+_FOR_GOOD = const(11)
+_NOT_ASIDE = const(12)
+_NO_SIXES_TURN = const(13)
+_SIXES_DICE = const(14)
+_SIX_NOT_NOW = const(15)
+_NOT_SIX = const(16)
+_TURNED_ALREADY = const(17)
+_SIXES_LAST = const(18)
+_TURNED_STAND = const(19)
+_OVER = const(20)
+_THROW_FIRST = const(21)
+_SLOT = const(22)
+_NOT_A_LIST = const(23)
+_UNKNOWN_MOVE = const(24)
+_ONE_ARGUMENT = const(25)
+_STEP = const(26)
 
 IN_CUP = 0     # fell in the latest throw, goes into the next one
 PENDING = 1    # fell in the latest throw, set aside; may still be taken back
@@ -20,7 +55,7 @@ class Turn:
         self.rules = rules
         self.limit = rules.max_throws if limit is None else limit
         if not 1 <= self.limit <= rules.max_throws:
-            raise RuleError("throw limit must be 1 to %d, got %r" % (rules.max_throws, limit))
+            raise RuleError(text(_LIMIT_RANGE, rules.max_throws, limit))
         self.values = [0, 0, 0]
         self.state = [IN_CUP, IN_CUP, IN_CUP]
         self.locked = [False, False, False]  # a six that must go back into the cup after Sechsen drehen
@@ -57,29 +92,32 @@ class Turn:
         # Imported here: only the host ranks throws, so a cup never loads schocken.throws.
         from schocken.throws import evaluate
         if not self.throws_used:
-            raise RuleError("no throw yet")
+            raise RuleError(text(_NO_THROW))
         if self.turned:
-            raise RuleError("after Sechsen drehen throw again first")
+            raise RuleError(text(_TURNED_THROW))
         return evaluate(self.values, self.throws_used, self.hand(), self.rules)
 
     # --- moves ------------------------------------------------------------------------------------
+    # Each move checks inline (turn over, no throw yet, a slot 0..2) rather than through helper methods: a
+    # method is an object in a cup's heap for as long as the module is loaded (docs/benchmarks.md).
     def roll(self, dice):
         """The dice that fell for the slots in the cup, in slot order."""
-        self._open()
+        if self.finished:
+            raise RuleError(text(_OVER))
         if self.throws_used >= self.limit:
-            raise RuleError("throw limit reached: %d of %d used" % (self.throws_used, self.limit))
+            raise RuleError(text(_LIMIT_REACHED, self.throws_used, self.limit))
         if self.throws_used and self.rules.ones_must_stay:
             for i in range(3):
                 if self.state[i] == IN_CUP and self.values[i] == 1 and not self.locked[i]:
-                    raise RuleError("a one that fell must stay out (die %d)" % (i + 1))
+                    raise RuleError(text(_ONE_STAYS, i + 1))
         slots = self.in_cup()
         if not slots:
-            raise RuleError("no die left in the cup: stand instead")
+            raise RuleError(text(_CUP_EMPTY))
         if not isinstance(dice, (list, tuple)) or len(dice) != len(slots):
-            raise RuleError("expected %d dice for the cup, got %r" % (len(slots), dice))
+            raise RuleError(text(_DICE_COUNT, len(slots), dice))
         for d in dice:
             if not isinstance(d, int) or isinstance(d, bool) or not 1 <= d <= 6:
-                raise RuleError("a die shows 1 to 6, got %r" % (d,))
+                raise RuleError(text(_DIE_VALUE, d))
         for i in range(3):
             if self.state[i] == PENDING:
                 self.state[i] = ASIDE
@@ -91,25 +129,30 @@ class Turn:
         self.transcript.append(["roll", list(dice)])
 
     def set_aside(self, slot):
-        self._open()
-        self._thrown()
-        self._slot(slot)
+        if self.finished:
+            raise RuleError(text(_OVER))
+        if not self.throws_used:
+            raise RuleError(text(_THROW_FIRST))
+        if not isinstance(slot, int) or isinstance(slot, bool) or not 0 <= slot <= 2:
+            raise RuleError(text(_SLOT, slot))
         if self.state[slot] != IN_CUP:
-            raise RuleError("die %d is already set aside" % (slot + 1))
+            raise RuleError(text(_ALREADY_ASIDE, slot + 1))
         if self.locked[slot]:
-            raise RuleError("die %d is the other six: it goes back into the cup" % (slot + 1))
+            raise RuleError(text(_OTHER_SIX, slot + 1))
         if self.rules.aside_only_ones and self.values[slot] != 1:
-            raise RuleError("only ones may be set aside, die %d shows %d" % (slot + 1, self.values[slot]))
+            raise RuleError(text(_ONLY_ONES, slot + 1, self.values[slot]))
         self.state[slot] = PENDING
         self.transcript.append(["aside", slot])
 
     def take_back(self, slot):
-        self._open()
-        self._slot(slot)
+        if self.finished:
+            raise RuleError(text(_OVER))
+        if not isinstance(slot, int) or isinstance(slot, bool) or not 0 <= slot <= 2:
+            raise RuleError(text(_SLOT, slot))
         if self.state[slot] == ASIDE:
-            raise RuleError("die %d was set aside for good and never goes back into the cup" % (slot + 1))
+            raise RuleError(text(_FOR_GOOD, slot + 1))
         if self.state[slot] == IN_CUP:
-            raise RuleError("die %d is not set aside" % (slot + 1))
+            raise RuleError(text(_NOT_ASIDE, slot + 1))
         self.state[slot] = IN_CUP
         self.transcript.append(["back", slot])
 
@@ -122,26 +165,28 @@ class Turn:
 
     def turn_sixes(self, slots):
         """Sechsen drehen: two sixes of the latest throw -> one 1 set aside, three sixes -> two 1s."""
-        self._open()
-        self._thrown()
+        if self.finished:
+            raise RuleError(text(_OVER))
+        if not self.throws_used:
+            raise RuleError(text(_THROW_FIRST))
         if not self.rules.sixes_turn:
-            raise RuleError("Sechsen drehen is not played with these rules")
+            raise RuleError(text(_NO_SIXES_TURN))
         if not isinstance(slots, (list, tuple)) or len(slots) not in (2, 3):
-            raise RuleError("Sechsen drehen needs two or three different dice")
-        for s in slots:
-            self._slot(s)  # before set(): a transcript from a cup may hold anything, a dict is not hashable
+            raise RuleError(text(_SIXES_DICE))
+        for s in slots:  # before set(): a transcript from a cup may hold anything, a dict is not hashable
+            if not isinstance(s, int) or isinstance(s, bool) or not 0 <= s <= 2:
+                raise RuleError(text(_SLOT, s))
         if len(set(slots)) != len(slots):
-            raise RuleError("Sechsen drehen needs two or three different dice")
+            raise RuleError(text(_SIXES_DICE))
         for s in slots:
             if self.state[s] == ASIDE:
-                raise RuleError("die %d did not fall in this throw: only sixes of the same throw turn"
-                                % (s + 1))
+                raise RuleError(text(_SIX_NOT_NOW, s + 1))
             if self.values[s] != 6:
-                raise RuleError("die %d shows %d, not a six" % (s + 1, self.values[s]))
+                raise RuleError(text(_NOT_SIX, s + 1, self.values[s]))
         if self.turned:
-            raise RuleError("the sixes of this throw were turned already")
+            raise RuleError(text(_TURNED_ALREADY))
         if self.throws_used >= self.limit:
-            raise RuleError("Sechsen drehen only while another throw is left")
+            raise RuleError(text(_SIXES_LAST))
         ordered = sorted(slots)
         for s in ordered[:-1]:
             self.values[s] = 1
@@ -154,25 +199,14 @@ class Turn:
 
     def stand(self):
         """Finish the turn (stand early, or after the last throw)."""
-        self._open()
-        self._thrown()
+        if self.finished:
+            raise RuleError(text(_OVER))
+        if not self.throws_used:
+            raise RuleError(text(_THROW_FIRST))
         if self.turned:
-            raise RuleError("after Sechsen drehen the next throw must be taken")
+            raise RuleError(text(_TURNED_STAND))
         self.finished = True
         self.transcript.append(["stand"])
-
-    # --- checks -----------------------------------------------------------------------------------
-    def _open(self):
-        if self.finished:
-            raise RuleError("the turn is over")
-
-    def _thrown(self):
-        if not self.throws_used:
-            raise RuleError("throw first")
-
-    def _slot(self, slot):
-        if not isinstance(slot, int) or isinstance(slot, bool) or not 0 <= slot <= 2:
-            raise RuleError("die number must be 1 to 3, got %r" % (slot,))
 
 
 _MOVES = ("roll", "aside", "back", "turn", "stand")
@@ -181,16 +215,16 @@ _MOVES = ("roll", "aside", "back", "turn", "stand")
 def apply_steps(turn, transcript):
     """Apply a transcript's steps to a Turn; raises RuleError naming the first illegal step."""
     if not isinstance(transcript, (list, tuple)):
-        raise RuleError("transcript must be a list")
+        raise RuleError(text(_NOT_A_LIST))
     for n, step in enumerate(transcript):
         if not isinstance(step, (list, tuple)) or not step or step[0] not in _MOVES:
-            raise RuleError("step %d: unknown move %r" % (n + 1, step))
+            raise RuleError(text(_UNKNOWN_MOVE, n + 1, step))
         move = step[0]
         try:
             if move == "stand":
                 turn.stand()
             elif len(step) != 2:
-                raise RuleError("move %s needs one argument" % move)
+                raise RuleError(text(_ONE_ARGUMENT, move))
             elif move == "roll":
                 turn.roll(step[1])
             elif move == "aside":
@@ -200,5 +234,5 @@ def apply_steps(turn, transcript):
             else:
                 turn.turn_sixes(step[1])
         except RuleError as e:
-            raise RuleError("step %d (%s): %s" % (n + 1, move, e))
+            raise RuleError(text(_STEP, n + 1, move, e))
     return turn

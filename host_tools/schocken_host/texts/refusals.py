@@ -1,11 +1,11 @@
 """Why a cup refused a button or a shake, as a short reason in German and English.
 
 The firmware's refusal texts (English, in ``{"t": "error", "code": "refused", "re": "input", "msg": ...}``):
-the literal ones of firmware/cup/core.py's ``_refuse`` calls and the RuleError texts of the rules package's
-Turn (firmware/lib/schocken/turn.py) that ``_refuse(str(e))`` passes on, written as there (%d, %r); plus the
-host's own ("nothing to reveal", "the game is over") for keys it refuses before the cup sees them.
-tests/test_keys.py checks that every refusal text of core.py and turn.py is here; ``i18n.refusal`` looks them
-up."""
+the ones of firmware/cup/core.py's ``_refuse`` calls (their texts in firmware/cup/texts.py) and the RuleError
+texts of the rules package's Turn (firmware/lib/schocken/turn.py, texts in schocken/texts.py) that
+``_refuse(str(e))`` passes on, written as there (%d, %r); plus the host's own ("nothing to reveal", "the game
+is over") for keys it refuses before the cup sees them. tests/test_keymap.py checks that every refusal text
+of core.py and turn.py is here; ``i18n.refusal`` looks them up."""
 
 REFUSALS = {
     # firmware/cup/core.py

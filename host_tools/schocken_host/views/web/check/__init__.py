@@ -19,7 +19,7 @@ VENDOR_FILES = ("micropython.mjs", "micropython.wasm")
 
 # The rules modules the check imports (schocken.bleformat and schocken.sim it does not need).
 RULE_MODULES = ("__init__", "fair", "game", "half", "hostside", "protocol", "ranking", "results", "rules",
-                "throws", "turn")
+                "texts", "throws", "turn")
 
 
 def _rules_dir():

@@ -14,7 +14,7 @@ const PY = new URL("../py/", HERE);
 export const PY_FILES = [
   "schocken/__init__.py", "schocken/fair.py", "schocken/game.py", "schocken/half.py", "schocken/hostside.py",
   "schocken/protocol.py", "schocken/ranking.py", "schocken/results.py", "schocken/rules.py",
-  "schocken/throws.py", "schocken/turn.py",
+  "schocken/texts.py", "schocken/throws.py", "schocken/turn.py",
   "schocken_host/__init__.py", "schocken_host/i18n.py", "schocken_host/texts/__init__.py",
   "schocken_host/texts/input_errors.py", "schocken_host/table/__init__.py", "schocken_host/table/state.py",
   "check.py",
