@@ -29,9 +29,10 @@ def logs(tmp_path_factory):
         rounds = [i for i, e in enumerate(evs) if e["ev"] == "round"]
         return len(rounds) >= 1 and any(e["ev"] == "done" for e in evs[rounds[-1] + 1:])
     killed_log, _ = tablekit.killed_game(lambda n: lab.cli("killed%d" % n, ARGV), mid_round)
-    # Fair play, killed when every cup of a round has stood: the cups uncover (or are about to) while no
-    # reveal is in the log yet.
-    fair_log, fair_at = tablekit.killed_game(lambda n: lab.cli("fair%d" % n, FAIR_ARGV), all_done)
+    # Fair play, killed when every cup of a round has stood, the cups that stood first frozen: the last one's
+    # reveal may be in the log, theirs are not.
+    fair_log, fair_at = tablekit.killed_game(lambda n: lab.cli("fair%d" % n, FAIR_ARGV), tablekit.all_stood,
+                                             freeze=tablekit.freeze_the_stood)
     assert tablekit.wait_proc(whole) == 0
     yield {"whole": tablekit.the_log(whole_dir), "killed": killed_log, "lab": lab,
            "fair": (fair_log, fair_at)}
@@ -39,12 +40,6 @@ def logs(tmp_path_factory):
 
 
 FAIR_ARGV = ["--emulate", 3, "--set", "deckel_total=2", "--strategy", "fast"] + tablekit.SCALED
-
-
-def all_done(evs):
-    ends = [i for i, e in enumerate(evs) if e["ev"] in ("round", "throw_off", "replay_round")]
-    after = evs[ends[-1] + 1:] if ends else evs
-    return bool(ends) and sum(1 for e in after if e["ev"] == "done") == 3
 
 
 def play(*argv, log_dir):

@@ -231,46 +231,106 @@ class EndedTooSoon(AssertionError):
     a loaded machine): the game has to be played again, not the test failed."""
 
 
-def killed_game(start, ready, tries=3):
-    """Start a game with ``start(attempt)`` -> (Popen, log_dir) and kill it at ``ready`` (kill_when); a game
-    that ended before its moment was seen is played again, ``tries`` times in all. Returns kill_when's
-    result."""
+def killed_game(start, ready, tries=3, freeze=None):
+    """Start a game with ``start(attempt)`` -> (Popen, log_dir) and kill it at ``ready`` (kill_when, with
+    ``freeze``); a game that ended before its moment was seen is played again, ``tries`` times in all. Returns
+    kill_when's result."""
     for attempt in range(tries - 1):
         try:
-            return kill_when(*start(attempt), ready)
+            return kill_when(*start(attempt), ready, freeze=freeze)
         except EndedTooSoon:
             pass
-    return kill_when(*start(tries - 1), ready)
+    return kill_when(*start(tries - 1), ready, freeze=freeze)
 
 
-def kill_when(proc, log_dir, ready, timeout=GAME_TIMEOUT):
+def cup_pids(pid):
+    """{cup id: process id} of the emulated cups host ``pid`` started (their command lines say --cup ID)."""
+    out = {}
+    for child in children(pid):
+        try:
+            argv = Path("/proc/%d/cmdline" % child).read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if b"--cup" in argv[:-1]:
+            out[argv[argv.index(b"--cup") + 1].decode()] = child
+    return out
+
+
+def segment(evs):
+    """The events of the round (or throw-off, or replayed round) under way, and the seats it seats."""
+    starts = [i for i, e in enumerate(evs) if e["ev"] in ("round", "throw_off", "replay_round")]
+    after = evs[starts[-1] + 1:] if starts else evs
+    orders = [e["order"] for e in after if e["ev"] == "turn" and e.get("order")]
+    return after, (orders[0] if orders else None)
+
+
+def all_stood(evs):
+    """Every seat of the round under way has stood (its ``done`` is logged)."""
+    after, order = segment(evs)
+    return bool(order) and {e["seat"] for e in after if e["ev"] == "done"} >= set(order)
+
+
+def freeze_the_stood(evs):
+    """Once all but one seat of the round under way have stood: their cups, to be frozen (SIGSTOP) so that
+    when the last one stands the round cannot end, since their reveals never come: the moment "every cup of
+    the round stood, not every reveal logged" then lasts until the host's timeouts, seconds, not the
+    milliseconds between the last stand and the reveals, which a look at the log every 20 ms mostly missed."""
+    after, order = segment(evs)
+    if not order or len(order) < 2:
+        return None
+    stood = {e["seat"] for e in after if e["ev"] == "done"}
+    if len(stood & set(order)) != len(order) - 1:
+        return None
+    cups = {p["seat"]: p["cup"] for p in evs[0].get("players", ())} if evs and evs[0]["ev"] == "start" else {}
+    return {cups[s] for s in stood if s in cups}
+
+
+def kill_when(proc, log_dir, ready, timeout=GAME_TIMEOUT, freeze=None):
     """SIGKILL ``proc`` (and the cup processes it started) as soon as ``ready(events)`` is true for its log.
-    Returns the log path and the events the log had when the host was killed."""
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        logs = list(Path(log_dir).glob("*.jsonl"))
-        if logs:
+    ``freeze(events)``, looked at until it names cup ids, picks cups to SIGSTOP on the way (killed with the
+    host). Returns the log path and the events the log had when the host was killed."""
+    held = []  # frozen cups: killed however this ends, never left stopped
+    try:
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            logs = list(Path(log_dir).glob("*.jsonl"))
+            if logs:
+                try:
+                    evs = read_log(logs[0])
+                except ValueError:  # a line being written
+                    evs = None
+                if evs is not None and freeze is not None:
+                    frozen = freeze(evs)
+                    if frozen:
+                        pids = cup_pids(proc.pid)
+                        for cup in frozen:
+                            if cup in pids:
+                                os.kill(pids[cup], signal.SIGSTOP)
+                                held.append(pids[cup])
+                        freeze = None
+                if evs is not None and ready(evs):
+                    # Stopped at once, killed after: finding its cups in /proc takes long enough for a bot
+                    # table in scaled time to finish the round the kill was meant to fall into.
+                    proc.send_signal(signal.SIGSTOP)
+                    cups = children(proc.pid)
+                    proc.send_signal(signal.SIGKILL)
+                    proc.wait(10)
+                    for pid in cups:  # the cups run in their own sessions: they would outlive their host
+                        try:
+                            os.kill(pid, signal.SIGKILL)
+                        except ProcessLookupError:
+                            pass
+                    return logs[0], read_log(logs[0])
+            if proc.poll() is not None:
+                raise EndedTooSoon("the game ended before it could be killed")
+            time.sleep(0.02)
+        raise AssertionError("the log never got there")
+    finally:
+        for pid in held:
             try:
-                evs = read_log(logs[0])
-            except ValueError:  # a line being written
-                evs = None
-            if evs is not None and ready(evs):
-                # Stopped at once, killed after: finding its cups in /proc takes long enough for a bot table
-                # in scaled time to finish the round the kill was meant to fall into.
-                proc.send_signal(signal.SIGSTOP)
-                cups = children(proc.pid)
-                proc.send_signal(signal.SIGKILL)
-                proc.wait(10)
-                for pid in cups:  # the cups run in their own sessions: they would outlive their host
-                    try:
-                        os.kill(pid, signal.SIGKILL)
-                    except ProcessLookupError:
-                        pass
-                return logs[0], read_log(logs[0])
-        if proc.poll() is not None:
-            raise EndedTooSoon("the game ended before it could be killed")
-        time.sleep(0.02)
-    raise AssertionError("the log never got there")
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
 
 
 def wait_proc(proc, timeout=GAME_TIMEOUT):

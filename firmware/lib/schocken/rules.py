@@ -31,10 +31,10 @@ def _parse(name, value):
     if isinstance(default, bool):
         if isinstance(value, bool):
             return value
-        text = str(value).lower()
-        if text in ("1", "true", "yes", "on", "ja"):
+        word = str(value).lower()
+        if word in ("1", "true", "yes", "on", "ja"):
             return True
-        if text in ("0", "false", "no", "off", "nein"):
+        if word in ("0", "false", "no", "off", "nein"):
             return False
         raise RuleError(text(_NEEDS_BOOL, name, value))
     if isinstance(default, int):
