@@ -17,7 +17,7 @@ import pytest
 
 from conftest import micropython_path
 from kits import tablekit
-from kits.netkit import Bridge
+from kits.netkit import Bridge, send_into_a_stall
 from schocken_host.commands import play as play_cmd
 from schocken_host.emulation.emulator import EmulatedCup
 from schocken_host.errors import CommandError
@@ -156,25 +156,9 @@ def test_a_bridge_that_takes_no_bytes_ends_the_link_within_the_write_timeout(cup
         link = SerialLink(bridge.url)
         await link.open()
         bridge.stall()
-        ticks = []
-
-        async def ticker():
-            while True:
-                ticks.append(time.monotonic())
-                await asyncio.sleep(0.01)
-        beat = asyncio.create_task(ticker())
-        line = {"t": "status", "pad": "x" * 900}
-        start = time.monotonic()
-        try:
-            with pytest.raises(transport.TransportClosed) as e:
-                while time.monotonic() - start < 30:
-                    await link.send(line)
-        finally:
-            beat.cancel()
-            link.close()
-        return time.monotonic() - start, max(b - a for a, b in zip(ticks, ticks[1:])), str(e.value)
+        return await send_into_a_stall(link)
     try:
-        ended, longest_gap, why = asyncio.run(asyncio.wait_for(go(), 60))
+        _, ended, longest_gap, why = asyncio.run(asyncio.wait_for(go(), 60))
     finally:
         bridge.close()
     assert ended < 25 and "no bytes" in why, (ended, why)

@@ -11,6 +11,7 @@ from schocken_host.links import transport
 from schocken_host.links.serial import SerialLink, likely_ports
 
 from conftest import micropython_path
+from kits.netkit import send_into_a_stall
 
 
 def test_likely_ports_by_vendor_id():
@@ -87,7 +88,6 @@ def test_a_cup_that_takes_no_bytes_is_gone_within_the_write_timeout_and_never_bl
     fills up, and then the send that finds no room ends in TransportClosed after WRITE_TIMEOUT, while the
     loop keeps running (other cups' lines, the view) all along."""
     import os
-    import time
     from schocken_host.links import serial as serial_link
     monkeypatch.setattr(serial_link, "WRITE_TIMEOUT", 0.5)
     master, slave = os.openpty()  # the "cup": holds its end open and never reads
@@ -95,26 +95,7 @@ def test_a_cup_that_takes_no_bytes_is_gone_within_the_write_timeout_and_never_bl
     async def go():
         link = SerialLink(os.ttyname(slave))
         await link.open()
-        ticks, gaps = [], []
-
-        async def ticker():
-            while True:
-                ticks.append(time.monotonic())
-                await asyncio.sleep(0.01)
-        beat = asyncio.create_task(ticker())
-        line = {"t": "status", "pad": "x" * 900}
-        sent, start = 0, time.monotonic()
-        try:
-            with pytest.raises(transport.TransportClosed) as e:
-                while time.monotonic() - start < 30:
-                    await link.send(line)
-                    sent += 1
-            ended = time.monotonic() - start
-        finally:
-            beat.cancel()
-            link.close()
-        gaps = [b - a for a, b in zip(ticks, ticks[1:])]
-        return sent, ended, max(gaps), str(e.value)
+        return await send_into_a_stall(link)
     try:
         sent, ended, longest_gap, why = asyncio.run(go())
     finally:

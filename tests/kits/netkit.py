@@ -11,10 +11,12 @@ fill the connection and then wait.
 Every wait in here ends: the threads look at their stop flag at least every POLL seconds.
 """
 
+import asyncio
 import os
 import select
 import socket
 import threading
+import time
 
 import serial
 import serial.rfc2217
@@ -147,3 +149,29 @@ class TolerantPort:
 
     def reset_output_buffer(self):
         pass
+
+
+async def send_into_a_stall(link, limit=30):
+    """Send 900-byte lines on ``link`` until it gives up (the other side takes no bytes), with a task beating
+    every 10 ms beside it: (lines sent, seconds until it gave up, the longest gap between beats, why). A write
+    that blocked the loop shows as a long gap."""
+    from schocken_host.links import transport
+    ticks = []
+
+    async def ticker():
+        while True:
+            ticks.append(time.monotonic())
+            await asyncio.sleep(0.01)
+    beat = asyncio.create_task(ticker())
+    line = {"t": "status", "pad": "x" * 900}
+    sent, start = 0, time.monotonic()
+    try:
+        while time.monotonic() - start < limit:
+            await link.send(line)
+            sent += 1
+        raise AssertionError("the link took lines for %d s" % limit)
+    except transport.TransportClosed as e:
+        return sent, time.monotonic() - start, max(b - a for a, b in zip(ticks, ticks[1:])), str(e)
+    finally:
+        beat.cancel()
+        link.close()
