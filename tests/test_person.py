@@ -8,8 +8,6 @@ throws again; a refused key shows its reason at once; the key help is on screen;
 timeout and says what it waited for.
 """
 
-import asyncio
-import functools
 import os
 import select
 import shlex
@@ -28,6 +26,7 @@ from schocken_host.links import ledframe
 from schocken_host.views.scoreboard import Scoreboard
 
 from conftest import micropython_path
+from kits.scorekit import run_async
 from kits.tablekit import play_args, read_log
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -47,13 +46,6 @@ def env(log_dir=None):
     if log_dir is not None:
         e["SCHOCKEN_LOG_DIR"] = str(log_dir)
     return e
-
-
-def run_async(fn):
-    @functools.wraps(fn)
-    def wrapper(*args, **kw):
-        return asyncio.run(fn(*args, **kw))
-    return wrapper
 
 
 async def wait(pilot, check, timeout, what, show=lambda: ""):

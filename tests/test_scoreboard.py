@@ -8,9 +8,6 @@ compared after normalizing what Textual varies between runs; delete a file to ac
 """
 
 import asyncio
-import functools
-import re
-from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -21,48 +18,11 @@ from schocken_host.views.own_cup import OwnCup
 from schocken_host.views.scoreboard_view import die_rows
 from schocken_host.errors import CommandError
 
-from kits.scorekit import FINAL, PLAYS, ROUND_2, ROUND_3, ROUND_4, THROW_OFF, FakeCup, Table, until
-
-SNAPSHOTS = Path(__file__).resolve().parent / "snapshots"
-SIZE = (110, 40)
-
-
-# --- snapshots ------------------------------------------------------------------------------------------
-def normalize_svg(svg):
-    """Textual/Rich name every SVG class and clip path after a hash of the content plus a per-export id
-    ("terminal-1234567-r5", "terminal-1234567-clip-line-3"): reduce them to stable names."""
-    svg = re.sub(r"terminal-\d+", "terminal", svg)
-    svg = re.sub(r"\s+$", "", svg, flags=re.M)
-    return svg
-
-
-def check_snapshot(app, name):
-    svg = normalize_svg(app.export_screenshot(title="schocken %s" % name))
-    path = SNAPSHOTS / ("scoreboard_%s.svg" % name)
-    if not path.exists():
-        SNAPSHOTS.mkdir(exist_ok=True)
-        path.write_text(svg, encoding="utf-8")
-        return
-    stored = normalize_svg(path.read_text(encoding="utf-8"))
-    new = path.with_suffix(".new.svg")
-    if stored == svg:
-        new.unlink(missing_ok=True)
-    else:
-        new.write_text(svg, encoding="utf-8")
-        raise AssertionError("scoreboard snapshot %s changed: compare %s with %s (delete the stored file to "
-                             "accept the change)" % (name, path.name, new.name))
-
+from kits.scorekit import (FINAL, PLAYS, ROUND_2, ROUND_3, ROUND_4, SIZE, THROW_OFF, FakeCup, Table,
+                           check_snapshot, run_async, until)
 
 def card_classes(app, seat):
     return set(app.card(seat).classes)
-
-
-def run_async(fn):
-    """The suite has no asyncio plugin: run each Textual test in its own event loop."""
-    @functools.wraps(fn)
-    def wrapper(*args, **kw):
-        return asyncio.run(fn(*args, **kw))
-    return wrapper
 
 
 # --- the game, phase by phase ---------------------------------------------------------------------------
@@ -378,74 +338,3 @@ def test_run_scoreboard_raises_the_game_error_after_the_screen_is_gone(monkeypat
     with pytest.raises(CommandError, match="at least two cups"):
         run_scoreboard(SimpleNamespace(),
                        fake_play(lambda t: iter(()), fail=CommandError("seating.too_few_cups")), "de")
-
-
-# --- the coach (--coach) --------------------------------------------------------------------------------
-async def coach_line(app, pilot):
-    """The coach's line once its answer is there (it is computed in the coach's thread; bounded)."""
-    for _ in range(500):
-        await pilot.pause(0.01)
-        text = app.text_of("#coach")
-        if text and not text.endswith(("rechnet …", "computing …")):
-            return text
-    raise AssertionError("no coach answer: %r" % app.text_of("#coach"))
-
-
-@run_async
-async def test_the_coach_line_shows_the_chance_of_the_seat_on_turn_only_with_coach():
-    for coach in (False, True):
-        app = Scoreboard(lang="de", coach=coach)
-        async with app.run_test(size=SIZE) as pilot:
-            table = Table(app=app)
-            table.start()
-            table.emit_all(table.throw_off(THROW_OFF))
-            events = table.round(ROUND_2)
-            table.emit_all(events[:until(events, "turn", seat=1)])
-            await pilot.pause()
-            if not coach:
-                assert not app.query_one("#coach").display and app.text_of("#coach") == ""
-                continue
-            assert app.query_one("#coach").display
-            # Ben opens: nothing to beat, only the Deckel he expects.
-            assert re.fullmatch(r"Tipp für Ben: du eröffnest, kein Wurf zu schlagen · erwartet \d,\d Deckel",
-                                await coach_line(app, pilot))
-            # Cem after Ben (1-1 open, stood after 2 of 3 throws): his chance before his first throw.
-            table.emit_all(events[until(events, "turn", seat=1):until(events, "turn", seat=2)])
-            line = await coach_line(app, pilot)
-            assert re.fullmatch(r"Tipp für Cem: \d+ % Chance, jeden Wurf vor dir zu schlagen · erwartet "
-                                r"\d,\d Deckel", line), line
-            check_snapshot(app, "coach")
-            # After his first throw (of 2): the chance if he throws again, and from which throw standing pays.
-            rest = events[until(events, "turn", seat=2):]
-            table.emit_all(rest[:until(rest, "progress", seat=2)])
-            line = await coach_line(app, pilot)
-            assert "wenn du nochmal wirfst" in line and "stehen lohnt ab " in line, line
-            # Nobody on turn (the reveal): no line.
-            table.emit_all(rest[until(rest, "progress", seat=2):until(rest, "done", seat=0)])
-            await pilot.pause()
-            assert app.text_of("#coach") == ""
-
-
-@run_async
-async def test_the_coach_speaks_english_and_a_failure_is_reported_while_the_game_goes_on(monkeypatch):
-    from schocken_host.table import coach as coach_module
-
-    app = Scoreboard(lang="en", coach=True)
-    async with app.run_test(size=SIZE) as pilot:
-        table = Table(app=app)
-        table.start(opener=0)
-        events = table.round(ROUND_2 | {0: ((6, 3, 2), 2, [])})
-        table.emit_all(events[:until(events, "turn", seat=1)])
-        line = await coach_line(app, pilot)
-        assert re.fullmatch(r"Coach for Ben: \d+ % chance to beat every throw before yours · expected "
-                            r"\d\.\d Deckel", line), line
-
-        def broken(sit):
-            raise ValueError("no tables")
-        monkeypatch.setattr(coach_module, "compute", broken)
-        table.emit_all(events[until(events, "turn", seat=1):until(events, "progress", seat=1)])
-        assert await coach_line(app, pilot) == "Coach for Ben: no advice (ValueError: no tables)"
-        assert "Coach: computation failed (ValueError: no tables); the game goes on." in app.text_of("#log")
-        table.emit_all(events[until(events, "progress", seat=1):])
-        await pilot.pause()
-        assert table.st.last_round is not None and app.text_of("#coach") == ""

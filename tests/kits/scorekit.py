@@ -1,6 +1,12 @@
 """Scoreboard test helpers: a table that makes events the way the referee does (table/referee.py), computed
 with the rules package (the referee's own ``_peek_throw_off`` / ``_peek_round`` on a copy of the game), and
-the dice of a whole game of three (tests/test_scoreboard.py)."""
+the dice of a whole game of three (tests/test_scoreboard.py); running Textual tests and their SVG
+snapshots."""
+
+import asyncio
+import functools
+import re
+from pathlib import Path
 
 from schocken.rules import Rules
 from schocken.throws import evaluate
@@ -143,3 +149,41 @@ ROUND_2 = {1: ((1, 1, 4), 2, [[0, 1], [1, 1]]), 2: ((5, 5, 5), 1, []), 0: ((6, 3
 ROUND_3 = {0: ((6, 4, 2), 1, []), 1: ((2, 2, 1), 1, []), 2: ((1, 1, 1), 1, [])}
 ROUND_4 = {0: ((6, 4, 2), 1, []), 1: ((3, 2, 1), 1, []), 2: ((1, 1, 1), 1, [])}
 PLAYS = {"half1": ROUND_3, "half2": ROUND_4, "final": FINAL}
+
+
+# --- running Textual tests, and their snapshots ---------------------------------------------------------
+SNAPSHOTS = Path(__file__).resolve().parents[1] / "snapshots"
+SIZE = (110, 40)
+
+
+def run_async(fn):
+    """The suite has no asyncio plugin: run each Textual test in its own event loop."""
+    @functools.wraps(fn)
+    def wrapper(*args, **kw):
+        return asyncio.run(fn(*args, **kw))
+    return wrapper
+
+
+def normalize_svg(svg):
+    """Textual/Rich name every SVG class and clip path after a hash of the content plus a per-export id
+    ("terminal-1234567-r5", "terminal-1234567-clip-line-3"): reduce them to stable names."""
+    svg = re.sub(r"terminal-\d+", "terminal", svg)
+    svg = re.sub(r"\s+$", "", svg, flags=re.M)
+    return svg
+
+
+def check_snapshot(app, name):
+    svg = normalize_svg(app.export_screenshot(title="schocken %s" % name))
+    path = SNAPSHOTS / ("scoreboard_%s.svg" % name)
+    if not path.exists():
+        SNAPSHOTS.mkdir(exist_ok=True)
+        path.write_text(svg, encoding="utf-8")
+        return
+    stored = normalize_svg(path.read_text(encoding="utf-8"))
+    new = path.with_suffix(".new.svg")
+    if stored == svg:
+        new.unlink(missing_ok=True)
+    else:
+        new.write_text(svg, encoding="utf-8")
+        raise AssertionError("scoreboard snapshot %s changed: compare %s with %s (delete the stored file to "
+                             "accept the change)" % (name, path.name, new.name))
