@@ -1,4 +1,5 @@
-"""A table of cups over a virtual BLE link, for tests/test_ble.py, tests/test_ble_auth.py and bench/ble.py.
+"""A table of cups over a virtual BLE link, for tests/test_ble.py, test_ble_game.py, test_ble_auth.py and
+bench/ble.py.
 
 Each cup is the unchanged cup app (``cup.app.App``) on the emulated board, whose ``link()`` is the firmware's
 BLE link (``firmware/boards/ble.py``) running on ``tests/kits/aioble_shim.py`` (aioble on bumble). The host is
