@@ -86,6 +86,12 @@ def pct(values, p):
     return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
 
 
+def print_summary(cups, aim, p99s):
+    """One line per table size: in how many games the p99 met the aim (bench/web.py prints the same)."""
+    print("%4d cups: p99 <= %g ms in %d of %d games; p99 %.2f .. %.2f ms"
+          % (cups, aim, sum(p <= aim for p in p99s), len(p99s), min(p99s), max(p99s)), flush=True)
+
+
 def run(cups, deckel, seed, log_dir):
     parser = argparse.ArgumentParser()
     play_cmd.add_arguments(parser)
@@ -129,9 +135,7 @@ def main(argv=None):
                          "" if r["over"] else "  (not over!)"),
                       flush=True)
             if a.runs > 1:
-                print("%4d cups: p99 <= %g ms in %d of %d games; p99 %.2f .. %.2f ms"
-                      % (cups, a.aim, sum(p <= a.aim for p in p99s), len(p99s), min(p99s), max(p99s)),
-                      flush=True)
+                print_summary(cups, a.aim, p99s)
 
 
 if __name__ == "__main__":

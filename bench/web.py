@@ -41,6 +41,8 @@ from schocken_host.views.plain import PlainUI
 from schocken_host.views.web import check
 from schocken_host.views.web.server import WebView
 
+from table import pct, print_summary  # bench/table.py, beside this file
+
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 WAIT_MS = 180_000
 NOW = "performance.timeOrigin + performance.now()"
@@ -71,11 +73,6 @@ class GatedTable(play_cmd.Table):
 
 def plain_view():
     return PlainUI("de", out=io.StringIO())
-
-
-def pct(values, p):
-    values = sorted(values)
-    return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
 
 
 def clock_offset(pg, tries=10):
@@ -211,9 +208,7 @@ def main(argv=None):
                 p99s.append(r["p99"])
                 print(line(r), flush=True)
             if a.runs > 1:
-                print("%4d cups: p99 <= %g ms in %d of %d games; p99 %.2f .. %.2f ms"
-                      % (cups, a.aim, sum(p <= a.aim for p in p99s), len(p99s), min(p99s), max(p99s)),
-                      flush=True)
+                print_summary(cups, a.aim, p99s)
 
 
 if __name__ == "__main__":
