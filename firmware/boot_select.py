@@ -5,6 +5,9 @@ The device holds two JSON files in its root folder:
     /board.json   the board spec, a copy of hardware/boards/<board>.json (pins and parts)
     /cup.json     this cup: {"board": "pico_w", "cup_id": "cup-7", "name": "Anna", "long_press_ms": 1200}
 
+and the cup writes a third, /state.json, at every step of a turn (cup/store.py), so a reset mid turn comes
+back with the same dice.
+
 ``select(config, spec)`` is pure (dicts in, a module name out, ``BootError`` with a clear message otherwise),
 so it is tested on CPython and on the MicroPython unix port. ``boot(root)`` does the reading, makes the board
 and starts the cup app. Nothing here imports ``machine``: only the board module chosen does.
@@ -15,6 +18,7 @@ import sys
 
 CONFIG_FILE = "cup.json"
 SPEC_FILE = "board.json"
+STATE_FILE = "state.json"
 
 # Chip family (spec["chip"], the names of boards.pins.CHIPS) -> board module.
 CHIP_MODULES = {
@@ -193,6 +197,7 @@ def boot(root="/", start=None):
     except Exception as e:  # a missing sensor, a pin in use, no radio: no board, no LEDs
         _say("cannot start board %s: %s: %s" % (spec.get("name"), type(e).__name__, e))
         return False
+    config["state_path"] = root + STATE_FILE  # the turn in progress, kept across a reset
     _collect()
     if start is None:
         from cup.app import start

@@ -54,6 +54,14 @@ def start_a_round(cup):
     signed identity, configure, and the first round's turn, each answered by the app running from the board.
     (The throw is not played: a deployed emulated cup's app has no control task to feel a shake - only
     `schocken doctor` pumps that channel - so the doctor checks the sensor and the buttons below.)"""
+    return signed_session(cup, [({"t": "configure", "rules": {"preset": "standard", "options": {}},
+                                  "name": "Anna", "seat": 0, "fair": False}, "ok"),
+                                ({"t": "turn", "round": 1, "limit": None}, "ok")])
+
+
+def signed_session(cup, exchanges):
+    """hello, then each (message, kind of the answer) of ``exchanges`` signed with the session key; the
+    answers, the identity first."""
     import secrets
     import serial
     from schocken import fair, hostside, protocol
@@ -76,12 +84,10 @@ def start_a_round(cup):
         key = fair.session_key(bytes.fromhex(secret), nonce, ident["nonce"])
         fair.verify(key, raw)
         answers = [ident]
-        for c, msg in enumerate(({"t": "configure", "rules": {"preset": "standard", "options": {}},
-                                  "name": "Anna", "seat": 0, "fair": False},
-                                 {"t": "turn", "round": 1, "limit": None}), 1):
-            msg["c"] = c
+        for c, (msg, kind) in enumerate(exchanges, 1):
+            msg = dict(msg, c=c)
             link.write(fair.sign(key, json.dumps(msg).encode()) + b"\n")
-            answers.append(read("ok", key)[0])
+            answers.append(read(kind, key)[0])
         return answers
 
 
@@ -170,6 +176,12 @@ def test_romfs_is_chosen_the_cup_starts_from_rom_and_files_come_back(rom_cup, en
 
     rom_cup.power_cycle()                                   # main.py from the flash, the rest from /rom
     assert [a["t"] for a in start_a_round(rom_cup)] == ["identity", "ok", "ok"]
+    # The turn is in the board's flash (boot_select gives the app /state.json): after a reset the cup is
+    # still in round 1's turn, as it was, not back to waiting for a host.
+    assert json.loads((flash / "state.json").read_text())["round"]["round"] == 1
+    rom_cup.power_cycle()
+    status = signed_session(rom_cup, [({"t": "status"}, "status")])[-1]
+    assert (status["state"], status["round"], status["throws"]) == ("turn", 1, 0), status
     firmware = doctor_firmware(rom_cup, env)
     assert firmware["status"] == "ok", firmware
 
@@ -181,8 +193,9 @@ def test_romfs_is_chosen_the_cup_starts_from_rom_and_files_come_back(rom_cup, en
     assert r.returncode == 0, r.stderr + r.stdout
     assert "ROMFS partition emptied" in r.stdout and (flash / "cup" / "app.mpy").exists()
     assert rom_cup.rom_partition.read_bytes()[:4] == romfs_deploy.empty_image()
-    rom_cup.power_cycle()
-    assert [a["t"] for a in start_a_round(rom_cup)] == ["identity", "ok", "ok"]
+    rom_cup.power_cycle()                                   # from the files now, with the same turn kept
+    status = signed_session(rom_cup, [({"t": "status"}, "status")])[-1]
+    assert (status["state"], status["round"], status["throws"]) == ("turn", 1, 0), status
 
 
 @needs_mp

@@ -51,8 +51,21 @@ PARTITION_ENV = "SCHOCKEN_ROMFS_PARTITION"   # "address:size" of the mapped part
 # mp_vfs_mount_romfs_protected, ports/rp2/main.c).
 POWER_ON = """\
 import os, sys
+class _Flash:
+    # A board's littlefs renames a file over another atomically (cup/store.py relies on it). The unix port's
+    # VfsPosix with a root makes both of rename's paths in one buffer, so it renames the new path onto itself
+    # (ENOENT): rename goes through a VfsPosix without a root, on the full host paths, the rest to the rooted
+    # one. A wrapper, not a subclass: the import machinery would treat a subclass's instance as a VfsPosix.
+    def __init__(self, root, _posix=os.VfsPosix):
+        self.fs = _posix(root)
+    def __getattr__(self, name):
+        return getattr(self.fs, name)
+    def rename(self, old, new, _host=os.VfsPosix(), _root=%(flash)r, _cwd=os.getcwd):
+        here = _cwd().rstrip('/') + '/'
+        _host.rename(_root + (old if old[:1] == '/' else here + old),
+                     _root + (new if new[:1] == '/' else here + new))
 os.umount('/')
-os.mount(os.VfsPosix(%(flash)r), '/')
+os.mount(_Flash(%(flash)r), '/')
 os.mount(os.VfsPosix('/dev'), '/dev')   # the control channel's pty path stays reachable
 os.chdir('/')
 sys.path[:] = ['', '.frozen', '/lib']
@@ -102,7 +115,7 @@ def _romfs(where):
 _p = os.getenv(%(partition_env)r)
 if _p:
     _romfs(_p)
-del os, sys, _romfs, _p
+del os, sys, _romfs, _p, _Flash
 try:
     open('main.py').close()
     _main = True
