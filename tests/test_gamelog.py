@@ -4,6 +4,7 @@ newest unfinished game, and one host at a time writes a log. Through the real CL
 `replay`, `stats`) on logs of real games of emulated cups."""
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -100,6 +101,67 @@ def test_a_corrupt_line_in_the_middle_is_refused_in_one_line(logs, tmp_path):
     proc = play("--resume", log, *ARGV, log_dir=tmp_path)
     assert "line 6" in one_line_error(proc)
     assert log.read_bytes() == before                              # nothing written, nothing lost
+
+
+def test_a_tail_torn_inside_a_character_is_a_torn_line_not_a_broken_log(logs, tmp_path):
+    """Power cut in the middle of a name's "ü" (two bytes in UTF-8): the fragment is a torn line like any
+    other; replay reads the game without it and a resume moves it out of the record. A line before the last
+    that is not UTF-8 is refused naming its line."""
+    log = tmp_path / "game.jsonl"
+    data = Path(logs["killed"]).read_bytes()
+    torn = '{"ev":"fault","round":7,"seat":0,"reason":"Jü'.encode()[:-1]
+    log.write_bytes(data + torn)
+    assert tablekit.schocken("replay", log).returncode == 0
+    assert gamelog.read(log) == gamelog.read(logs["killed"])
+    glog = gamelog.GameLog(log)
+    glog.close()
+    assert log.read_bytes() == data and (tmp_path / "game.jsonl.torn").read_bytes() == torn + b"\n"
+
+    lines = data.split(b"\n")
+    lines[5] = lines[5][:30] + b"\xff" + lines[5][30:]
+    log.write_bytes(b"\n".join(lines))
+    assert "line 6 is not UTF-8" in one_line_error(tablekit.schocken("--lang", "en", "replay", log))
+
+
+# One field of one event made wrong as a broken or forged log could have it (docs/gamelog.md lists the kinds).
+WRONG_FIELDS = [("turn", "round", "x"), ("progress", "seat", -1), ("progress", "seat", True),
+                ("progress", "seat", 9), ("progress", "public", [5]), ("progress", "throws", 1.5),
+                ("done", "commit", None), ("reveal", "dice", [7, 1, 1]), ("turn", "order", [0, 7]),
+                ("start", "players", [{"seat": 1, "name": "A"}]), ("round", "best", "0"),
+                ("turn", "ts", "now")]
+
+
+@pytest.mark.parametrize("kind,field,value", WRONG_FIELDS)
+def test_an_event_with_a_wrong_field_is_refused_naming_line_and_field(logs, tmp_path, kind, field, value):
+    """A wrong type or a seat that is not at the table is refused where the log is read, before it reaches
+    the referee or a view (a round id "x" crashed a resumed host in a comparison); the file stays as it
+    was."""
+    log = tmp_path / "game.jsonl"
+    lines = Path(logs["killed"]).read_text().splitlines()
+    n = next(i for i, line in enumerate(lines) if json.loads(line)["ev"] == kind)
+    ev = json.loads(lines[n])
+    ev[field] = value
+    lines[n] = json.dumps(ev)
+    log.write_text("\n".join(lines) + "\n" + TORN.decode())     # a torn tail too: it must stay as well
+    before = log.read_bytes()
+    err = one_line_error(tablekit.schocken("--lang", "en", "replay", log))
+    assert "line %d: %s event: %s " % (n + 1, kind, field) in err, err
+    assert "line %d" % (n + 1) in one_line_error(play("--resume", log, *ARGV, log_dir=tmp_path))
+    assert log.read_bytes() == before and not (tmp_path / "game.jsonl.torn").exists()
+
+
+def test_the_documented_events_are_the_checked_ones():
+    """docs/gamelog.md's table of events and schocken_host/table/events.py's EVENTS name the same events, and
+    the table names every field the check knows."""
+    from schocken_host.table.events import EVENTS
+    from schocken_host.table.state import TableState
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "gamelog.md").read_text()
+    rows = dict(re.findall(r"^\| `(\w+)` \| (.*?) \|", doc, re.M))
+    del rows["ev"]  # the table's header
+    assert set(rows) == set(EVENTS) == {m[4:] for m in dir(TableState) if m.startswith("_ev_")}
+    for kind, spec in EVENTS.items():
+        for word in spec.split():
+            assert "`%s`" % word.split(":")[0] in rows[kind], (kind, word)
 
 
 def test_a_decided_game_without_game_over_is_finished(logs, tmp_path):

@@ -33,7 +33,9 @@ def log_dir():
 
 
 class GameLog:
-    def __init__(self, path):
+    def __init__(self, path, repair=True):
+        """Opens (creates) and locks the log; with ``repair``, repairs its tail at once (``repair``). A resume
+        checks the log first and repairs only a log it takes: a refused file is left as it was."""
         self.path = Path(path)
         self.repaired = None          # what repair() did to the tail, for the one note the host shows
         self.synced = None            # None: all on disk; else the size the file had at its last fsync
@@ -49,7 +51,8 @@ class GameLog:
         except OSError:
             os.close(self.fd)
             raise LogFileError("gamelog.locked", path=self.path)
-        self.repaired = self.repair()
+        if repair:
+            self.repaired = self.repair()
 
     @classmethod
     def new(cls, directory=None):
@@ -182,20 +185,21 @@ def _whole_event(fragment):
 def read(path):
     """Events of a log as (line number, event). A torn last line (the host died while writing it) is
     dropped; anything else that is not an event raises LogError (a ValueError) naming the line."""
-    try:
-        lines = Path(path).read_bytes().decode("utf-8").split("\n")
-    except UnicodeError as e:
-        raise LogError("gamelog.not_utf8", offset=e.start)
+    lines = Path(path).read_bytes().split(b"\n")
     out = []
-    for n, line in enumerate(lines, 1):
-        if not line.strip():
+    offset = 0
+    for n, raw in enumerate(lines, 1):
+        start, offset = offset, offset + len(raw) + 1
+        if not raw.strip():
             continue
         last = n >= len(lines) - 1 and not any(rest.strip() for rest in lines[n:])
         try:
-            ev = json.loads(line)
-        except (ValueError, RecursionError):
-            if last:  # only the very last line may be cut short
+            ev = json.loads(raw.decode("utf-8"))
+        except (ValueError, RecursionError) as e:  # UnicodeError is a ValueError
+            if last:  # only the very last line may be cut short (even inside a character)
                 break
+            if isinstance(e, UnicodeError):
+                raise LogError("gamelog.not_utf8", line=n, offset=start + e.start)
             raise LogError("gamelog.line_not_json", line=n)
         if not isinstance(ev, dict) or "ev" not in ev:
             raise LogError("gamelog.line_not_an_event", line=n)
@@ -243,8 +247,9 @@ def read_log(path):
 
 
 def open_resume(args):
-    """The log to continue (``--resume [LOG]``): (GameLog, TableState, start event). The log is locked, its
-    torn tail repaired; a log that does not replay is refused naming the line."""
+    """The log to continue (``--resume [LOG]``): (GameLog, TableState, start event). The log is locked, then
+    read (a torn last line is not part of the game), then its torn tail repaired; a log that does not replay
+    is refused naming the line, and left as it was."""
     if args.resume == "latest":
         path = latest(args.log_dir, unfinished=True)
         if path is None:
@@ -256,7 +261,7 @@ def open_resume(args):
     else:
         path = args.resume
     try:
-        log = GameLog(path) if os.path.exists(path) else None
+        log = GameLog(path, repair=False) if os.path.exists(path) else None
     except LogFileError as e:
         raise CommandError.of(e)
     if log is None:
@@ -278,6 +283,7 @@ def open_resume(args):
             raise CommandError("gamelog.no_start", path=path)
         if events[-1][1]["ev"] == "game_over":
             raise CommandError("gamelog.over", path=path)
+        log.repaired = log.repair()  # only now: a log refused above keeps its bytes, a torn tail included
     except BaseException:
         log.close()
         raise

@@ -11,6 +11,7 @@ from schocken.game import Game
 from schocken.rules import from_dict
 
 from schocken_host.i18n import LocalizedValueError
+from schocken_host.table.events import bad_field
 
 LOG_VERSION = 1
 
@@ -102,6 +103,9 @@ class TableState:
         handler = getattr(self, "_ev_" + str(kind), None)
         if handler is None:
             raise LogError("log.unknown_event", kind=kind)
+        bad = bad_field(ev, len(self.players))
+        if bad is not None:
+            raise LogError("log.field_" + bad[1], kind=kind, field=bad[0])
         try:
             handler(ev)
         except RuleError as e:
@@ -113,6 +117,10 @@ class TableState:
     def _ev_start(self, ev):
         if ev.get("version") != LOG_VERSION:
             raise LogError("log.version", version=ev.get("version"), reads=LOG_VERSION)
+        for seat, p in enumerate(ev["players"]):  # the state finds a player by seat: seat i is the i-th
+            if (not isinstance(p, dict) or p.get("seat") != seat or isinstance(p.get("seat"), bool)
+                    or not isinstance(p.get("name"), str)):
+                raise LogError("log.field_players", kind="start", field="players")
         self.rules = from_dict(ev["rules"])
         self.game_id = ev["game_id"]
         self.players = [Player(p["seat"], p["name"], p.get("cup"), p.get("kind", "cup"))

@@ -16,8 +16,8 @@ export const PY_FILES = [
   "schocken/protocol.py", "schocken/ranking.py", "schocken/results.py", "schocken/rules.py",
   "schocken/texts.py", "schocken/throws.py", "schocken/turn.py",
   "schocken_host/__init__.py", "schocken_host/i18n.py", "schocken_host/texts/__init__.py",
-  "schocken_host/texts/input_errors.py", "schocken_host/table/__init__.py", "schocken_host/table/state.py",
-  "check.py",
+  "schocken_host/texts/input_errors.py", "schocken_host/table/__init__.py", "schocken_host/table/events.py",
+  "schocken_host/table/state.py", "check.py",
 ];
 
 const TEXTS = {

@@ -1,0 +1,92 @@
+"""The game log's events and their fields, as docs/gamelog.md lists them: one table, checked before an event
+changes the table's state (``state.TableState.apply``), so a log line with a field of the wrong type or a seat
+that is not at the table is refused naming its line, in `replay`, `stats`, `play --resume` and the browser's
+check alike, instead of reaching a view or the referee.
+
+Each event's fields as "name:kind" words, in the style of ``schocken.protocol``'s tables. Kinds: i integer,
+n integer >= 0, p a seat at the table, q a list of seats, s string, b bool, h hex digits, l list, o object,
+a dice lying open (``[[slot 0..2, value 1..6], ...]``), d one to three dice, * anything; a trailing "?" allows
+null or absence. What the rules recompute (a round's entries, ranking and moves, a throw-off's dice) is
+checked by the recomputation; here only what would otherwise reach the state unchecked. Every event may carry
+``ts`` (a number). Runs on CPython and on MicroPython (the browser's check).
+"""
+
+EVENTS = {
+    "start": "version:i game_id:s rules:o reveal:s? cheat:s? fair:b? players:l",
+    "opener": "seat:p round:n? reason:s?",
+    "resumed": "",
+    "turn": "round:n seat:p limit:n? kind:s? order:q? continued:b?",
+    "progress": "round:n seat:p throws:n public:a",
+    "seed": "round:n seat:p hash:h",
+    "nonce": "round:n seat:p throw:n nonce:h",
+    "done": "round:n seat:p throws:n commit:h",
+    "reveal": "round:n seat:p dice:d throws:n hand:* nonce:* transcript:l seed:h? label:s kind:s",
+    "cheat": "round:n seat:p reason:s",
+    "fault": "round:n? seat:p reason:s",
+    "replay_round": "round:n reason:s? seats:q",
+    "throw_off": "round:n seats:q dice:l opener:p?",
+    "round": "round:n order:q entries:l forfeit:q? ranking:q best:p worst:p deckel:* moves:l",
+    "half_lost": "phase:s seat:p",
+    "penalty": "seat:p moves:l",
+    "einwuerfeln": "seat:p moves:l",
+    "pause": "seat:p reason:s",
+    "resume": "seat:p",
+    "absent": "seat:p after:* reason:s",
+    "wait": "seat:p round:n?",
+    "forfeit": "round:n seat:p by:s",
+    "stop": "reason:s",
+    "game_over": "loser:p blattschuss:b",
+}
+
+def _int(value):
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _die(value, low, high):
+    return _int(value) and low <= value <= high
+
+
+def _ok(value, kind, seats):
+    if kind == "i":
+        return _int(value)
+    if kind == "n":
+        return _int(value) and value >= 0
+    if kind == "p":  # before a start event (a state being set up) the table's size is not known yet
+        return _int(value) and 0 <= value and (value < seats or not seats)
+    if kind == "q":
+        return isinstance(value, list) and all(_ok(s, "p", seats) for s in value)
+    if kind == "s":
+        return isinstance(value, str)
+    if kind == "b":
+        return isinstance(value, bool)
+    if kind == "h":
+        return isinstance(value, str) and len(value) > 0 and all(c in "0123456789abcdef" for c in value)
+    if kind == "l":
+        return isinstance(value, list)
+    if kind == "o":
+        return isinstance(value, dict)
+    if kind == "a":
+        return isinstance(value, list) and len(value) <= 3 and all(
+            isinstance(pair, list) and len(pair) == 2 and _die(pair[0], 0, 2) and _die(pair[1], 1, 6)
+            for pair in value)
+    if kind == "d":
+        return isinstance(value, list) and 1 <= len(value) <= 3 and all(_die(d, 1, 6) for d in value)
+    return True  # "*": present is enough
+
+
+def bad_field(ev, seats):
+    """The first field of ``ev`` (an event of a known type) that is missing or not of its kind, as (name, its
+    kind: a letter above, "missing" for a missing field, "number" for a time that is no number), or None.
+    ``seats``: the players at the table (0 before the start event: then any seat >= 0 passes)."""
+    if "ts" in ev and (isinstance(ev["ts"], bool) or not isinstance(ev["ts"], (int, float))):
+        return "ts", "number"
+    for word in EVENTS[ev["ev"]].split():
+        name, kind = word.split(":")
+        value = ev.get(name)
+        if value is None:
+            if kind[-1] == "?":
+                continue
+            return name, "missing"
+        if not _ok(value, kind[0], seats):
+            return name, kind[0]
+    return None
