@@ -150,6 +150,14 @@ def test_an_event_with_a_wrong_field_is_refused_naming_line_and_field(logs, tmp_
     assert log.read_bytes() == before and not (tmp_path / "game.jsonl.torn").exists()
 
 
+def test_a_second_start_in_a_log_is_refused(logs, tmp_path):
+    """One game per log: a start event after the first (two logs run together) would replace the game."""
+    log = tmp_path / "game.jsonl"
+    lines = Path(logs["killed"]).read_text().splitlines(keepends=True)
+    log.write_text("".join(lines[:12] + lines[:1] + lines[12:]))
+    assert "line 13: a second start event" in one_line_error(tablekit.schocken("--lang", "en", "replay", log))
+
+
 def test_the_documented_events_are_the_checked_ones():
     """docs/gamelog.md's table of events and schocken_host/table/events.py's EVENTS name the same events, and
     the table names every field the check knows."""

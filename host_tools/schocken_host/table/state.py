@@ -115,6 +115,8 @@ class TableState:
         self.events += 1
 
     def _ev_start(self, ev):
+        if self.players:  # one game per log: a second start would silently replace the first game
+            raise LogError("log.second_start")
         if ev.get("version") != LOG_VERSION:
             raise LogError("log.version", version=ev.get("version"), reads=LOG_VERSION)
         for seat, p in enumerate(ev["players"]):  # the state finds a player by seat: seat i is the i-th

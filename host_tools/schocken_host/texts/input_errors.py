@@ -193,6 +193,8 @@ TEXTS = {
                           'Platz i an Stelle i',
                           '{kind} event: {field} must be objects {{"seat": i, "name": a string, ...}}, '
                           'seat i at position i'),
+    "log.second_start": ("ein zweites start-Ereignis: ein Log hält ein Spiel",
+                         "a second start event: a log holds one game"),
     "log.version": ("Log-Version {version!r}, dieser Host liest {reads}",
                     "log version {version!r}, this host reads {reads}"),
     "log.throw_off_seats": ("Auswürfeln der Plätze {logged}, das Spiel erwartet {expected}",
