@@ -185,6 +185,20 @@ def test_the_readme_example_without_its_file_and_the_recursion_bomb(workdir):
     assert "nested too deeply" in line
 
 
+def test_an_argument_that_is_not_utf8_is_one_line_for_every_verb(workdir):
+    """The shell hands over bytes; Python makes those that are no UTF-8 lone surrogates, which reached a cup's
+    command line and a log line as a crash ("--names $'A\\xff'")."""
+    for verb in cli.verb_names():
+        proc = subprocess.run([sys.executable, "-m", "schocken_host.cli", verb, b"A\xff"], cwd=workdir,
+                              env=_env(workdir), capture_output=True, timeout=60, stdin=subprocess.DEVNULL)
+        assert "is not UTF-8 text" in assert_refused(proc), verb
+    before = snapshot(workdir)
+    proc = subprocess.run([sys.executable, "-m", "schocken_host.cli", "play", "--emulate", "2", "--names",
+                           b"A\xff,B"], cwd=workdir, env=_env(workdir), capture_output=True, timeout=60,
+                          stdin=subprocess.DEVNULL)
+    assert "is not UTF-8 text" in assert_refused(proc) and snapshot(workdir) == before
+
+
 def test_lang_and_argparse_errors(workdir):
     line = assert_refused(schocken(workdir, ["play", "--emulate", "x"]))
     assert line == "schocken play: error: argument --emulate: needs a whole number, not 'x'"

@@ -158,6 +158,19 @@ def test_a_second_start_in_a_log_is_refused(logs, tmp_path):
     assert "line 13: a second start event" in one_line_error(tablekit.schocken("--lang", "en", "replay", log))
 
 
+def test_a_string_utf8_cannot_hold_is_written_as_its_json_escape(tmp_path):
+    """A lone surrogate in an event (from a name that was not UTF-8, a cup's \\u escape) must neither stop
+    the game nor tear the log: it is written as the escape it came as and reads back the same."""
+    log = gamelog.GameLog(tmp_path / "game.jsonl")
+    try:
+        log.append({"ev": "fault", "round": 1, "seat": 0, "reason": "a\ud800b \u00fc"})
+    finally:
+        log.close()
+    assert (tmp_path / "game.jsonl").read_bytes() == \
+        b'{"ev":"fault","round":1,"seat":0,"reason":"a\\ud800b \xc3\xbc"}\n'
+    assert gamelog.read(tmp_path / "game.jsonl")[0][1]["reason"] == "a\ud800b \u00fc"
+
+
 def test_the_documented_events_are_the_checked_ones():
     """docs/gamelog.md's table of events and schocken_host/table/events.py's EVENTS name the same events, and
     the table names every field the check knows."""

@@ -2,6 +2,7 @@
 USB port), and port discovery with an injected port list, since pyserial does not list pseudo-terminals."""
 
 import asyncio
+import json
 from types import SimpleNamespace
 
 import pytest
@@ -81,6 +82,19 @@ def test_reader_skips_noise_and_reports_garbage(monkeypatch):
     kinds = [m["t"] if isinstance(m, dict) else "closed" for m in got]
     assert kinds == ["ok", "garbage", "garbage", "error", "closed"]
     assert got[2]["code"] == protocol.E_TOO_LONG
+
+
+def test_a_lone_surrogate_from_a_cup_is_garbage_that_a_log_can_hold():
+    """JSON can escape half a UTF-16 pair ("\\ud800"), which no UTF-8 log line or view can hold: a message
+    with one is garbage of its cup, and an error text quoting one (an unknown type) carries it escaped."""
+    from schocken_host.links.transport import Transport
+    lines = [b'{"t": "progress", "round": 1, "throws": 1, "public": [], "event": "a\\udc00"}',
+             b'{"t": "\\ud800x", "round": 1}', b'{"t": "progress", "round": 1, "throws": 1, "public": [], '
+             b'"event": "\\u00fc\\ud83c\\udfb2"}']
+    got = [Transport._line_item(line) for line in lines]
+    assert got[0]["t"] == got[1]["t"] == "garbage" and got[2]["event"] == "\u00fc\U0001f3b2"  # a pair is fine
+    for item in got:
+        json.dumps(item, ensure_ascii=False, default=repr).encode("utf-8")   # never raises
 
 
 def test_a_cup_that_takes_no_bytes_is_gone_within_the_write_timeout_and_never_blocks_the_loop(monkeypatch):

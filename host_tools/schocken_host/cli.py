@@ -158,6 +158,12 @@ def debugging():
 
 def main(argv=None):
     parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    for arg in argv:  # the shell passes bytes; those that are no UTF-8 arrive as lone surrogates
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError:
+            parser.error("argument %r is not UTF-8 text" % arg)
     args = parser.parse_args(argv)
     try:
         return args.run(args) or 0

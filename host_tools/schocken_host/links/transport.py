@@ -74,10 +74,14 @@ class Transport:
         try:
             msg = hostside.check_fields(protocol.decode(part, hostside.CUP_TO_HOST))
         except protocol.ProtocolError as e:
-            return {"t": "garbage", "code": e.code, "msg": e.msg}
+            return {"t": "garbage", "code": e.code, "msg": _unicode(e.msg)}
         except RecursionError:  # JSON nested deeper than the parser goes
             return {"t": "garbage", "code": protocol.E_BAD_JSON, "msg": "line nested too deep"}
-        msg["_raw"] = bytes(part)
+        raw = bytes(part)
+        if b"\\u" in raw and not _all_unicode(msg):  # a lone surrogate: no log line or view could hold it
+            return {"t": "garbage", "code": protocol.E_BAD_JSON,
+                    "msg": "a string is no Unicode text (a lone surrogate escape)"}
+        msg["_raw"] = raw
         return msg
 
     def _checked(self, item):
@@ -126,6 +130,20 @@ async def hello(transport, timeout=2.0, keys=None):
             return _authenticate(transport, msg, host_nonce, keys)
         if msg["t"] == "error" and msg.get("code") == protocol.E_VERSION:
             raise TransportClosed("link.refused", name=transport.name, error=msg["msg"])
+
+
+def _unicode(text):
+    """A cup's text that can be written anywhere: lone surrogates (JSON's \\u escapes can make them, UTF-8
+    cannot hold them) as escapes. What a cup sent reaches the log and the views."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def _all_unicode(msg):
+    try:
+        json.dumps(msg, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _authenticate(transport, ident, host_nonce, keys):

@@ -86,7 +86,10 @@ class GameLog:
         the end of the loop's turn, one for every event of a burst (a round's reveals arrive together), and in
         any case before the host sends anything to a cup (``sync``)."""
         self._check()
-        line = json.dumps(event, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8")
+        # A lone surrogate (from a \\u escape in a cup's JSON, or a name that was not UTF-8) cannot be UTF-8:
+        # it is written as the JSON escape it came as, which reads back as the same string.
+        line = json.dumps(event, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode(
+            "utf-8", "backslashreplace")
         if b"\n" in line:  # json.dumps escapes newlines; this would be a bug, and it must not tear the log
             raise LogFileError("gamelog.raw_newline")
         size = os.fstat(self.fd).st_size
