@@ -84,17 +84,26 @@ def test_reader_skips_noise_and_reports_garbage(monkeypatch):
     assert got[2]["code"] == protocol.E_TOO_LONG
 
 
-def test_a_lone_surrogate_from_a_cup_is_garbage_that_a_log_can_hold():
-    """JSON can escape half a UTF-16 pair ("\\ud800"), which no UTF-8 log line or view can hold: a message
-    with one is garbage of its cup, and an error text quoting one (an unknown type) carries it escaped."""
+@pytest.mark.parametrize("text", ["a\\udc00", "\\ud800", "\\u001b[2J", "A\\nB", "\\u0000", "\\u009b31m",
+                                  "x\\u007f"])
+def test_a_cup_string_with_a_control_character_or_half_a_pair_is_garbage(text):
+    """JSON can escape what no terminal line, view or UTF-8 log line should take from a cup: a terminal's
+    control sequence in a name, a newline in a message that the plain view prints as one line, half a UTF-16
+    pair that UTF-8 cannot hold. Such a message is garbage of its cup; an error text quoting one (an unknown
+    type) carries it escaped; real text passes, escaped or not."""
     from schocken_host.links.transport import Transport
-    lines = [b'{"t": "progress", "round": 1, "throws": 1, "public": [], "event": "a\\udc00"}',
-             b'{"t": "\\ud800x", "round": 1}', b'{"t": "progress", "round": 1, "throws": 1, "public": [], '
-             b'"event": "\\u00fc\\ud83c\\udfb2"}']
-    got = [Transport._line_item(line) for line in lines]
-    assert got[0]["t"] == got[1]["t"] == "garbage" and got[2]["event"] == "\u00fc\U0001f3b2"  # a pair is fine
-    for item in got:
-        json.dumps(item, ensure_ascii=False, default=repr).encode("utf-8")   # never raises
+    def identity(name):
+        return Transport._line_item(('{"t": "identity", "cup": "c1", "name": "%s", "v": 1, "board": "b", '
+                                     '"fw": "1", "presets": []}' % name).encode())
+    assert identity("Anna \\u00e4")["name"] == "Anna ä"
+    named = identity(text)
+    assert named["t"] == "garbage" and named["code"] == protocol.E_BAD_MESSAGE
+    unknown = Transport._line_item(('{"t": "%s", "round": 1}' % text).encode())
+    assert unknown["t"] == "garbage" and unknown["msg"].isprintable()
+    json.dumps(unknown, ensure_ascii=False).encode("utf-8")   # a log line can hold it
+    fine = Transport._line_item('{"t": "progress", "round": 1, "throws": 1, "public": [], '
+                                '"event": "J\\u00fcrgen \\ud83c\\udfb2 \\"x\\" ü"}'.encode())
+    assert fine["event"] == 'Jürgen \U0001f3b2 "x" ü'
 
 
 def test_a_cup_that_takes_no_bytes_is_gone_within_the_write_timeout_and_never_blocks_the_loop(monkeypatch):

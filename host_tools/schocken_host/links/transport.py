@@ -7,6 +7,7 @@ same way, through the pseudo-terminal their process sits on. A reader thread cut
 
 import asyncio
 import json
+import re
 import secrets
 
 from schocken import RuleError
@@ -71,16 +72,18 @@ class Transport:
         part = hostside.message_part(line)
         if part is None:
             return None
+        raw = bytes(part)
         try:
-            msg = hostside.check_fields(protocol.decode(part, hostside.CUP_TO_HOST))
+            msg = hostside.check_fields(protocol.decode(raw, hostside.CUP_TO_HOST))
+            # Only an escape (or UTF-8's C1 lead byte) can put a control character or half a UTF-16 pair in a
+            # string: text no terminal line, view or UTF-8 log line should take from a cup.
+            if (b"\\" in raw or b"\xc2" in raw) and _holds_control(msg):
+                return {"t": "garbage", "code": protocol.E_BAD_MESSAGE,
+                        "msg": "a string holds a control character or half a UTF-16 pair"}
         except protocol.ProtocolError as e:
-            return {"t": "garbage", "code": e.code, "msg": _unicode(e.msg)}
+            return {"t": "garbage", "code": e.code, "msg": _escaped(e.msg)}
         except RecursionError:  # JSON nested deeper than the parser goes
             return {"t": "garbage", "code": protocol.E_BAD_JSON, "msg": "line nested too deep"}
-        raw = bytes(part)
-        if b"\\u" in raw and not _all_unicode(msg):  # a lone surrogate: no log line or view could hold it
-            return {"t": "garbage", "code": protocol.E_BAD_JSON,
-                    "msg": "a string is no Unicode text (a lone surrogate escape)"}
         msg["_raw"] = raw
         return msg
 
@@ -132,18 +135,23 @@ async def hello(transport, timeout=2.0, keys=None):
             raise TransportClosed("link.refused", name=transport.name, error=msg["msg"])
 
 
-def _unicode(text):
-    """A cup's text that can be written anywhere: lone surrogates (JSON's \\u escapes can make them, UTF-8
-    cannot hold them) as escapes. What a cup sent reaches the log and the views."""
-    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+# C0 and C1 control characters and the UTF-16 surrogates, which UTF-8 cannot hold alone.
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
-def _all_unicode(msg):
-    try:
-        json.dumps(msg, ensure_ascii=False).encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
+def _escaped(text):
+    """A text quoting a cup's (an error naming what it sent), its control characters written as escapes."""
+    return _CONTROL.sub(lambda m: "\\u%04x" % ord(m.group()), text)
+
+
+def _holds_control(value):
+    if isinstance(value, str):
+        return _CONTROL.search(value) is not None
+    if isinstance(value, list):
+        return any(_holds_control(v) for v in value)
+    if isinstance(value, dict):
+        return any(_holds_control(k) or _holds_control(v) for k, v in value.items())
+    return False
 
 
 def _authenticate(transport, ident, host_nonce, keys):

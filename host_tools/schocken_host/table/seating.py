@@ -5,7 +5,7 @@ Every problem is a CommandError of one line (exit status 2)."""
 import hashlib
 import secrets
 
-from schocken import RuleError
+from schocken import RuleError, protocol
 from schocken.rules import Rules, from_dict
 
 from schocken_host.table import gamelog
@@ -172,8 +172,9 @@ class Table:
         if not self.ports and not n_emu and not args.ble:
             for transport, ident in await discover():
                 transport.close()
-                self.seats.append(Seat(ident.get("name") or self._name(len(self.seats), "cup"),
-                                       SerialLink(transport.port), "cup"))
+                # A cup's own name, as long as a name may be (the transport let no control character in).
+                name = ident.get("name", "")[:protocol.MAX_NAME].strip() or self._name(len(self.seats), "cup")
+                self.seats.append(Seat(name, SerialLink(transport.port), "cup"))
         dice = seeded_dice(args.seed) if args.seed is not None else None
         scale = getattr(args, "time_scale", 1)
         people = len(self.seats) + (n_emu - n_bots)
