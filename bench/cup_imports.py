@@ -75,22 +75,28 @@ def launch(argv):
     sys.exit(romfs.main(argv))
 
 
-def hooked_cup_imports(fair):
-    """Run 1: (label, (name, fromlist), depth, while_playing) of every import an emulated cup makes in three
-    rounds."""
+def launched_cup(script):
+    """A CupDriver (160 KB heap, firmware in ROM) whose cup process is ``script --launch ...``: romfs.main
+    with what the script puts ahead of the boot script (cup_heapmap.py uses it too)."""
     from schocken_host.emulation import romfs
     from kits.cupkit import CupDriver
     plain_command = romfs.command
 
     def command(image, heap, args):
         cmd = plain_command(image, heap, args)
-        return [sys.executable, str(Path(__file__).resolve()), "--launch"] + cmd[3:]
+        return [sys.executable, str(Path(script).resolve()), "--launch"] + cmd[3:]
 
     romfs.command = command
     try:
-        cup = CupDriver(heap="160k", rom=True)
+        return CupDriver(heap="160k", rom=True)
     finally:
         romfs.command = plain_command
+
+
+def hooked_cup_imports(fair):
+    """Run 1: (label, (name, fromlist), depth, while_playing) of every import an emulated cup makes in three
+    rounds."""
+    cup = launched_cup(__file__)
     lines = []
     reader = threading.Thread(target=lambda: lines.extend(iter(cup.cup.proc.stderr.readline, b"")),
                               daemon=True)
