@@ -183,6 +183,12 @@ def test_the_documented_events_are_the_checked_ones():
     for kind, spec in EVENTS.items():
         for word in spec.split():
             assert "`%s`" % word.split(":")[0] in rows[kind], (kind, word)
+    flat = " ".join(doc.split())
+    optional = flat.split("These may be missing or `null`: ")[1].split(". Every other")[0]
+    said = {kind: set(re.findall(r"`(\w+)`", fields))
+            for kind, fields in re.findall(r"(\w+): ([^;]+)", optional)}
+    assert said == {kind: {w.split(":")[0] for w in spec.split() if w.endswith("?")}
+                    for kind, spec in EVENTS.items() if "?" in spec}
 
 
 def test_a_decided_game_without_game_over_is_finished(logs, tmp_path):
