@@ -177,6 +177,9 @@ def test_plain_a_person_peeks_sees_his_dice_and_q_stops_with_the_resume_hint(tmp
         assert game.text().index("Keys:") < game.text().index("Round 1:")
         game.send("p")
         game.until(lambda t: "Anna: refused – throw first" in t, STEP_S, "the refusal's reason")
+        game.send("drop x")    # a typo gets its line, and the game goes on
+        game.until(lambda t: "Unknown input 'drop x': wait N, forfeit N, drop N, ein N, q (quit)" in t,
+                   STEP_S, "the unknown line named")
         game.send("s")
         game.send("p")
         game.until(lambda t: "Your cup: seen under the cup " in t, STEP_S + 5, "the dice seen while peeking")

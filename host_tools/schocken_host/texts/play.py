@@ -78,6 +78,8 @@ TEXTS = {
     "play.faults_muted": ("Becher {n}: weitere fehlerhafte Nachrichten in dieser Runde werden nur gezählt",
                           "Cup {n}: further faulty messages in this round are only counted"),
     "play.no_seat": ("Keinen Platz {n} am Tisch", "No seat {n} at the table"),
+    "play.unknown_input": ("Unbekannte Eingabe {line!r}: wait N, forfeit N, drop N, ein N, q (beenden)",
+                           "Unknown input {line!r}: wait N, forfeit N, drop N, ein N, q (quit)"),
     "play.not_asked": ("Platz {n}: der Tisch wurde nicht gefragt ('wait'/'forfeit' gilt nur für einen "
                        "abwesenden Becher)",
                        "Seat {n}: the table was not asked ('wait'/'forfeit' is for an absent cup only)"),

@@ -51,9 +51,13 @@ async def _read_lines(game, cup, referee, table):
                 if cup is not None:
                     game.cancel()  # the person has left the keyboard: nobody can play his cup
                 return
-            if await _safe_key(line if line.strip() else "enter", cup, referee, table, own) == "quit":
+            done = await _safe_key(line if line.strip() else "enter", cup, referee, table, own)
+            if done == "quit":
                 game.cancel()
                 return
+            if done == "unknown":  # a typed line that is neither a key nor a table word: say so, once
+                lang = getattr(referee.ui, "lang", "de")
+                referee.ui.note(tr(lang, "play.unknown_input", line=line.strip()[:40]))
             shown = getattr(referee.ui, "show_own_cup", None)
             if shown is not None:
                 shown()
@@ -95,7 +99,8 @@ async def _safe_key(key, cup, referee, table, own):
 
 
 async def _key(key, cup, referee, table=None, own=None):
-    """Carry out one key (or a table word); returns "quit" for a quit key, else None."""
+    """Carry out one key (or a table word); returns "quit" for a quit key, "unknown" for what is neither a
+    key nor a table word, else None."""
     words = key.split()
     if len(words) == 2 and words[0] in ("drop", "ein", "wait", "forfeit") and words[1].isdigit():
         what = {"drop": "penalty", "ein": "einwuerfeln"}.get(words[0], words[0])
@@ -110,7 +115,7 @@ async def _key(key, cup, referee, table=None, own=None):
         return _emulation_word(key, words, table)
     action = keymap.action_for(key)
     if action is None:
-        return None
+        return "unknown"
     if action[0] == "quit":
         return "quit"
     if cup is None:
