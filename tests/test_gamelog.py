@@ -209,6 +209,9 @@ def test_resume_takes_the_newest_unfinished_game(logs, tmp_path):
     unfinished.write_text("".join(lines[:-1]))
     finished = tmp_path / "20250101-110000-2.jsonl"
     shutil.copy(logs["whole"], finished)                           # newer, but over
+    stray = tmp_path / "20250101-120000-3.jsonl"
+    stray.write_bytes(b"\x00\xffnot a log")                       # newer still, but no game at all
+    (tmp_path / "20250101-130000-4.jsonl").write_text('{"ev":"turn","round":1}\n')  # no start: no game
     tablekit.os.utime(unfinished, (1, 1))
     proc = play("--resume", log_dir=tmp_path)
     assert proc.returncode == 0, proc.stderr

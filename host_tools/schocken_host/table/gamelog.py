@@ -225,15 +225,26 @@ def finished(path):
 
 def latest(directory=None, unfinished=False):
     """The newest log in the directory (by modification time); with ``unfinished``, the newest one that has
-    a game in it and no game_over yet. None if there is none."""
+    a game in it (its first line a start event) and no game_over yet. None if there is none."""
     directory = Path(directory) if directory else log_dir()
     logs = sorted(directory.glob("*.jsonl"), key=lambda p: p.stat().st_mtime, reverse=True)
     for path in logs:
         if not unfinished:
             return path
-        if path.stat().st_size and not finished(path):
+        if path.stat().st_size and _starts_a_game(path) and not finished(path):
             return path
     return None
+
+
+def _starts_a_game(path):
+    """True if the file's first line is a start event: a file without one (a stray or broken .jsonl) is no
+    game to resume, and an older log that is one must not hide behind it."""
+    try:
+        with open(path, "rb") as f:
+            first = f.readline(1 << 20)
+    except OSError:
+        return False
+    return _whole_event(first) and json.loads(first.decode("utf-8"))["ev"] == "start"
 
 
 def read_log(path):
