@@ -185,6 +185,21 @@ def test_the_readme_example_without_its_file_and_the_recursion_bomb(workdir):
     assert "nested too deeply" in line
 
 
+# Every argument that names a file to read, given a device that reads forever or a named pipe nobody writes.
+SPECIAL = [["replay", "{x}"], ["play", "--resume", "{x}"], ["play", "--table", "{x}", "--emulate", "2"],
+           ["shake-replay", "{x}"], ["cup", "--emulate", "--board", "{x}"], ["watch", "{x}"]]
+
+
+@pytest.mark.parametrize("argv", SPECIAL, ids=[" ".join(a) for a in SPECIAL])
+def test_a_device_or_a_pipe_for_a_file_is_refused_not_read_forever(workdir, argv):
+    fifo = workdir / "pipe.jsonl"
+    if not fifo.exists():
+        os.mkfifo(fifo)
+    for special in ("/dev/zero", str(fifo)):
+        line = assert_refused(schocken(workdir, ["--lang", "en"] + [a.format(x=special) for a in argv]))
+        assert special in line, line
+
+
 def test_an_argument_that_is_not_utf8_is_one_line_for_every_verb(workdir):
     """The shell hands over bytes; Python makes those that are no UTF-8 lone surrogates, which reached a cup's
     command line and a log line as a crash ("--names $'A\\xff'")."""

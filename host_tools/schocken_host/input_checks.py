@@ -9,6 +9,7 @@ import argparse
 import math
 import os
 import re
+import stat
 import urllib.parse
 from pathlib import Path
 
@@ -93,10 +94,22 @@ def os_error_text(e):
     return e.strerror or str(e) or type(e).__name__
 
 
+def special_file(path):
+    """True for something that is there but neither a file nor a folder: a device (/dev/zero reads forever), a
+    named pipe (its read waits for a writer), a socket. A reader refuses it rather than hang."""
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return False  # missing or unreadable: the reader says so in its own words
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
+
+
 def read_text(path, what=None):
     """The text of a UTF-8 file; CommandError naming the file for every way it cannot be read. ``what``: the
     kind of file, a Message ("input.file", "input.table_file", ...)."""
     what = what or Message("input.file")
+    if special_file(path):
+        raise CommandError("input.not_a_file", path=path, what=what)
     try:
         data = Path(path).read_bytes()
     except IsADirectoryError:

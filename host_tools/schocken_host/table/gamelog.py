@@ -11,11 +11,12 @@ written is locked, and a second host is refused.
 import asyncio
 import json
 import os
+import stat
 import time
 from pathlib import Path
 from schocken_host.errors import CommandError
 from schocken_host.i18n import LocalizedError, Message
-from schocken_host.input_checks import os_error_text
+from schocken_host.input_checks import os_error_text, special_file
 from schocken_host.table.state import LogError, TableState
 
 
@@ -46,6 +47,9 @@ class GameLog:
             self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
         except OSError as e:
             raise LogFileError("gamelog.cannot_open", path=self.path, error=e.strerror or e)
+        if not stat.S_ISREG(os.fstat(self.fd).st_mode):  # a device, a pipe: no record, no tail to repair
+            os.close(self.fd)
+            raise LogFileError("gamelog.cannot_open", path=self.path, error=Message("gamelog.not_a_file"))
         try:
             _lock(self.fd)
         except OSError:
@@ -188,6 +192,8 @@ def _whole_event(fragment):
 def read(path):
     """Events of a log as (line number, event). A torn last line (the host died while writing it) is
     dropped; anything else that is not an event raises LogError (a ValueError) naming the line."""
+    if special_file(path):
+        raise LogError("gamelog.not_a_file")
     lines = Path(path).read_bytes().split(b"\n")
     out = []
     offset = 0
