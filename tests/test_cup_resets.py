@@ -164,3 +164,46 @@ class _Flash:
     def save(self, snapshot):
         self.saved.append(json.loads(json.dumps(snapshot)))
 
+
+
+SNAPSHOT = {"table": {"rules": {"preset": "standard", "options": {}}, "name": "A", "seat": 0, "hosted": True,
+                      "fair": False},
+            "round": {"state": "turn", "round": 1, "limit": None, "nonce": None, "commit": None,
+                      "result": None},
+            "turn": {"transcript": [], "awaiting": None, "seed": None, "nonces": []}}
+
+
+def _broken(**changes):
+    snap = json.loads(json.dumps(SNAPSHOT))
+    for path, value in changes.items():
+        part, key = path.split("__")
+        snap[part][key] = value
+    return json.dumps(snap)
+
+
+@pytest.mark.parametrize("data", ["[" * 20000, "[1, 2, 3]", "{", _broken(turn__nonces=[1, 2]),
+                                  _broken(turn__transcript=None), _broken(round__state="dancing"),
+                                  _broken(turn__transcript=[["roll", 1], ["x"]])],
+                         ids=["nested", "list", "torn", "nonces", "turn-without-transcript", "state",
+                              "transcript"])
+def test_a_broken_state_file_starts_the_cup_afresh_and_changes_nothing(tmp_path, data):
+    """Flash can hold what the cup never wrote (a brown-out mid write on another file system, a bit flip, a
+    file from another firmware). The cup must start anyway, idle, with nothing of it half taken: a state that
+    failed at the tenth field used to leave the first nine set (a cup "on turn" with no turn), and JSON
+    nested past the parser stopped the cup at every boot."""
+    (tmp_path / "state.json").write_text(data)
+    cup = CupDriver(flash=tmp_path)
+    try:
+        assert cup.request("identity", t="hello", v=protocol.VERSION)["name"] == ""
+        status = cup.request("status", t="status")
+        assert (status["state"], status["seat"], status["throws"]) == ("idle", None, 0), status
+    finally:
+        cup.close()
+    good = tmp_path / "good"
+    good.mkdir()
+    (good / "state.json").write_text(json.dumps(SNAPSHOT))   # the same file whole: the cup goes on with it
+    cup = CupDriver(flash=good)
+    try:
+        assert cup.request("status", t="status")["state"] == "turn"
+    finally:
+        cup.close()

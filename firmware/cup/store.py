@@ -4,8 +4,6 @@ reset or a brown-out mid turn comes back in the same state: the cup can neither 
 import json
 import os
 
-from schocken import RuleError
-
 
 class Store:
     def __init__(self, path):
@@ -16,8 +14,8 @@ class Store:
         try:
             with open(self.path) as f:
                 return json.load(f)
-        except (OSError, ValueError):
-            return None  # no state yet, or a file from a firmware that wrote something else
+        except Exception:  # none yet, another firmware's, or broken (nested past the parser): the cup starts
+            return None    # afresh rather than fail at every boot
 
     def save(self, data):
         with open(self.tmp, "w") as f:
@@ -37,20 +35,23 @@ def restore(cup, data):
     runs it, once, at start."""
     from schocken.rules import from_dict
     from schocken.turn import Turn, apply_steps
-    from cup.core import _fair
-    try:
+    from cup.core import _fair, IDLE, TURN, DONE, READY, REVEALED
+    try:  # everything read first, then set at once: a snapshot that fails half-way changes nothing
         table, rnd, turn_data = data["table"], data["round"], data["turn"]
         rules = from_dict(table["rules"])
         turn = None
         if turn_data["transcript"] is not None:
             turn = apply_steps(Turn(rules, rnd["limit"]), turn_data["transcript"])
-        cup.rules, cup.name, cup.seat, cup.hosted = rules, table["name"], table["seat"], table["hosted"]
-        cup.state, cup.round, cup.limit, cup.turn = rnd["state"], rnd["round"], rnd["limit"], turn
-        cup.nonce, cup.commit, cup.result = rnd["nonce"], rnd["commit"], rnd["result"]
-        cup.fair, cup.awaiting = table["fair"], turn_data["awaiting"]
-        cup.seed = _fair().unhex(turn_data["seed"]) if turn_data["seed"] else None
-        cup.nonces = {k: v for k, v in turn_data["nonces"]}
-    except (RuleError, KeyError, TypeError, ValueError):
+        seed = _fair().unhex(turn_data["seed"]) if turn_data["seed"] else None
+        nonces = {k: v for k, v in turn_data["nonces"]}
+        if rnd["state"] not in (IDLE, TURN, DONE, READY, REVEALED) or (turn is None and rnd["state"] != IDLE):
+            return False  # a state the cup never saves: past idle there is always a turn
+        fields = (rules, table["name"], table["seat"], table["hosted"], rnd["state"], rnd["round"],
+                  rnd["limit"], turn, rnd["nonce"], rnd["commit"], rnd["result"], table["fair"],
+                  turn_data["awaiting"], seed, nonces)
+    except Exception:  # RuleError, a missing key, a wrong type, ...: not a state this cup can go on from
         return False
+    (cup.rules, cup.name, cup.seat, cup.hosted, cup.state, cup.round, cup.limit, cup.turn, cup.nonce,
+     cup.commit, cup.result, cup.fair, cup.awaiting, cup.seed, cup.nonces) = fields
     cup.view.show(cup)
     return True
