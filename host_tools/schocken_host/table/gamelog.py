@@ -74,7 +74,7 @@ class GameLog:
             return None
         keep_to = _last_newline(self.fd, size)
         fragment = os.pread(self.fd, size - keep_to, keep_to)
-        if _whole_event(fragment):
+        if _event(fragment) is not None:
             _write_all(self.fd, b"\n")
             os.fsync(self.fd)
             return Message("gamelog.completed_last_line")
@@ -181,12 +181,13 @@ def _last_newline(fd, end):
     return 0
 
 
-def _whole_event(fragment):
+def _event(fragment):
+    """The event a line's bytes hold, or None (torn, not JSON, not an object with "ev")."""
     try:
         ev = json.loads(fragment.decode("utf-8"))
     except (ValueError, UnicodeError, RecursionError):
-        return False
-    return isinstance(ev, dict) and "ev" in ev
+        return None
+    return ev if isinstance(ev, dict) and "ev" in ev else None
 
 
 def read(path):
@@ -226,7 +227,7 @@ def finished(path):
             tail = f.read().rstrip(b"\n").rsplit(b"\n", 1)[-1]
     except OSError:
         return False
-    return _whole_event(tail) and json.loads(tail.decode("utf-8"))["ev"] == "game_over"
+    return (_event(tail) or {}).get("ev") == "game_over"
 
 
 def latest(directory=None, unfinished=False):
@@ -250,7 +251,7 @@ def _starts_a_game(path):
             first = f.readline(1 << 20)
     except OSError:
         return False
-    return _whole_event(first) and json.loads(first.decode("utf-8"))["ev"] == "start"
+    return (_event(first) or {}).get("ev") == "start"
 
 
 def read_log(path):
