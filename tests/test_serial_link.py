@@ -101,6 +101,8 @@ def test_a_cup_string_with_a_control_character_or_half_a_pair_is_garbage(text):
     unknown = Transport._line_item(('{"t": "%s", "round": 1}' % text).encode())
     assert unknown["t"] == "garbage" and unknown["msg"].isprintable()
     json.dumps(unknown, ensure_ascii=False).encode("utf-8")   # a log line can hold it
+    for raw in ("x\x7fy", "x\x9by"):  # the two control characters JSON takes unescaped too
+        assert identity(raw)["t"] == "garbage", repr(raw)
     fine = Transport._line_item('{"t": "progress", "round": 1, "throws": 1, "public": [], '
                                 '"event": "J\\u00fcrgen \\ud83c\\udfb2 \\"x\\" ü"}'.encode())
     assert fine["event"] == 'Jürgen \U0001f3b2 "x" ü'

@@ -75,9 +75,9 @@ class Transport:
         raw = bytes(part)
         try:
             msg = hostside.check_fields(protocol.decode(raw, hostside.CUP_TO_HOST))
-            # Only an escape (or UTF-8's C1 lead byte) can put a control character or half a UTF-16 pair in a
-            # string: text no terminal line, view or UTF-8 log line should take from a cup.
-            if (b"\\" in raw or b"\xc2" in raw) and _holds_control(msg):
+            # Only an escape, a raw DEL or UTF-8's C1 lead byte can put a control character or half a UTF-16
+            # pair in a string (JSON refuses the other raw ones): text no terminal, view or log should take.
+            if (b"\\" in raw or b"\x7f" in raw or b"\xc2" in raw) and _holds_control(msg):
                 return {"t": "garbage", "code": protocol.E_BAD_MESSAGE,
                         "msg": "a string holds a control character or half a UTF-16 pair"}
         except protocol.ProtocolError as e:
