@@ -44,36 +44,43 @@ class ScriptedRoller(Roller):
 
 async def control_task(reader, board, roller, say, app):  # say(bytes): a line out
     """The control channel: board lines (docs/emulation.md) plus "dice ..." for the scripted roller and
-    "cheat ..." for a misbehaving cup (cheat.py, loaded when first asked for)."""
+    "cheat ..." for a misbehaving cup (cheat.py, loaded when first asked for). ``reader``: the app's kind of
+    reader, ``await readinto(buf)``."""
     cheat = None
+    buf = bytearray(32)
+    pending = b""
     while True:
-        line = await reader.readline()
-        if not line:
+        n = await reader.readinto(buf)
+        if not n:
             return
-        words = line.split()
-        if words and words[0] == b"dice":
-            err = None
-            dice = [b"123456".find(w) + 1 if len(w) == 1 else 0 for w in words[1:]]
-            if not 1 <= len(dice) <= 3 or 0 in dice:
-                err = "error: usage: dice D [D [D]] (1..6)"
+        pending += buf[:n]  # emulation only: a few short lines a second, a little garbage each
+        lines = pending.split(b"\n")
+        pending = lines.pop()  # the line not yet ended
+        for line in lines:
+            words = line.split()
+            if words and words[0] == b"dice":
+                err = None
+                dice = [b"123456".find(w) + 1 if len(w) == 1 else 0 for w in words[1:]]
+                if not 1 <= len(dice) <= 3 or 0 in dice:
+                    err = "error: usage: dice D [D [D]] (1..6)"
+                else:
+                    roller.scripted = dice
+            elif words and words[0] in (b"cheat", b"inject"):
+                if cheat is None:
+                    from cheat import Cheat
+                    cheat = Cheat(app, roller)
+                if words[0] == b"cheat":
+                    err = cheat.arm([w.decode() for w in words[1:]])
+                else:
+                    err = cheat.inject(line.strip()[len(b"inject"):].decode())
+            elif words and words[0] == b"mem":  # live heap, for bench/cup_firmware.py
+                import gc
+                gc.collect()
+                err = "mem %d %d" % (gc.mem_alloc(), gc.mem_free())
             else:
-                roller.scripted = dice
-        elif words and words[0] in (b"cheat", b"inject"):
-            if cheat is None:
-                from cheat import Cheat
-                cheat = Cheat(app, roller)
-            if words[0] == b"cheat":
-                err = cheat.arm([w.decode() for w in words[1:]])
-            else:
-                err = cheat.inject(line.strip()[len(b"inject"):].decode())
-        elif words and words[0] == b"mem":  # live heap, for bench/cup_firmware.py
-            import gc
-            gc.collect()
-            err = "mem %d %d" % (gc.mem_alloc(), gc.mem_free())
-        else:
-            err = board.apply_control(line)
-        if err is not None:
-            say(err.encode() + b"\n")
+                err = board.apply_control(line)
+            if err is not None:
+                say(err.encode() + b"\n")
 
 
 async def main(argv):
@@ -112,9 +119,10 @@ async def main(argv):
         control_file, control = open_control(opts["control"])
     elif opts["control"]:  # the control pseudo-terminal, raw
         import termios
+        from boards.common import Console
         control_file = open(opts["control"], "r+b")
         termios.setraw(control_file.fileno())
-        control = asyncio.StreamReader(control_file)
+        control = Console(control_file)
 
     def write_line(data):
         # One write per line where the pty takes it: a line in pieces could reach the host torn.

@@ -36,7 +36,7 @@ def test_emulated_board_buttons_sensor_frames():
                             battery_mv=4100)
     assert b.name == "emulated" and b.sensor_kind == "accel" and b.pixels.n == 22
     assert b.apply_control("press 0") is None and b.apply_control(b"press 3\n") is None
-    assert b.read_buttons() == 0b1001 and b.button_event.is_set()
+    assert b.read_buttons() == 0b1001
     assert b.apply_control("release 0") is None and b.read_buttons() == 0b1000
     buf = array("i", (0, 0, 0))
     b.read_accel(buf)
@@ -106,9 +106,7 @@ def test_control_task_reads_a_stream():
     import emulate
 
     async def main():
-        reader = asyncio.StreamReader()
-        reader.feed_data(b"press 1\nbogus\naccel 1 2 3\n")
-        reader.feed_eof()
+        reader = Chunks([b"press 1\nbo", b"gus\naccel 1 2 3", b"\n"])  # lines torn across reads
         errors = []
         b = emulated.make_board()
         await emulate.control_task(reader, b, None, errors.append, None)
@@ -119,16 +117,18 @@ def test_control_task_reads_a_stream():
     assert asyncio.run(main()) == (2, [b"error: unknown command 'bogus'\n"], [1, 2, 3])
 
 
-def test_emulated_button_event_wakes_a_waiter():
-    async def main():
-        b = emulated.make_board()
-        waiter = asyncio.create_task(b.button_event.wait())
-        await asyncio.sleep(0)
-        b.apply_control("press 2")
-        await asyncio.wait_for(waiter, 1)
-        return b.button_event.is_set()
+class Chunks:
+    """The app's kind of reader (``await readinto(buf)``) over a list of byte strings, one per read."""
 
-    assert asyncio.run(main()) is False  # wait() clears the flag, like ThreadSafeFlag
+    def __init__(self, chunks):
+        self.chunks = list(chunks)
+
+    async def readinto(self, buf):
+        if not self.chunks:
+            return 0
+        data = self.chunks.pop(0)
+        buf[:len(data)] = data
+        return len(data)
 
 
 # The same scripts on both interpreters: identical output proves the shared code behaves the same.
@@ -227,12 +227,12 @@ def test_synthetic_shake_makes_a_throw_for_the_cup_detector(sensor):
     assert len(throws) == 1 and 80 <= throws[0] <= 100, throws
 
 
-# --- the app's link task outlives a message it cannot send ---------------------------------------------
+# --- the app's writing outlives a message it cannot send ------------------------------------------------
 
-def test_link_task_survives_a_message_it_cannot_encode():
-    # A message the encoder chokes on (here one that is not JSON; on a full heap a MemoryError) once ended the
-    # link task, and the cup fell silent. Now it becomes an internal error and the next message still goes
-    # out.
+def test_flush_survives_a_message_it_cannot_encode():
+    # A message the encoder chokes on (here one that is not JSON; on a full heap a MemoryError) once ended
+    # the link's writing task, and the cup fell silent. Now it becomes an internal error and the next message
+    # still goes out.
     from cup.app import App
     from schocken import protocol
 
@@ -254,12 +254,51 @@ def test_link_task_survives_a_message_it_cannot_encode():
 
     async def go():
         app.writer = writer
-        task = asyncio.ensure_future(app.link_out_task())
         app.send({"t": "status", "state": object()})
         app.send({"t": "ok", "re": "turn"})
-        for _ in range(20):
-            await asyncio.sleep(0)
-        task.cancel()
+        await app.flush()
     asyncio.run(go())
     assert writer.lines[0]["code"] == protocol.E_INTERNAL and "lost: TypeError" in writer.lines[0]["msg"]
     assert writer.lines[1] == {"t": "ok", "re": "turn"}
+
+
+def test_two_tasks_flushing_write_each_message_once_and_in_order():
+    # Both of the app's tasks flush when they have acted; a writer's drain may wait (BLE's sends
+    # notifications, a few ms each). A task that comes while the other waits in drain must neither send a
+    # message again nor put one between the pieces of another: it leaves the queue to the task already
+    # flushing.
+    from cup.app import App
+    from schocken import protocol
+
+    class SlowWriter:  # as boards/ble.py's: write() queues, drain() sends the queue in chunks, waiting
+        def __init__(self):
+            self.pending = self.data = b""
+
+        def write(self, data):
+            self.pending += bytes(data)
+
+        async def drain(self):
+            while self.pending:
+                chunk = self.pending[:20]
+                await asyncio.sleep(0.001)
+                self.data += chunk
+                self.pending = self.pending[20:]
+
+    writer = SlowWriter()
+    board = emulated.make_board(urandom=lambda n: bytes(range(n)), link=(None, writer))
+    app = App(board, {"cup_id": "t1"})
+
+    async def go():
+        app.writer = writer
+        for round_id in range(3):
+            app.send({"t": "ok", "re": "turn", "round": round_id})
+        first = asyncio.ensure_future(app.flush())
+        await asyncio.sleep(0.001)  # the first waits in its drain
+        app.send({"t": "ok", "re": "reveal", "round": 3})
+        await app.flush()  # returns at once: the first flusher takes the new message too
+        await first
+        await app.flush()  # nothing left
+    asyncio.run(go())
+    lines = protocol.LineSplitter().feed(writer.data)
+    assert [protocol.decode(line, {"ok": "re:s round:i"})["round"] for line in lines] == [0, 1, 2, 3]
+    assert not app.flushing and not app.out

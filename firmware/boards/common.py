@@ -1,13 +1,24 @@
-# Parts shared by every board module: pixel factory, interrupt flag, stdio link, sensor kind.
+# Parts shared by every board module: pixel factory, the console link, sensor kind.
 #
 # Imports nothing hardware-specific, so the emulated board can use it on CPython and the unix port.
 
 import sys
 
 try:
-    import asyncio
-except ImportError:  # very small ports without asyncio: link()/flags are then unavailable
-    asyncio = None
+    from asyncio import core
+except ImportError:  # very small ports without asyncio: no link then
+    core = None
+
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+# Bytes taken from a console per wake-up at most: with the byte after them a buffer of 32, one heap block on
+# the unix port. A longer burst takes a few wake-ups; on a console each byte costs a read and a poll anyway.
+READ_SIZE = const(31)
+_CTRL_C = const(3)          # interrupt character of the REPL: mpremote's Ctrl-A follows it at once
 
 # Below cup.leds.BRIGHTNESS_CAP (0.21, the USB current budget for 22 pixels).
 DEFAULT_BRIGHTNESS = 0.2
@@ -23,32 +34,56 @@ def make_pixels(n, write, brightness=DEFAULT_BRIGHTNESS):
     return Pixels(n, write, brightness=brightness, auto_write=False)
 
 
-def make_flag():
-    """asyncio.ThreadSafeFlag where it exists (MicroPython), an Event-based stand-in elsewhere."""
-    if asyncio is None:
-        return None
-    tsf = getattr(asyncio, "ThreadSafeFlag", None)
-    if tsf is not None:
-        return tsf()
-    from boards.cpython import EventFlag
-    return EventFlag()
+class Console:
+    """A MicroPython stream as the app's link, both ends: ``await readinto(buf)`` gives what has come, 1 to
+    READ_SIZE bytes (0: end of input), ``write(data)`` writes it all, ``drain()`` has nothing left to do.
+
+    It waits for its first byte in asyncio's scheduler the way asyncio's own streams do (its IO queue), then
+    takes byte after byte while a ``select.poll`` that does not wait says another is there: a console
+    stream's readinto(buf) waits until buf is full (on a board the driver takes one byte at a time; on the
+    unix port the stream reads until it has them all), and nothing says how many have come. One wake-up of
+    the scheduler per burst, nothing made per byte (ipoll hands back the same tuple every time). Not
+    ``asyncio.StreamReader`` and ``StreamWriter``: their module and the objects they make would cost a cup
+    about 2 KB of heap for as long as it runs (issue 16)."""
+
+    def __init__(self, stream, out=None):
+        import select
+        self.s = stream
+        self.out = out
+        self.poll = select.poll()
+        self.poll.register(stream, select.POLLIN)
+        for _ in self.poll.ipoll(0):  # ipoll makes its result tuple once: now, not amid a game's heap
+            pass
+        self.one = bytearray(1)
+
+    def readinto(self, buf):
+        yield core._io_queue.queue_read(self.s)  # a generator, awaited: asyncio's Stream.read does the same
+        read, ready, one = self.s.readinto, self.poll.ipoll, self.one
+        n = 0
+        while read(one):
+            byte = one[0]
+            buf[n] = byte
+            n += 1
+            if n == READ_SIZE or n == len(buf) or byte == _CTRL_C:
+                break  # after a Ctrl-C the REPL reads on: mpremote's Ctrl-A follows it at once
+            for _ in ready(0):
+                break
+            else:
+                break  # nothing more has come
+        return n
+
+    def write(self, data):
+        self.out.write(data)  # a blocking stream takes all of it (so would asyncio's StreamWriter.write)
+
+    async def drain(self):
+        pass
 
 
 def stdio_link():
-    """(reader, writer) asyncio streams over the USB serial console (stdin/stdout). The reader carries a
-    ``select.poll`` of its stream, ``reader.poll``: a console stream's read(n) and readinto(buf) wait until
-    they have n bytes (on a board the driver takes one byte at a time; on the unix port the stream reads until
-    it has them all) and nothing says how many have come, so the app awaits the first byte and takes the
-    others one by one while the poll says, without waiting, that another is there (cup/app.py ``_take``)."""
+    """(reader, writer) over the USB serial console (standard input and output): one ``Console``."""
     if sys.implementation.name == "micropython":
-        import select
-        stdin = sys.stdin.buffer
-        reader = asyncio.StreamReader(stdin)
-        reader.poll = select.poll()
-        reader.poll.register(stdin, select.POLLIN)
-        for _ in reader.poll.ipoll(0):  # ipoll makes its result tuple once: now, not amid a game's heap
-            pass
-        return reader, asyncio.StreamWriter(sys.stdout.buffer)
+        link = Console(sys.stdin.buffer, sys.stdout.buffer)
+        return link, link
     raise OSError("stdio_link() on CPython: pass link=(reader, writer) to the emulated board")
 
 

@@ -1,29 +1,9 @@
-# What the emulated cup needs under CPython that MicroPython has built in: a ThreadSafeFlag stand-in and
-# asyncio streams over file descriptors. Imported only when the firmware runs under CPython (a Mac or Windows
-# laptop has no unix port), so a cup never loads it.
+# What the emulated cup needs under CPython that MicroPython has built in: readers and writers over file
+# descriptors. Imported only when the firmware runs under CPython (a Mac or Windows laptop has no unix port),
+# so a cup never loads it.
 
 import asyncio
 import os
-
-
-class EventFlag:
-    """ThreadSafeFlag stand-in: set() from anywhere, wait() returns and clears."""
-
-    def __init__(self):
-        self._ev = asyncio.Event()
-
-    def set(self):
-        self._ev.set()
-
-    def clear(self):
-        self._ev.clear()
-
-    def is_set(self):
-        return self._ev.is_set()
-
-    async def wait(self):
-        await self._ev.wait()
-        self._ev.clear()
 
 
 def fd_reader(fd):
@@ -75,11 +55,11 @@ class FdWriter:
 
 
 def open_control(path):
-    """The control pseudo-terminal, raw: (file, async reader)."""
+    """The control pseudo-terminal, raw: (file, reader as the app's, ``FdReader``)."""
     import tty
     fd = os.open(path, os.O_RDWR | os.O_NOCTTY)
     tty.setraw(fd)
-    return os.fdopen(fd, "wb", buffering=0), fd_reader(fd)
+    return os.fdopen(fd, "wb", buffering=0), FdReader(fd)
 
 
 def stdio_link():

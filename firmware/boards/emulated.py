@@ -56,7 +56,6 @@ class EmulatedBoard:
         n = self.spec.get("leds", 22)
         brightness = self.spec.get("brightness", common.DEFAULT_BRIGHTNESS)
         self.pixels = common.make_pixels(n, self._write_leds, brightness)
-        self.button_event = common.make_flag()
         self.sensor_kind = common.sensor_kind(self.spec)
         self._buttons = 0
         # "hold N MS": the board presses and releases the button itself, on its own clock, in read_buttons().
@@ -95,8 +94,6 @@ class EmulatedBoard:
                     self._holds &= ~bit
                     self._buttons &= ~bit
                     self._up_since[n] = now
-                    if self.button_event is not None:  # as a pin interrupt: wake whoever waits
-                        self.button_event.set()
             elif self._pending & bit and not self._buttons & bit:
                 up = clock.ticks_diff(now, self._up_since[n])
                 if up >= HOLD_GAP_MS or up < 0:  # < 0: up for more than half the ticks period
@@ -106,8 +103,6 @@ class EmulatedBoard:
                     self._until[n] = clock.ticks_add(now, self._hold_ms[n])
                     if self.on_input is not None:  # a hold that waited: the clock runs fast from here
                         self.on_input(self._hold_ms[n])
-                    if self.button_event is not None:
-                        self.button_event.set()
         return self._buttons
 
     def read_accel(self, buf):
@@ -185,8 +180,6 @@ class EmulatedBoard:
                     self._up_since[one] = clock.ticks_ms()
                 self._holds &= ~(1 << one)  # an explicit edge ends a hold of that button, and one waiting
                 self._pending &= ~(1 << one)
-                if self.button_event is not None:  # as a pin interrupt: wake whoever waits on button_event
-                    self.button_event.set()
             elif cmd == "hold":
                 n, ms = nums if len(nums) == 2 else (None, None)
                 if n is None or not 0 <= n < _N_BUTTONS or ms is None or not 0 < ms <= _HOLD_MAX_MS:

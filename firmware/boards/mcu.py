@@ -35,11 +35,8 @@ class McuBoard:
         # Active-low buttons to GND with the internal pull-up: XOR with 1 turns "pressed" into 1.
         self._invert = 1 if spec.get("buttons_active_low", True) else 0
         pull = Pin.PULL_UP if spec.get("buttons_pull", "up") == "up" else None
+        # Polled every 10 ms by the app (cup/buttons.py debounces): no interrupt, nothing would wait on one.
         self._buttons = [Pin(pins[role], Pin.IN, pull) for role in BUTTON_ROLES]
-        self.button_event = common.make_flag()
-        # The handler only sets the flag: no allocation and no app logic in interrupt context.
-        for p in self._buttons:
-            p.irq(handler=self._on_edge, trigger=Pin.IRQ_FALLING | Pin.IRQ_RISING)
 
         self.sensor_kind = common.sensor_kind(spec)
         self._switch = None
@@ -58,9 +55,6 @@ class McuBoard:
         # Point the NeoPixel object at the GRB buffer instead of copying it; write() sends self.buf.
         self._np.buf = buf
         self._np.write()
-
-    def _on_edge(self, pin):
-        self.button_event.set()
 
     def read_buttons(self):
         m = 0

@@ -1,8 +1,9 @@
 """The cup application: cooperative asyncio tasks around the Cup state machine.
 
-Tasks: the inputs (the shake sensor sampled at 100 Hz, the buttons polled every 10 ms and debounced in
-cup.buttons, the LED animation every 50 ms), and the host link in and out. The board object is the only way to
-the hardware; it is handed in, never imported, so the same app runs on a board and emulated on a PC.
+Two tasks: the inputs (the shake sensor sampled at 100 Hz, the buttons polled every 10 ms and debounced in
+cup.buttons, the LED animation every 50 ms) and the host link's lines. Each writes what the cup sent when it
+has acted (``flush``). The board object is the only way to the hardware; it is handed in, never imported, so
+the same app runs on a board and emulated on a PC.
 """
 
 import sys
@@ -28,11 +29,8 @@ from cup.view import View
 _SAMPLE_MS = const(10)      # 100 Hz
 _LED_EVERY = const(5)       # LED animation steps every 5th sample: 50 ms
 _MAX_QUEUED = const(16)
-# Bytes taken from the link per wake-up at most: with the byte after them a buffer of 32, one heap block on
-# the unix port. A longer burst takes a few wake-ups; on a console each byte costs a read and a poll anyway.
-_READ_SIZE = const(31)
+_READ_SIZE = const(32)      # bytes per read of the link at most (a console gives 31: boards/common.py)
 _CTRL_C = const(b"\x03")    # interrupt character of the REPL (never valid in a JSON line)
-_CTRL_C_BYTE = const(3)
 _TEXTS = "cup.texts"  # rare errors' texts by number (schocken.text), as in cup.core
 _TOO_LONG = const(18)
 _RETRY_MS = const(10)       # after a read that failed for memory: the other tasks run, the garbage goes
@@ -60,9 +58,9 @@ class App:
         self.leds = DiceLeds(board.pixels)
         self.view = View(self.leds)
         self.reader = self.writer = None
-        self.out = []               # messages waiting for the link task
+        self.out = []               # messages waiting for flush()
         self.owed = 0               # no_memory answers that found no room even in the queue
-        self.out_flag = asyncio.Event()
+        self.flushing = False
         identity = {"cup": config.get("cup_id", "cup"), "name": config.get("name", ""), "board": board.name}
         self.cup = Cup(self.roller, self.view, self.send, identity, self.roller.random_bytes)
         self.cup.battery = board.battery_mv
@@ -83,7 +81,6 @@ class App:
         if len(self.out) >= _MAX_QUEUED:
             self.out.pop(0)  # nobody reads the link (alone, no host): keep the heap, drop the oldest
         self.out.append(msg)
-        self.out_flag.set()
 
     # --- inputs -------------------------------------------------------------------------------------
     def on_button(self, button, event, was_long):
@@ -122,6 +119,8 @@ class App:
                     view.tick(self.cup)
                 except Exception as e:  # e.g. out of memory: the LEDs must keep running, as every task
                     self.internal_error(e)
+            if self.out or self.owed:
+                await self.flush()
             await sleep_ms(_SAMPLE_MS)
 
     repl_link = False  # set by run()
@@ -129,16 +128,10 @@ class App:
     async def link_in_task(self):
         splitter, reader = self.splitter, self.reader
         handle = self.on_line  # one bound method for every line, not one per read
-        buf = bytearray(_READ_SIZE + 1)  # what has come; a console's bytes arrive one by one in the last
-        poll = getattr(reader, "poll", None)  # a console stream's (boards/common.py stdio_link)
-        if poll is not None:
-            one = memoryview(buf)[_READ_SIZE:]
+        buf = bytearray(_READ_SIZE)  # what has come, made once
         while True:
             try:
-                if poll is None:  # BLE's reader (boards/ble.py), CPython's: gives what has come
-                    n = await reader.readinto(buf)
-                else:  # the first byte awaited in the scheduler, the others taken without waiting
-                    n = await reader.readinto(one) and _take(buf, one, reader.s, poll)
+                n = await reader.readinto(buf)
             except MemoryError as e:  # what was read may be lost, and with it where its line ends
                 splitter.drop()
                 self.line_failed(e)
@@ -155,6 +148,7 @@ class App:
             except Exception as e:  # the splitter's own small slices: where the line stands is unknown
                 splitter.drop()
                 self.line_failed(e)
+            await self.flush()
 
     def on_line(self, line):
         """One line from the host (a memoryview into the splitter's buffer, valid during the call; None for an
@@ -206,9 +200,8 @@ class App:
         try:
             self.send(None if isinstance(e, MemoryError) else  # None: no_memory (_line), nothing to make now
                       protocol.error(protocol.E_INTERNAL, "%s: %s" % (type(e).__name__, e)))
-        except Exception:  # not even room in the queue: link_out_task sends the answer made in advance
+        except Exception:  # not even room in the queue: flush() sends the answer made in advance
             self.owed += 1
-            self.out_flag.set()
 
     def encode(self, msg, plain=False):
         """A message -> what the link task writes: its line (bytes), or its pieces (protocol.pieces: a list of
@@ -218,8 +211,8 @@ class App:
         return protocol.pieces(msg)
 
     def _line(self, msg):
-        """A message -> what the link task writes (``encode``); one that cannot be sent becomes an error, or
-        None when even that fails (out of memory): the link task must outlive any message."""
+        """A message -> what flush() writes (``encode``); one that cannot be sent becomes an error, or None
+        when even that fails (out of memory): the tasks must outlive any message."""
         if msg is None:  # the answer to a line the cup had no memory for: made in advance, it needs none now
             if self.session is None:
                 return (b'{"t": "error", "code": "no_memory", '
@@ -246,10 +239,13 @@ class App:
         except Exception:
             return None
 
-    async def link_out_task(self):
-        while True:
-            await self.out_flag.wait()
-            self.out_flag.clear()
+    async def flush(self):
+        """Writes the messages waiting, in order. Both tasks flush when they have acted; one that finds the
+        other flushing leaves its messages to it (a writer's drain may wait: BLE's sends notifications)."""
+        if self.flushing:
+            return
+        self.flushing = True
+        try:
             while self.out or self.owed:
                 if self.out:
                     msg = self.out.pop(0)
@@ -268,13 +264,15 @@ class App:
                     await self.writer.drain()
                 except MemoryError:  # the stream's buffer for a busy link: this line is lost, not the link
                     collect()
+        finally:
+            self.flushing = False
 
     async def run(self, extra=()):
         if not self.roller.health_check():
             self.view.error(self.cup)
         self.reader, self.writer = self.board.link()
         self.repl_link = _repl_link(self.board, self.reader)
-        tasks = [self.input_task(), self.link_out_task()]
+        tasks = [self.input_task()]
         tasks.extend(extra)
         running = [asyncio.create_task(t) for t in tasks]
         try:
@@ -286,31 +284,10 @@ class App:
                 t.cancel()
 
 
-def _take(buf, one, stream, poll):
-    """What has come on a console stream, its first byte already in ``one``, into ``buf``: byte after byte
-    while ``poll`` says, without waiting, that another is there, up to _READ_SIZE; returns how many. The
-    stream's own readinto(buf) would wait until buf is full. One wake-up of the scheduler per burst rather
-    than per byte, and nothing made per byte (ipoll hands back the same tuple every time)."""
-    read, ready = stream.readinto, poll.ipoll
-    n = 0
-    while True:
-        byte = one[0]
-        buf[n] = byte
-        n += 1
-        if n == _READ_SIZE or byte == _CTRL_C_BYTE:
-            return n  # after a Ctrl-C the REPL reads on: mpremote's Ctrl-A follows it at once
-        for _ in ready(0):
-            break
-        else:
-            return n  # nothing more has come
-        if not read(one):
-            return n
-
-
 def _repl_link(board, reader):
     """True when the link is the REPL's console and nothing below the app turns Ctrl-C into KeyboardInterrupt:
     the board file says so ("link_is_repl", written by `schocken deploy` for the emulated board) and the
-    reader reads standard input (MicroPython's StreamReader keeps its stream in ``.s``). Never on a BLE
+    reader reads standard input (boards/common.py's ``Console`` keeps its stream in ``.s``). Never on a BLE
     link."""
     spec = board.spec if type(board.spec) is dict else {}
     stream = getattr(reader, "s", None)
