@@ -147,6 +147,7 @@ def run_measurement(tree, tries):
 
 
 def round_trips(before=None, tries=200, turns=3):
+    what = "" if before else ", a byte per wake-up"
     before = before or before_revision()
     with tempfile.TemporaryDirectory(prefix="cup-before-") as tmp:
         trees = [("after (this checkout)", REPO)]
@@ -158,7 +159,7 @@ def round_trips(before=None, tries=200, turns=3):
             archive = subprocess.run(["git", "archive", before, "firmware", "host_tools"], cwd=REPO,
                                      capture_output=True, check=True).stdout
             subprocess.run(["tar", "-x", "-C", tmp], input=archive, check=True)
-            trees.insert(0, ("before (%s, a byte per wake-up)" % rev, Path(tmp)))
+            trees.insert(0, ("before (%s%s)" % (rev, what), Path(tmp)))
         samples = {name: {size: [] for size in SIZES} for name, _ in trees}
         rom = set()
         for _ in range(turns):

@@ -119,7 +119,7 @@ class App:
                     view.tick(self.cup)
                 except Exception as e:  # e.g. out of memory: the LEDs must keep running, as every task
                     self.internal_error(e)
-            if self.out or self.owed:
+            if self.out or self.owed:  # as in link_in_task
                 await self.flush()
             await sleep_ms(_SAMPLE_MS)
 
@@ -148,7 +148,8 @@ class App:
             except Exception as e:  # the splitter's own small slices: where the line stands is unknown
                 splitter.drop()
                 self.line_failed(e)
-            await self.flush()
+            if self.out or self.owed:  # a coroutine made only when there is something to write
+                await self.flush()
 
     def on_line(self, line):
         """One line from the host (a memoryview into the splitter's buffer, valid during the call; None for an
