@@ -302,3 +302,42 @@ def test_two_tasks_flushing_write_each_message_once_and_in_order():
     lines = protocol.LineSplitter().feed(writer.data)
     assert [protocol.decode(line, {"ok": "re:s round:i"})["round"] for line in lines] == [0, 1, 2, 3]
     assert not app.flushing and not app.out
+
+
+def test_a_write_that_fails_loses_its_line_not_the_task_that_flushed():
+    # The inputs' task flushes too: a write error (a host gone: the pty answers EIO) must not end it, or the
+    # cup would stop seeing its buttons and shakes. The line is lost, the next one is written.
+    from cup.app import App
+    from schocken import protocol
+
+    class BrokenOnce:
+        def __init__(self):
+            self.data = b""
+            self.fail = True
+
+        def write(self, data):
+            if self.fail:
+                self.fail = False  # the first line breaks off; then the link works again
+                raise OSError(5, "EIO")
+            self.data += bytes(data)
+
+        async def drain(self):
+            pass
+
+    writer = BrokenOnce()
+    board = emulated.make_board(urandom=lambda n: bytes(range(n)), link=(None, writer))
+    app = App(board, {"cup_id": "t1"})
+
+    async def go():
+        app.writer = writer
+        app.send({"t": "ok", "re": "turn", "round": 1})
+        task = asyncio.ensure_future(app.input_task())
+        await asyncio.sleep(0.05)
+        app.send({"t": "ok", "re": "reveal", "round": 2})
+        await asyncio.sleep(0.05)
+        alive = not task.done()
+        task.cancel()
+        return alive
+    assert asyncio.run(go()) is True
+    lines = protocol.LineSplitter().feed(writer.data)
+    assert [protocol.decode(line, {"ok": "re:s round:i"})["round"] for line in lines] == [2]

@@ -205,7 +205,7 @@ class App:
             self.owed += 1
 
     def encode(self, msg, plain=False):
-        """A message -> what the link task writes: its line (bytes), or its pieces (protocol.pieces: a list of
+        """A message -> what flush() writes: its line (bytes), or its pieces (protocol.pieces: a list of
         bytes); signed, in one piece, in an authenticated session unless ``plain`` (an auth error)."""
         if self.session is not None:
             return self.session.encode(msg, plain)
@@ -265,6 +265,8 @@ class App:
                     await self.writer.drain()
                 except MemoryError:  # the stream's buffer for a busy link: this line is lost, not the link
                     collect()
+                except Exception:  # noqa: BLE001 - the link failed this line (a host gone: EIO); the task
+                    pass  # that flushes (the inputs' too) and the cup go on, and so does the next line
         finally:
             self.flushing = False
 
