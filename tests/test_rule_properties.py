@@ -3,10 +3,11 @@ Each property says which part of the rules it guards; the whole file runs in wel
 sequences: tests/test_turn_properties.py; the strategies: tests/kits/rulekit.py.
 """
 
+import itertools
 import random
 
 import pytest
-from hypothesis import assume, given
+from hypothesis import given
 from hypothesis import strategies as st
 
 import schocken.game
@@ -97,15 +98,23 @@ def test_equal_throws_earlier_seat_wins(rules, n, dice, throws, hand, data):
     assert result.best == 0 and result.worst == n - 1
 
 
+# Every throw of three dice, as a sorted list: 56.
+ALL_DICE = [list(dice) for dice in itertools.combinations_with_replacement(range(1, 7), 3)]
+
+
 @fast(200)
-@given(rule_sets(RANKING_FLIPS), DICE, DICE, st.data())
-def test_kinds_rank_in_their_order(rules, d1, d2, data):
+@given(rule_sets(RANKING_FLIPS), DICE, st.data())
+def test_kinds_rank_in_their_order(rules, d1, data):
     """A throw of a better kind (Schock-Aus > Jule > Schock > General > Straße > Zahl) always wins."""
     t = data.draw(st.integers(1, rules.max_throws))
     h1 = True if t == 1 else data.draw(st.booleans())
     h2 = True if t == 1 else data.draw(st.booleans())
-    a, b = evaluate(d1, t, h1, rules), evaluate(d2, t, h2, rules)
-    assume(a.kind != b.kind)
+    a = evaluate(d1, t, h1, rules)
+    # The second throw drawn among those of another kind, not filtered: most random pairs are both Zahl, and
+    # hypothesis gave up on a fresh clone when it had to throw away that many.
+    other = [dice for dice in ALL_DICE if evaluate(dice, t, h2, rules).kind != a.kind]
+    d2 = data.draw(st.sampled_from(other).flatmap(st.permutations))
+    b = evaluate(d2, t, h2, rules)
     better = a if KINDS.index(a.kind) < KINDS.index(b.kind) else b
     assert max((a, b), key=lambda x: x.key) is better
     for x in (a, b):

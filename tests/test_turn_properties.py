@@ -79,12 +79,16 @@ def _finish(turn):
             return
         except RuleError:
             pass
-        if turn.rules.ones_must_stay and turn.throws_used:
-            for i in turn.in_cup():
-                if turn.values[i] == 1 and not turn.locked[i] and len(turn.in_cup()) > 1:
-                    turn.set_aside(i)
+        must_stay = [i for i in range(3) if turn.rules.ones_must_stay and turn.throws_used
+                     and turn.values[i] == 1 and not turn.locked[i]]  # ones that fell: not rolled again
+        for i in turn.in_cup():
+            if i in must_stay:
+                turn.set_aside(i)
         if not turn.in_cup():
-            turn.take_back([i for i in range(3) if turn.state[i] == PENDING][0])
+            # Take back a die that may be rolled: after Sechsen drehen the six left in the cup may have been
+            # set aside, and the one beside it must stay out (ones_must_stay).
+            pending = [i for i in range(3) if turn.state[i] == PENDING]
+            turn.take_back([i for i in pending if i not in must_stay][0])
         turn.roll([2] * len(turn.in_cup()))
     raise AssertionError("turn cannot be finished: %r" % (turn.transcript,))
 
@@ -113,3 +117,16 @@ def test_turn_random_moves_keep_a_valid_state(rules, data):
     assert again.hand() == turn.hand()
     assert again.throws_used == turn.throws_used
     assert again.state == turn.state and again.finished
+
+
+def test_finish_after_sechsen_drehen_with_the_six_set_aside_and_a_one_that_must_stay():
+    # Found by hypothesis on a fresh clone: the six left in the cup after Sechsen drehen set aside, the one
+    # beside it may not be rolled again (ones_must_stay), a throw must follow: the way out is to take the six
+    # back, which the helper above did not know.
+    from schocken.rules import Rules
+    turn = Turn(Rules("ludomax", ones_must_stay=True), 3)
+    turn.roll([6, 6, 1])
+    turn.turn_sixes([0, 1])
+    turn.set_aside(1)
+    _finish(turn)
+    assert turn.finished
