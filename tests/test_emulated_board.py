@@ -229,11 +229,18 @@ def test_synthetic_shake_makes_a_throw_for_the_cup_detector(sensor):
 
 # --- the app's writing outlives a message it cannot send ------------------------------------------------
 
+def _app_writing_to(writer):
+    """A cup app on the emulated board whose link's writer is ``writer`` (its tasks are not started)."""
+    from cup.app import App
+    app = App(emulated.make_board(urandom=lambda n: bytes(range(n)), link=(None, writer)), {"cup_id": "t1"})
+    app.writer = writer
+    return app
+
+
 def test_flush_survives_a_message_it_cannot_encode():
     # A message the encoder chokes on (here one that is not JSON; on a full heap a MemoryError) once ended
     # the link's writing task, and the cup fell silent. Now it becomes an internal error and the next message
     # still goes out.
-    from cup.app import App
     from schocken import protocol
 
     class Writer:
@@ -249,11 +256,9 @@ def test_flush_survives_a_message_it_cannot_encode():
             pass
 
     writer = Writer()
-    board = emulated.make_board(urandom=lambda n: bytes(range(n)), link=(None, writer))
-    app = App(board, {"cup_id": "t1"})
+    app = _app_writing_to(writer)
 
     async def go():
-        app.writer = writer
         app.send({"t": "status", "state": object()})
         app.send({"t": "ok", "re": "turn"})
         await app.flush()
@@ -267,7 +272,6 @@ def test_two_tasks_flushing_write_each_message_once_and_in_order():
     # notifications, a few ms each). A task that comes while the other waits in drain must neither send a
     # message again nor put one between the pieces of another: it leaves the queue to the task already
     # flushing.
-    from cup.app import App
     from schocken import protocol
 
     class SlowWriter:  # as boards/ble.py's: write() queues, drain() sends the queue in chunks, waiting
@@ -285,11 +289,9 @@ def test_two_tasks_flushing_write_each_message_once_and_in_order():
                 self.pending = self.pending[20:]
 
     writer = SlowWriter()
-    board = emulated.make_board(urandom=lambda n: bytes(range(n)), link=(None, writer))
-    app = App(board, {"cup_id": "t1"})
+    app = _app_writing_to(writer)
 
     async def go():
-        app.writer = writer
         for round_id in range(3):
             app.send({"t": "ok", "re": "turn", "round": round_id})
         first = asyncio.ensure_future(app.flush())
@@ -307,7 +309,6 @@ def test_two_tasks_flushing_write_each_message_once_and_in_order():
 def test_a_write_that_fails_loses_its_line_not_the_task_that_flushed():
     # The inputs' task flushes too: a write error (a host gone: the pty answers EIO) must not end it, or the
     # cup would stop seeing its buttons and shakes. The line is lost, the next one is written.
-    from cup.app import App
     from schocken import protocol
 
     class BrokenOnce:
@@ -325,11 +326,9 @@ def test_a_write_that_fails_loses_its_line_not_the_task_that_flushed():
             pass
 
     writer = BrokenOnce()
-    board = emulated.make_board(urandom=lambda n: bytes(range(n)), link=(None, writer))
-    app = App(board, {"cup_id": "t1"})
+    app = _app_writing_to(writer)
 
     async def go():
-        app.writer = writer
         app.send({"t": "ok", "re": "turn", "round": 1})
         task = asyncio.ensure_future(app.input_task())
         await asyncio.sleep(0.05)
