@@ -22,8 +22,15 @@ import sys
 from cup.clock import asyncio
 from cup.roller import Roller
 
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
 MICROPYTHON = sys.implementation.name == "micropython"
 _HEX = b"0123456789abcdef"
+_CONTROL_LINE = const(1100)  # bytes of a control line at most: "inject" and a message of protocol.MAX_LINE
 
 
 class ScriptedRoller(Roller):
@@ -49,38 +56,58 @@ async def control_task(reader, board, roller, say, app):  # say(bytes): a line o
     cheat = None
     buf = bytearray(32)
     pending = b""
+    skipping = False
     while True:
         n = await reader.readinto(buf)
         if not n:
             return
-        pending += buf[:n]  # emulation only: a few short lines a second, a little garbage each
-        lines = pending.split(b"\n")
-        pending = lines.pop()  # the line not yet ended
-        for line in lines:
-            words = line.split()
-            if words and words[0] == b"dice":
-                err = None
-                dice = [b"123456".find(w) + 1 if len(w) == 1 else 0 for w in words[1:]]
-                if not 1 <= len(dice) <= 3 or 0 in dice:
-                    err = "error: usage: dice D [D [D]] (1..6)"
+        try:
+            start = 0
+            if skipping:  # the rest of a dropped line: nothing of it is kept, up to its newline
+                start = buf.find(b"\n", 0, n) + 1
+                if not start:
+                    continue
+                skipping = False
+            pending += buf[start:n]  # emulation only: a few short lines a second, a little garbage each
+            lines = pending.split(b"\n")
+            pending = lines.pop()  # the line not yet ended
+            if len(pending) > _CONTROL_LINE:  # no end in sight: dropped up to its newline, the heap stays
+                pending = b""
+                skipping = True
+                say(b"error: control line longer than %d bytes: dropped\n" % _CONTROL_LINE)
+            for line in lines:
+                words = line.split()
+                if words and words[0] == b"dice":
+                    err = None
+                    dice = [b"123456".find(w) + 1 if len(w) == 1 else 0 for w in words[1:]]
+                    if not 1 <= len(dice) <= 3 or 0 in dice:
+                        err = "error: usage: dice D [D [D]] (1..6)"
+                    else:
+                        roller.scripted = dice
+                elif words and words[0] in (b"cheat", b"inject"):
+                    if cheat is None:
+                        from cheat import Cheat
+                        cheat = Cheat(app, roller)
+                    if words[0] == b"cheat":
+                        err = cheat.arm([w.decode() for w in words[1:]])
+                    else:
+                        err = cheat.inject(line.strip()[len(b"inject"):].decode())
+                elif words and words[0] == b"mem":  # live heap, for bench/cup_firmware.py
+                    import gc
+                    gc.collect()
+                    err = "mem %d %d" % (gc.mem_alloc(), gc.mem_free())
                 else:
-                    roller.scripted = dice
-            elif words and words[0] in (b"cheat", b"inject"):
-                if cheat is None:
-                    from cheat import Cheat
-                    cheat = Cheat(app, roller)
-                if words[0] == b"cheat":
-                    err = cheat.arm([w.decode() for w in words[1:]])
-                else:
-                    err = cheat.inject(line.strip()[len(b"inject"):].decode())
-            elif words and words[0] == b"mem":  # live heap, for bench/cup_firmware.py
-                import gc
-                gc.collect()
-                err = "mem %d %d" % (gc.mem_alloc(), gc.mem_free())
-            else:
-                err = board.apply_control(line)
-            if err is not None:
-                say(err.encode() + b"\n")
+                    err = board.apply_control(line)
+                if err is not None:
+                    say(err.encode() + b"\n")
+        except Exception as e:  # no memory for a long line in a small heap, ...: it is lost, not the channel
+            lines = line = words = err = None  # what the line held goes before the answer is made
+            pending = b""
+            skipping = buf[n - 1] != 10  # the rest of a line begun in this read is dropped up to its newline
+            try:
+                say(b"error: control line dropped: %s\n" % type(e).__name__.encode())
+            except Exception:  # not even room for that: the channel still reads on
+                pass
 
 
 async def main(argv):

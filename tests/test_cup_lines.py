@@ -135,6 +135,28 @@ def test_long_lines_at_every_point_of_a_turn_in_64k():
 
 
 @needs_micropython
+def test_a_long_control_line_in_64k_loses_that_line_not_the_control_channel():
+    """The emulation's control channel (the physical world) must outlive a line it cannot take: at 64 KB a
+    line of 1,000 or 50,000 bytes ran the control task out of memory, and from then on no press and no shake
+    reached the cup. Now such a line is dropped up to its newline, said on the channel, and play goes on."""
+    cup = start_cup()
+    try:
+        cup.start()
+        for size in (1000, 50000):
+            cup.cup.control("x" * size + " press 1")  # its tail must not read as a press
+            cup.request(t="turn", round=size, limit=None)
+            assert cup.throw(3, 4, 6)["throws"] == 1  # dice and shake came over the control channel
+            assert cup.stand()["throws"] == 1
+            cup.request("revealed", t="reveal", round=size)
+            cup.request(t="outcome", round=size, result="won", deckel=0, middle=13)
+        assert len(cup.cup.control_errors) == 2
+        assert all(e.startswith("error: control line") for e in cup.cup.control_errors), cup.cup.control_errors
+        assert cup.cup.alive()
+    finally:
+        cup.close()
+
+
+@needs_micropython
 def test_a_long_line_that_changes_state_is_done_or_changes_nothing():
     """A turn and an outcome padded to 500 and 1000 bytes: either taken (ok) or dropped (no_memory, the cup as
     before), and the rounds played on. At 72 KB, where a 500-byte line is taken and a 1000-byte one is not: at

@@ -117,6 +117,20 @@ def test_control_task_reads_a_stream():
     assert asyncio.run(main()) == (2, [b"error: unknown command 'bogus'\n"], [1, 2, 3])
 
 
+def test_control_task_drops_a_line_too_long_up_to_its_newline():
+    import emulate
+
+    async def main():
+        # 2,000 bytes without a newline, whose tail would read as a press, then a line of its own
+        reader = Chunks([b"x" * 31] * 64 + [b" press 1\npress 2\n"])
+        errors = []
+        b = emulated.make_board()
+        await emulate.control_task(reader, b, None, errors.append, None)
+        return b.read_buttons(), errors
+
+    assert asyncio.run(main()) == (0b100, [b"error: control line longer than 1100 bytes: dropped\n"])
+
+
 class Chunks:
     """The app's kind of reader (``await readinto(buf)``) over a list of byte strings, one per read."""
 
