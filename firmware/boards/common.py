@@ -15,9 +15,9 @@ except ImportError:
     def const(x):
         return x
 
-# Bytes taken from a console per wake-up at most: with the byte after them a buffer of 32, one heap block on
-# the unix port. A longer burst takes a few wake-ups; on a console each byte costs a read and a poll anyway.
-READ_SIZE = const(31)
+# Bytes taken from a console per wake-up at most (fewer if the reader's buffer is smaller): a longer burst
+# takes a few wake-ups, the other tasks between them; on a console each byte costs a read and a poll anyway.
+_READ_SIZE = const(31)
 _CTRL_C = const(3)          # interrupt character of the REPL: mpremote's Ctrl-A follows it at once
 
 # Below cup.leds.BRIGHTNESS_CAP (0.21, the USB current budget for 22 pixels).
@@ -36,7 +36,7 @@ def make_pixels(n, write, brightness=DEFAULT_BRIGHTNESS):
 
 class Console:
     """A MicroPython stream as the app's link, both ends: ``await readinto(buf)`` gives what has come, 1 to
-    READ_SIZE bytes (0: end of input), ``write(data)`` writes it all, ``drain()`` has nothing left to do.
+    31 bytes (0: end of input), ``write(data)`` writes it all, ``drain()`` has nothing left to do.
 
     It waits for its first byte in asyncio's scheduler the way asyncio's own streams do (its IO queue), then
     takes byte after byte while a ``select.poll`` that does not wait says another is there: a console
@@ -64,7 +64,7 @@ class Console:
             byte = one[0]
             buf[n] = byte
             n += 1
-            if n == READ_SIZE or n == len(buf) or byte == _CTRL_C:
+            if n == _READ_SIZE or n == len(buf) or byte == _CTRL_C:
                 break  # after a Ctrl-C the REPL reads on: mpremote's Ctrl-A follows it at once
             for _ in ready(0):
                 break
