@@ -19,7 +19,6 @@ MicroPython has built in; it says which interpreter it uses on the control chann
 
 import sys
 
-from cup.clock import asyncio
 from cup.roller import Roller
 
 try:
@@ -49,68 +48,97 @@ class ScriptedRoller(Roller):
         return super().roll(n)
 
 
-async def control_task(reader, board, roller, say, app):  # say(bytes): a line out
+class Control:
     """The control channel: board lines (docs/emulation.md) plus "dice ..." for the scripted roller and
-    "cheat ..." for a misbehaving cup (cheat.py, loaded when first asked for). ``reader``: the app's kind of
-    reader, ``await readinto(buf)``."""
-    cheat = None
-    buf = bytearray(32)
-    pending = b""
-    skipping = False
-    while True:
-        n = await reader.readinto(buf)
-        if not n:
-            return
-        try:
-            start = 0
-            if skipping:  # the rest of a dropped line: nothing of it is kept, up to its newline
-                start = buf.find(b"\n", 0, n) + 1
-                if not start:
-                    continue
-                skipping = False
-            pending += buf[start:n]  # emulation only: a few short lines a second, a little garbage each
-            lines = pending.split(b"\n")
-            pending = lines.pop()  # the line not yet ended
-            if len(pending) > _CONTROL_LINE:  # no end in sight: dropped up to its newline, the heap stays
-                pending = b""
-                skipping = True
-                say(b"error: control line longer than %d bytes: dropped\n" % _CONTROL_LINE)
-            for line in lines:
-                words = line.split()
-                if words and words[0] == b"dice":
-                    err = None
-                    dice = [b"123456".find(w) + 1 if len(w) == 1 else 0 for w in words[1:]]
-                    if not 1 <= len(dice) <= 3 or 0 in dice:
-                        err = "error: usage: dice D [D [D]] (1..6)"
-                    else:
-                        roller.scripted = dice
-                elif words and words[0] in (b"cheat", b"inject"):
-                    if cheat is None:
-                        from cheat import Cheat
-                        cheat = Cheat(app, roller)
-                    if words[0] == b"cheat":
-                        err = cheat.arm([w.decode() for w in words[1:]])
-                    else:
-                        err = cheat.inject(line.strip()[len(b"inject"):].decode())
-                elif words and words[0] == b"mem":  # live heap, for bench/cup_firmware.py
-                    import gc
-                    gc.collect()
-                    err = "mem %d %d" % (gc.mem_alloc(), gc.mem_free())
-                else:
-                    err = board.apply_control(line)
+    "cheat ..." for a misbehaving cup (cheat.py, loaded when first asked for). A channel of the cup's loop
+    (cup/app.py ``App.serve``): ``link`` a Console, ``step()`` takes what has come; under CPython ``task()``
+    reads its ``FdReader`` in asyncio. ``say(bytes)``: a line out."""
+
+    def __init__(self, link, board, roller, say, app):
+        self.link = link
+        self.board = board
+        self.roller = roller
+        self.say = say
+        self.app = app
+        self.cheat = None
+        self.buf = bytearray(32)
+        self.pending = b""
+        self.skipping = False
+
+    def step(self):
+        n = self.link.take(self.buf)
+        if n > 0:
+            self.feed(n)
+        return n >= 0
+
+    async def task(self):
+        while True:
+            n = await self.link.readinto(self.buf)
+            if not n:
+                return
+            self.feed(n)
+
+    def feed(self, n):
+        """The ``n`` bytes just read into ``buf``: each line they end is acted on by itself, so a line that
+        fails (no memory for a long line in a small heap, ...) is lost, not the lines beside it."""
+        buf, say = self.buf, self.say
+        start = 0
+        if self.skipping:  # the rest of a dropped line: nothing of it is kept, up to its newline
+            start = buf.find(b"\n", 0, n) + 1
+            if not start:
+                return
+            self.skipping = False
+        while start < n:
+            end = buf.find(b"\n", start, n)
+            try:
+                if end < 0:  # the line goes on in the next read
+                    self.pending += buf[start:n]  # emulation only: a few short lines a second
+                    if len(self.pending) > _CONTROL_LINE:  # no end in sight: dropped up to its newline
+                        self.pending = b""
+                        self.skipping = True
+                        say(b"error: control line longer than %d bytes: dropped\n" % _CONTROL_LINE)
+                    return
+                line = self.pending + buf[start:end]
+                self.pending = b""
+                err = self.act(line)
                 if err is not None:
                     say(err.encode() + b"\n")
-        except Exception as e:  # no memory for a long line in a small heap, ...: it is lost, not the channel
-            lines = line = words = err = None  # what the line held goes before the answer is made
-            pending = b""
-            skipping = buf[n - 1] != 10  # the rest of a line begun in this read is dropped up to its newline
-            try:
-                say(b"error: control line dropped: %s\n" % type(e).__name__.encode())
-            except Exception:  # not even room for that: the channel still reads on
-                pass
+            except Exception as e:
+                line = err = None  # what the line held goes before the answer is made
+                self.pending = b""
+                self.skipping = end < 0  # a line that failed before its end is dropped up to its newline
+                try:
+                    say(b"error: control line dropped: %s\n" % type(e).__name__.encode())
+                except Exception:  # not even room for that: the channel still reads on
+                    pass
+                if end < 0:
+                    return
+            start = end + 1
+
+    def act(self, line):
+        """One control line -> None, or the error line to answer."""
+        words = line.split()
+        if words and words[0] == b"dice":
+            dice = [b"123456".find(w) + 1 if len(w) == 1 else 0 for w in words[1:]]
+            if not 1 <= len(dice) <= 3 or 0 in dice:
+                return "error: usage: dice D [D [D]] (1..6)"
+            self.roller.scripted = dice
+            return None
+        if words and words[0] in (b"cheat", b"inject"):
+            if self.cheat is None:
+                from cheat import Cheat
+                self.cheat = Cheat(self.app, self.roller)
+            if words[0] == b"cheat":
+                return self.cheat.arm([w.decode() for w in words[1:]])
+            return self.cheat.inject(line.strip()[len(b"inject"):].decode())
+        if words and words[0] == b"mem":  # live heap, for bench/cup_firmware.py
+            import gc
+            gc.collect()
+            return "mem %d %d" % (gc.mem_alloc(), gc.mem_free())
+        return self.board.apply_control(line)
 
 
-async def main(argv):
+def main(argv):
     from schocken.protocol import LineSplitter
     splitter = LineSplitter()  # the cup's largest buffer, before the imports below cut the heap into pieces
     opts = {"control": None, "cup": "emu", "name": "", "board": None, "sensor": None, "long-ms": None,
@@ -191,13 +219,15 @@ async def main(argv):
     roller = ScriptedRoller(board.urandom, radio_on=board.radio_on)
     app = App(board, config, roller, splitter)
     write_line(("hello %s\n" % sys.implementation.name).encode())
-    extra = [control_task(control, board, roller, write_line, app)] if control is not None else []
+    extra = [Control(control, board, roller, write_line, app)] if control is not None else []
     opts = spec = None  # the emulation's, not the cup's: a board does not keep its arguments as it plays
-    await app.run(extra)
+    app.main(extra)
 
 
 def run(argv):
-    asyncio.run(main(argv))  # main parses them: passed in parsed, they would live as long as the cup
+    """The emulated cup's entry point (romfs.BOOT, and this file as a script): ``main`` parses the arguments
+    itself, so that they do not live as long as the cup."""
+    main(argv)
 
 
 if __name__ == "__main__":

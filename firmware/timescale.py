@@ -5,12 +5,12 @@
 the app, its buttons, LED view and shake detector run unchanged, in cup time. No board has this file; a cup
 started without --time-scale never loads it.
 
-- What is K times shorter is the cup's waiting, not its work. Under MicroPython the asyncio scheduler runs in
-  cup time (its `ticks` is this clock): a wait for the next timer of dt cup ms lasts dt/K real ms (sleep_us
-  below a millisecond, which `select.poll` cannot wait) and moves cup time by dt at most, however late the
-  process wakes; the time the cup computes counts as it is, as if its CPU ran at the PC's speed. So the
-  sensor task's samples come 10 cup ms apart as on a board, and a message that takes 2 ms to handle takes 2 ms
-  of cup time, not 2 K: the button task still polls every 10 ms around it.
+- What is K times shorter is the cup's waiting, not its work. Under MicroPython the cup's loop (cup/app.py
+  ``App.serve``) waits in cup time (the clock shim's `wait`): a wait of dt cup ms for the next pass over the
+  inputs lasts dt/K real ms (sleep_us below a millisecond, which `select.poll` cannot wait) and moves cup time
+  by dt at most, however late the process wakes; the time the cup computes counts as it is, as if its CPU ran
+  at the PC's speed. So the sensor's samples come 10 cup ms apart as on a board, and a message that takes 2 ms
+  to handle takes 2 ms of cup time, not 2 K: the buttons are still polled every 10 ms around it.
 - K applies while the board's physical world moves (busy(): a shake, a held button, and TAIL_MS after it);
   otherwise waits last as long as they say. An idle cup costs what an unscaled one does.
 - Cup time never moves by more than STEP_MS at once: a process that stalls while it computes (a loaded
@@ -19,9 +19,6 @@ started without --time-scale never loads it.
   button held for MS cup ms (the board's `hold` line) stays a tap or a long press whatever the stall.
 - `ticks_ms()` wraps at 2**30 like a board's (`ticks_add`, `ticks_diff` match it), so all firmware arithmetic
   stays below 2**30; `start` sets its first value (to run a cup across the wrap).
-- Tasks that asyncio queues without a time (woken by I/O or an event, or new) get the real `ticks_ms()` as key
-  (the C task queue's default): the cup clock keeps ahead of the real one (_LEAD_MS, and never behind), and
-  after each wait such tasks are queued again at cup time's now (_io_wait says why).
 - CPython (no unix port): asyncio keeps its own time; the app's `sleep_ms` is shortened K times and all real
   time counts K times (with the same step bound).
 """
@@ -29,7 +26,6 @@ started without --time-scale never loads it.
 import time
 
 from cup import clock as shim
-from cup.clock import asyncio
 
 try:
     from micropython import const
@@ -40,27 +36,20 @@ except ImportError:
 STEP_MS = const(20)           # the most cup time moves at once: twice the app's 10 ms sample/button loop
 _MASK = const(0x3FFFFFFF)     # a board's ticks_ms period is 2**30
 _HALF = const(0x20000000)
-_WAIT_MAX_MS = const(10)      # the longest single wait of the scheduler, in cup ms
+_WAIT_MAX_MS = const(10)      # the longest single wait of the loop, in cup ms
 TAIL_MS = const(1000)         # after an input, cup time stays fast this long (stillness, debounce, LEDs)
 _SLACK_MAX_US = const(100)    # the most a sleep is shortened for its lateness (more is load, not slack)
-_LEAD_MS = const(600000)      # the scheduler's cup clock starts this far ahead of the real ticks_ms()
 
 try:
     _real_us = time.ticks_us
-    _real_ms = time.ticks_ms
     _real_diff = time.ticks_diff
-    _PORT_MAX = time.ticks_add(0, -1)  # the port's own ticks period - 1 (2**62 - 1 on a 64-bit unix port)
     MICROPYTHON = True
 except AttributeError:  # CPython
     def _real_us():
         return time.monotonic_ns() // 1000
 
-    def _real_ms():
-        return time.monotonic_ns() // 1000000
-
     def _real_diff(a, b):
         return a - b
-    _PORT_MAX = (1 << 62) - 1
     MICROPYTHON = False
 
 
@@ -73,7 +62,7 @@ def ticks_diff(a, b):
 
 
 class ScaledClock:
-    """Cup time: K (``k``) while the board is busy, ``idle`` otherwise. With ``waits`` (the scheduler's waits
+    """Cup time: K (``k``) while the board is busy, ``idle`` otherwise. With ``waits`` (the loop's waits
     report through waited()) only waiting is scaled and computing counts once; without, all real time counts
     K times. Never more than ``step_ms`` at once. Ints only, no allocation per read."""
 
@@ -86,8 +75,8 @@ class ScaledClock:
         self.step_ms = step_ms
         self.last = _real_us()
         self.frac = 0                          # cup time below a whole ms, in cup us
-        self.now = (_real_ms() + _LEAD_MS) & _PORT_MAX  # unwrapped cup ms (the scheduler's clock)
-        self.offset = 0 if start is None else (start - self.now) & _MASK
+        self.now = 0                           # cup ms since the clock was made, wrapping at 2**30
+        self.offset = 0 if start is None else start & _MASK
         self.busy_until = self.now
         self.slack = 0                         # us a short sleep is asked shorter: it ends this much late
         self._rate(idle)
@@ -100,22 +89,21 @@ class ScaledClock:
     def busy(self, ms):
         """The board: the physical world moves for the next ``ms`` cup ms (a shake, a held button; 0 for an
         edge): cup time runs at K until TAIL_MS after that."""
-        until = (self.sched() + ms + TAIL_MS) & _PORT_MAX
-        if self.k != self.fast or _real_diff(until, self.busy_until) > 0:
+        until = (self.tick() + ms + TAIL_MS) & _MASK
+        if self.k != self.fast or ticks_diff(until, self.busy_until) > 0:
             self.busy_until = until
         self._rate(self.fast)
 
     def _add(self, cup_us):
         cup_us += self.frac
-        self.now = (self.now + cup_us // 1000) & _PORT_MAX
+        self.now = (self.now + cup_us // 1000) & _MASK
         self.frac = cup_us % 1000
-        if MICROPYTHON and _real_diff(_real_ms(), self.now) > 0:
-            self.now = _real_ms()  # never behind the keys asyncio gives tasks queued without a time
-        if self.k != self.idle and _real_diff(self.now, self.busy_until) >= 0:
+        if self.k != self.idle and ticks_diff(self.now, self.busy_until) >= 0:
             self._rate(self.idle)
 
-    def sched(self):
-        """Cup ms in the port's own ticks period: the asyncio scheduler's clock."""
+    def tick(self):
+        """Cup time now: what has passed since the last read counts (once, or K times without ``waits``, and
+        never more than a step), in ms since the clock was made."""
         t = _real_us()
         d = _real_diff(t, self.last)
         self.last = t
@@ -124,7 +112,7 @@ class ScaledClock:
         return self.now
 
     def waited(self, dt, real_us):
-        """The scheduler slept ``real_us`` real us (-1: all of it) of a wait for ``dt`` cup ms: cup time moves
+        """The loop slept ``real_us`` real us (-1: all of it) of a wait for ``dt`` cup ms: cup time moves
         by the wait's part that passed (K times the sleep), never by more than dt, however late the process
         woke."""
         self.last = _real_us()
@@ -136,63 +124,40 @@ class ScaledClock:
 
     def ticks_ms(self):
         """The firmware's clock: cup ms, wrapping at 2**30 like a board's."""
-        return (self.sched() + self.offset) & _MASK
+        return (self.tick() + self.offset) & _MASK
 
 
-def _io_wait(core, c):
-    """asyncio's wait for I/O (IOQueue.wait_io_event) in cup time: a wait of dt cup ms lasts dt/K real ms
-    (sleep_us below one millisecond) and moves cup time by what passed of it (ScaledClock.waited). Afterwards
-    every task that asyncio queued without a time is queued again at cup time's now: asyncio gives such a task
-    (woken by I/O or an event, or new) the real ticks_ms() as its time, far behind cup time, so it would run
-    before every timer that is due: the link task, woken for every piece of a line, starved the button and
-    sensor tasks while a line came in (a 60 ms press, begun and ended between two polls, was never seen).
-    Requeued, it waits its turn behind the timers that were due first, as on a board."""
-    wait = core._io_queue.wait_io_event
+def _wait(c):
+    """The serial cup's wait (cup/clock.py ``wait``, in cup/app.py ``App.serve``) in cup time: a wait of dt
+    cup ms lasts dt/K real ms (sleep_us below one millisecond, which poll cannot wait) and moves cup time by
+    what passed of it (ScaledClock.waited). Input that has come ends it at once, so a line that comes in
+    pieces is read without a sleep between two; the loop still makes its pass over the inputs whenever one
+    is due, however much comes."""
 
-    def requeue():
-        now = c.sched()
-        real = _real_ms()
-        if _real_diff(now, real) <= 0:
-            return 0  # cup time is not ahead (never so after its start): nothing to put right
-        tq = core._task_queue
-        n = 0
-        t = tq.peek()
-        # a time of the real clock: queued without one
-        while t is not None and _real_diff(t.ph_key, real) <= 0:
-            tq.pop()
-            tq.push(t, now)
-            n += 1
-            t = tq.peek()
-        return n
-
-    def wait_io_event(dt):
-        c.sched()  # the time computed since the last read counts once
+    def wait(poller, dt):
+        c.tick()  # the time computed since the last read counts once
         if dt <= 0:
-            wait(dt)
-            requeue()
             return
-        wait(0)  # what is ready runs now (a line may come in pieces: no sleep between two)
-        if requeue():
-            return
+        for _ in poller.ipoll(0):
+            return  # something has come: it is taken now
         if dt > _WAIT_MAX_MS:
-            dt = _WAIT_MAX_MS  # a longer sleep is a few of these waits
+            dt = _WAIT_MAX_MS  # a longer wait is a few of these
         us = dt * 1000 // c.k
         t0 = _real_us()
         if us < 1000:
-            # A blocking wait below poll's 1 ms (I/O is seen right after it). A sleep ends some 50 us late
+            # A blocking wait below poll's 1 ms (input is seen right after it). A sleep ends some 50 us late
             # (the kernel's timer slack), a quarter of a 10 ms wait at K = 50: it asks for that much less.
             if us > c.slack:
                 time.sleep_us(us - c.slack)
-            wait(0)
             late = _real_diff(_real_us(), t0) - us
             c.slack += late // 4
             c.slack = 0 if c.slack < 0 else _SLACK_MAX_US if c.slack > _SLACK_MAX_US else c.slack
             c.waited(dt, -1)   # the whole wait passed
         else:
-            wait(us // 1000)   # returns early when I/O comes
+            for _ in poller.ipoll(us // 1000):  # returns early when input comes
+                break
             c.waited(dt, _real_diff(_real_us(), t0))
-        requeue()
-    return wait_io_event
+    return wait
 
 
 def install(k, start=None, idle=1):
@@ -203,10 +168,10 @@ def install(k, start=None, idle=1):
     shim.ticks_diff = ticks_diff
     shim.ticks_add = ticks_add
     if MICROPYTHON:
-        import asyncio.core as core
-        core.ticks = c.sched
-        core._io_queue.wait_io_event = _io_wait(core, c)
+        shim.wait = _wait(c)
     else:
+        import asyncio
+
         def sleep_ms(ms):
             return asyncio.sleep(ms / c.k / 1000)
         shim.sleep_ms = sleep_ms

@@ -102,44 +102,63 @@ def test_control_parser_rejects_garbage_without_raising():
         b.apply_control(" ".join(rnd.choice(words) for _ in range(rnd.randrange(5))))
 
 
-def test_control_task_reads_a_stream():
+def read_all(control, way):
+    """The control channel reads its link to the end: in asyncio (CPython's emulated cup) or in the steps of
+    the cup's loop (cup/app.py ``App.serve``, MicroPython's)."""
+    if way == "asyncio":
+        asyncio.run(control.task())
+    else:
+        while control.step():
+            pass
+
+
+@pytest.mark.parametrize("way", ["asyncio", "loop"])
+def test_control_channel_reads_a_stream(way):
     import emulate
-
-    async def main():
-        reader = Chunks([b"press 1\nbo", b"gus\naccel 1 2 3", b"\n"])  # lines torn across reads
-        errors = []
-        b = emulated.make_board()
-        await emulate.control_task(reader, b, None, errors.append, None)
-        buf = array("i", (0, 0, 0))
-        b.read_accel(buf)
-        return b.read_buttons(), errors, list(buf)
-
-    assert asyncio.run(main()) == (2, [b"error: unknown command 'bogus'\n"], [1, 2, 3])
+    reader = Chunks([b"press 1\nbo", b"gus\naccel 1 2 3", b"\n"])  # lines torn across reads
+    errors = []
+    b = emulated.make_board()
+    read_all(emulate.Control(reader, b, None, errors.append, None), way)
+    buf = array("i", (0, 0, 0))
+    b.read_accel(buf)
+    assert (b.read_buttons(), errors, list(buf)) == (2, [b"error: unknown command 'bogus'\n"], [1, 2, 3])
 
 
-def test_control_task_drops_a_line_too_long_up_to_its_newline():
+@pytest.mark.parametrize("way", ["asyncio", "loop"])
+def test_control_channel_drops_a_line_too_long_up_to_its_newline(way):
     import emulate
+    # 2,000 bytes without a newline, whose tail would read as a press, then a line of its own
+    reader = Chunks([b"x" * 31] * 64 + [b" press 1\npress 2\n"])
+    errors = []
+    b = emulated.make_board()
+    read_all(emulate.Control(reader, b, None, errors.append, None), way)
+    assert (b.read_buttons(), errors) == (0b100, [b"error: control line longer than 1100 bytes: dropped\n"])
 
-    async def main():
-        # 2,000 bytes without a newline, whose tail would read as a press, then a line of its own
-        reader = Chunks([b"x" * 31] * 64 + [b" press 1\npress 2\n"])
-        errors = []
-        b = emulated.make_board()
-        await emulate.control_task(reader, b, None, errors.append, None)
-        return b.read_buttons(), errors
 
-    assert asyncio.run(main()) == (0b100, [b"error: control line longer than 1100 bytes: dropped\n"])
+@pytest.mark.parametrize("way", ["asyncio", "loop"])
+def test_control_line_that_fails_is_lost_alone(way):
+    """A line whose handling raises (here: "dice" without a roller) is answered and lost by itself; the line
+    after it in the same read is taken."""
+    import emulate
+    errors = []
+    b = emulated.make_board()
+    read_all(emulate.Control(Chunks([b"dice 1 2 3\npress 1\n"]), b, None, errors.append, None), way)
+    assert (b.read_buttons(), errors) == (0b10, [b"error: control line dropped: AttributeError\n"])
 
 
 class Chunks:
-    """The app's kind of reader (``await readinto(buf)``) over a list of byte strings, one per read."""
+    """The app's kinds of reader over a list of byte strings, one per read: ``await readinto(buf)`` (0 at
+    the end) and ``take(buf)`` (boards/common.py ``Console``: -1 at the end)."""
 
     def __init__(self, chunks):
         self.chunks = list(chunks)
 
     async def readinto(self, buf):
+        return max(self.take(buf), 0)
+
+    def take(self, buf):
         if not self.chunks:
-            return 0
+            return -1
         data = self.chunks.pop(0)
         buf[:len(data)] = data
         return len(data)

@@ -21,7 +21,6 @@ FAKE_CLOCK = """
 import timescale
 T = [5000000]
 timescale._real_us = lambda: T[0]
-timescale._real_ms = lambda: T[0] // 1000
 def advance(us):
     T[0] += us
 """
@@ -52,9 +51,7 @@ for i in range(20):                            # across the wrap of 2**30: small
     u = c.ticks_ms()
     seen.append((0 <= u < 2**30, ticks_diff(u, t), ticks_diff(ticks_add(t, 10), u)))
 print("wrap", c.ticks_ms() < 1000, all(s == (True, 10, 0) for s in seen))
-advance(3600 * 10**6)                          # an hour without a read: the scheduler's clock stays ahead
-print("lead", c.sched() - timescale._real_ms() >= 0)
-w = ScaledClock(20, idle=20, waits=True)       # the scheduler's clock: waits scaled, computing not
+w = ScaledClock(20, idle=20, waits=True)       # the loop's clock: waits scaled, computing not
 t = w.ticks_ms(); advance(3000); print("computed", ticks_diff(w.ticks_ms(), t))
 t = w.ticks_ms(); advance(500); w.waited(10, 500); print("waited", ticks_diff(w.ticks_ms(), t))
 t = w.ticks_ms(); advance(200); w.waited(10, 200); print("early", ticks_diff(w.ticks_ms(), t))
@@ -75,14 +72,13 @@ advance(500); t = a.ticks_ms(); advance(1000); print("idle2", ticks_diff(a.ticks
     assert lines["stall"] == "20 20"
     assert lines["after"] == "5"
     assert lines["wrap"] == "True True"
-    assert lines["lead"] == "True"
     assert (lines["idle"], lines["busy"], lines["tail"], lines["idle2"]) == ("1", "10", "10", "1")
     assert (lines["computed"], lines["waited"], lines["early"]) == ("3", "10", "4")
     assert (lines["late"], lines["stalled"]) == ("10", "20")
 
 
-# The board, the app's debouncer and its shake detector, polled as the app's tasks do every 10 cup ms (each
-# poll followed by the scheduler's wait for the next one, ScaledClock.waited), with a stall of the whole
+# The board, the app's debouncer and its shake detector, polled as the app's loop does every 10 cup ms (each
+# poll followed by the loop's wait for the next one, ScaledClock.waited), with a stall of the whole
 # process of 100 real ms (2000 cup ms at K = 20 on a clock that scales all real time) in the middle of each
 # input.
 LOOP = FAKE_CLOCK + """
@@ -100,8 +96,8 @@ detector = ShakeDetector("accel")
 buf = array("i", (0, 0, 0))
 throws = []
 
-def sleep10():  # the scheduler waits 10 cup ms for the next poll: 0.5 real ms at K = 20
-    c.sched()
+def sleep10():  # the loop waits 10 cup ms for the next poll: 0.5 real ms at K = 20
+    c.tick()
     advance(500)
     if c.waits:
         c.waited(10, 500)
@@ -187,8 +183,9 @@ def wait_frame(cup, since, check, timeout=10.0):
 
 
 def test_a_press_while_a_line_comes_in_is_seen():
-    """The link task reads a line byte by byte; in cup time the button task still gets its polls meanwhile
-    (timescale._io_wait): a 60 ms press sent while 4000 bytes arrive on the link is seen and reveals."""
+    """The loop reads a line 31 bytes at a time; in cup time the buttons still get their polls meanwhile
+    (App.serve and timescale._wait): a 60 ms press sent while 4000 bytes arrive on the link is seen and
+    reveals."""
     from kits.cupkit import CupDriver
     drv = CupDriver(time_scale=50)
     try:

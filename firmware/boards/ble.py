@@ -15,9 +15,11 @@
 # aioble and bluetooth are imported when the link starts, or handed in (tests run this file unchanged on
 # CPython with tests/kits/aioble_shim.py on Google's bumble stack).
 
+import asyncio
+
 from cup.blelink import Tracker
+from cup.clock import sleep_ms
 from schocken.bleformat import ADV_INTERVAL_US, RX_UUID, SERVICE_UUID, TX_UUID, WANT_MTU, payload_size
-from cup.clock import asyncio, sleep_ms
 
 try:
     from micropython import const

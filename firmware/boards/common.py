@@ -5,18 +5,13 @@
 import sys
 
 try:
-    from asyncio import core
-except ImportError:  # very small ports without asyncio: no link then
-    core = None
-
-try:
     from micropython import const
 except ImportError:
     def const(x):
         return x
 
-# Bytes taken from a console per wake-up at most (fewer if the reader's buffer is smaller): a longer burst
-# takes a few wake-ups, the other tasks between them; on a console each byte costs a read and a poll anyway.
+# Bytes taken from a console per take at most (fewer if the buffer is smaller): a longer burst takes a few
+# passes of the cup's loop, the inputs between them; on a console each byte costs a read and a poll anyway.
 _READ_SIZE = const(31)
 _CTRL_C = const(3)          # interrupt character of the REPL: mpremote's Ctrl-A follows it at once
 
@@ -35,16 +30,15 @@ def make_pixels(n, write, brightness=DEFAULT_BRIGHTNESS):
 
 
 class Console:
-    """A MicroPython stream as the app's link, both ends: ``await readinto(buf)`` gives what has come, 1 to
-    31 bytes (0: end of input), ``write(data)`` writes it all, ``drain()`` has nothing left to do.
+    """A MicroPython stream as the serial cup's link, both ends: ``take(buf)`` gives what has come without
+    waiting, ``write(data)`` writes it all.
 
-    It waits for its first byte in asyncio's scheduler the way asyncio's own streams do (its IO queue), then
-    takes byte after byte while a ``select.poll`` that does not wait says another is there: a console
-    stream's readinto(buf) waits until buf is full (on a board the driver takes one byte at a time; on the
-    unix port the stream reads until it has them all), and nothing says how many have come. One wake-up of
-    the scheduler per burst, nothing made per byte (ipoll hands back the same tuple every time). Not
-    ``asyncio.StreamReader`` and ``StreamWriter``: their module and the objects they make would cost a cup
-    about 2 KB of heap for as long as it runs (issue 16)."""
+    A console stream's readinto(buf) waits until buf is full (on a board the driver takes one byte at a time;
+    on the unix port the stream reads until it has them all), and nothing says how many have come: ``take``
+    reads byte after byte while a ``select.poll`` that does not wait says another is there. Nothing is made
+    per byte (ipoll hands back the same tuple every time). The waiting is the loop's (cup/app.py
+    ``App.serve``), for all its streams at once: no asyncio, whose modules and tasks would cost a cup about
+    5 KB of heap for as long as it runs (issue 16)."""
 
     def __init__(self, stream, out=None):
         import select
@@ -56,9 +50,15 @@ class Console:
             pass
         self.one = bytearray(1)
 
-    def readinto(self, buf):
-        yield core._io_queue.queue_read(self.s)  # a generator, awaited: asyncio's Stream.read does the same
-        read, ready, one = self.s.readinto, self.poll.ipoll, self.one
+    def take(self, buf):
+        """What has come, into ``buf``: how many bytes (1 to 31, fewer if buf is smaller), 0 when none has
+        come, -1 at the end of input (the host closed the link)."""
+        ready = self.poll.ipoll
+        for _ in ready(0):
+            break
+        else:
+            return 0
+        read, one = self.s.readinto, self.one
         n = 0
         while read(one):
             byte = one[0]
@@ -70,13 +70,10 @@ class Console:
                 break
             else:
                 break  # nothing more has come
-        return n
+        return n or -1
 
     def write(self, data):
-        self.out.write(data)  # a blocking stream takes all of it (so would asyncio's StreamWriter.write)
-
-    async def drain(self):
-        pass
+        self.out.write(data)  # a blocking stream takes all of it
 
 
 def stdio_link():

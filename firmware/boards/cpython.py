@@ -7,8 +7,8 @@ import os
 
 
 def fd_reader(fd):
-    """An asyncio StreamReader fed from a file descriptor."""
-    loop = asyncio.get_event_loop()
+    """An asyncio StreamReader fed from a file descriptor, in the running loop."""
+    loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader()
 
     def readable():
@@ -27,12 +27,16 @@ def fd_reader(fd):
 
 class FdReader:
     """The app's reader without a poll (cup/app.py), as BLE's: ``await readinto(buf)`` puts what has come, 1
-    to len(buf) bytes, into ``buf`` and returns how many (0: end of input)."""
+    to len(buf) bytes, into ``buf`` and returns how many (0: end of input). Its stream is made at the first
+    read, in the loop that runs the cup (cup/app.py ``App.main``, after the board and its link are made)."""
 
     def __init__(self, fd):
-        self.stream = fd_reader(fd)
+        self.fd = fd
+        self.stream = None
 
     async def readinto(self, buf):
+        if self.stream is None:
+            self.stream = fd_reader(self.fd)
         data = await self.stream.read(len(buf))
         buf[:len(data)] = data
         return len(data)

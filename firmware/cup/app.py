@@ -1,9 +1,10 @@
-"""The cup application: cooperative asyncio tasks around the Cup state machine.
+"""The cup application: the inputs and the host link around the Cup state machine.
 
-Two tasks: the inputs (the shake sensor sampled at 100 Hz, the buttons polled every 10 ms and debounced in
-cup.buttons, the LED animation every 50 ms) and the host link's lines. Each writes what the cup sent when it
-has acted (``flush``). The board object is the only way to the hardware; it is handed in, never imported, so
-the same app runs on a board and emulated on a PC.
+Every 10 ms a pass over the inputs (``tick``: the shake sensor at 100 Hz, the buttons debounced in
+cup.buttons, the LED animation every 50 ms); between passes the host link's lines (``took``); after either,
+what the cup sent is written. A serial link runs in one loop without asyncio (``serve``), a link that needs
+asyncio (BLE on aioble, the emulation under CPython) in two tasks (``run``). The board object, handed in,
+is the only way to the hardware, so the same app runs on a board and emulated on a PC.
 """
 
 import sys
@@ -19,7 +20,7 @@ except ImportError:
 from schocken import protocol, text
 
 from cup import buttons
-from cup.clock import asyncio, sleep_ms, ticks_ms
+from cup.clock import sleep_ms, ticks_add, ticks_diff, ticks_ms
 from cup.core import Cup
 from cup.leds import DiceLeds
 from cup.roller import Roller
@@ -30,15 +31,16 @@ _SAMPLE_MS = const(10)      # 100 Hz
 _LED_EVERY = const(5)       # LED animation steps every 5th sample: 50 ms
 _MAX_QUEUED = const(16)
 _READ_SIZE = const(32)      # bytes per read of the link at most (a console gives 31: boards/common.py)
+_POLLIN = const(1)          # select.POLLIN
 _CTRL_C = const(b"\x03")    # interrupt character of the REPL (never valid in a JSON line)
 _TEXTS = "cup.texts"  # rare errors' texts by number (schocken.text), as in cup.core
 _TOO_LONG = const(18)
-_RETRY_MS = const(10)       # after a read that failed for memory: the other tasks run, the garbage goes
+_RETRY_MS = const(10)       # after a read that failed for memory: the inputs run, the garbage goes
 # A line longer than _SHORT_LINE is taken only while _LINE_RESERVE bytes stay free with it decoded: what the
 # message then sets off (a turn's save, a throw's commitment) must find room, or the cup would take a line and
 # fail after it.
 _SHORT_LINE = const(128)
-_LINE_RESERVE = const(5120)  # at 64 KB (about 4.5 KB free in a game) no long line is taken
+_LINE_RESERVE = const(5120)  # 64 KB, firmware in ROM: about 16 KB free after three rounds
 try:
     from gc import mem_free
 except ImportError:  # CPython (the emulation's fallback) has no heap of its own to count
@@ -76,6 +78,8 @@ class App:
             self.session = Session(config["secret"], self.roller.random_bytes, board.urandom)
         self.buttons = buttons.Buttons(self.on_button, config.get("long_press_ms", buttons.LONG_MS))
         self.detector = ShakeDetector(board.sensor_kind)
+        self.sample = array("i", (0, 0, 0))  # the sensor's reading, made once (tick)
+        self.led_pass = 0
 
     def send(self, msg):
         if len(self.out) >= _MAX_QUEUED:
@@ -97,58 +101,116 @@ class App:
         except Exception:  # out of memory even for the report: the task that called goes on regardless
             pass
 
-    async def input_task(self):
-        # The shake sensor at 100 Hz, the buttons every 10 ms and the LED animation every 50 ms in one task
-        # rather than three: a task, its frame and its function take heap for as long as the cup runs. The hot
-        # loop: a preallocated buffer and ints only, no allocation per sample.
-        board, detector, debouncer, view = self.board, self.detector, self.buttons, self.view
-        buf = array("i", (0, 0, 0))
-        led = 0
-        while True:
+    def tick(self):
+        """One pass over the inputs, every 10 ms: the shake sensor at 100 Hz, the buttons, and the LED
+        animation every 5th pass. The hot path: a preallocated buffer and ints only, nothing made per pass."""
+        try:
+            if self.detector.feed_board(ticks_ms(), self.board, self.sample):
+                collect()  # the throw's objects in a swept heap, as a line's (on_line)
+                self.cup.on_shake()
+        except Exception as e:
+            self.internal_error(e)
+        self.buttons.poll(ticks_ms(), self.board.read_buttons())  # on_button catches what the cup raises
+        self.led_pass += 1
+        if self.led_pass == _LED_EVERY:
+            self.led_pass = 0
             try:
-                if detector.feed_board(ticks_ms(), board, buf):
-                    collect()  # the throw's objects in a swept heap, as a line's (on_line)
-                    self.cup.on_shake()
-            except Exception as e:
+                self.view.tick(self.cup)
+            except Exception as e:  # e.g. out of memory: the LEDs must keep running, as the inputs
                 self.internal_error(e)
-            debouncer.poll(ticks_ms(), board.read_buttons())  # on_button catches what the cup raises
-            led += 1
-            if led == _LED_EVERY:
-                led = 0
+
+    repl_link = False  # set by start_link()
+
+    def took(self, buf, n, handle):
+        """The ``n`` bytes just read into ``buf``: their lines to ``handle`` (``on_line``, bound once by the
+        caller rather than once per read)."""
+        if self.repl_link and buf.find(_CTRL_C, 0, n) >= 0:
+            # mpremote's Ctrl-C reached the app as data (the unix port on a pty has no USB driver that
+            # raises it): stop as a board's driver would, so deploy and doctor can always reach the REPL.
+            raise KeyboardInterrupt
+        try:
+            self.splitter.scan(buf, handle, n)
+        except Exception as e:  # the splitter's own small slices: where the line stands is unknown
+            self.read_failed(e)
+
+    def read_failed(self, e):
+        """A read or a scan failed: where the line in it ends is lost, so the line is dropped and answered."""
+        self.splitter.drop()
+        self.line_failed(e)
+
+    # --- the serial cup: one loop -------------------------------------------------------------------
+    def serve(self, extra=()):
+        """Runs the cup on a link that can be polled (boards/common.py ``Console``) until interrupted: a pass
+        over the inputs every 10 ms, and between passes the link and the ``extra`` channels (the emulation's
+        control channel: ``.link``, a Console, and ``.step()``, False once its link has ended), waiting for
+        any of them in one ``select.poll``. No asyncio: its modules, tasks and their frames would cost the
+        cup about 5 KB of heap for as long as it runs (issue 16). After a failed read the link rests until
+        the next pass, as asyncio's task slept 10 ms."""
+        import select
+        from cup.clock import wait  # at call time: a scaled clock (timescale.py) may have replaced it
+        link, handle = self.reader, self.on_line
+        buf = bytearray(_READ_SIZE)
+        poller = select.poll()
+        poller.register(link.s, _POLLIN)
+        extra = list(extra)
+        for channel in extra:
+            poller.register(channel.link.s, _POLLIN)
+        due = ticks_ms()
+        resting = False
+        while True:
+            if ticks_diff(due, ticks_ms()) <= 0:
+                self.tick()
+                due = ticks_add(ticks_ms(), _SAMPLE_MS)
+                if resting:
+                    resting = False
+                    poller.modify(link.s, _POLLIN)
+            if link is not None and not resting:
                 try:
-                    view.tick(self.cup)
-                except Exception as e:  # e.g. out of memory: the LEDs must keep running, as every task
-                    self.internal_error(e)
-            if self.out or self.owed:  # as in link_in_task
+                    n = link.take(buf)
+                except MemoryError as e:
+                    self.read_failed(e)
+                    resting = True  # not polled until the next pass: no busy loop of failures
+                    poller.modify(link.s, 0)
+                    n = 0
+                except OSError:  # the host's end of a pseudo-terminal closed (EIO): as the end of input
+                    n = -1
+                if n < 0:
+                    poller.unregister(link.s)
+                    link = None
+                    self.cup.hosted = self.cup.fair = False  # the host is gone: the cup plays on alone
+                elif n:
+                    self.took(buf, n, handle)
+            for channel in extra:
+                if not channel.step():
+                    poller.unregister(channel.link.s)
+                    extra.remove(channel)
+                    break
+            while self.write_one():
+                pass
+            wait(poller, ticks_diff(due, ticks_ms()))
+
+    # --- a link that needs asyncio: two tasks -------------------------------------------------------
+    async def input_task(self):
+        while True:
+            self.tick()
+            if self.out or self.owed:  # a coroutine made only when there is something to write
                 await self.flush()
             await sleep_ms(_SAMPLE_MS)
 
-    repl_link = False  # set by run()
-
     async def link_in_task(self):
-        splitter, reader = self.splitter, self.reader
-        handle = self.on_line  # one bound method for every line, not one per read
+        reader, handle = self.reader, self.on_line
         buf = bytearray(_READ_SIZE)  # what has come, made once
         while True:
             try:
                 n = await reader.readinto(buf)
-            except MemoryError as e:  # what was read may be lost, and with it where its line ends
-                splitter.drop()
-                self.line_failed(e)
+            except MemoryError as e:
+                self.read_failed(e)
                 await sleep_ms(_RETRY_MS)
                 continue
             if not n:
                 return  # host closed the link; the cup keeps working alone
-            if self.repl_link and buf.find(_CTRL_C, 0, n) >= 0:
-                # mpremote's Ctrl-C reached the app as data (the unix port on a pty has no USB driver that
-                # raises it): stop as a board's driver would, so deploy and doctor can always reach the REPL.
-                raise KeyboardInterrupt
-            try:
-                splitter.scan(buf, handle, n)
-            except Exception as e:  # the splitter's own small slices: where the line stands is unknown
-                splitter.drop()
-                self.line_failed(e)
-            if self.out or self.owed:  # a coroutine made only when there is something to write
+            self.took(buf, n, handle)
+            if self.out or self.owed:
                 await self.flush()
 
     def on_line(self, line):
@@ -240,44 +302,59 @@ class App:
         except Exception:
             return None
 
+    def write_one(self):
+        """Writes the first message waiting (its line, or an error in its place); False when none waits.
+        Never raises: a write that fails loses this line (a host gone: EIO), not the caller."""
+        if not (self.out or self.owed):
+            return False
+        if self.out:
+            msg = self.out.pop(0)
+        else:
+            self.owed -= 1
+            msg = None
+        data = self._line(msg)
+        try:
+            if type(data) is list:
+                for piece in data:
+                    self.writer.write(piece)
+            elif data is not None:
+                self.writer.write(data)
+        except MemoryError:  # the stream's buffer for a busy link: this line is lost, not the link
+            collect()
+        except Exception:  # noqa: BLE001 - the link failed this line; the cup and the next line go on
+            pass
+        return True
+
     async def flush(self):
-        """Writes the messages waiting, in order. Both tasks flush when they have acted; one that finds the
-        other flushing leaves its messages to it (a writer's drain may wait: BLE's sends notifications)."""
+        """Writes the messages waiting, in order, each drained. Both tasks flush when they have acted; one
+        that finds the other flushing leaves its messages to it (BLE's drain sends notifications: waits)."""
         if self.flushing:
             return
         self.flushing = True
         try:
-            while self.out or self.owed:
-                if self.out:
-                    msg = self.out.pop(0)
-                else:
-                    self.owed -= 1
-                    msg = None
-                data = self._line(msg)
-                if data is None:
-                    continue
+            while self.write_one():
                 try:
-                    if type(data) is list:
-                        for piece in data:
-                            self.writer.write(piece)
-                    else:
-                        self.writer.write(data)
                     await self.writer.drain()
-                except MemoryError:  # the stream's buffer for a busy link: this line is lost, not the link
+                except MemoryError:
                     collect()
-                except Exception:  # noqa: BLE001 - the link failed this line (a host gone: EIO); the task
-                    pass  # that flushes (the inputs' too) and the cup go on, and so does the next line
+                except Exception:  # noqa: BLE001 - as in write_one
+                    pass
         finally:
             self.flushing = False
 
-    async def run(self, extra=()):
+    def start_link(self):
+        """What both ways of running do first: the RNG's health check, the board's link."""
         if not self.roller.health_check():
             self.view.error(self.cup)
         self.reader, self.writer = self.board.link()
         self.repl_link = _repl_link(self.board, self.reader)
-        tasks = [self.input_task()]
-        tasks.extend(extra)
-        running = [asyncio.create_task(t) for t in tasks]
+
+    async def run(self, extra=()):
+        """Runs the cup in asyncio's tasks (BLE, CPython); ``extra``: more coroutines to run beside them."""
+        import asyncio
+        if self.reader is None:  # main() has not started the link already
+            self.start_link()
+        running = [asyncio.create_task(t) for t in [self.input_task()] + list(extra)]
         try:
             await self.link_in_task()
             self.cup.hosted = self.cup.fair = False  # the host is gone: the cup plays on alone, own dice
@@ -285,6 +362,19 @@ class App:
         finally:
             for t in running:
                 t.cancel()
+
+    def main(self, extra=()):
+        """Runs the cup until interrupted, on the board's link: ``serve`` where the link can be polled,
+        else asyncio's ``run``. ``extra``: channels as ``serve`` takes them (with ``.task()`` for asyncio)."""
+        self.start_link()
+        if hasattr(self.reader, "take"):
+            return self.serve(extra)
+        import asyncio
+        try:
+            asyncio.run(self.run([channel.task() for channel in extra]))
+        finally:
+            if hasattr(asyncio, "new_event_loop"):
+                asyncio.new_event_loop()
 
 
 def _repl_link(board, reader):
@@ -301,11 +391,7 @@ def _repl_link(board, reader):
 def start(board, config, extra=(), splitter=None):
     """Run the cup until interrupted. KeyboardInterrupt is never swallowed: a cup can always be reached."""
     app = App(board, config, splitter=splitter)
-    try:
-        asyncio.run(app.run(extra))
-    finally:
-        if hasattr(asyncio, "new_event_loop"):
-            asyncio.new_event_loop()
+    app.main(extra)
     return app
 
 

@@ -1,4 +1,5 @@
-"""ticks_ms / ticks_diff / sleep_ms on MicroPython, with the same names on CPython (emulated cups)."""
+"""ticks_ms / ticks_diff / ticks_add, the serial cup's wait and asyncio's sleep_ms, on MicroPython, with the
+same names on CPython (emulated cups). timescale.py replaces them for a cup in scaled time."""
 
 import time
 
@@ -16,13 +17,18 @@ except AttributeError:  # CPython: a monotonic millisecond clock that never wrap
     def ticks_add(a, b):
         return a + b
 
-try:
-    import asyncio
-except ImportError:  # very old ports
-    import uasyncio as asyncio
 
-if hasattr(asyncio, "sleep_ms"):
-    sleep_ms = asyncio.sleep_ms
-else:
-    def sleep_ms(ms):
-        return asyncio.sleep(ms / 1000)
+def wait(poller, ms):
+    """Waits until a stream of ``poller`` (a ``select.poll``) can be read, or ``ms`` ms have passed: the
+    serial cup's loop (cup/app.py ``App.serve``)."""
+    for _ in poller.ipoll(ms):
+        break
+
+
+def sleep_ms(ms):
+    """asyncio's sleep, for the tasks of a link that needs asyncio (BLE, CPython). asyncio is imported here,
+    when they first sleep, not with the clock: the serial cup never loads it."""
+    import asyncio
+    if hasattr(asyncio, "sleep_ms"):
+        return asyncio.sleep_ms(ms)
+    return asyncio.sleep(ms / 1000)
