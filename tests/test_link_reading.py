@@ -66,3 +66,36 @@ def test_ctrl_c_as_data_stops_the_cup_wherever_it_lies_in_a_read(micropython):
     REPL: eaten by the app, the Ctrl-A was lost and mpremote timed out)."""
     proc = run(CTRL_C, b'{"t": "status", "id": 7}\n' + b"x" * 40 + b"\r\x03\r\x01" + b"y" * 4, micropython)
     assert b"interrupted, left for the REPL: b'\\r\\x01yyyy'" in proc.stderr, proc.stdout + proc.stderr
+
+
+HOST_GONE = """
+import sys
+from boards import emulated
+from cup import app
+cup = app.App(emulated.make_board(), {"cup_id": "t"})
+tick = cup.tick
+passes = [0]
+def counted():
+    tick()
+    passes[0] += 1
+    if passes[0] == 50:
+        sys.stderr.write("50 passes, hosted %s\\n" % cup.cup.hosted)
+        raise SystemExit(0)
+cup.tick = counted
+cup.main()
+"""
+
+
+def test_the_cup_plays_on_when_the_host_end_of_its_pty_is_gone(micropython):
+    """Standard input a pseudo-terminal whose other end is closed: its read fails with EIO. That ends the
+    reading of the link as the end of input does, not the cup: the loop goes on with its passes over the
+    inputs (before, the OSError ended the app and the emulated cup's process)."""
+    import os
+    master, slave = os.openpty()
+    os.close(slave)
+    try:
+        proc = subprocess.run([micropython, "-X", "heapsize=512k", "-c", HOST_GONE], stdin=master,
+                              capture_output=True, timeout=60, env=mp_env(FIRMWARE, FIRMWARE / "lib"))
+    finally:
+        os.close(master)
+    assert proc.returncode == 0 and b"50 passes, hosted False" in proc.stderr, proc.stdout + proc.stderr
