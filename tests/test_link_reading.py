@@ -99,3 +99,39 @@ def test_the_cup_plays_on_when_the_host_end_of_its_pty_is_gone(micropython):
     finally:
         os.close(master)
     assert proc.returncode == 0 and b"50 passes, hosted False" in proc.stderr, proc.stdout + proc.stderr
+
+
+
+CHANNEL_GONE = """
+import sys
+from boards import emulated
+from cup import app
+class Gone:  # a channel of the loop whose stream's other end is gone: its read raises EIO
+    def __init__(self):
+        self.link = self
+        self.s = open("/dev/null", "rb")
+        self.steps = 0
+    def step(self):
+        self.steps += 1
+        raise OSError(5)
+cup = app.App(emulated.make_board(), {"cup_id": "t"})
+gone = Gone()
+tick = cup.tick
+passes = [0]
+def counted():
+    tick()
+    passes[0] += 1
+    if passes[0] == 50:
+        sys.stderr.write("50 passes, %d step\\n" % gone.steps)
+        raise SystemExit(0)
+cup.tick = counted
+cup.main([gone])
+"""
+
+
+def test_the_cup_plays_on_when_a_channel_of_its_loop_is_gone(micropython):
+    """The emulation's control channel failing with EIO (the host's end of its pty closed) is read no more;
+    the loop goes on (an OSError there must not end the cup)."""
+    proc = subprocess.run([micropython, "-X", "heapsize=512k", "-c", CHANNEL_GONE], stdin=subprocess.DEVNULL,
+                          capture_output=True, timeout=60, env=mp_env(FIRMWARE, FIRMWARE / "lib"))
+    assert proc.returncode == 0 and b"50 passes, 1 step" in proc.stderr, proc.stdout + proc.stderr

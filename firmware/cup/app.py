@@ -122,8 +122,7 @@ class App:
     repl_link = False  # set by start_link()
 
     def took(self, buf, n, handle):
-        """The ``n`` bytes just read into ``buf``: their lines to ``handle`` (``on_line``, bound once by the
-        caller rather than once per read)."""
+        """The ``n`` bytes just read into ``buf``: their lines to ``handle`` (``on_line``, bound once)."""
         if self.repl_link and buf.find(_CTRL_C, 0, n) >= 0:
             # mpremote's Ctrl-C reached the app as data (the unix port on a pty has no USB driver that
             # raises it): stop as a board's driver would, so deploy and doctor can always reach the REPL.
@@ -141,11 +140,9 @@ class App:
     # --- the serial cup: one loop -------------------------------------------------------------------
     def serve(self, extra=()):
         """Runs the cup on a link that can be polled (boards/common.py ``Console``) until interrupted: a pass
-        over the inputs every 10 ms, and between passes the link and the ``extra`` channels (the emulation's
-        control channel: ``.link``, a Console, and ``.step()``, False once its link has ended), waiting for
-        any of them in one ``select.poll``. No asyncio: its modules, tasks and their frames would cost the
-        cup about 5 KB of heap for as long as it runs (issue 16). After a failed read the link rests until
-        the next pass, as asyncio's task slept 10 ms."""
+        over the inputs every 10 ms; between passes the link and the ``extra`` channels (the emulation's
+        control channel: ``.link`` a Console, ``.step()`` False once it has ended), all waited for in one
+        ``select.poll``. No asyncio: its modules and tasks would cost the cup 3.9 KB of heap (issue 16)."""
         import select
         from cup.clock import wait  # at call time: a scaled clock (timescale.py) may have replaced it
         link, handle = self.reader, self.on_line
@@ -169,7 +166,7 @@ class App:
                     n = link.take(buf)
                 except MemoryError as e:
                     self.read_failed(e)
-                    resting = True  # not polled until the next pass: no busy loop of failures
+                    resting = True  # not polled until the next pass (the garbage goes): no busy loop
                     poller.modify(link.s, 0)
                     n = 0
                 except OSError:  # the host's end of a pseudo-terminal closed (EIO): as the end of input
@@ -181,7 +178,11 @@ class App:
                 elif n:
                     self.took(buf, n, handle)
             for channel in extra:
-                if not channel.step():
+                try:
+                    going = channel.step()
+                except OSError:  # as the link's: its other end closed (EIO)
+                    going = False
+                if not going:
                     poller.unregister(channel.link.s)
                     extra.remove(channel)
                     break
