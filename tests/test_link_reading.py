@@ -135,3 +135,24 @@ def test_the_cup_plays_on_when_a_channel_of_its_loop_is_gone(micropython):
     proc = subprocess.run([micropython, "-X", "heapsize=512k", "-c", CHANNEL_GONE], stdin=subprocess.DEVNULL,
                           capture_output=True, timeout=60, env=mp_env(FIRMWARE, FIRMWARE / "lib"))
     assert proc.returncode == 0 and b"50 passes, 1 step" in proc.stderr, proc.stdout + proc.stderr
+
+
+OVERDUE = """
+import select, time
+from cup import clock
+nothing = select.poll()  # no stream: only the timeout ends a wait
+t = time.ticks_ms()
+clock.wait(nothing, -5)
+clock.wait(nothing, 0)
+clock.wait(nothing, 20)
+print("waited", time.ticks_diff(time.ticks_ms(), t))
+"""
+
+
+def test_an_overdue_pass_is_not_waited_for(micropython):
+    """The loop waits until its next pass is due; when that is already past, the wait is for nothing: to
+    ``poll`` a negative timeout means for ever, which would stop the cup's inputs until a byte came."""
+    proc = subprocess.run([micropython, "-c", OVERDUE], capture_output=True, timeout=20,
+                          env=mp_env(FIRMWARE, FIRMWARE / "lib"))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert 20 <= int(proc.stdout.split()[1]) < 1000, proc.stdout

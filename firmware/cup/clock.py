@@ -20,8 +20,9 @@ except AttributeError:  # CPython: a monotonic millisecond clock that never wrap
 
 def wait(poller, ms):
     """Waits until a stream of ``poller`` (a ``select.poll``) can be read, or ``ms`` ms have passed: the
-    serial cup's loop (cup/app.py ``App.serve``)."""
-    for _ in poller.ipoll(ms):
+    serial cup's loop (cup/app.py ``App.serve``). ``ms`` below 0 (the next pass is overdue) waits for
+    nothing: to poll, a negative timeout means for ever."""
+    for _ in poller.ipoll(ms if ms > 0 else 0):
         break
 
 
