@@ -156,7 +156,7 @@ def test_bad_messages_change_nothing(cup):
 # The firmware in an emulated flash ROM, as frozen or ROMFS code on a board (schocken_host.emulation.romfs).
 # The other heaps are bench/cup_firmware.py's smallest (docs/benchmarks.md) plus a margin: fair play (the
 # host's default) and the firmware loaded as .mpy files into the heap (a board without ROMFS or frozen code).
-# Since issue 16's fourth round the smallest are lower (56, 60 and 88 KB); these stay the heaps that
+# Since issue 16's fifth round the smallest are lower (50, 56 and 86 KB); these stay the heaps that
 # tests/test_cup_lines.py and docs/reliability.md describe, and the live heap's ceiling below is exact.
 HEAPS = [pytest.param(True, "64k", False, id="rom-64k"), pytest.param(True, "72k", True, id="rom-fair-72k"),
          pytest.param(False, "112k", False, id="mpy-files-112k")]
