@@ -68,7 +68,9 @@ def test_ctrl_c_as_data_stops_the_cup_wherever_it_lies_in_a_read(micropython):
     assert b"interrupted, left for the REPL: b'\\r\\x01yyyy'" in proc.stderr, proc.stdout + proc.stderr
 
 
-HOST_GONE = """
+# The cup app over standard input, ended after 50 passes over its inputs with "50 passes, " and report() on
+# standard error: the loop went on that long.
+FIFTY_PASSES = """
 import sys
 from boards import emulated
 from cup import app
@@ -79,9 +81,13 @@ def counted():
     tick()
     passes[0] += 1
     if passes[0] == 50:
-        sys.stderr.write("50 passes, hosted %s\\n" % cup.cup.hosted)
+        sys.stderr.write("50 passes, %s\\n" % report())
         raise SystemExit(0)
 cup.tick = counted
+"""
+
+HOST_GONE = FIFTY_PASSES + """
+report = lambda: "hosted %s" % cup.cup.hosted
 cup.main()
 """
 
@@ -101,11 +107,7 @@ def test_the_cup_plays_on_when_the_host_end_of_its_pty_is_gone(micropython):
     assert proc.returncode == 0 and b"50 passes, hosted False" in proc.stderr, proc.stdout + proc.stderr
 
 
-
-CHANNEL_GONE = """
-import sys
-from boards import emulated
-from cup import app
+CHANNEL_GONE = FIFTY_PASSES + """
 class Gone:  # a channel of the loop whose stream's other end is gone: its read raises EIO
     def __init__(self):
         self.link = self
@@ -114,17 +116,8 @@ class Gone:  # a channel of the loop whose stream's other end is gone: its read 
     def step(self):
         self.steps += 1
         raise OSError(5)
-cup = app.App(emulated.make_board(), {"cup_id": "t"})
 gone = Gone()
-tick = cup.tick
-passes = [0]
-def counted():
-    tick()
-    passes[0] += 1
-    if passes[0] == 50:
-        sys.stderr.write("50 passes, %d step\\n" % gone.steps)
-        raise SystemExit(0)
-cup.tick = counted
+report = lambda: "%d step" % gone.steps
 cup.main([gone])
 """
 
