@@ -119,6 +119,27 @@ def test_an_emulated_cup_dies_with_its_host():
     pytest.fail("the cup outlived its host")
 
 
+def test_an_emulated_cup_outlives_its_control_channel_closing():
+    """The cup opens its control pseudo-terminal by path; were it a session leader, that terminal would become
+    its controlling terminal and its closing on the host's side would hang the cup up (SIGHUP). The cup lives
+    on and still answers on its link."""
+    import os
+    import time
+    from kits.cupkit import hello
+    from schocken_host.emulation.emulator import EmulatedCup
+    cup = EmulatedCup("hangup")
+    try:
+        cup._stop_reading.set()  # the host's reader of that channel lets go of it, then its end closes
+        cup._reader.join(2)
+        os.close(cup._ctl_master)
+        cup._ctl_master = None
+        time.sleep(0.5)
+        assert cup.proc.poll() is None, "the cup ended (%s) when its control channel closed" % cup.proc.poll()
+        assert hello(cup.port)["cup"] == "hangup"
+    finally:
+        cup.close()
+
+
 @pytest.mark.parametrize("fair", [False, True])
 def test_every_saved_state_is_one_a_reset_can_go_on_from(fair):
     """The cup saves its state at every step of a turn. A reset may come after any save: no saved state may

@@ -128,9 +128,11 @@ class EmulatedCup:
             env["PYTHONPATH"] = "%s%s%s" % (FIRMWARE, os.pathsep, FIRMWARE / "lib")
             cmd = [sys.executable, str(FIRMWARE / "emulate.py")] + args
         # The cup sits on the master side; the host opens the slave's path like any serial port. Our copy of
-        # the slave stays open so the master never reads EIO while no host is connected.
+        # the slave stays open so the master never reads EIO while no host is connected. A process group of
+        # its own keeps the terminal's Ctrl-C for the host; not a session of its own: a session leader would
+        # take the control pty it opens as its controlling terminal and die of SIGHUP when that closes.
         self.proc = subprocess.Popen(cmd, stdin=self._link_master, stdout=self._link_master,
-                                     stderr=subprocess.PIPE, env=env, start_new_session=True)
+                                     stderr=subprocess.PIPE, env=env, process_group=0)
         _give_way(self.proc.pid)
         self._ready = threading.Event()
         self.hello = None

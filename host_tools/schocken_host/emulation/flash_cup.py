@@ -167,7 +167,7 @@ class FlashCup:
             cmd = [sys.executable, "-m", "schocken_host.emulation.flash_cup", str(self.rom_partition),
                    *cmd[1:]]
         self.proc = subprocess.Popen(cmd, stdin=self._master, stdout=self._master, stderr=subprocess.PIPE,
-                                     cwd=str(self.flash), env=env, start_new_session=True)
+                                     cwd=str(self.flash), env=env, process_group=0)  # emulator.py: why
         time.sleep(0.05)
 
     def power_off(self):
