@@ -247,7 +247,8 @@ def test_emulator_starts_the_firmware_as_a_process_and_imports_none_of_it():
 
 HOST_ONLY = {"schocken.throws", "schocken.results", "schocken.hostside", "schocken.ranking", "schocken.half",
              "schocken.game", "schocken.sim", "schocken.bleformat"}
-ONLY_WHEN_ASKED = {"schocken.fair", "cup.session", "cheat", "boards.cpython", "cup.replay", "timescale"}
+ONLY_WHEN_ASKED = {"schocken.fair", "cup.session", "cheat", "boards.cpython", "cup.replay", "timescale",
+                   "cup.tasks", "asyncio"}
 
 
 def test_a_cup_loads_no_host_code(tmp_path):

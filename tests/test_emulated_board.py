@@ -263,11 +263,13 @@ def test_synthetic_shake_makes_a_throw_for_the_cup_detector(sensor):
 # --- the app's writing outlives a message it cannot send ------------------------------------------------
 
 def _app_writing_to(writer):
-    """A cup app on the emulated board whose link's writer is ``writer`` (its tasks are not started)."""
+    """A cup app on the emulated board whose link's writer is ``writer``, and its asyncio tasks
+    (cup/tasks.py, as a BLE link runs it; not started)."""
     from cup.app import App
+    from cup.tasks import Tasks
     app = App(emulated.make_board(urandom=lambda n: bytes(range(n)), link=(None, writer)), {"cup_id": "t1"})
     app.writer = writer
-    return app
+    return app, Tasks(app)
 
 
 def test_flush_survives_a_message_it_cannot_encode():
@@ -289,12 +291,12 @@ def test_flush_survives_a_message_it_cannot_encode():
             pass
 
     writer = Writer()
-    app = _app_writing_to(writer)
+    app, tasks = _app_writing_to(writer)
 
     async def go():
         app.send({"t": "status", "state": object()})
         app.send({"t": "ok", "re": "turn"})
-        await app.flush()
+        await tasks.flush()
     asyncio.run(go())
     assert writer.lines[0]["code"] == protocol.E_INTERNAL and "lost: TypeError" in writer.lines[0]["msg"]
     assert writer.lines[1] == {"t": "ok", "re": "turn"}
@@ -322,21 +324,21 @@ def test_two_tasks_flushing_write_each_message_once_and_in_order():
                 self.pending = self.pending[20:]
 
     writer = SlowWriter()
-    app = _app_writing_to(writer)
+    app, tasks = _app_writing_to(writer)
 
     async def go():
         for round_id in range(3):
             app.send({"t": "ok", "re": "turn", "round": round_id})
-        first = asyncio.ensure_future(app.flush())
+        first = asyncio.ensure_future(tasks.flush())
         await asyncio.sleep(0.001)  # the first waits in its drain
         app.send({"t": "ok", "re": "reveal", "round": 3})
-        await app.flush()  # returns at once: the first flusher takes the new message too
+        await tasks.flush()  # returns at once: the first flusher takes the new message too
         await first
-        await app.flush()  # nothing left
+        await tasks.flush()  # nothing left
     asyncio.run(go())
     lines = protocol.LineSplitter().feed(writer.data)
     assert [protocol.decode(line, {"ok": "re:s round:i"})["round"] for line in lines] == [0, 1, 2, 3]
-    assert not app.flushing and not app.out
+    assert not tasks.flushing and not app.out
 
 
 def test_a_write_that_fails_loses_its_line_not_the_task_that_flushed():
@@ -359,11 +361,11 @@ def test_a_write_that_fails_loses_its_line_not_the_task_that_flushed():
             pass
 
     writer = BrokenOnce()
-    app = _app_writing_to(writer)
+    app, tasks = _app_writing_to(writer)
 
     async def go():
         app.send({"t": "ok", "re": "turn", "round": 1})
-        task = asyncio.ensure_future(app.input_task())
+        task = asyncio.ensure_future(tasks.inputs())
         await asyncio.sleep(0.05)
         app.send({"t": "ok", "re": "reveal", "round": 2})
         await asyncio.sleep(0.05)

@@ -3,7 +3,7 @@
 Every 10 ms a pass over the inputs (``tick``: the shake sensor at 100 Hz, the buttons debounced in
 cup.buttons, the LED animation every 50 ms); between passes the host link's lines (``took``); after either,
 what the cup sent is written. A serial link runs in one loop without asyncio (``serve``), a link that needs
-asyncio (BLE on aioble, the emulation under CPython) in two tasks (``run``). The board object, handed in,
+asyncio (BLE on aioble, the emulation under CPython) in two tasks (cup/tasks.py). The board object, handed in,
 is the only way to the hardware, so the same app runs on a board and emulated on a PC.
 """
 
@@ -20,7 +20,7 @@ except ImportError:
 from schocken import protocol, text
 
 from cup import buttons
-from cup.clock import sleep_ms, ticks_add, ticks_diff, ticks_ms
+from cup.clock import ticks_add, ticks_diff, ticks_ms
 from cup.core import Cup
 from cup.leds import DiceLeds
 from cup.roller import Roller
@@ -35,7 +35,6 @@ _POLLIN = const(1)          # select.POLLIN
 _CTRL_C = const(b"\x03")    # interrupt character of the REPL (never valid in a JSON line)
 _TEXTS = "cup.texts"  # rare errors' texts by number (schocken.text), as in cup.core
 _TOO_LONG = const(18)
-_RETRY_MS = const(10)       # after a read that failed for memory: the inputs run, the garbage goes
 # A line longer than _SHORT_LINE is taken only while _LINE_RESERVE bytes stay free with it decoded: what the
 # message then sets off (a turn's save, a throw's commitment) must find room, or the cup would take a line and
 # fail after it.
@@ -60,9 +59,8 @@ class App:
         self.leds = DiceLeds(board.pixels)
         self.view = View(self.leds)
         self.reader = self.writer = None
-        self.out = []               # messages waiting for flush()
+        self.out = []               # messages waiting for write_one()
         self.owed = 0               # no_memory answers that found no room even in the queue
-        self.flushing = False
         identity = {"cup": config.get("cup_id", "cup"), "name": config.get("name", ""), "board": board.name}
         self.cup = Cup(self.roller, self.view, self.send, identity, self.roller.random_bytes)
         self.cup.battery = board.battery_mv
@@ -120,6 +118,8 @@ class App:
                 self.internal_error(e)
 
     repl_link = False  # set by start_link()
+    sample_ms = _SAMPLE_MS  # for cup/tasks.py too: the pass period, the bytes per read of the link
+    read_size = _READ_SIZE
 
     def took(self, buf, n, handle):
         """The ``n`` bytes just read into ``buf``: their lines to ``handle`` (``on_line``, bound once)."""
@@ -190,30 +190,6 @@ class App:
                 pass
             wait(poller, ticks_diff(due, ticks_ms()))
 
-    # --- a link that needs asyncio: two tasks -------------------------------------------------------
-    async def input_task(self):
-        while True:
-            self.tick()
-            if self.out or self.owed:  # a coroutine made only when there is something to write
-                await self.flush()
-            await sleep_ms(_SAMPLE_MS)
-
-    async def link_in_task(self):
-        reader, handle = self.reader, self.on_line
-        buf = bytearray(_READ_SIZE)  # what has come, made once
-        while True:
-            try:
-                n = await reader.readinto(buf)
-            except MemoryError as e:
-                self.read_failed(e)
-                await sleep_ms(_RETRY_MS)
-                continue
-            if not n:
-                return  # host closed the link; the cup keeps working alone
-            self.took(buf, n, handle)
-            if self.out or self.owed:
-                await self.flush()
-
     def on_line(self, line):
         """One line from the host (a memoryview into the splitter's buffer, valid during the call; None for an
         overlong line): decoded where it lies, checked, handed to the cup. Never raises: a line the cup cannot
@@ -250,7 +226,7 @@ class App:
         # bytes came (one read per burst: as many as were there), so without the sweep where the kept objects
         # land, and which holes are left, changed from run to run: at 64 KB a turn's start (160 bytes) or a
         # stand (120) then found no hole in some runs after long lines (tests/test_cup_lines.py). A press
-        # and a throw sweep first for the same reason (on_button, sample_task).
+        # and a throw sweep first for the same reason (on_button, tick).
         collect()
         try:
             self.cup.on_message(msg)
@@ -264,19 +240,19 @@ class App:
         try:
             self.send(None if isinstance(e, MemoryError) else  # None: no_memory (_line), nothing to make now
                       protocol.error(protocol.E_INTERNAL, "%s: %s" % (type(e).__name__, e)))
-        except Exception:  # not even room in the queue: flush() sends the answer made in advance
+        except Exception:  # not even room in the queue: write_one() sends the answer made in advance
             self.owed += 1
 
     def encode(self, msg, plain=False):
-        """A message -> what flush() writes: its line (bytes), or its pieces (protocol.pieces: a list of
+        """A message -> what write_one() writes: its line (bytes), or its pieces (protocol.pieces: a list of
         bytes); signed, in one piece, in an authenticated session unless ``plain`` (an auth error)."""
         if self.session is not None:
             return self.session.encode(msg, plain)
         return protocol.pieces(msg)
 
     def _line(self, msg):
-        """A message -> what flush() writes (``encode``); one that cannot be sent becomes an error, or None
-        when even that fails (out of memory): the tasks must outlive any message."""
+        """A message -> what write_one() writes (``encode``); one that cannot be sent becomes an error, or
+        None when even that fails (out of memory): the tasks must outlive any message."""
         if msg is None:  # the answer to a line the cup had no memory for: made in advance, it needs none now
             if self.session is None:
                 return (b'{"t": "error", "code": "no_memory", '
@@ -326,23 +302,6 @@ class App:
             pass
         return True
 
-    async def flush(self):
-        """Writes the messages waiting, in order, each drained. Both tasks flush when they have acted; one
-        that finds the other flushing leaves its messages to it (BLE's drain sends notifications: waits)."""
-        if self.flushing:
-            return
-        self.flushing = True
-        try:
-            while self.write_one():
-                try:
-                    await self.writer.drain()
-                except MemoryError:
-                    collect()
-                except Exception:  # noqa: BLE001 - as in write_one
-                    pass
-        finally:
-            self.flushing = False
-
     def start_link(self):
         """What both ways of running do first: the RNG's health check, the board's link."""
         if not self.roller.health_check():
@@ -350,32 +309,15 @@ class App:
         self.reader, self.writer = self.board.link()
         self.repl_link = _repl_link(self.board, self.reader)
 
-    async def run(self, extra=()):
-        """Runs the cup in asyncio's tasks (BLE, CPython); ``extra``: more coroutines to run beside them."""
-        import asyncio
-        if self.reader is None:  # main() has not started the link already
-            self.start_link()
-        running = [asyncio.create_task(t) for t in [self.input_task()] + list(extra)]
-        try:
-            await self.link_in_task()
-            self.cup.hosted = self.cup.fair = False  # the host is gone: the cup plays on alone, own dice
-            await asyncio.gather(*running)
-        finally:
-            for t in running:
-                t.cancel()
-
     def main(self, extra=()):
-        """Runs the cup until interrupted, on the board's link: ``serve`` where the link can be polled,
-        else asyncio's ``run``. ``extra``: channels as ``serve`` takes them (with ``.task()`` for asyncio)."""
+        """Runs the cup until interrupted, on the board's link: ``serve`` where the link can be polled, else
+        the two asyncio tasks of cup/tasks.py. ``extra``: channels as ``serve`` takes them (each with a
+        ``.task()`` coroutine for asyncio)."""
         self.start_link()
         if hasattr(self.reader, "take"):
             return self.serve(extra)
-        import asyncio
-        try:
-            asyncio.run(self.run([channel.task() for channel in extra]))
-        finally:
-            if hasattr(asyncio, "new_event_loop"):
-                asyncio.new_event_loop()
+        from cup import tasks
+        tasks.run(tasks.Tasks(self), [channel.task() for channel in extra])
 
 
 def _repl_link(board, reader):

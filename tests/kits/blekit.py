@@ -29,6 +29,7 @@ from kits.aioble_shim import Stack  # noqa: E402
 from boards import ble as board_ble  # noqa: E402
 from boards import emulated  # noqa: E402
 from cup.app import App  # noqa: E402
+from cup.tasks import Tasks  # noqa: E402
 from schocken_host.links.ble import BumbleCentral, BumbleTransport  # noqa: E402
 
 ADV_INTERVAL_US = 20000   # 20 ms, the shortest legal advertising interval: quick (re)connects in tests
@@ -105,7 +106,7 @@ class BleCup:
 
     async def start(self):
         await self.stack.power_on()
-        self.task = asyncio.create_task(self.app.run())
+        self.task = asyncio.create_task(Tasks(self.app).run())
         while self.ble.task is None:  # link() has registered the service and started advertising
             await asyncio.sleep(0.001)
 
