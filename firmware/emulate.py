@@ -20,6 +20,7 @@ MicroPython has built in; it says which interpreter it uses on the control chann
 import sys
 
 from cup.roller import Roller
+from schocken import text
 
 try:
     from micropython import const
@@ -30,6 +31,12 @@ except ImportError:
 MICROPYTHON = sys.implementation.name == "micropython"
 _HEX = b"0123456789abcdef"
 _CONTROL_LINE = const(1100)  # bytes of a control line at most: "inject" and a message of protocol.MAX_LINE
+# Texts of boards/emulated_texts.py (schocken.text), as the emulated board's: a number each.
+_TEXTS = "boards.emulated_texts"
+_USAGE_DICE = const(11)
+_LINE_TOO_LONG = const(12)
+_LINE_DROPPED = const(13)
+_BAD_FRAME = const(14)
 
 
 class ScriptedRoller(Roller):
@@ -96,7 +103,7 @@ class Control:
                     if len(self.pending) > _CONTROL_LINE:  # no end in sight: dropped up to its newline
                         self.pending = b""
                         self.skipping = True
-                        say(b"error: control line longer than %d bytes: dropped\n" % _CONTROL_LINE)
+                        say(text(_LINE_TOO_LONG, _CONTROL_LINE, module=_TEXTS).encode() + b"\n")
                     return
                 line = self.pending + buf[start:end]
                 self.pending = b""
@@ -108,7 +115,7 @@ class Control:
                 self.pending = b""
                 self.skipping = end < 0  # a line that failed before its end is dropped up to its newline
                 try:
-                    say(b"error: control line dropped: %s\n" % type(e).__name__.encode())
+                    say(text(_LINE_DROPPED, type(e).__name__, module=_TEXTS).encode() + b"\n")
                 except Exception:  # not even room for that: the channel still reads on
                     pass
                 if end < 0:
@@ -116,22 +123,25 @@ class Control:
             start = end + 1
 
     def act(self, line):
-        """One control line -> None, or the error line to answer."""
+        """One control line (bytes) -> None, or the error line to answer. A line that is not UTF-8 raises
+        (``feed`` answers that it was dropped)."""
+        line = line.decode()
         words = line.split()
-        if words and words[0] == b"dice":
-            dice = [b"123456".find(w) + 1 if len(w) == 1 else 0 for w in words[1:]]
+        verb = words[0] if words else ""
+        if verb == "dice":
+            dice = ["123456".find(w) + 1 if len(w) == 1 else 0 for w in words[1:]]
             if not 1 <= len(dice) <= 3 or 0 in dice:
-                return "error: usage: dice D [D [D]] (1..6)"
+                return text(_USAGE_DICE, module=_TEXTS)
             self.roller.scripted = dice
             return None
-        if words and words[0] in (b"cheat", b"inject"):
+        if verb == "cheat" or verb == "inject":
             if self.cheat is None:
                 from cheat import Cheat
                 self.cheat = Cheat(self.app, self.roller)
-            if words[0] == b"cheat":
-                return self.cheat.arm([w.decode() for w in words[1:]])
-            return self.cheat.inject(line.strip()[len(b"inject"):].decode())
-        if words and words[0] == b"mem":  # live heap, for bench/cup_firmware.py
+            if verb == "cheat":
+                return self.cheat.arm(words[1:])
+            return self.cheat.inject(line.strip()[len(verb):])
+        if verb == "mem":  # live heap, for bench/cup_firmware.py
             import gc
             gc.collect()
             return "mem %d %d" % (gc.mem_alloc(), gc.mem_free())
@@ -196,7 +206,7 @@ def main(argv):
     def frame_sink(frame):
         n = len(frame)
         if 2 * n + 6 > len(frame_line):
-            return write_line(("error: frame of %d bytes\n" % n).encode())
+            return write_line(text(_BAD_FRAME, n, module=_TEXTS).encode() + b"\n")
         for i in range(n):
             b = frame[i]
             frame_line[5 + 2 * i] = _HEX[b >> 4]

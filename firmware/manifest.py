@@ -4,8 +4,8 @@
 # own modules and aioble. Paths are relative to this file (firmware/).
 #
 # Left out: main.py (it stays on the filesystem: a frozen main.py would start the cup at every power-up, so
-# the filesystem could no longer decide), boards/emulated.py and the desktop-only files
-# (host_tools/schocken_host/provision/boards.py DESKTOP_ONLY).
+# the filesystem could no longer decide), the emulated board's files and the desktop-only ones
+# (host_tools/schocken_host/provision/boards.py EMULATED_ONLY, DESKTOP_ONLY).
 
 module("boot_select.py")
 module("selftest.py")

@@ -1,7 +1,7 @@
-"""The texts modules (schocken.texts, cup.texts): a firmware module names a text by a number of its own
-(``_NAME = const(n)``) and fetches it with ``text(_NAME, *args)`` (schocken.text), so the numbers are a
-contract across files. Checked here: every number a module defines is the entry whose comment names it,
-every entry is used, and every use passes as many arguments as its text has placeholders."""
+"""The texts modules (schocken.texts, cup.texts, boards.emulated_texts): a firmware module names a text by a
+number of its own (``_NAME = const(n)``) and fetches it with ``text(_NAME, *args)`` (schocken.text), so the
+numbers are a contract across files. Checked here: every number a module defines is the entry whose comment
+names it, every entry is used, and every use passes as many arguments as its text has placeholders."""
 
 import ast
 import re
@@ -12,7 +12,8 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 FIRMWARE = REPO / "firmware"
 TEXTS = {"schocken.texts": FIRMWARE / "lib" / "schocken" / "texts.py",
-         "cup.texts": FIRMWARE / "cup" / "texts.py"}
+         "cup.texts": FIRMWARE / "cup" / "texts.py",
+         "boards.emulated_texts": FIRMWARE / "boards" / "emulated_texts.py"}
 ENTRY = re.compile(r'^\s+(["\'].*["\']),\s+# (\d+) (\w+)\.(\w+)$')
 
 

@@ -8,6 +8,7 @@ import os
 
 from boards import common
 from cup import clock  # read at call time: emulate.py may have put a scaled clock in (timescale.py)
+from schocken import text
 
 try:
     from micropython import const
@@ -30,6 +31,20 @@ _SIN = (0, 309, 588, 809, 951, 1000, 951, 809, 588, 309,
         0, -309, -588, -809, -951, -1000, -951, -809, -588, -309)
 _SHAKE_AMP = (25000, 6000, 12000)  # x, y, z amplitude in mm/s^2 (peak ~3.2 g on x/z)
 _SWITCH_HALF = const(5)  # vibration switch toggles every 5 samples (50 ms) while shaking
+
+# Texts of boards/emulated_texts.py (schocken.text), the control lines' answers: a number each.
+_TEXTS = "boards.emulated_texts"
+_NOT_TEXT = const(0)
+_USAGE_BUTTON = const(1)
+_BAD_BUTTON = const(2)
+_USAGE_HOLD = const(3)
+_USAGE_ACCEL = const(4)
+_USAGE_SWITCH = const(5)
+_USAGE_SHAKE = const(6)
+_USAGE_RNG = const(7)
+_USAGE_BATTERY = const(8)
+_UNKNOWN = const(9)
+_FAILED = const(10)
 
 DEFAULT_SPEC = {
     "name": NAME,
@@ -157,7 +172,7 @@ class EmulatedBoard:
             if isinstance(line, (bytes, bytearray)):
                 line = bytes(line).decode()
             if not isinstance(line, str):
-                return "error: line must be str or bytes"
+                return text(_NOT_TEXT, module=_TEXTS)
             words = line.split()
             if not words or words[0].startswith("#"):
                 return None
@@ -170,9 +185,9 @@ class EmulatedBoard:
             ms = 0  # how long the physical input lasts: a scaled clock (emulate.py --time-scale) runs fast
             if cmd in ("press", "release"):
                 if len(args) != 1:
-                    return "error: usage: %s N (N = 0..3)" % cmd
+                    return text(_USAGE_BUTTON, cmd, module=_TEXTS)
                 if one is None or not 0 <= one < _N_BUTTONS:
-                    return "error: button must be 0..3, got %r" % args[0]
+                    return text(_BAD_BUTTON, args[0], module=_TEXTS)
                 if cmd == "press":
                     self._buttons |= 1 << one
                 else:
@@ -183,29 +198,29 @@ class EmulatedBoard:
             elif cmd == "hold":
                 n, ms = nums if len(nums) == 2 else (None, None)
                 if n is None or not 0 <= n < _N_BUTTONS or ms is None or not 0 < ms <= _HOLD_MAX_MS:
-                    return "error: usage: hold N MS (N = 0..3, MS = 1..%d)" % _HOLD_MAX_MS
+                    return text(_USAGE_HOLD, _HOLD_MAX_MS, module=_TEXTS)
                 self._pending |= 1 << n  # pressed at the next read that may (a hold sent before it waits)
                 self._hold_ms[n] = ms
             elif cmd == "accel":
                 if len(nums) != 3 or None in nums:
-                    return "error: usage: accel AX AY AZ (int mm/s^2)"
+                    return text(_USAGE_ACCEL, module=_TEXTS)
                 self._accel = [-_ACCEL_LIMIT if v < -_ACCEL_LIMIT else _ACCEL_LIMIT if v > _ACCEL_LIMIT else v
                                for v in nums]
                 self._shake_left = 0  # an explicit reading overrides a shake in progress
             elif cmd == "switch":
                 if one not in (0, 1):
-                    return "error: usage: switch 0|1"
+                    return text(_USAGE_SWITCH, module=_TEXTS)
                 self._switch = one
                 self._shake_left = 0
             elif cmd == "shake":
                 if one is None or not 0 < one <= _SHAKE_MAX_MS:
-                    return "error: usage: shake MS (1..%d)" % _SHAKE_MAX_MS
+                    return text(_USAGE_SHAKE, _SHAKE_MAX_MS, module=_TEXTS)
                 self._shake_left = max(1, one // _SAMPLE_MS)
                 self._phase = 0
                 ms = one
             elif cmd == "rng":
                 if len(args) != 1 or args[0] not in ("stuck", "ok"):
-                    return "error: usage: rng stuck|ok"
+                    return text(_USAGE_RNG, module=_TEXTS)
                 self._rng_stuck = args[0] == "stuck"
                 return None
             elif cmd == "battery":
@@ -213,16 +228,16 @@ class EmulatedBoard:
                     self._battery = None
                     return None
                 if one is None or not 0 <= one <= 20000:
-                    return "error: usage: battery MV|none"
+                    return text(_USAGE_BATTERY, module=_TEXTS)
                 self._battery = one
                 return None
             else:
-                return "error: unknown command %r" % cmd
+                return text(_UNKNOWN, cmd, module=_TEXTS)
             if self.on_input is not None:
                 self.on_input(ms)
             return None
         except Exception as e:  # noqa: BLE001 - the contract is "never raises"
-            return "error: %s: %r" % (type(e).__name__, line)
+            return text(_FAILED, type(e).__name__, line, module=_TEXTS)
 
 
 # The board's factory, as the hardware boards' make_board: the class itself (a function would be one more

@@ -31,6 +31,21 @@ FROZEN_MANIFESTS = ("manifest.py", "manifests/ESP32_GENERIC.py", "manifests/ESP3
                     "manifests/RPI_PICO_W.py", "manifests/RPI_PICO2_W.py")
 DESKTOP_ONLY = ("emulate.py", "cheat.py", "timescale.py", "boards/cpython.py",
                 "cup/replay.py") + FROZEN_MANIFESTS
+# on the emulated board only: its board module and the texts of its control channel's answers
+EMULATED_ONLY = ("boards/emulated.py", "boards/emulated_texts.py")
+
+
+def firmware_sources(emulated=False):
+    """The firmware sources (paths under firmware/, ``.py``) a board gets, the one list that deploy, a
+    release and the mip packages and frozen manifests (provision/packages.py) take: every ``.py`` but the
+    desktop-only ones, and EMULATED_ONLY on the emulated board only."""
+    files = []
+    for src in sorted(FIRMWARE.rglob("*.py")):
+        rel = src.relative_to(FIRMWARE).as_posix()
+        if rel in DESKTOP_ONLY or "__pycache__" in rel or (rel in EMULATED_ONLY and not emulated):
+            continue
+        files.append(rel)
+    return files
 
 
 # folders deploy owns: stale modules there are removed

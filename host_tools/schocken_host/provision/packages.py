@@ -24,7 +24,8 @@ a secret of its own).
 import json
 import sys
 
-from schocken_host.provision.boards import DESKTOP_ONLY, EMULATED, board_names, board_spec, firmware_version
+from schocken_host.provision.boards import (EMULATED, board_names, board_spec, firmware_sources,
+                                            firmware_version)
 from schocken_host.provision.build import FIRMWARE
 
 RULES_PACKAGE = FIRMWARE / "lib" / "schocken" / "package.json"
@@ -39,19 +40,9 @@ NOT_FROZEN = ("main.py",)
 
 
 def board_sources(board):
-    """The firmware sources (paths under firmware/, ``.py``) `schocken deploy` puts on ``board``: every
-    ``.py`` but the desktop-only ones, and boards/emulated.py on the emulated board only. deploy's
-    firmware_files() makes the same choice for the compiled files; tests/test_packages.py holds the two
-    equal."""
-    files = []
-    for src in sorted(FIRMWARE.rglob("*.py")):
-        rel = src.relative_to(FIRMWARE).as_posix()
-        if rel in DESKTOP_ONLY or "__pycache__" in rel:
-            continue
-        if rel == "boards/emulated.py" and board != EMULATED:
-            continue
-        files.append(rel)
-    return files
+    """The firmware sources (paths under firmware/, ``.py``) `schocken deploy` puts on ``board``
+    (``boards.firmware_sources``, which deploy's compiled files come from too)."""
+    return firmware_sources(board == EMULATED)
 
 
 def hardware_boards():
@@ -105,8 +96,8 @@ _MANIFEST_HEAD = '''\
 # own modules and aioble. Paths are relative to this file (firmware/).
 #
 # Left out: main.py (it stays on the filesystem: a frozen main.py would start the cup at every power-up, so
-# the filesystem could no longer decide), boards/emulated.py and the desktop-only files
-# (host_tools/schocken_host/provision/boards.py DESKTOP_ONLY).
+# the filesystem could no longer decide), the emulated board's files and the desktop-only ones
+# (host_tools/schocken_host/provision/boards.py EMULATED_ONLY, DESKTOP_ONLY).
 '''
 
 

@@ -19,9 +19,9 @@ import shutil
 from pathlib import Path
 
 from schocken_host.provision import DeployError
-from schocken_host.provision.boards import (DESKTOP_ONLY, EMULATED, EMULATED_SPEC, HARDWARE, MPY_VERSION,
+from schocken_host.provision.boards import (EMULATED, EMULATED_SPEC, HARDWARE, MPY_VERSION, firmware_sources,
                                             firmware_version)
-from schocken_host.provision.build import FIRMWARE, build_dir, compile_firmware
+from schocken_host.provision.build import build_dir, compile_firmware
 
 MANIFEST = "release.json"
 FORMAT = 1
@@ -41,15 +41,10 @@ def archs():
 
 def firmware_files(arch=None, emulated=False):
     """{device path: bytes} of the compiled firmware for one mpy arch (None: bytecode for the unix port).
-    main.py stays source; the desktop-only modules are left out, boards/emulated unless ``emulated``."""
+    main.py stays source; the modules are ``boards.firmware_sources(emulated)``'s."""
     tree = compile_firmware(build_dir() / (arch or "unix"), arch=arch)
     files = {}
-    for src in sorted(FIRMWARE.rglob("*.py")):
-        rel = src.relative_to(FIRMWARE).as_posix()
-        if rel in DESKTOP_ONLY or "__pycache__" in rel:
-            continue
-        if rel == "boards/emulated.py" and not emulated:
-            continue
+    for rel in firmware_sources(emulated):
         dest = rel if rel == MAIN else rel[:-3] + ".mpy"
         files[dest] = (tree / dest).read_bytes()
     return files
