@@ -52,6 +52,31 @@ def test_reset_mid_turn_keeps_the_throw(cup):
     assert hostside.check_reveal(Rules("standard"), None, done["commit"], rev).label == "Schock 2"
 
 
+def test_a_flash_that_refuses_the_state_costs_the_cup_its_reset_safety_not_its_game(cup):
+    """A flash that refuses to write (full, worn out; here its folder is gone): every step the cup could not
+    save is answered as usual and said once more as an ``internal`` error, the turn plays to a reveal that
+    checks, and the cup keeps no older state that a reset could go back to (it would throw again)."""
+    import os
+    import shutil
+    import serial
+    cup.start()
+    shutil.rmtree(os.path.dirname(cup.cup.state_path))
+    cup.request(t="turn", round=2, limit=None)
+    cup.throw(1, 6, 1)
+    done = cup.stand()
+    rev = cup.request("revealed", t="reveal", round=2)
+    assert hostside.check_reveal(Rules("standard"), None, done["commit"], rev).label == "Schock 6"
+    said = [m for m in cup.inbox + cup.quiet() if m["t"] == "error"]
+    assert said and all(m["code"] == protocol.E_INTERNAL and "not saved" in m["msg"] for m in said), said
+    assert cup.cup.alive()
+    cup.link.close()
+    os.makedirs(os.path.dirname(cup.cup.state_path))       # the flash works again, and nothing is in it
+    cup.cup.restart()
+    cup.link = serial.Serial(cup.cup.port, timeout=0.1)
+    cup.inbox = []
+    assert cup.request("status", t="status")["state"] == "idle"
+
+
 def test_a_revealed_throw_survives_a_reconnecting_host(cup):
     """A host that died between the cup's reveal and its log line reconnects and configures the cup again: the
     cup keeps its revealed throw (status, commitment, the same reveal again), so the host takes that throw and

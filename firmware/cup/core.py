@@ -44,6 +44,7 @@ _LIMIT = const(14)
 _NO_FINISHED = const(15)
 _UNKNOWN_RESULT = const(16)
 _REVEAL_FIRST = const(17)
+_NOT_SAVED = const(19)
 
 IDLE = "idle"
 TURN = "turn"
@@ -101,8 +102,10 @@ class Cup:
                          "transcript": t.transcript if t else None}}
 
     def save(self):
-        if self.store is not None:
-            self.store.save(self.snapshot())
+        # A flash that refuses the state leaves none (cup.store): the cup plays on, and says so at every step
+        # it could not save (a reset now would start it afresh).
+        if self.store is not None and not self.store.save(self.snapshot()):
+            self.send(protocol.error(protocol.E_INTERNAL, text(_NOT_SAVED, module=_TEXTS)))
 
     # --- physical inputs ----------------------------------------------------------------------------
     # Few methods, each with branches: every method is an object in the cup's heap for as long as it runs

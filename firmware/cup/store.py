@@ -18,15 +18,24 @@ class Store:
             return None    # afresh rather than fail at every boot
 
     def save(self, data):
-        with open(self.tmp, "w") as f:
-            json.dump(data, f)
-        os.rename(self.tmp, self.path)  # replaces atomically on littlefs (the boards' default) and POSIX
+        """Writes ``data``: True, or False when the flash refused it (full, worn out, gone). Then no state is
+        left there either, so a reset starts the cup afresh rather than from an older step, whose throws it
+        could throw again."""
+        try:
+            with open(self.tmp, "w") as f:
+                json.dump(data, f)
+            os.rename(self.tmp, self.path)  # replaces atomically on littlefs (the boards' default) and POSIX
+            return True
+        except OSError:
+            self.clear()
+            return False
 
     def clear(self):
-        try:
-            os.remove(self.path)
-        except OSError:
-            pass
+        for path in (self.tmp, self.path):
+            try:
+                os.remove(path)
+            except OSError:
+                pass
 
 
 def restore(cup, data):

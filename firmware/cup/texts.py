@@ -26,4 +26,5 @@ TEXTS = (
     "unknown result",  # 16 core._UNKNOWN_RESULT
     "reveal first",  # 17 core._REVEAL_FIRST
     "line longer than %d bytes",  # 18 app._TOO_LONG
+    "state not saved: the flash refused it",  # 19 core._NOT_SAVED
 )
