@@ -14,12 +14,16 @@ from schocken_host.table.cuplinks import Seat
 from schocken_host.links.transport import Transport
 
 
-@pytest.mark.parametrize("lang,words", [("de", "Becher 2: Zufallsgenerator gestört"),
-                                        ("en", "Cup 2: random number generator failed")])
-def test_referee_tells_the_table_of_a_cup_whose_rng_failed(lang, words):
-    """A cup that cannot roll (its RNG failed the health test) is never waited for in silence: the table reads
-    why, in its language, the log has it as a fault of the cup, and the referee still takes its next
-    message."""
+@pytest.mark.parametrize("lang,words,code,text", [
+    ("de", "Becher 2: Zufallsgenerator gestört", protocol.E_RNG, "repetition count test failed"),
+    ("en", "Cup 2: random number generator failed", protocol.E_RNG, "repetition count test failed"),
+    ("de", "Becher 2 meldet einen Fehler", protocol.E_INTERNAL, "state not saved: the flash refused it"),
+    ("en", "Cup 2 reports an error", protocol.E_INTERNAL, "MemoryError: memory allocation failed")])
+def test_referee_tells_the_table_of_a_cup_in_trouble(lang, words, code, text):
+    """A cup that cannot roll (its RNG failed the health test) is never waited for in silence, nor is one that
+    says it is in trouble of its own (an ``internal`` error answering nothing: a bug it survived, a flash that
+    refused its state): the table reads it, in its language, the log has it as a fault of the cup, and the
+    referee still takes its next message."""
     out = io.StringIO()
     link = Transport()
     seats = [Seat("Anna", None), Seat("Ben", link)]
@@ -31,15 +35,15 @@ def test_referee_tells_the_table_of_a_cup_whose_rng_failed(lang, words):
         link.queue = asyncio.Queue()
         seats[1].inbox = asyncio.Queue()
         pump = asyncio.create_task(ref._pump(1, seats[1].link))
-        await link.queue.put(protocol.error(protocol.E_RNG, "repetition count test failed"))
+        await link.queue.put(protocol.error(code, text))
         await link.queue.put({"t": "done", "round": 1, "throws": 1, "commit": "ab" * 32})
         try:
             return await ref.wait_for(1, lambda m: m if m["t"] == "done" else None)
         finally:
             pump.cancel()
     assert asyncio.run(main())["t"] == "done"
-    assert [e["ev"] for e in written] == ["fault"] and "repetition count test failed" in written[0]["reason"]
-    assert words in out.getvalue() and "repetition count test failed" in out.getvalue()
+    assert [e["ev"] for e in written] == ["fault"] and text in written[0]["reason"]
+    assert words in out.getvalue() and text in out.getvalue()
 
 
 def test_whatever_a_cup_hears_of_is_on_disk_first():

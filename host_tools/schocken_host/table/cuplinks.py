@@ -196,6 +196,12 @@ class CupLinks:
                 self.note(tr(self.lang, "play.cup_rng", n=seat_no + 1, msg=msg["msg"]))
                 self.fault(seat_no, "rng_failed: %s" % msg["msg"])
                 return True
+            if msg.get("code") == protocol.E_INTERNAL and msg.get("re") is None:
+                # The cup's own trouble, beside what it answered (a bug it survived, a flash that refused its
+                # state): the table reads it, the log keeps it; the game goes on.
+                self.note(tr(self.lang, "play.cup_internal", n=seat_no + 1, msg=str(msg["msg"])[:120]))
+                self.fault(seat_no, "internal: %s" % msg["msg"])
+                return True
             return False
         return kind in ("ok", "identity")
 

@@ -75,6 +75,7 @@ TEXTS = {
     "play.cup_rng": ("Becher {n}: Zufallsgenerator gestört ({msg}); er würfelt wieder, sobald sein Test "
                      "besteht",
                      "Cup {n}: random number generator failed ({msg}); it rolls again once its test passes"),
+    "play.cup_internal": ("Becher {n} meldet einen Fehler: {msg}", "Cup {n} reports an error: {msg}"),
     "play.faults_muted": ("Becher {n}: weitere fehlerhafte Nachrichten in dieser Runde werden nur gezählt",
                           "Cup {n}: further faulty messages in this round are only counted"),
     "play.no_seat": ("Keinen Platz {n} am Tisch", "No seat {n} at the table"),
