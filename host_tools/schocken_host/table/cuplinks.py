@@ -198,9 +198,10 @@ class CupLinks:
                 return True
             if msg.get("code") == protocol.E_INTERNAL and msg.get("re") is None:
                 # The cup's own trouble, beside what it answered (a bug it survived, a flash that refused its
-                # state): the table reads it, the log keeps it; the game goes on.
-                self.note(tr(self.lang, "play.cup_internal", n=seat_no + 1, msg=str(msg["msg"])[:120]))
+                # state): the table reads it, the log keeps it (as many as it logs faults); the game goes on.
                 self.fault(seat_no, "internal: %s" % msg["msg"])
+                if self.seats[seat_no].faults.get(self.state.round, 0) <= FAULTS_LOGGED:
+                    self.note(tr(self.lang, "play.cup_internal", n=seat_no + 1, msg=str(msg["msg"])[:120]))
                 return True
             return False
         return kind in ("ok", "identity")
