@@ -15,7 +15,6 @@ table that says nothing within one more timeout has decided to forfeit (the ``fo
 import asyncio
 import secrets
 
-from schocken import RuleError
 from schocken import protocol
 
 from schocken_host.i18n import refusal, tr
@@ -192,18 +191,15 @@ class CupLinks:
             if msg.get("re") == "input":
                 self.refused(seat_no, msg["msg"])
                 return True
-            if msg.get("code") == protocol.E_RNG:  # no silent wait: the table reads why the cup does not roll
-                self.note(tr(self.lang, "play.cup_rng", n=seat_no + 1, msg=msg["msg"]))
-                self.fault(seat_no, "rng_failed: %s" % msg["msg"])
-                return True
-            if msg.get("code") == protocol.E_INTERNAL and msg.get("re") is None:
-                # The cup's own trouble, beside what it answered (a bug it survived, a flash that refused its
-                # state): the table reads it, the log keeps it (as many as it logs faults); the game goes on.
-                self.fault(seat_no, "internal: %s" % msg["msg"])
-                if self.seats[seat_no].faults.get(self.state.round, 0) <= FAULTS_LOGGED:
-                    self.note(tr(self.lang, "play.cup_internal", n=seat_no + 1, msg=str(msg["msg"])[:120]))
-                return True
-            return False
+            # The cup's own trouble: a failed RNG (no silent wait: the table reads why it does not roll), or
+            # beside what it answered a bug it survived, a flash that refused its state. Shown and logged as
+            # often as faults are (10 a round); the game goes on.
+            code = {protocol.E_RNG: "rng", protocol.E_INTERNAL: "internal"}.get(msg.get("code"))
+            if code is None or (code == "internal" and msg.get("re") is not None):
+                return False
+            if self.fault(seat_no, "%s: %s" % (msg["code"], msg["msg"])):
+                self.note(tr(self.lang, "play.cup_" + code, n=seat_no + 1, msg=str(msg["msg"])[:120]))
+            return True
         return kind in ("ok", "identity")
 
     def _seed(self, seat_no, seed_hash):
@@ -233,7 +229,8 @@ class CupLinks:
 
     # --- reporting --------------------------------------------------------------------------------------
     def fault(self, seat_no, reason):
-        """A cup sent what it must not: logged (up to FAULTS_LOGGED per round) and shown; nothing else."""
+        """A cup sent what it must not: logged (up to FAULTS_LOGGED per round) and shown; nothing else. True
+        when it was logged."""
         seat = self.seats[seat_no]
         rnd = self.state.round
         n = seat.faults[rnd] = seat.faults.get(rnd, 0) + 1
@@ -241,6 +238,7 @@ class CupLinks:
             self.emit({"ev": "fault", "round": rnd, "seat": seat_no, "reason": str(reason)[:200]})
         elif n == FAULTS_LOGGED + 1:
             self.note(tr(self.lang, "play.faults_muted", n=seat_no + 1))
+        return n <= FAULTS_LOGGED
 
     def refused(self, seat_no, text):
         """The cup refused a button press: a person at the keyboard sees why, in his language."""
@@ -398,10 +396,3 @@ class CupLinks:
                 seat.pump.cancel()
             seat.transport.close()
 
-
-def check_error(e):
-    """A reveal check's exception -> the reason to log. RuleError is a verdict; anything else raised while
-    checking a cup's message means the message was malformed, which is as invalid as a forged one."""
-    if isinstance(e, RuleError):
-        return str(e)
-    return "malformed reveal (%s: %s)" % (type(e).__name__, e)

@@ -16,7 +16,7 @@ from schocken import RuleError
 from schocken import hostside
 from schocken import fair
 
-from schocken_host.table.cuplinks import CupLinks, Forfeit, Seat, check_error  # noqa: F401  (Seat: for the tables)
+from schocken_host.table.cuplinks import CupLinks, Forfeit, Seat  # noqa: F401  (Seat: for the tables)
 from schocken_host.i18n import tr
 from schocken_host.table.state import TableState, LogError, LOG_VERSION
 from schocken_host.links.transport import TransportClosed
@@ -391,3 +391,9 @@ def _peek_round(game, entries, forfeit):
     import copy
     filled = [e if e is not None else ([1, 1, 1], 1, True) for e in entries]
     return copy.deepcopy(game).play_round(filled, set(forfeit))
+
+
+def check_error(e):
+    """A reveal check's exception -> the reason to log. RuleError is a verdict; anything else raised while
+    checking a cup's message means the message was malformed, which is as invalid as a forged one."""
+    return str(e) if isinstance(e, RuleError) else "malformed reveal (%s: %s)" % (type(e).__name__, e)
