@@ -29,7 +29,6 @@ except ImportError:
         return x
 
 MICROPYTHON = sys.implementation.name == "micropython"
-_HEX = b"0123456789abcdef"
 _CONTROL_LINE = const(1100)  # bytes of a control line at most: "inject" and a message of protocol.MAX_LINE
 # Texts of boards/emulated_texts.py (schocken.text), as the emulated board's: a number each.
 _TEXTS = "boards.emulated_texts"
@@ -207,10 +206,11 @@ def main(argv):
         n = len(frame)
         if 2 * n + 6 > len(frame_line):
             return write_line(text(_BAD_FRAME, n, module=_TEXTS).encode() + b"\n")
+        digits = b"0123456789abcdef"  # a constant of the code: no global, no object per call
         for i in range(n):
             b = frame[i]
-            frame_line[5 + 2 * i] = _HEX[b >> 4]
-            frame_line[6 + 2 * i] = _HEX[b & 15]
+            frame_line[5 + 2 * i] = digits[b >> 4]
+            frame_line[6 + 2 * i] = digits[b & 15]
         frame_line[5 + 2 * n] = 10  # newline
         write_line(memoryview(frame_line)[:6 + 2 * n])
 
@@ -230,14 +230,14 @@ def main(argv):
     app = App(board, config, roller, splitter)
     write_line(("hello %s\n" % sys.implementation.name).encode())
     extra = [Control(control, board, roller, write_line, app)] if control is not None else []
-    opts = spec = None  # the emulation's, not the cup's: a board does not keep its arguments as it plays
-    app.main(extra)
+    return app, extra
 
 
 def run(argv):
-    """The emulated cup's entry point (romfs.BOOT, and this file as a script): ``main`` parses the arguments
-    itself, so that they do not live as long as the cup."""
-    main(argv)
+    """The emulated cup's entry point (romfs.BOOT, and this file as a script). ``main`` sets the cup up and
+    returns: its frame (the arguments, the options, every name it used) is gone before the cup runs."""
+    app, extra = main(argv)
+    app.main(extra)
 
 
 if __name__ == "__main__":

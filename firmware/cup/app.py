@@ -33,7 +33,6 @@ _MAX_QUEUED = const(16)
 _READ_SIZE = const(32)      # bytes per read of the link at most (a console gives 31: boards/common.py)
 _POLLIN = const(1)          # select.POLLIN
 _CTRL_C = const(b"\x03")    # interrupt character of the REPL (never valid in a JSON line)
-_TEXTS = "cup.texts"  # rare errors' texts by number (schocken.text), as in cup.core
 _TOO_LONG = const(18)
 # A line longer than _SHORT_LINE is taken only while _LINE_RESERVE bytes stay free with it decoded: what the
 # message then sets off (a turn's save, a throw's commitment) must find room, or the cup would take a line and
@@ -197,7 +196,7 @@ class App:
         try:
             if line is None:
                 return self.send(protocol.error(protocol.E_TOO_LONG, text(_TOO_LONG, protocol.MAX_LINE,
-                                                                          module=_TEXTS)))
+                                                                          module="cup.texts")))
             for b in line:  # a blank line is skipped (no copy made to find out)
                 if b not in b" \t\r\n\x0b\x0c":
                     break

@@ -25,7 +25,6 @@ FIRMWARE = "0.1.0"
 
 # Refusals and errors by number in cup.texts (schocken.text): loaded for one message, so the cup keeps no
 # string per message (each ~60 B plus its length in heap).
-_TEXTS = "cup.texts"
 _NOT_YOUR_TURN = const(0)
 _NO_THROW_LEFT = const(1)
 _WAITING_NONCE = const(2)
@@ -105,7 +104,7 @@ class Cup:
         # A flash that refuses the state leaves none (cup.store): the cup plays on, and says so at every step
         # it could not save (a reset now would start it afresh).
         if self.store is not None and not self.store.save(self.snapshot()):
-            self.send(protocol.error(protocol.E_INTERNAL, text(_NOT_SAVED, module=_TEXTS)))
+            self.send(protocol.error(protocol.E_INTERNAL, text(_NOT_SAVED, module="cup.texts")))
 
     # --- physical inputs ----------------------------------------------------------------------------
     # Few methods, each with branches: every method is an object in the cup's heap for as long as it runs
@@ -369,7 +368,9 @@ class Cup:
     def _report(self, code, re, what, *args):
         # what: a text of cup.texts by number (formatted with args), or a text made already (a RuleError's)
         self.view.refuse(self)  # first: the status pixel flashes even when there is no memory for the text
-        self.send(protocol.error(code, what if type(what) is str else text(what, *args, module=_TEXTS), re))
+        if type(what) is not str:
+            what = text(what, *args, module="cup.texts")
+        self.send(protocol.error(code, what, re))
 
     def _refuse(self, what):
         # A physical input the rules refuse: the status pixel flashes; the host hears of it too.

@@ -17,10 +17,10 @@ from cup import leds
 from cup.clock import ticks_ms, ticks_diff, ticks_add
 
 _REFUSE_MS = const(1000)
-DONE = const(0x8000FF)       # violet: stood, throw hidden, waiting for the round to end
-READY = const(0xFF0080)      # pink: round over, press to reveal (yellow is two throws used)
-ALONE = const(0x282828)      # dim white: alone at a paper-Deckel table, not on turn
-HALF_LOST = const(0xFF0000)
+_DONE = const(0x8000FF)       # violet: stood, throw hidden, waiting for the round to end
+_READY = const(0xFF0080)      # pink: round over, press to reveal (yellow is two throws used)
+_ALONE = const(0x282828)      # dim white: alone at a paper-Deckel table, not on turn
+_HALF_LOST = const(0xFF0000)
 
 
 class View:
@@ -55,14 +55,14 @@ class View:
         if state == "turn":
             return leds.THROWS[min(cup.turn.throws_used, 3)]
         if state == "done":
-            return DONE
+            return _DONE
         if state == "reveal_ready":
-            return READY
+            return _READY
         if state == "revealed" or cup.result is not None:
-            return {"lost": leds.LOST, "half_lost": HALF_LOST, "game_lost": HALF_LOST,
+            return {"lost": leds.LOST, "half_lost": _HALF_LOST, "game_lost": _HALF_LOST,
                     "won": leds.WON}.get(cup.result, leds.OFF)
         if not cup.hosted:
-            return leds.THROWS[cup.standalone_limit] if cup.standalone_limit < 3 else ALONE
+            return leds.THROWS[cup.standalone_limit] if cup.standalone_limit < 3 else _ALONE
         return leds.WAITING
 
     def refuse(self, cup):

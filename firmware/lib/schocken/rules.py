@@ -91,9 +91,6 @@ class Rules:
             if key not in OPTION_NAMES:
                 raise RuleError(text(_UNKNOWN_OPTION, key, ", ".join(OPTION_NAMES)))
             setattr(self, key, _parse(key, options[key]))
-        self._check()
-
-    def _check(self):
         if not 1 <= self.max_throws <= 3:
             raise RuleError(text(_MAX_THROWS))
         if not 1 <= self.deckel_total <= 99:

@@ -43,14 +43,14 @@ STATUS_COLORS = {
     "green": (0, 255, 0),       # leds.ON_TURN
     "cyan": (0, 255, 255),      # leds.THROW_1
     "yellow": (255, 255, 0),    # leds.THROW_2
-    "pink": (255, 0, 128),      # view.READY
+    "pink": (255, 0, 128),      # view._READY
     "orange": (255, 96, 0),     # leds.THROW_3
     "blue": (0, 0, 255),        # leds.WAITING
     "red": (255, 0, 0),         # leds.REFUSED (flashing), LOST, view.HALF_LOST
     "white": (255, 255, 255),   # leds.WON
     "magenta": (255, 0, 255),   # leds.ERROR
-    "violet": (128, 0, 255),    # view.DONE
-    "dim": (40, 40, 40),        # view.ALONE (told from white by its brightness)
+    "violet": (128, 0, 255),    # view._DONE
+    "dim": (40, 40, 40),        # view._ALONE (told from white by its brightness)
     "off": (0, 0, 0),
 }
 
