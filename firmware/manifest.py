@@ -10,8 +10,8 @@
 module("boot_select.py")
 module("selftest.py")
 package("boards", files=["ble.py", "common.py", "esp32.py", "mcu.py", "pins.py", "rp2.py"])
-package("cup", files=["__init__.py", "app.py", "blelink.py", "buttons.py", "clock.py", "core.py", "leds.py",
-        "pixels.py", "roller.py", "session.py", "shake.py", "store.py", "tasks.py", "texts.py", "view.py"])
+package("cup", files=["app.py", "blelink.py", "buttons.py", "clock.py", "core.py", "leds.py", "pixels.py",
+        "roller.py", "session.py", "shake.py", "store.py", "tasks.py", "texts.py", "view.py"])
 package("drivers", files=["i2cdev.py", "lis3dh.py", "mpu6050.py"])
 package("schocken", files=["__init__.py", "bleformat.py", "fair.py", "game.py", "half.py", "hostside.py",
         "protocol.py", "ranking.py", "results.py", "rules.py", "sim.py", "texts.py", "throws.py",
