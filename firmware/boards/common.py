@@ -14,6 +14,7 @@ except ImportError:
 # passes of the cup's loop, the inputs between them; on a console each byte costs a read and a poll anyway.
 _READ_SIZE = const(31)
 _CTRL_C = const(3)          # interrupt character of the REPL: mpremote's Ctrl-A follows it at once
+_NO_STDIO = const(26)       # text of cup.texts (schocken.text), loaded only for the error
 
 # Below cup.leds.BRIGHTNESS_CAP (0.21, the USB current budget for 22 pixels).
 DEFAULT_BRIGHTNESS = 0.2
@@ -81,7 +82,8 @@ def stdio_link():
     if sys.implementation.name == "micropython":
         link = Console(sys.stdin.buffer, sys.stdout.buffer)
         return link, link
-    raise OSError("stdio_link() on CPython: pass link=(reader, writer) to the emulated board")
+    from schocken import text
+    raise OSError(text(_NO_STDIO, module="cup.texts"))
 
 
 def sensor_kind(spec):

@@ -34,6 +34,7 @@ _READ_SIZE = const(32)      # bytes per read of the link at most (a console give
 _POLLIN = const(1)          # select.POLLIN
 _CTRL_C = const(b"\x03")    # interrupt character of the REPL (never valid in a JSON line)
 _TOO_LONG = const(18)
+_LOST = const(20)
 # A line longer than _SHORT_LINE is taken only while _LINE_RESERVE bytes stay free with it decoded: what the
 # message then sets off (a turn's save, a throw's commitment) must find room, or the cup would take a line and
 # fail after it.
@@ -272,7 +273,7 @@ class App:
                 err = e
                 break
         if not isinstance(err, dict):
-            err = protocol.error(protocol.E_INTERNAL, "a message was lost: %s" % type(err).__name__)
+            err = protocol.error(protocol.E_INTERNAL, text(_LOST, type(err).__name__, module="cup.texts"))
         try:
             return self.encode(err)
         except Exception:
@@ -336,6 +337,3 @@ def start(board, config, extra=(), splitter=None):
     app.main(extra)
     return app
 
-
-if __name__ == "__main__":
-    sys.exit("start the cup with main.py")

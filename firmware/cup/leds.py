@@ -73,6 +73,10 @@ def rgb(color):
     return (color >> 16, (color >> 8) & 0xFF, color & 0xFF)
 
 
+# Texts of cup.texts (schocken.text), loaded only for the error: a number each.
+_FEW_PIXELS = const(21)
+_SLOT_FACE = const(22)
+
 _TICKS_MAX = const(0x3FFFFFFF)  # MicroPython's ticks_ms wraps at 2**30
 _TICKS_HALF = const(0x20000000)
 
@@ -86,7 +90,8 @@ class DiceLeds:
 
     def __init__(self, pixels, max_brightness=BRIGHTNESS_CAP):
         if len(pixels) < N_PIXELS:
-            raise ValueError("need 22 pixels")
+            from schocken import text
+            raise ValueError(text(_FEW_PIXELS, N_PIXELS, module="cup.texts"))
         self._px = pixels
         pixels.auto_write = False  # one write per view change, not one per pixel
         self._cap = min(max(max_brightness, 0.0), BRIGHTNESS_CAP)
@@ -119,7 +124,8 @@ class DiceLeds:
     def show_die(self, slot, face, color=DIE, show=True):
         """Show ``face`` (1..6; 0 = blank) on die ``slot`` (0..2) in ``color``."""
         if not 0 <= slot < N_DICE or not 0 <= face <= 6:
-            raise ValueError("slot 0..2, face 0..6")
+            from schocken import text
+            raise ValueError(text(_SLOT_FACE, module="cup.texts"))
         mask = PIPS[face]
         base = slot * PIPS_PER_DIE
         for p in range(PIPS_PER_DIE):

@@ -31,6 +31,9 @@ except ImportError:
 
 
 _BPP = const(3)
+# Texts of cup.texts (schocken.text), loaded only for the error: a number each.
+_BPP_3 = const(23)
+_ORDER = const(24)
 
 RGB = "RGB"
 GRB = "GRB"  # WS2812B wire order, the default as in neopixel.NeoPixel
@@ -39,10 +42,12 @@ GRB = "GRB"  # WS2812B wire order, the default as in neopixel.NeoPixel
 class Pixels:
     def __init__(self, n, write, bpp=_BPP, brightness=1.0, auto_write=True, pixel_order=GRB):
         if bpp != _BPP:
-            raise ValueError("bpp must be 3")
+            from schocken import text
+            raise ValueError(text(_BPP_3, module="cup.texts"))
         if len(pixel_order) != 3 or "R" not in pixel_order or "G" not in pixel_order \
                 or "B" not in pixel_order:
-            raise ValueError("pixel_order must be a permutation of RGB")
+            from schocken import text
+            raise ValueError(text(_ORDER, module="cup.texts"))
         self._n = n
         self._write = write
         self._order = pixel_order
@@ -98,7 +103,7 @@ class Pixels:
         if index < 0:
             index += self._n
         if not 0 <= index < self._n:
-            raise IndexError("pixel index out of range")
+            raise IndexError(index)  # the index only: iteration ends here, it must cost nothing
         if isinstance(value, int):
             r = value >> 16
             g = (value >> 8) & 0xFF
@@ -142,7 +147,7 @@ class Pixels:
         if index < 0:
             index += self._n
         if not 0 <= index < self._n:
-            raise IndexError("pixel index out of range")
+            raise IndexError(index)  # the index only: iteration ends here, it must cost nothing
         return self._get(index)
 
     def fill(self, color):

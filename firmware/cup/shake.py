@@ -38,6 +38,7 @@ _MIN_DUTY_PCT = const(40)    # ...and is high most of the time (tap series are n
 _GAP_MS = const(120)         # longest low-energy dip inside a shake (zero crossings)
 _STILL_JERK_MMS = const(1000)  # |a[n] - a[n-1]| below this: not moving...
 _STILL_MAG_MMS = const(1500)   # ...and | |a| - 1 g | below this: not accelerating
+_SENSOR = const(25)  # text of cup.texts (schocken.text), loaded only for the error
 _STILL_N = const(5)          # consecutive still samples (50 ms) -> throw is final
 _QUIET_FINAL_MS = const(500)  # fallback: no high sample for this long -> final anyway
 _G_MMS = const(9807)         # 1 g; a cheap sensor's scale error hides in _STILL_MAG
@@ -72,7 +73,8 @@ _P_SHAKE = const(2)     # proven shake; waiting for stillness
 class ShakeDetector:
     def __init__(self, sensor="accel"):
         if sensor != "accel" and sensor != "switch":
-            raise ValueError("sensor must be 'accel' or 'switch'")
+            from schocken import text
+            raise ValueError(text(_SENSOR, module="cup.texts"))
         self.sensor = sensor
         self.reset()
 

@@ -1,6 +1,7 @@
 """The texts of the cup's refusals and errors, by number (``schocken.text(n, *args, module="cup.texts")``).
 
-As schocken.texts for the rules package: cup.core and cup.app name a text by their own ``_NAME = const(n)``
+As schocken.texts for the rules package: cup.core, cup.app and the modules below them (the errors of a wrong
+argument too) name a text by their own ``_NAME = const(n)``
 (tests/test_texts_lazy.py checks names, numbers and arguments), and the module is loaded for one message and
 dropped again, so the cup does not keep a string per message it might send. The host translates the
 refusals (host_tools/schocken_host/texts/refusals.py). New texts go at the end.
@@ -27,4 +28,11 @@ TEXTS = (
     "reveal first",  # 17 core._REVEAL_FIRST
     "line longer than %d bytes",  # 18 app._TOO_LONG
     "state not saved: the flash refused it",  # 19 core._NOT_SAVED
+    "a message was lost: %s",  # 20 app._LOST
+    "need %d pixels",  # 21 leds._FEW_PIXELS
+    "slot 0..2, face 0..6",  # 22 leds._SLOT_FACE
+    "bpp must be 3",  # 23 pixels._BPP_3
+    "pixel_order must be a permutation of RGB",  # 24 pixels._ORDER
+    "sensor must be 'accel' or 'switch'",  # 25 shake._SENSOR
+    "stdio_link() on CPython: pass link=(reader, writer) to the emulated board",  # 26 common._NO_STDIO
 )
