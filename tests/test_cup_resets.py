@@ -178,13 +178,15 @@ def test_every_saved_state_is_one_a_reset_can_go_on_from(fair):
         def roll(self, n):
             return [2, 3, 5][:n]
 
+        def random_bytes(self, k):
+            return bytes(range(k))
+
     class View:
         def show(self, cup):
             pass
         refuse = error = show
     sent = []
-    cup = Cup(Roller(), View(), sent.append, {"cup": "t", "name": "T", "board": "emulated"},
-              lambda k: bytes(range(k)))
+    cup = Cup(Roller(), View(), sent.append, {"cup": "t", "name": "T", "board": "emulated"})
     cup.store = flash = _Flash()
     cup.on_message({"t": "configure", "rules": {"preset": "standard"}, "name": "T", "seat": 0, "fair": fair})
     cup.on_message({"t": "turn", "round": 1, "limit": 2})

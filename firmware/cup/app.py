@@ -54,16 +54,15 @@ class App:
         # emulate.main).
         self.splitter = splitter or protocol.LineSplitter()
         self.board = board
-        self.config = config
         self.roller = roller or Roller(board.urandom, radio_on=board.radio_on)
         self.leds = DiceLeds(board.pixels)
         self.view = View(self.leds)
         self.reader = self.writer = None
         self.out = []               # messages waiting for write_one()
         self.owed = 0               # no_memory answers that found no room even in the queue
-        identity = {"cup": config.get("cup_id", "cup"), "name": config.get("name", ""), "board": board.name}
-        self.cup = Cup(self.roller, self.view, self.send, identity, self.roller.random_bytes)
-        self.cup.battery = board.battery_mv
+        identity = {"cup": config.get("cup_id", "cup"), "name": config.get("name", ""), "board": board.name,
+                    "battery": board.battery_mv}
+        self.cup = Cup(self.roller, self.view, self.send, identity)
         if config.get("state_path"):
             from cup.store import Store, restore
             self.cup.store = Store(config["state_path"])

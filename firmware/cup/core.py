@@ -58,13 +58,13 @@ def _fair():  # loaded only when a host asks for fair play: a cup alone or on an
 
 
 class Cup:
-    def __init__(self, roller, view, send, identity, urandom):
-        self.roller = roller
-        self.urandom = urandom          # n -> bytes from the health-tested stream: seeds and nonces
+    hello_nonce = None  # set by the app: the cup's nonce of a new authenticated session
+
+    def __init__(self, roller, view, send, identity):
+        self.roller = roller            # dice, and the seeds and nonces (random_bytes: health-tested)
         self.view = view
         self.send = send
-        self.identity = identity        # dict: cup, name, board (and battery getter via battery())
-        self.battery = None             # callable -> mV or None
+        self.identity = identity        # dict: cup, name, board, battery (callable -> mV or None; optional)
         self.rules = Rules("standard")
         self.name = identity.get("name", "")
         self.seat = None
@@ -84,7 +84,6 @@ class Cup:
         self.seed = None                # this turn's secret seed (bytes), disclosed at the reveal
         self.nonces = {}                # throw number -> the host's nonce
         self.awaiting = None            # a throw that waits for its nonce
-        self.hello_nonce = None         # set by the app: the cup's nonce of a new authenticated session
         self.view.show(self)
 
     # --- surviving a reset --------------------------------------------------------------------------
@@ -144,8 +143,8 @@ class Cup:
             return True
         try:
             self._recheck()
-            nonce = self.urandom(16)
-            seed = self.urandom(32) if self.fair else None
+            nonce = self.roller.random_bytes(16)
+            seed = self.roller.random_bytes(32) if self.fair else None
         except Exception as e:  # RollRefused
             self.view.error(self)
             self._report(protocol.E_RNG, None, str(e))
@@ -277,9 +276,10 @@ class Cup:
         elif kind == "hello":
             if msg["v"] != protocol.VERSION:
                 return self._report(protocol.E_VERSION, kind, _VERSION, msg["v"], protocol.VERSION)
+            battery = self.identity.get("battery")
             out = {"t": "identity", "v": protocol.VERSION, "cup": self.identity["cup"], "name": self.name,
                    "fw": FIRMWARE, "board": self.identity["board"],
-                   "battery": self.battery() if self.battery else None, "presets": sorted(PRESETS)}
+                   "battery": battery() if battery else None, "presets": sorted(PRESETS)}
             if self.hello_nonce is not None:
                 out["nonce"] = self.hello_nonce
             self.send(out)

@@ -60,6 +60,9 @@ class Dice:
         self.k += 1
         return [(self.k + i) % 6 + 1 for i in range(n)]
 
+    def random_bytes(self, n):
+        return b"\x00" * n
+
 
 def value(r, depth=0):
     k = r.next(9)
@@ -134,8 +137,7 @@ def mem_free():
 
 def main(n, seed):
     out = []
-    cup = Cup(Dice(), Quiet(), out.append, {"cup": "fz", "name": "F", "board": "emulated"},
-              lambda k: b"\x00" * k)
+    cup = Cup(Dice(), Quiet(), out.append, {"cup": "fz", "name": "F", "board": "emulated"})
     cup.on_message({"t": "configure", "rules": {"preset": "standard"}, "name": "F", "seat": 0})
     cup.on_message({"t": "turn", "round": 1, "limit": None})
     cup.on_shake()
