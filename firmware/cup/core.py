@@ -24,7 +24,7 @@ except ImportError:  # CPython
 FIRMWARE = "0.1.0"
 
 # Refusals and errors by number in cup.texts (schocken.text): loaded for one message, so the cup keeps no
-# string per message (each ~60 B plus its length in heap).
+# string per message (each about 40 B of heap with the firmware in ROM, 60 B plus its length as .mpy files).
 _NOT_YOUR_TURN = const(0)
 _NO_THROW_LEFT = const(1)
 _WAITING_NONCE = const(2)

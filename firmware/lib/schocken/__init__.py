@@ -18,7 +18,7 @@ class RuleError(ValueError):
 def text(n, *args, module="schocken.texts"):
     """Text number ``n`` of a texts module (this package's schocken.texts, or the cup's cup.texts), formatted
     with ``args``. The module is loaded for the one message and, on MicroPython, dropped again at once: a cup
-    keeps none of the texts it might send (each a string of ~60 bytes plus its length in heap while loaded),
+    keeps none of the texts it might send (each a string object in heap while loaded: docs/benchmarks.md),
     only a number per place that raises one. A cup with no room to load the module says which text it means
     instead ("cup.texts 10"): the error still goes out with its code, which is what a host acts on."""
     import sys

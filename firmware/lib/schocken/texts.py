@@ -2,10 +2,10 @@
 
 Only what a message says lives here: which text a module raises is its own ``_NAME = const(n)``, so the
 numbers below are the contract (tests/test_texts_lazy.py checks names, numbers and the arguments of every
-use). Why a module of its own: a string constant of a module costs a cup about 60 bytes plus its length in
-heap for as long as the module is loaded (it is copied out of the ROM at import), and these are the messages
-of refusals and broken lines a cup seldom sends. ``text`` loads this module for one message and, on
-MicroPython, drops it again; the host keeps it. New texts go at the end.
+use). Why a module of its own: a string constant of a module costs a cup heap for as long as the module is
+loaded (about 40 bytes with the firmware in ROM, where its characters stay; 60 bytes plus its length from a
+.mpy file), and these are the messages of refusals and broken lines a cup seldom sends. ``text`` loads this
+module for one message and, on MicroPython, drops it again; the host keeps it. New texts go at the end.
 """
 
 TEXTS = (
