@@ -27,6 +27,8 @@ try:
     _f = True
 except ImportError:
     _f = False
+except Exception:  # found, but it failed: still the image's
+    _f = True
 sys.path[:] = _p
 for _n in list(sys.modules):
     if _n == %(package)r or _n.startswith(%(package)r + '.'):
