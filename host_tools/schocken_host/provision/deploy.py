@@ -178,15 +178,15 @@ def deploy(port=None, board=None, name=None, cup_id=None, mip=True, start=True, 
         modules = rom_files(firmware)
 
         rom = romfs_deploy.status(dev)
-        on_image = frozen.choose(frozen.is_frozen(dev), romfs)  # None: the image has no cup frozen in
-        config_only = on_image is not None and not on_image[0]
+        frozen_in = frozen.choose(frozen.is_frozen(dev), romfs)  # None: no cup frozen into the image
+        config_only = frozen_in is not None and frozen_in[0]
         image = b""
-        if romfs is not False and on_image is None:
+        if romfs is not False and frozen_in is None:
             image = rel.image(spec) if rel else romfs_deploy.image(modules)
-        if on_image is None:
+        if frozen_in is None:
             use_rom, why = romfs_deploy.choose(rom, romfs, len(image))
         else:
-            use_rom, why = False, on_image[1]
+            use_rom, why = False, frozen_in[1]
         rep.show(why)
         files = {MAIN: firmware[MAIN]} if use_rom or config_only else dict(firmware)
         listed = dict(files)      # what firmware.json lists and the verification reads back

@@ -50,10 +50,10 @@ def is_frozen(dev, module=None):
 
 
 def choose(frozen, want):
-    """On a frozen image: (deploy the firmware as files?, the line that says why); None where not frozen.
-    ``want``: deploy's ``romfs`` (False: --files)."""
+    """On a frozen image: (write only the configuration?, the line that says why); None where not frozen.
+    ``want``: deploy's ``romfs`` (False: --files, the firmware as files over the frozen one)."""
     if not frozen:
         return None
     if want is False:
-        return True, Message("deploy.frozen_shadowed")
-    return False, Message("deploy.frozen_config_only")
+        return False, Message("deploy.frozen_shadowed")
+    return True, Message("deploy.frozen_config_only")
