@@ -1,7 +1,7 @@
 """What the cup's live heap is made of after three rounds, firmware in ROM: objects by kind, from the heap's
 block map (``micropython.mem_info(1)``) and the bytes of every block.
 
-    .venv/bin/python bench/cup_heapmap.py
+    .venv/bin/python bench/cup_heapmap.py [--tables]
 
 An emulated cup plays three rounds (tests/kits/cupkit.py ``CupDriver.three_rounds``) with a stand-in for the
 ``gc`` module put into ``sys.modules`` by its boot script (``romfs.BOOT``, as bench/cup_imports.py puts its
@@ -13,7 +13,13 @@ pools, the children tables of the raw code), a small key (a dict's or a namespac
 the raw code of a function with children, or data (strings' bytes, a module's table of the names it uses). A
 first ``mem`` writes the map (whose first line gives the heap's address), a second one the heap's bytes from
 that address. The stand-in costs some heap itself (its code is compiled into the heap): the figures are the
-cup's with it."""
+cup's with it.
+
+``--tables`` also lists every namespace table found (a dict's, or an instance's attributes): its bytes, the
+slots used and allocated, and whose it is (a module's globals, an instance of a class named by the first word
+of its object; "?" for a class's own dictionary and other dicts). A table grows only when full, to the next of
+MicroPython's sizes (12, 17, 23, 29, 37 slots...): a name less saves heap only where it takes a table below a
+step."""
 
 import re
 import struct
@@ -51,6 +57,7 @@ class _Spy:
                     ('bytearray',bytearray),('bytes',bytes),('str',str),('property',property)):
             w('%s %x\\n'%(k,id(v)))
         for mn,m in list(sys.modules.items()):
+            w('globals:%s %x\\n'%(mn,id(m.__dict__)))
             for an,v in m.__dict__.items():
                 if type(v) is type:
                     w('class:%s.%s %x\\n'%(mn,an,id(v)))
@@ -148,6 +155,32 @@ def kind_of(c, word, heap, names):
     return "data (string bytes, modules' name tables, buffers)"
 
 
+def tables(objs, mem, start, names):
+    """[(bytes, used, allocated, owner)] of the namespace tables: the objects that point at a table block, a
+    dict's or an instance's map (``mp_map_t``: used in the bits above the three flags, then alloc, then the
+    table) one word after the object's type."""
+    blocks = {}
+    for b, c, n in objs:
+        word = struct.unpack_from("<Q", mem, b * BLOCK)[0]
+        if kind_of(c, word, (start, start + len(mem)), names).startswith("dict and"):
+            blocks[start + b * BLOCK] = n * BLOCK
+    rows = []
+    for b, c, n in objs:
+        for off in range(0, n * BLOCK - 31, 8):
+            at = b * BLOCK + off
+            table = struct.unpack_from("<Q", mem, at + 24)[0]
+            if table not in blocks:
+                continue
+            flags, alloc = struct.unpack_from("<QQ", mem, at + 8)
+            used = flags >> 3
+            if used <= alloc and alloc * 16 <= blocks[table]:
+                owner = names.get(start + at) or names.get(struct.unpack_from("<Q", mem, at)[0]) or "?"
+                if owner in ("bytearray", "bytes", "str"):  # an array or a string whose words look like a map
+                    continue
+                rows.append((blocks[table], used, alloc, owner.replace("class:", "instance of ")))
+    return sorted(rows, key=lambda r: -r[0])
+
+
 def main():
     import os
     import tempfile
@@ -187,6 +220,12 @@ def main():
     print("%-52s %8d %8d" % ("all", sum(counts.values()), sum(sizes.values())))
     print("(gc.mem_alloc() said %d: the stand-in's code, compiled into the heap from the boot script, is "
           "counted; bench/cup_imports.py measures the cup without it)" % live)
+    if "--tables" in sys.argv:
+        rows = tables(objs, mem, start, names)
+        print("%8s %5s %5s  %s" % ("bytes", "used", "slots", "namespace table of"))
+        for size, used, alloc, owner in rows:
+            print("%8d %5d %5d  %s" % (size, used, alloc, owner))
+        print("%8d in %d tables" % (sum(r[0] for r in rows), len(rows)))
 
 
 if __name__ == "__main__":
