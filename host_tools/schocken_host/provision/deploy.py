@@ -29,6 +29,7 @@ from schocken_host.i18n import Message, tr
 from schocken_host.provision import DeployError, frozen, release, romfs_deploy
 from schocken_host.provision.device import HASH_SCRIPT, PROBE, Device, find_port
 from schocken_host.links.keys import cups_file, load_cups, save_cup
+from schocken_host.provision.build import FIRMWARE
 from schocken_host.provision.boards import (EMULATED, MANAGED, MANIFEST, MPY_ARCH_INDEX, MPY_VERSION,
                                             ROOT_FILES, board_from_machine, board_json, board_names,
                                             board_spec, firmware_version, flash_hint)
@@ -172,14 +173,16 @@ def deploy(port=None, board=None, name=None, cup_id=None, mip=True, start=True, 
         config = cup_config(spec, probe, cup_id, name, new_secret, link)
         rep.say("board", board=spec["name"], arch=spec.get("mpy_arch") or "bytecode", cup=config["cup_id"],
                 name=" \u201c%s\u201d" % config["name"] if config.get("name") else "")
-        if rel is None:
-            rep.say("compiling", arch=spec.get("mpy_arch") or Message("deploy.unix_port"))
-        firmware = rel.files(spec) if rel else firmware_files(spec)
-        modules = rom_files(firmware)
-
         rom = romfs_deploy.status(dev)
         frozen_in = frozen.choose(frozen.is_frozen(dev), romfs)  # None: no cup frozen into the image
         config_only = frozen_in is not None and frozen_in[0]
+        if config_only:  # the image holds the modules: of the firmware only main.py goes on, uncompiled
+            firmware = {MAIN: rel.files(spec)[MAIN] if rel else (FIRMWARE / MAIN).read_bytes()}
+        else:
+            if rel is None:
+                rep.say("compiling", arch=spec.get("mpy_arch") or Message("deploy.unix_port"))
+            firmware = rel.files(spec) if rel else firmware_files(spec)
+        modules = rom_files(firmware)
         image = b""
         if romfs is not False and frozen_in is None:
             image = rel.image(spec) if rel else romfs_deploy.image(modules)
