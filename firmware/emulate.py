@@ -57,8 +57,8 @@ class ScriptedRoller(Roller):
 class Control:
     """The control channel: board lines (docs/emulation.md) plus "dice ..." for the scripted roller and
     "cheat ..." for a misbehaving cup (cheat.py, loaded when first asked for). A channel of the cup's loop
-    (cup/app.py ``App.serve``): ``link`` a Console, ``step()`` takes what has come; under CPython ``task()``
-    reads its ``FdReader`` in asyncio. ``say(bytes)``: a line out."""
+    (cup/app.py ``App.serve``): ``link`` a Console, ``step()`` takes what has come; under CPython (only there)
+    ``task()`` reads its ``FdReader`` in asyncio. ``say(bytes)``: a line out."""
 
     def __init__(self, link, board, roller, say, app):
         self.link = link
@@ -77,12 +77,13 @@ class Control:
             self.feed(n)
         return n >= 0
 
-    async def task(self):
-        while True:
-            n = await self.link.readinto(self.buf)
-            if not n:
-                return
-            self.feed(n)
+    if not MICROPYTHON:  # only the CPython emulation runs the cup in asyncio (cup/tasks.py): no object here
+        async def task(self):
+            while True:
+                n = await self.link.readinto(self.buf)
+                if not n:
+                    return
+                self.feed(n)
 
     def feed(self, n):
         """The ``n`` bytes just read into ``buf``: each line they end is acted on by itself, so a line that

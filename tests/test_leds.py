@@ -11,7 +11,7 @@ from boards import common  # noqa: E402
 from cup import view  # noqa: E402
 from cup.leds import (BRIGHTNESS_CAP, DIE, DIE_KEPT, ERROR, LED_BUDGET_MA, LOST, N_DICE,  # noqa: E402
                       N_PIXELS, OFF, ON_TURN, PIPS, PIPS_PER_DIE, REFUSED, STATUS_INDEX, THROW_1, THROW_2,
-                      THROW_3, THROWS, WAITING, WON, DiceLeds, rgb)
+                      THROW_3, THROWS, WAITING, WON, DiceLeds)
 from cup.pixels import Pixels  # noqa: E402
 
 from conftest import run_firmware_code  # noqa: E402
@@ -19,6 +19,11 @@ from schocken_host.links import ledframe  # noqa: E402
 from schocken_host.provision.build import find_tool  # noqa: E402
 
 MICROPYTHON = find_tool("micropython")
+
+
+def rgb(color):
+    """0xRRGGBB -> (r, g, b), as ``pixels[i]`` reads a color back (a cup never does: not in cup.leds)."""
+    return (color >> 16, (color >> 8) & 0xFF, color & 0xFF)
 
 # Blinka refuses to import on a PC unless told it is OS-agnostic; then writes are a no-op mock.
 os.environ.setdefault("BLINKA_OS_AGNOSTIC", "1")

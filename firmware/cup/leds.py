@@ -68,11 +68,6 @@ WON = const(0xFFFFFF)  # white: won the round
 ERROR = const(0xFF00FF)  # magenta: RNG health test failed or other fault; the cup does not roll
 
 
-def rgb(color):
-    """0xRRGGBB -> (r, g, b), as ``pixels[i]`` reads a color back."""
-    return (color >> 16, (color >> 8) & 0xFF, color & 0xFF)
-
-
 # Texts of cup.texts (schocken.text), loaded only for the error: a number each.
 _FEW_PIXELS = const(21)
 _SLOT_FACE = const(22)

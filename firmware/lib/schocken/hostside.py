@@ -24,6 +24,13 @@ CUP_TO_HOST = {
 }
 
 
+def fields(spec):
+    """A table entry (of protocol.HOST_TO_CUP or CUP_TO_HOST) -> its (name, kind) pairs in order:
+    ``fields(HOST_TO_CUP["turn"])`` is ``[("round", "i"), ("limit", "i?"), ("void", "i?")]``. Only the host
+    and the tests take the table apart; a cup checks a message word by word (protocol.validate)."""
+    return [tuple(word.split(":")) for word in spec.split()]
+
+
 def check_fields(msg):
     """What the table format cannot say about a cup's message: the dice lying open (``public``) are pairs
     [slot 0..2, value 1..6] on different slots, and throw counts are 0..3. Raises ProtocolError, so a message

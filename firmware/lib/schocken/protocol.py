@@ -60,8 +60,8 @@ E_MEMORY = "no_memory"             # the cup had no memory for the line: dropped
 
 # Each message type's fields, as "name:kind" words. Kinds: i int, s string, b bool, d dice (list of 1..3 dice
 # 1..6), l list, o object, h hex string; a trailing "?" allows null or absence. One string per type rather
-# than a dict per type: a cup keeps this table for as long as it runs (``fields()`` gives the pairs). What a
-# cup sends, the host checks against hostside.CUP_TO_HOST (same format), which a cup does not load.
+# than a dict per type: a cup keeps this table for as long as it runs (``hostside.fields()`` gives the pairs).
+# What a cup sends, the host checks against hostside.CUP_TO_HOST (same format), which a cup does not load.
 HOST_TO_CUP = {
     "hello": "v:i nonce:h?",                    # nonce: the host's part of an authenticated session
     "configure": "rules:o name:s seat:i fair:b?",  # fair: dice from seed and nonces
@@ -72,12 +72,6 @@ HOST_TO_CUP = {
     "status": "id:i?",                          # id: echoed, so the host knows which request a status answers
     "nonce": "round:i throw:i nonce:h",         # fair play: the host's part of one throw
 }
-
-def fields(spec):
-    """A table entry -> its (name, kind) pairs in order: ``fields(HOST_TO_CUP["turn"])`` is
-    ``[("round", "i"), ("limit", "i?")]``."""
-    return [tuple(word.split(":")) for word in spec.split()]
-
 
 RESULTS = ("lost", "won", "none", "half_lost", "game_lost")
 
@@ -185,7 +179,7 @@ def validate(msg, table):
     spec = table.get(kind)
     if spec is None:
         raise ProtocolError(E_UNKNOWN, text(_UNKNOWN_TYPE, kind[:32]))
-    for word in spec.split():  # as fields(spec), without a list of pairs per message (measured: a cup's heap)
+    for word in spec.split():  # as hostside.fields(spec), without a list of pairs per message (a cup's heap)
         name, field_kind = word.split(":")
         value = msg.get(name)
         if value is None:
