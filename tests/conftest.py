@@ -50,6 +50,12 @@ def run_firmware_code(code, heap="64k", timeout=60):
 # about 350,000 objects) is moved out of the garbage collector's reach, after collection and after each
 # module. Otherwise every full collection walks it, and an allocation-heavy in-process test (the four-cup
 # BLE game) ran 5 times slower behind test_enclosure's imports: 90 s instead of 18.
+def rgb(color):
+    """0xRRGGBB -> (r, g, b), as ``pixels[i]`` reads a color back: what the tests compare (a cup never does
+    it, so cup.leds has no such function)."""
+    return (color >> 16, (color >> 8) & 0xFF, color & 0xFF)
+
+
 def pytest_collection_finish(session):
     gc.collect()
     gc.freeze()

@@ -26,6 +26,7 @@ from boards import pins  # noqa: E402
 from schocken import protocol  # noqa: E402
 from schocken import hostside  # noqa: E402
 from schocken_host.provision.build import find_tool  # noqa: E402
+from conftest import rgb  # noqa: E402
 
 BIN = Path(sys.executable).parent
 MICROPYTHON = find_tool("micropython")
@@ -166,7 +167,7 @@ def test_boot_without_config_shows_the_error_and_returns(tmp_path, capsys):
                             start=lambda b, c, **kw: pytest.fail("started without a config")) is False
     assert "no /cup.json" in capsys.readouterr().out
     lit, status, colors = _die_and_status(boot_select.board)
-    assert (status == leds.rgb(leds.ERROR) and colors == {leds.rgb(leds.ERROR)}
+    assert (status == rgb(leds.ERROR) and colors == {rgb(leds.ERROR)}
             and lit == leds.PIPS[boot_select.FACE_CONFIG])
 
 
@@ -199,7 +200,7 @@ def test_boot_reports_a_crashed_app_on_the_leds(tmp_path, capsys):
     assert boot_select.boot(_root(tmp_path, config=config_for("emulated")), start=start) is False
     assert "the cup stopped: RuntimeError: boom" in capsys.readouterr().out
     lit, status, _ = _die_and_status(boot_select.board)
-    assert status == leds.rgb(leds.ERROR) and lit == leds.PIPS[boot_select.FACE_CRASH]
+    assert status == rgb(leds.ERROR) and lit == leds.PIPS[boot_select.FACE_CRASH]
 
 
 def test_boot_with_a_bad_spec_touches_no_board(tmp_path, capsys):

@@ -14,16 +14,11 @@ from cup.leds import (BRIGHTNESS_CAP, DIE, DIE_KEPT, ERROR, LED_BUDGET_MA, LOST,
                       THROW_3, THROWS, WAITING, WON, DiceLeds)
 from cup.pixels import Pixels  # noqa: E402
 
-from conftest import run_firmware_code  # noqa: E402
+from conftest import rgb, run_firmware_code  # noqa: E402
 from schocken_host.links import ledframe  # noqa: E402
 from schocken_host.provision.build import find_tool  # noqa: E402
 
 MICROPYTHON = find_tool("micropython")
-
-
-def rgb(color):
-    """0xRRGGBB -> (r, g, b), as ``pixels[i]`` reads a color back (a cup never does: not in cup.leds)."""
-    return (color >> 16, (color >> 8) & 0xFF, color & 0xFF)
 
 # Blinka refuses to import on a PC unless told it is OS-agnostic; then writes are a no-op mock.
 os.environ.setdefault("BLINKA_OS_AGNOSTIC", "1")
