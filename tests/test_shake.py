@@ -141,7 +141,8 @@ def test_module_has_no_floats_or_forbidden_imports():
 
 def test_intermediates_fit_a_32bit_small_int():
     """On ESP32/RP2 a small int has 31 bits; anything bigger silently becomes a heap long int. Feed wild
-    input and check every int the hot path holds (locals and attributes) stays below 2**30."""
+    input and check every int the hot path holds (locals, attributes and the slots of its state array) stays
+    below 2**30."""
     assert 3 * (2 * shake._AMAX) ** 2 < 2 ** 30
     limit = 2 ** 30
     seen = []
@@ -149,7 +150,9 @@ def test_intermediates_fit_a_32bit_small_int():
     def tracer(frame, event, arg):
         if frame.f_code.co_name in ("feed_accel", "feed_switch", "_final"):
             def local(frame, event, arg):
-                for k, v in list(frame.f_locals.items()) + list(frame.f_locals["self"].__dict__.items()):
+                det = frame.f_locals["self"]
+                slots = [("_s[%d]" % i, v) for i, v in enumerate(det._s)]
+                for k, v in list(frame.f_locals.items()) + list(det.__dict__.items()) + slots:
                     if type(v) is int and k != "t_ms":
                         seen.append(abs(v))
                         assert -limit <= v < limit, (k, v)
@@ -222,6 +225,27 @@ def test_ticks_ms_wraparound(name):
             hit = det.feed_switch(t, int(v[1]))
         if hit:
             throws.append((t - offset) & (2 ** 30 - 1))
+    check_throws(name, throws)
+
+
+@pytest.mark.parametrize("name", ["shake_twice_accel.csv", "shake_switch.csv"])
+def test_a_clock_that_never_wraps(name):
+    """An emulated cup under CPython counts its milliseconds on a clock that never wraps (cup/clock.py): past
+    2**31 they no longer fit the detector's 32-bit slots as they are, and it keeps them modulo 2**30, as the
+    board's ticks."""
+    lines = (DATA / name).read_text().splitlines()
+    offset = 3 * 2 ** 31 + 12345
+    det = shake.ShakeDetector(MANIFEST[name]["sensor"])
+    throws = []
+    for line in lines[1:]:
+        v = line.split(",")
+        t = int(v[0]) + offset
+        if len(v) == 4:
+            hit = det.feed_accel(t, *(int(round(float(x) * 1000)) for x in v[1:]))
+        else:
+            hit = det.feed_switch(t, int(v[1]))
+        if hit:
+            throws.append(t - offset)
     check_throws(name, throws)
 
 

@@ -19,6 +19,8 @@ would silently become a heap-allocated long int. Hence inputs are scaled to
 16 mm/s^2 units and clamped before anything is squared.
 """
 
+from array import array
+
 try:
     from micropython import const
 except ImportError:  # CPython: const() is only a compiler hint
@@ -69,6 +71,30 @@ _P_IDLE = const(0)
 _P_CAND = const(1)      # high energy seen, not yet proven to be a shake
 _P_SHAKE = const(2)     # proven shake; waiting for stillness
 
+# The detector's numbers, slots of one array('i') made once: the hot path reads and writes them without a
+# dictionary lookup each, and the cup keeps three attributes instead of twenty (docs/benchmarks.md). Every
+# value stays below 2**30 (see above), so 32-bit slots hold them.
+_PHASE = const(0)
+_SEEDED = const(1)      # 1 once the gravity estimate has its first sample
+_GX = const(2)          # gravity, 16 mm/s^2 << _LP_SHIFT
+_GY = const(3)
+_GZ = const(4)
+_PX = const(5)          # previous sample (for the jerk)
+_PY = const(6)
+_PZ = const(7)
+_RX = const(8)          # direction of the last high sample
+_RY = const(9)
+_RZ = const(10)
+_T0 = const(11)         # candidate start
+_T_HIGH = const(12)     # last high sample (accel) / last toggle (switch)
+_N = const(13)          # samples since candidate start
+_N_HIGH = const(14)     # high samples since candidate start
+_REV = const(15)        # direction reversals since candidate start
+_STILL = const(16)      # consecutive still samples
+_LEVEL = const(17)      # last switch level (-1: none yet)
+_TOGGLES = const(18)    # switch level changes in the current burst
+_SLOTS = const(19)
+
 
 class ShakeDetector:
     def __init__(self, sensor="accel"):
@@ -76,28 +102,20 @@ class ShakeDetector:
             from schocken import text
             raise ValueError(text(_SENSOR, module="cup.texts"))
         self.sensor = sensor
+        self._s = array("i", bytes(4 * _SLOTS))
         self.reset()
 
     def reset(self):
         """Forget everything (e.g. after a game state change). Tunables stay.
 
-        Every attribute the hot path writes is created here: adding a new
-        attribute later would grow the instance dict, i.e. allocate.
+        Every attribute the hot path writes is created here and its numbers live in ``_s``, made once: the hot
+        path never grows the instance dict nor allocates.
         """
         self.state = IDLE
-        self._phase = _P_IDLE
-        self._seeded = False
-        self._gx = self._gy = self._gz = 0   # gravity, 16 mm/s^2 << _LP_SHIFT
-        self._px = self._py = self._pz = 0   # previous sample (for the jerk)
-        self._rx = self._ry = self._rz = 0   # direction of the last high sample
-        self._t0 = 0          # candidate start
-        self._t_high = 0      # last high sample (accel) / last toggle (switch)
-        self._n = 0           # samples since candidate start
-        self._n_high = 0      # high samples since candidate start
-        self._rev = 0         # direction reversals since candidate start
-        self._still = 0       # consecutive still samples
-        self._level = -1      # last switch level (-1: none yet)
-        self._toggles = 0     # switch level changes in the current burst
+        s = self._s
+        for i in range(_SLOTS):
+            s[i] = 0  # _P_IDLE, not seeded, no candidate
+        s[_LEVEL] = -1
 
     def feed_board(self, t_ms, board, buf):
         """One sample read from a board (docs/board-interface.md): its accelerometer into the preallocated
@@ -110,6 +128,7 @@ class ShakeDetector:
 
     def feed_accel(self, t_ms, ax, ay, az):
         """One accelerometer sample (ints, mm/s^2). True when a throw is final."""
+        s = self._s
         # Scale and clamp first, so all squares below fit in a small int.
         ax >>= _SHIFT
         ay >>= _SHIFT
@@ -126,28 +145,28 @@ class ShakeDetector:
             az = _AMAX
         elif az < -_AMAX:
             az = -_AMAX
-        if not self._seeded:
+        if not s[_SEEDED]:
             # Assume the first sample is gravity; the filter corrects it anyway.
-            self._seeded = True
-            self._gx = ax << _LP_SHIFT
-            self._gy = ay << _LP_SHIFT
-            self._gz = az << _LP_SHIFT
-            self._px = ax
-            self._py = ay
-            self._pz = az
+            s[_SEEDED] = 1
+            s[_GX] = ax << _LP_SHIFT
+            s[_GY] = ay << _LP_SHIFT
+            s[_GZ] = az << _LP_SHIFT
+            s[_PX] = ax
+            s[_PY] = ay
+            s[_PZ] = az
             return False
 
         # Dynamic part d = a - gravity estimate (estimate from before this sample).
-        dx = ax - (self._gx >> _LP_SHIFT)
-        dy = ay - (self._gy >> _LP_SHIFT)
-        dz = az - (self._gz >> _LP_SHIFT)
+        dx = ax - (s[_GX] >> _LP_SHIFT)
+        dy = ay - (s[_GY] >> _LP_SHIFT)
+        dz = az - (s[_GZ] >> _LP_SHIFT)
         # Gravity low-pass, fixed point: g += clamp(d) / 16. The clamp makes it
         # robust: a 100 m/s^2 set-down spike moves g as little as an 8 m/s^2
         # one, yet slow tilts (any orientation, even upside down) are followed.
         c = _LP_CLAMP
-        self._gx += c if dx > c else (-c if dx < -c else dx)
-        self._gy += c if dy > c else (-c if dy < -c else dy)
-        self._gz += c if dz > c else (-c if dz < -c else dz)
+        s[_GX] += c if dx > c else (-c if dx < -c else dx)
+        s[_GY] += c if dy > c else (-c if dy < -c else dy)
+        s[_GZ] += c if dz > c else (-c if dz < -c else dz)
         high = dx * dx + dy * dy + dz * dz >= _HI2
 
         # Stillness does not use d: after a shake the gravity estimate lags and
@@ -155,77 +174,78 @@ class ShakeDetector:
         # (small jerk) AND its magnitude is 1 g (no linear acceleration). During
         # an oscillation both are never small at once (the jerk peaks at the zero
         # crossings, the magnitude at the turning points).
-        jx = ax - self._px
-        jy = ay - self._py
-        jz = az - self._pz
-        self._px = ax
-        self._py = ay
-        self._pz = az
+        jx = ax - s[_PX]
+        jy = ay - s[_PY]
+        jz = az - s[_PZ]
+        s[_PX] = ax
+        s[_PY] = ay
+        s[_PZ] = az
         m2 = ax * ax + ay * ay + az * az
         still = (jx * jx + jy * jy + jz * jz < _JERK2
                  and _MAG_LO2 <= m2 <= _MAG_HI2)
 
-        phase = self._phase
+        phase = s[_PHASE]
         if phase == _P_IDLE:
             if high:
                 # Possible shake: start counting duration, duty and reversals.
-                self._phase = _P_CAND
-                self._t0 = self._t_high = t_ms
-                self._n = self._n_high = 1
-                self._rev = 0
-                self._rx = dx
-                self._ry = dy
-                self._rz = dz
+                s[_PHASE] = _P_CAND
+                s[_T0] = s[_T_HIGH] = t_ms & _TICKS_MASK  # mod 2**30: a clock that never wraps fits too
+                s[_N] = s[_N_HIGH] = 1
+                s[_REV] = 0
+                s[_RX] = dx
+                s[_RY] = dy
+                s[_RZ] = dz
             return False
 
         if high:
-            self._t_high = t_ms
+            s[_T_HIGH] = t_ms & _TICKS_MASK
         if phase == _P_CAND:
-            self._n += 1
+            s[_N] += 1
             if high:
-                self._n_high += 1
+                s[_N_HIGH] += 1
                 # A reversal: this high sample points away (> 90 deg) from the
                 # previous one. Taps ring, but are too short; tilts never do it.
-                if dx * self._rx + dy * self._ry + dz * self._rz < 0:
-                    self._rev += 1
-                self._rx = dx
-                self._ry = dy
-                self._rz = dz
-            elif (t_ms - self._t_high) & _TICKS_MASK > _GAP_MS:
-                self._phase = _P_IDLE      # it died out: was a tap / bump
+                if dx * s[_RX] + dy * s[_RY] + dz * s[_RZ] < 0:
+                    s[_REV] += 1
+                s[_RX] = dx
+                s[_RY] = dy
+                s[_RZ] = dz
+            elif (t_ms - s[_T_HIGH]) & _TICKS_MASK > _GAP_MS:
+                s[_PHASE] = _P_IDLE      # it died out: was a tap / bump
                 return False
-            if ((t_ms - self._t0) & _TICKS_MASK >= _MIN_SHAKE_MS
-                    and self._rev >= _MIN_REVERSALS
-                    and self._n_high * 100 >= self._n * _MIN_DUTY_PCT):
-                self._phase = _P_SHAKE
-                self._still = 0
+            if ((t_ms - s[_T0]) & _TICKS_MASK >= _MIN_SHAKE_MS
+                    and s[_REV] >= _MIN_REVERSALS
+                    and s[_N_HIGH] * 100 >= s[_N] * _MIN_DUTY_PCT):
+                s[_PHASE] = _P_SHAKE
+                s[_STILL] = 0
                 self.state = SHAKING
             return False
 
         # _P_SHAKE: a real shake happened; final once the cup is still again.
         if still:
-            self._still += 1
-            if self._still >= _STILL_N:
+            s[_STILL] += 1
+            if s[_STILL] >= _STILL_N:
                 return self._final(ax, ay, az)
-            if self._still >= 2:    # one still sample also occurs mid-shake
+            if s[_STILL] >= 2:    # one still sample also occurs mid-shake
                 self.state = SETTLING
         else:
-            self._still = 0
+            s[_STILL] = 0
             self.state = SHAKING
         # Fallback for a hand that never gets quite still (tremor, walking off):
         # the shake clearly ended long ago, so do not keep the throw pending.
-        if (t_ms - self._t_high) & _TICKS_MASK >= _QUIET_FINAL_MS:
+        if (t_ms - s[_T_HIGH]) & _TICKS_MASK >= _QUIET_FINAL_MS:
             return self._final(ax, ay, az)
         return False
 
     def _final(self, ax, ay, az):
+        s = self._s
         # The cup is still (or at least calm, on the fallback): its reading is
         # ~gravity. Re-seed the filter so the lag built up during the shake
         # cannot start a false candidate.
-        self._gx = ax << _LP_SHIFT
-        self._gy = ay << _LP_SHIFT
-        self._gz = az << _LP_SHIFT
-        self._phase = _P_IDLE
+        s[_GX] = ax << _LP_SHIFT
+        s[_GY] = ay << _LP_SHIFT
+        s[_GZ] = az << _LP_SHIFT
+        s[_PHASE] = _P_IDLE
         self.state = IDLE
         return True
 
@@ -239,33 +259,34 @@ class ShakeDetector:
         being far more than _SW_QUIET_MS apart, so their bursts never grow long;
         fast knocking/drumming chains but is too sparse (_SW_SPACING_MS).
         """
-        if level != self._level:
-            first = self._level < 0
-            self._level = level
+        s = self._s
+        if level != s[_LEVEL]:
+            first = s[_LEVEL] < 0
+            s[_LEVEL] = level
             if first:
                 return False            # initial level, not a change
-            if self._phase == _P_IDLE:
-                self._phase = _P_CAND
-                self._t0 = t_ms
-                self._toggles = 0
-            self._toggles += 1
-            self._t_high = t_ms
-            if self._phase == _P_CAND and self._toggles >= _SW_MIN_TOGGLES:
-                el = (t_ms - self._t0) & _TICKS_MASK
-                if el >= _SW_MIN_MS and self._toggles * _SW_SPACING_MS >= el:
-                    self._phase = _P_SHAKE
-            if self._phase == _P_SHAKE:
+            if s[_PHASE] == _P_IDLE:
+                s[_PHASE] = _P_CAND
+                s[_T0] = t_ms & _TICKS_MASK
+                s[_TOGGLES] = 0
+            s[_TOGGLES] += 1
+            s[_T_HIGH] = t_ms & _TICKS_MASK
+            if s[_PHASE] == _P_CAND and s[_TOGGLES] >= _SW_MIN_TOGGLES:
+                el = (t_ms - s[_T0]) & _TICKS_MASK
+                if el >= _SW_MIN_MS and s[_TOGGLES] * _SW_SPACING_MS >= el:
+                    s[_PHASE] = _P_SHAKE
+            if s[_PHASE] == _P_SHAKE:
                 self.state = SHAKING
             return False
-        if self._phase == _P_IDLE:
+        if s[_PHASE] == _P_IDLE:
             return False
-        quiet = (t_ms - self._t_high) & _TICKS_MASK
-        if self._phase == _P_CAND:
+        quiet = (t_ms - s[_T_HIGH]) & _TICKS_MASK
+        if s[_PHASE] == _P_CAND:
             if quiet >= _SW_QUIET_MS:
-                self._phase = _P_IDLE   # burst ended before it proved a shake
+                s[_PHASE] = _P_IDLE   # burst ended before it proved a shake
             return False
         if quiet >= _SW_QUIET_MS:
-            self._phase = _P_IDLE
+            s[_PHASE] = _P_IDLE
             self.state = IDLE
             return True
         if quiet >= _SW_SETTLE_MS:
