@@ -72,8 +72,8 @@ _P_CAND = const(1)      # high energy seen, not yet proven to be a shake
 _P_SHAKE = const(2)     # proven shake; waiting for stillness
 
 # The detector's numbers, slots of one array('i') made once: the hot path reads and writes them without a
-# dictionary lookup each, and the cup keeps three attributes instead of twenty (docs/benchmarks.md). Every
-# value stays below 2**30 (see above), so 32-bit slots hold them.
+# dictionary lookup each, and the cup keeps three attributes instead of twenty-one (docs/benchmarks.md). Every
+# value stays below 2**30 (see above), timestamps too: they are kept modulo 2**30, so 32-bit slots hold them.
 _PHASE = const(0)
 _SEEDED = const(1)      # 1 once the gravity estimate has its first sample
 _GX = const(2)          # gravity, 16 mm/s^2 << _LP_SHIFT
