@@ -209,43 +209,30 @@ def test_reset_forgets_a_shake_in_progress():
             assert not det.feed_accel(int(t), *(int(round(float(v) * 1000)) for v in (x, y, z)))
 
 
+# (offset, mask) of a clock: the board's ticks_ms(), which wraps at 2**30 (in the middle of the first shake
+# here), and a CPython cup's clock, which never wraps: past 2**31 its milliseconds no longer fit the
+# detector's 32-bit slots as they are, so it keeps them modulo 2**30 as the board's ticks (x & -1 is x).
+CLOCKS = {"ticks_ms": (2 ** 30 - 1500, 2 ** 30 - 1), "never_wraps": (3 * 2 ** 31 + 12345, -1)}
+
+
+@pytest.mark.parametrize("clock", sorted(CLOCKS))
 @pytest.mark.parametrize("name", ["shake_twice_accel.csv", "shake_switch.csv"])
-def test_ticks_ms_wraparound(name):
-    """t_ms may come from time.ticks_ms(), which wraps at 2**30 on the board."""
+def test_the_clock_may_wrap_or_not(name, clock):
+    """t_ms may come from time.ticks_ms(), which wraps at 2**30 on the board, or from a clock that never
+    wraps (an emulated cup under CPython, cup/clock.py): the throws come at the same times."""
+    offset, mask = CLOCKS[clock]
     lines = (DATA / name).read_text().splitlines()
-    offset = 2 ** 30 - 1500  # wraps in the middle of the first shake
     det = shake.ShakeDetector(MANIFEST[name]["sensor"])
     throws = []
     for line in lines[1:]:
         v = line.split(",")
-        t = (int(v[0]) + offset) & (2 ** 30 - 1)
+        t = (int(v[0]) + offset) & mask
         if len(v) == 4:
             hit = det.feed_accel(t, *(int(round(float(x) * 1000)) for x in v[1:]))
         else:
             hit = det.feed_switch(t, int(v[1]))
         if hit:
-            throws.append((t - offset) & (2 ** 30 - 1))
-    check_throws(name, throws)
-
-
-@pytest.mark.parametrize("name", ["shake_twice_accel.csv", "shake_switch.csv"])
-def test_a_clock_that_never_wraps(name):
-    """An emulated cup under CPython counts its milliseconds on a clock that never wraps (cup/clock.py): past
-    2**31 they no longer fit the detector's 32-bit slots as they are, and it keeps them modulo 2**30, as the
-    board's ticks."""
-    lines = (DATA / name).read_text().splitlines()
-    offset = 3 * 2 ** 31 + 12345
-    det = shake.ShakeDetector(MANIFEST[name]["sensor"])
-    throws = []
-    for line in lines[1:]:
-        v = line.split(",")
-        t = int(v[0]) + offset
-        if len(v) == 4:
-            hit = det.feed_accel(t, *(int(round(float(x) * 1000)) for x in v[1:]))
-        else:
-            hit = det.feed_switch(t, int(v[1]))
-        if hit:
-            throws.append(t - offset)
+            throws.append((t - offset) & mask)
     check_throws(name, throws)
 
 
