@@ -62,6 +62,29 @@ def cheat_hook(kind, seat):
     return hook
 
 
+def cheat_everywhere(ui, st, ev):
+    """Every cup reveals dice of its own in every round from the first on: each round is void, the third in a
+    row stops the game. The cheat is the cup processes' own (their control channels), not in their flash."""
+    if ev["ev"] == "turn" and "armed" not in ui.data:
+        ui.data["armed"] = ev["round"]
+        for seat in range(len(st.players)):
+            ui.game.cup(seat).control("cheat dice always")
+
+
+STOPPED_ARGV = ["--rules", "standard", "--seed", 13, "--cheat", "replay"] + SHORT
+
+
+def stopped_flow(lab):
+    """The game that stopped after three void rounds, resumed from its log by a new host whose cups (new
+    processes, their flash kept beside the log) no longer cheat."""
+    game = lab.futures["stopped"].result(WAIT)
+    stopped = tablekit.read_log(game.log)
+    proc, _ = lab.cli("stopped-resume", ["--resume", game.log, "--emulate", 2] + STOPPED_ARGV,
+                      log_dir=Path(game.log).parent)
+    return {"rc": tablekit.wait_proc(proc), "stopped": stopped, "log": game.log,
+            "out": (lab.root / "stopped-resume.out").read_text()}
+
+
 def resume_flow(lab, name="resume", ready=None):
     """An uninterrupted game and the same seeded game killed (mid round, or where ``ready`` says), then
     resumed from its log."""
@@ -93,6 +116,8 @@ def lab(tmp_path_factory):
         lab.game("cheat-%s-%s" % (kind, policy),
                  ["--rules", "standard", "--seed", 11, "--cheat", policy] + SHORT,
                  hook=cheat_hook(kind, 1), cups=3)
+    lab.game("stopped", STOPPED_ARGV, hook=cheat_everywhere, cups=2)
+    lab.in_background("stopped-resumed", lambda: stopped_flow(lab))
     lab.in_background("resume", lambda: resume_flow(lab))
     for k, n in enumerate(CRASH_POINTS):
         lab.in_background("crash%d" % k, lambda k=k, n=n: resume_flow(
@@ -222,6 +247,28 @@ def test_cheating_cup_is_caught(lab, kind, policy):
         rnd, = rounds
         assert rnd["worst"] == 1 and rnd["forfeit"] == [1]
     assert tablekit.replay_json(game.log) == json.loads(json.dumps(game.state.standings()))
+
+
+def test_a_cheat_in_the_log_stands_when_the_game_is_resumed(lab):
+    """A cup caught cheating is not asked for its reveal again after a resume: the `cheat` events of the round
+    in progress stand (before, a resumed host asked the flagged cups again and ranked the round with the
+    honest reveals of their new processes). A game that stopped after three void rounds plays the round
+    again, and on to the end."""
+    r = result(lab, "stopped-resumed")
+    stopped = r["stopped"]
+    assert stopped[-1]["ev"] == "stop", stopped[-3:]
+    last = stopped[-2]["round"]
+    assert {(e["round"], e["seat"]) for e in tablekit.events(stopped, "cheat")} >= {(last, 0), (last, 1)}
+    assert r["rc"] == 0, r["out"][-2000:]
+    log = tablekit.read_log(r["log"])
+    assert log[:len(stopped)] == stopped
+    after = log[len(stopped):]
+    assert after[0]["ev"] == "resumed"
+    assert not [e for e in after if e["ev"] in ("reveal", "round") and e["round"] == last]
+    replay, = [e for e in after if e["ev"] == "replay_round" and e["round"] == last]
+    assert replay["reason"] == "cheat" and replay["seats"] == [0, 1]
+    assert log[-1]["ev"] == "game_over" and not tablekit.events(after, "cheat")
+    assert tablekit.replay_json(r["log"])["phase"] == "over"
 
 
 # --- e. replay refuses a tampered log; stats ----------------------------------------------------------

@@ -12,9 +12,7 @@ import asyncio
 import time
 import uuid
 
-from schocken import RuleError
-from schocken import hostside
-from schocken import fair
+from schocken import RuleError, fair, hostside
 
 from schocken_host.table.cuplinks import CupLinks, Forfeit, Seat  # noqa: F401  (Seat: for the tables)
 from schocken_host.i18n import tr
@@ -186,6 +184,9 @@ class Referee(CupLinks):
         st = self.state
         void = {}                     # seat -> "absent" | "cheat" | "lost"
         for pos, s in enumerate(order):
+            if st.round == round_id and st.players[s].flagged is not None:
+                void[s] = "cheat"  # caught in this round before a resume: the verdict stands, not asked again
+                continue
             try:
                 await self._turn_of(round_id, order, kind, limit, pos, s)
             except Forfeit:
