@@ -223,17 +223,15 @@ def sensor(samples=20):
 
 def shake(timeout_ms=15000):
     """Feed the shake detector at 100 Hz until it reports a throw (the person shakes the cup)."""
-    from array import array
     from cup.shake import ShakeDetector
     b = board()
     det = ShakeDetector(b.sensor_kind)
-    buf = array("i", (0, 0, 0))
     t0 = _ticks()
     thrown = False
     try:
         while _since(t0) < timeout_ms and not thrown:
             _pump(b)
-            thrown = det.feed_board(_ticks(), b, buf)
+            thrown = det.feed_board(_ticks(), b)
             time.sleep_ms(10)
     except OSError as e:
         return _out({"test": "shake", "ok": False, "error": "%s" % e})

@@ -148,7 +148,7 @@ def test_intermediates_fit_a_32bit_small_int():
     seen = []
 
     def tracer(frame, event, arg):
-        if frame.f_code.co_name in ("feed_accel", "feed_switch", "_final"):
+        if frame.f_code.co_name in ("feed_accel", "_sense", "_accel", "feed_switch", "_final"):
             def local(frame, event, arg):
                 det = frame.f_locals["self"]
                 slots = [("_s[%d]" % i, v) for i, v in enumerate(det._s)]

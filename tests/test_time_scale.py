@@ -82,7 +82,6 @@ advance(500); t = a.ticks_ms(); advance(1000); print("idle2", ticks_diff(a.ticks
 # process of 100 real ms (2000 cup ms at K = 20 on a clock that scales all real time) in the middle of each
 # input.
 LOOP = FAKE_CLOCK + """
-from array import array
 c = timescale.install(20)
 from boards import emulated
 from cup import clock
@@ -93,7 +92,6 @@ board.on_input = c.busy  # as emulate.py does: K while an input lasts
 events = []
 buttons = Buttons(lambda b, e, long: events.append((b, e, long, clock.ticks_ms())), long_ms=300)
 detector = ShakeDetector("accel")
-buf = array("i", (0, 0, 0))
 throws = []
 
 def sleep10():  # the loop waits 10 cup ms for the next poll: 0.5 real ms at K = 20
@@ -107,7 +105,7 @@ def run(ms, stall_at=None):
         if i == stall_at:
             advance(100000)
         buttons.poll(clock.ticks_ms(), board.read_buttons())
-        if detector.feed_board(clock.ticks_ms(), board, buf):
+        if detector.feed_board(clock.ticks_ms(), board):
             throws.append(clock.ticks_ms())
         sleep10()
 """

@@ -54,22 +54,20 @@ class Console:
     def take(self, buf):
         """What has come, into ``buf``: how many bytes (1 to 31, fewer if buf is smaller), 0 when none has
         come, -1 at the end of input (the host closed the link)."""
-        ready = self.poll.ipoll
-        for _ in ready(0):
-            break
-        else:
+        # At most 11 words of frame, or MicroPython takes it from the heap at every call (the cup's loop
+        # calls this every pass: tests/test_cup_loop.py): no for loop (its iterator takes four words
+        # of the stack), ``next`` on ipoll's iterator instead, which hands back its tuple or None. Methods are
+        # called where they are looked up: ``f = self.poll.ipoll`` would make a bound method object per call.
+        if next(self.poll.ipoll(0), None) is None:
             return 0
-        read, one = self.s.readinto, self.one
+        one = self.one
         n = 0
-        while read(one):
-            byte = one[0]
-            buf[n] = byte
+        while self.s.readinto(one):
+            buf[n] = one[0]
             n += 1
-            if n == _READ_SIZE or n == len(buf) or byte == _CTRL_C:
+            if n == _READ_SIZE or n == len(buf) or one[0] == _CTRL_C:
                 break  # after a Ctrl-C the REPL reads on: mpremote's Ctrl-A follows it at once
-            for _ in ready(0):
-                break
-            else:
+            if next(self.poll.ipoll(0), None) is None:
                 break  # nothing more has come
         return n or -1
 

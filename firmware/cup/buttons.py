@@ -35,25 +35,30 @@ class Buttons:
         self.long_sent = 0              # bit mask: long already reported for this press
 
     def poll(self, now, mask):
+        # At most 11 words of frame (arguments, locals, stack), or MicroPython takes it from the heap at every
+        # call, 100 times a second (tests/test_cup_loop.py): one name for the bits to look at, the
+        # buttons counted in a while loop (a for loop keeps its counter on the stack).
         if mask != self.raw:
             self.raw = mask
             self.raw_since = now
         elif mask != self.stable and ticks_diff(now, self.raw_since) >= self.debounce_ms:
-            changed = mask ^ self.stable
+            bits = mask ^ self.stable  # changed
             self.stable = mask
-            for b in range(_N_BUTTONS):
-                bit = 1 << b
-                if changed & bit:
-                    if mask & bit:
+            b = 0
+            while b < _N_BUTTONS:
+                if bits >> b & 1:
+                    if mask >> b & 1:
                         self.pressed_at[b] = now
-                        self.long_sent &= ~bit
+                        self.long_sent &= ~(1 << b)
                         self.handler(b, PRESS, False)
                     else:
-                        self.handler(b, RELEASE, bool(self.long_sent & bit))
-        held = self.stable & ~self.long_sent
-        if held:
-            for b in range(_N_BUTTONS):
-                bit = 1 << b
-                if held & bit and ticks_diff(now, self.pressed_at[b]) >= self.long_ms:
-                    self.long_sent |= bit
-                    self.handler(b, LONG, True)
+                        self.handler(b, RELEASE, self.long_sent >> b & 1 == 1)
+                b += 1
+        bits = self.stable & ~self.long_sent  # held, long not yet reported
+        b = 0
+        while bits:
+            if bits & 1 and ticks_diff(now, self.pressed_at[b]) >= self.long_ms:
+                self.long_sent |= 1 << b
+                self.handler(b, LONG, True)
+            bits >>= 1
+            b += 1

@@ -98,6 +98,8 @@ class Pixels:
         if self.auto_write:
             self.show()
 
+    # _put and __setitem__ keep their frames (arguments, locals, stack) to 11 words: MicroPython takes a
+    # larger one from the heap at every call, and the LED animation calls them (tests/test_cup_loop.py).
     def _put(self, index, value):
         # One pixel, no allocation: unpacking a tuple and indexing bytearrays make no objects.
         if index < 0:
@@ -110,31 +112,31 @@ class Pixels:
             b = value & 0xFF
         else:
             r, g, b = value
-        o = index * _BPP
-        raw = self._raw
-        buf = self.buf
-        lut = self._lut
-        raw[o + self._ro] = r
-        raw[o + self._go] = g
-        raw[o + self._bo] = b
-        buf[o + self._ro] = lut[r]
-        buf[o + self._go] = lut[g]
-        buf[o + self._bo] = lut[b]
+        index *= _BPP  # the pixel's first byte
+        self._raw[index + self._ro] = r
+        self._raw[index + self._go] = g
+        self._raw[index + self._bo] = b
+        self.buf[index + self._ro] = self._lut[r]
+        self.buf[index + self._go] = self._lut[g]
+        self.buf[index + self._bo] = self._lut[b]
 
     def __setitem__(self, index, value):
         if isinstance(index, slice):
-            start, stop, step = index.indices(self._n)
-            single = isinstance(value, int) or (
-                isinstance(value, tuple) and len(value) == 3 and isinstance(value[0], int)
-            )
-            j = 0
-            for i in range(start, stop, step):
-                self._put(i, value if single else value[j])
-                j += 1
+            self._put_slice(index, value)
         else:
             self._put(index, value)
         if self.auto_write:
             self.show()
+
+    def _put_slice(self, index, value):
+        start, stop, step = index.indices(self._n)
+        single = isinstance(value, int) or (
+            isinstance(value, tuple) and len(value) == 3 and isinstance(value[0], int)
+        )
+        j = 0
+        for i in range(start, stop, step):
+            self._put(i, value if single else value[j])
+            j += 1
 
     def _get(self, index):
         o = index * _BPP

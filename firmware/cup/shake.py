@@ -93,7 +93,13 @@ _REV = const(15)        # direction reversals since candidate start
 _STILL = const(16)      # consecutive still samples
 _LEVEL = const(17)      # last switch level (-1: none yet)
 _TOGGLES = const(18)    # switch level changes in the current burst
-_SLOTS = const(19)
+_DX = const(19)         # dynamic part of the sample (a - gravity)
+_DY = const(20)
+_DZ = const(21)
+_E2 = const(22)         # |d|^2, |jerk|^2, |a|^2 of the sample
+_J2 = const(23)
+_M2 = const(24)
+_SLOTS = const(25)
 
 
 class ShakeDetector:
@@ -103,6 +109,7 @@ class ShakeDetector:
             raise ValueError(text(_SENSOR, module="cup.texts"))
         self.sensor = sensor
         self._s = array("i", bytes(4 * _SLOTS))
+        self._a = array("i", bytes(12))  # the sample: a board reads into it, feed_accel puts it there
         self.reset()
 
     def reset(self):
@@ -117,72 +124,75 @@ class ShakeDetector:
             s[i] = 0  # _P_IDLE, not seeded, no candidate
         s[_LEVEL] = -1
 
-    def feed_board(self, t_ms, board, buf):
-        """One sample read from a board (docs/board-interface.md): its accelerometer into the preallocated
-        ``buf`` (array('i', 3)), or its switch. The cup's 100 Hz loop and the doctor's self-test both use
+    # Every method the 100 Hz loop calls keeps its frame (arguments, locals, stack) to 11 words: MicroPython
+    # takes a larger one from the heap at every call (tests/test_cup_loop.py). So a sample is taken
+    # apart in two steps, whose numbers meet in the slots: _sense (per axis, in a loop) and the phases.
+    def feed_board(self, t_ms, board):
+        """One sample read from a board (docs/board-interface.md): its accelerometer (into the detector's
+        sample buffer, made once), or its switch. The cup's 100 Hz loop and the doctor's self-test both use
         it."""
         if self.sensor == "accel":
-            board.read_accel(buf)
-            return self.feed_accel(t_ms, buf[0], buf[1], buf[2])
+            board.read_accel(self._a)
+            return self._accel(t_ms, self._a)
         return self.feed_switch(t_ms, board.read_switch())
 
     def feed_accel(self, t_ms, ax, ay, az):
         """One accelerometer sample (ints, mm/s^2). True when a throw is final."""
+        a = self._a
+        a[0] = ax
+        a[1] = ay
+        a[2] = az
+        return self._accel(t_ms, a)
+
+    def _sense(self, a):
+        """The sample ``a`` (x, y, z in mm/s^2) into the slots: scaled and clamped (_PX.., after the jerk is
+        taken from the one before), its dynamic part d = a - gravity (_DX..), gravity moved; the squares of
+        d, of the jerk and of a summed in _E2, _J2, _M2. False for the first sample: it seeds the filter."""
         s = self._s
-        # Scale and clamp first, so all squares below fit in a small int.
-        ax >>= _SHIFT
-        ay >>= _SHIFT
-        az >>= _SHIFT
-        if ax > _AMAX:
-            ax = _AMAX
-        elif ax < -_AMAX:
-            ax = -_AMAX
-        if ay > _AMAX:
-            ay = _AMAX
-        elif ay < -_AMAX:
-            ay = -_AMAX
-        if az > _AMAX:
-            az = _AMAX
-        elif az < -_AMAX:
-            az = -_AMAX
-        if not s[_SEEDED]:
-            # Assume the first sample is gravity; the filter corrects it anyway.
-            s[_SEEDED] = 1
-            s[_GX] = ax << _LP_SHIFT
-            s[_GY] = ay << _LP_SHIFT
-            s[_GZ] = az << _LP_SHIFT
-            s[_PX] = ax
-            s[_PY] = ay
-            s[_PZ] = az
+        s[_E2] = s[_J2] = s[_M2] = 0
+        i = 0
+        while i < 3:
+            # Scale and clamp first, so all squares below fit in a small int.
+            v = a[i] >> _SHIFT
+            if v > _AMAX:
+                v = _AMAX
+            elif v < -_AMAX:
+                v = -_AMAX
+            if not s[_SEEDED]:
+                # Assume the first sample is gravity; the filter corrects it anyway.
+                s[_GX + i] = v << _LP_SHIFT
+                s[_PX + i] = v
+                i += 1
+                continue
+            # Dynamic part d = a - gravity estimate (estimate from before this sample).
+            d = v - (s[_GX + i] >> _LP_SHIFT)
+            s[_DX + i] = d
+            s[_E2] += d * d
+            # Gravity low-pass, fixed point: g += clamp(d) / 16. The clamp makes it robust: a 100 m/s^2
+            # set-down spike moves g as little as an 8 m/s^2 one, yet slow tilts (any orientation, even
+            # upside down) are followed.
+            s[_GX + i] += _LP_CLAMP if d > _LP_CLAMP else (-_LP_CLAMP if d < -_LP_CLAMP else d)
+            d = v - s[_PX + i]  # the jerk
+            s[_J2] += d * d
+            s[_PX + i] = v
+            s[_M2] += v * v
+            i += 1
+        if s[_SEEDED]:
+            return True
+        s[_SEEDED] = 1
+        return False
+
+    def _accel(self, t_ms, a):
+        s = self._s
+        if not self._sense(a):
             return False
-
-        # Dynamic part d = a - gravity estimate (estimate from before this sample).
-        dx = ax - (s[_GX] >> _LP_SHIFT)
-        dy = ay - (s[_GY] >> _LP_SHIFT)
-        dz = az - (s[_GZ] >> _LP_SHIFT)
-        # Gravity low-pass, fixed point: g += clamp(d) / 16. The clamp makes it
-        # robust: a 100 m/s^2 set-down spike moves g as little as an 8 m/s^2
-        # one, yet slow tilts (any orientation, even upside down) are followed.
-        c = _LP_CLAMP
-        s[_GX] += c if dx > c else (-c if dx < -c else dx)
-        s[_GY] += c if dy > c else (-c if dy < -c else dy)
-        s[_GZ] += c if dz > c else (-c if dz < -c else dz)
-        high = dx * dx + dy * dy + dz * dz >= _HI2
-
+        high = s[_E2] >= _HI2
         # Stillness does not use d: after a shake the gravity estimate lags and
         # the cup may be held at a new angle. Instead: the reading barely changes
         # (small jerk) AND its magnitude is 1 g (no linear acceleration). During
         # an oscillation both are never small at once (the jerk peaks at the zero
         # crossings, the magnitude at the turning points).
-        jx = ax - s[_PX]
-        jy = ay - s[_PY]
-        jz = az - s[_PZ]
-        s[_PX] = ax
-        s[_PY] = ay
-        s[_PZ] = az
-        m2 = ax * ax + ay * ay + az * az
-        still = (jx * jx + jy * jy + jz * jz < _JERK2
-                 and _MAG_LO2 <= m2 <= _MAG_HI2)
+        still = s[_J2] < _JERK2 and _MAG_LO2 <= s[_M2] <= _MAG_HI2
 
         phase = s[_PHASE]
         if phase == _P_IDLE:
@@ -192,9 +202,9 @@ class ShakeDetector:
                 s[_T0] = s[_T_HIGH] = t_ms & _TICKS_MASK  # mod 2**30: a clock that never wraps fits too
                 s[_N] = s[_N_HIGH] = 1
                 s[_REV] = 0
-                s[_RX] = dx
-                s[_RY] = dy
-                s[_RZ] = dz
+                s[_RX] = s[_DX]
+                s[_RY] = s[_DY]
+                s[_RZ] = s[_DZ]
             return False
 
         if high:
@@ -205,11 +215,11 @@ class ShakeDetector:
                 s[_N_HIGH] += 1
                 # A reversal: this high sample points away (> 90 deg) from the
                 # previous one. Taps ring, but are too short; tilts never do it.
-                if dx * s[_RX] + dy * s[_RY] + dz * s[_RZ] < 0:
+                if s[_DX] * s[_RX] + s[_DY] * s[_RY] + s[_DZ] * s[_RZ] < 0:
                     s[_REV] += 1
-                s[_RX] = dx
-                s[_RY] = dy
-                s[_RZ] = dz
+                s[_RX] = s[_DX]
+                s[_RY] = s[_DY]
+                s[_RZ] = s[_DZ]
             elif (t_ms - s[_T_HIGH]) & _TICKS_MASK > _GAP_MS:
                 s[_PHASE] = _P_IDLE      # it died out: was a tap / bump
                 return False
@@ -225,7 +235,7 @@ class ShakeDetector:
         if still:
             s[_STILL] += 1
             if s[_STILL] >= _STILL_N:
-                return self._final(ax, ay, az)
+                return self._final()
             if s[_STILL] >= 2:    # one still sample also occurs mid-shake
                 self.state = SETTLING
         else:
@@ -234,17 +244,17 @@ class ShakeDetector:
         # Fallback for a hand that never gets quite still (tremor, walking off):
         # the shake clearly ended long ago, so do not keep the throw pending.
         if (t_ms - s[_T_HIGH]) & _TICKS_MASK >= _QUIET_FINAL_MS:
-            return self._final(ax, ay, az)
+            return self._final()
         return False
 
-    def _final(self, ax, ay, az):
+    def _final(self):
         s = self._s
-        # The cup is still (or at least calm, on the fallback): its reading is
-        # ~gravity. Re-seed the filter so the lag built up during the shake
-        # cannot start a false candidate.
-        s[_GX] = ax << _LP_SHIFT
-        s[_GY] = ay << _LP_SHIFT
-        s[_GZ] = az << _LP_SHIFT
+        # The cup is still (or at least calm, on the fallback): its reading
+        # (_PX..) is ~gravity. Re-seed the filter so the lag built up during the
+        # shake cannot start a false candidate.
+        s[_GX] = s[_PX] << _LP_SHIFT
+        s[_GY] = s[_PY] << _LP_SHIFT
+        s[_GZ] = s[_PZ] << _LP_SHIFT
         s[_PHASE] = _P_IDLE
         self.state = IDLE
         return True

@@ -29,7 +29,10 @@ class Tasks:
     async def inputs(self):
         app = self.app
         while True:
-            app.tick()
+            try:
+                app.tick()
+            except Exception as e:  # as App.serve: reported, the task goes on
+                app.internal_error(e)
             if app.out or app.owed:  # a coroutine made only when there is something to write
                 await self.flush()
             await sleep_ms(app.sample_ms)

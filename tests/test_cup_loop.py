@@ -1,0 +1,160 @@
+"""The serial cup's loop (cup/app.py ``App.serve``, ``App.tick``) on the unix port: it takes nothing from the
+heap between events, frames included, and a sensor that fails at every read stops neither the buttons nor
+the LEDs.
+
+``micropython.heap_lock()`` (tests/test_shake.py, test_leds.py, test_roller.py) proves that the hot paths
+make no object: a float, a tuple, a bound method would raise MemoryError. It cannot see a call's frame:
+MicroPython takes the frame of a function whose state (locals, stack, three words per ``try``) is more than
+11 words from the heap and gives it back at the return, and falls back to the C stack silently when the heap
+has no room, as it has none under heap_lock. Given back at once, such a frame leaves no garbage, but on a heap
+with no hole that large after a collection (at 64 KB the largest is 200 to 300 bytes: docs/firmware.md) every
+such call first collects the whole heap, in a loop that runs 100 times a second.
+
+Here the real ``App.serve`` runs on the emulated board under the unix port; a channel of its loop fills the
+heap with garbage (the collector off, then on again) and counts passes: any allocation from then on, a frame
+too, finds no free block and sets off a collection, which frees the garbage. So the free heap must stay as
+the filling left it, pass after pass, while the cup rests, is shaken, flashes a LED and has a button held."""
+
+import os
+
+import pytest
+
+from conftest import run_firmware_code
+
+# In MicroPython. ``FIFO``, ``SENSOR``, ``SHAKE_MS``, ``FLASH`` and ``HOLD`` come first (see _run).
+CODE = """
+import gc
+from boards import emulated
+from boards.common import Console
+from cup.app import App
+
+class Done(Exception):
+    pass
+
+class Probe:
+    # A channel of the loop (App.serve: .link, .step()): counts passes, fills the heap at FILL_AT, then
+    # checks the free heap at each pass.
+    def __init__(self, link):
+        self.link = link
+        self.passes = 0
+        self.free = -1
+        self.worst = 0
+
+    def step(self):
+        self.passes += 1
+        if self.passes == 40:
+            gc.collect()
+            gc.disable()
+            try:
+                while True:
+                    bytearray(8)  # unreachable at once: garbage, one block of object and one of data
+            except MemoryError:
+                pass
+            gc.enable()
+            self.free = gc.mem_free()
+        elif self.passes > 40:
+            grown = gc.mem_free() - self.free
+            if grown > self.worst:
+                self.worst = grown
+            if self.passes == 240:
+                raise Done
+        return True
+
+fifo = open(FIFO, "r+b")  # nothing is ever written: the link and the channel stay quiet
+sink = open("/dev/null", "wb")
+spec = dict(emulated.DEFAULT_SPEC)
+spec["sensor"] = SENSOR
+link = Console(fifo, sink)
+board = emulated.make_board(spec, frame_sink=None, link=(link, link))
+app = App(board, {"cup_id": "probe", "name": "", "long_press_ms": 100})
+if SHAKE_MS:
+    board.apply_control("shake %d" % SHAKE_MS)  # still shaking at the end: no throw, no event
+if FLASH:
+    app.view.refuse(app.cup)  # the status pixel blinks red for a second (from pass 40 on: 3 toggles, the end)
+if HOLD:
+    board.apply_control("press 1")  # held: its press (20 ms) and long (100 ms) events come before the filling
+probe = Probe(Console(fifo))
+try:
+    app.main([probe])
+except Done:
+    pass
+print("passes", probe.passes, "free", probe.free, "grown", probe.worst, "state", app.detector.state)
+"""
+
+
+def _run(tmp_path, sensor, shake_ms=0, flash=False, hold=False):
+    fifo = tmp_path / "quiet.fifo"
+    os.mkfifo(fifo)
+    head = "FIFO = %r\nSENSOR = %r\nSHAKE_MS = %d\nFLASH = %r\nHOLD = %r\n" % (
+        str(fifo), sensor, shake_ms, flash, hold)
+    return run_firmware_code(head + CODE, "512k").split()
+
+
+@pytest.mark.parametrize("sensor, shake_ms, flash, hold, state", [
+    ("lis3dh", 0, False, False, "idle"),
+    ("lis3dh", 60000, False, False, "shaking"),
+    ("switch", 60000, False, False, "shaking"),
+    ("lis3dh", 0, True, True, "idle"),
+])
+def test_the_loop_takes_no_heap_between_events(micropython, tmp_path, sensor, shake_ms, flash, hold, state):
+    words = _run(tmp_path, sensor, shake_ms, flash, hold)
+    assert words[:2] == ["passes", "240"], words
+    assert int(words[3]) < 1024, "the filling left the heap with room: the probe proves nothing"
+    assert words[5] == "0", "a pass took heap (a frame, an object): %s bytes freed by a collection" % words[5]
+    assert words[7] == state
+
+
+# A board whose accelerometer fails at every read (a sensor off its bus: OSError EIO), die button 1 pressed
+# and released: after 60 passes, what the cup did.
+BROKEN_SENSOR = """
+import sys
+from boards import emulated
+from boards.common import Console
+from cup.app import App
+
+class Done(Exception):
+    pass
+
+class Board(emulated.EmulatedBoard):
+    def read_accel(self, buf):
+        raise OSError(5)
+
+class Probe:
+    def __init__(self, link):
+        self.link = link
+        self.passes = 0
+
+    def step(self):
+        self.passes += 1
+        if self.passes == 5:
+            board.apply_control("press 1")
+        elif self.passes == 15:
+            board.apply_control("release 1")
+        elif self.passes == 60:
+            raise Done
+        return True
+
+fifo = open(FIFO, "r+b")
+link = Console(fifo, open("/dev/null", "wb"))
+board = Board(None, frame_sink=None, link=(link, link))
+app = App(board, {"cup_id": "probe", "name": ""})
+sent = []
+app.send = sent.append
+frames = board.frames
+try:
+    app.main([Probe(Console(fifo))])
+except Done:
+    pass
+print("errors", sum(1 for m in sent if m.get("code") == "internal"), "first", sent[0]["msg"].split(":")[0])
+print("limit", app.cup.standalone_limit, "frames", board.frames - frames)
+"""
+
+
+def test_a_sensor_that_fails_every_read_stops_neither_buttons_nor_leds(micropython, tmp_path):
+    """Each pass reports the failed read as an ``internal`` error; a die button's press and release still
+    reach the cup (alone at the table, die 2 released sets the throw limit to two) and the LEDs show it."""
+    fifo = tmp_path / "quiet.fifo"
+    os.mkfifo(fifo)
+    words = run_firmware_code("FIFO = %r\n" % str(fifo) + BROKEN_SENSOR, "512k").split()
+    assert words[:4] == ["errors", words[1], "first", "OSError"] and int(words[1]) >= 50, words
+    assert words[4:6] == ["limit", "2"] and int(words[7]) > 0, words
