@@ -62,6 +62,47 @@ def test_firmware_files_found():
     assert "firmware/lib/schocken/rules.py" in FIRMWARE_FILES
 
 
+def _mpy_tables(data):
+    """(names, constant objects) of a module's .mpy: the two counts after its 4-byte header (varuints: 7 bits
+    a byte, most significant first, the top bit set on every byte but the last)."""
+    at, counts = 4, []
+    for _ in range(2):
+        n = 0
+        while True:
+            b = data[at]
+            at += 1
+            n = (n << 7) | (b & 0x7F)
+            if not b & 0x80:
+                break
+        counts.append(n)
+    return counts
+
+
+# (word, GC block) in bytes: the boards (32-bit) and the unix port the emulation runs on (64-bit).
+LAYOUTS = {"32-bit": (4, 16), "64-bit": (8, 32)}
+
+
+@needs_mpy_cross
+@pytest.mark.parametrize("path", FIRMWARE_FILES)
+def test_no_module_keeps_the_heap_object_after_its_name_table(path, tmp_path):
+    """MicroPython (1.19 to 1.29: py/bc.h ``mp_module_context_alloc_tables``) gives a module one allocation
+    for its table of names (2 bytes each, rounded up to a word) and its table of constant objects, and points
+    the second just past the first. Without a constant object, and with the names ending exactly at a GC
+    block, that pointer is the first block of the next object on the heap, which the collector then keeps for
+    as long as the module lives: loaded from .mpy or ROM, usually the module's own table of functions with
+    every function's raw code (384 bytes for cup.shake before it had a constant). Such a module gets a
+    constant."""
+    out = tmp_path / (Path(path).stem + ".mpy")
+    subprocess.run([MPY_CROSS, "-o", str(out), path], cwd=REPO, check=True, timeout=60)
+    names, objects = _mpy_tables(out.read_bytes())
+    for layout, (word, block) in LAYOUTS.items():
+        table = -(-2 * names // word) * word
+        assert objects or table % block, (
+            "%s: %d names (%d bytes) and no constant object: on a %s port the heap object after its name "
+            "table stays alive with the module (add a constant: docs/firmware.md, Memory)"
+            % (path, names, table, layout))
+
+
 # --- helpers -------------------------------------------------------------------------------------------
 
 def _precompile(dest):

@@ -4,6 +4,10 @@ from machine import ADC, Pin
 
 from boards.mcu import McuBoard
 
+# A constant object (an Ellipsis: no heap object). Without one MicroPython keeps the heap object after this
+# module's table of names alive with the module (docs/firmware.md, Memory; tests/test_micropython.py).
+_CONSTANT = ...
+
 
 class Esp32Board(McuBoard):
     def __init__(self, spec):

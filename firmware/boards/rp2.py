@@ -11,6 +11,10 @@ except ImportError:
     def const(x):
         return x
 
+# A constant object (an Ellipsis: no heap object). Without one MicroPython keeps the heap object after this
+# module's table of names alive with the module (docs/firmware.md, Memory; tests/test_micropython.py).
+_CONSTANT = ...
+
 _VREF_MV = const(3300)  # ADC reference is the 3.3 V rail on the Pico boards
 
 

@@ -13,6 +13,10 @@ except ImportError:
 
 from cup.clock import ticks_diff
 
+# A constant object (an Ellipsis: no heap object). Without one MicroPython keeps the heap object after this
+# module's table of names alive with the module (docs/firmware.md, Memory; tests/test_micropython.py).
+_CONSTANT = ...
+
 _N_BUTTONS = const(4)
 MAIN = const(3)
 _DEBOUNCE_MS = const(20)

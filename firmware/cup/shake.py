@@ -31,6 +31,10 @@ IDLE = "idle"
 SHAKING = "shaking"
 SETTLING = "settling"
 
+# A constant object (an Ellipsis: no heap object). Without one MicroPython keeps the heap object after this
+# module's table of names alive with the module (docs/firmware.md, Memory; tests/test_micropython.py).
+_CONSTANT = ...
+
 # Tuning (mm/s^2, ms, samples). Constants, not per-instance settings: the hot path compares against
 # literals, and the cup keeps no attribute (nor its name) per threshold.
 _HI_MMS = const(8000)        # |a - g| above this is "high" (a shake is 15-30 m/s^2)

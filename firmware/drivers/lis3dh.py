@@ -14,6 +14,10 @@ from drivers.i2cdev import I2CDevice
 ADDR = const(0x18)  # SA0 low; 0x19 with SA0 high
 ID = const(0x33)  # WHO_AM_I value, datasheet table 17
 
+# A constant object (an Ellipsis: no heap object). Without one MicroPython keeps the heap object after this
+# module's table of names alive with the module (docs/firmware.md, Memory; tests/test_micropython.py).
+_CONSTANT = ...
+
 _WHO_AM_I = const(0x0F)
 _CTRL_REG1 = const(0x20)
 _CTRL_REG4 = const(0x23)
