@@ -12,8 +12,9 @@ set-downs must never throw, so each of them fails at least one shake test:
 Designed for 100 Hz sampling. Timestamps may be time.ticks_ms() values: all
 elapsed times are taken modulo 2**30 (the ticks period), forward only.
 
-Hot path rules (feed_accel / feed_switch run 100 times a second on the board):
-no allocation at all. Integers only, and every intermediate value stays below
+Hot path rules (feed_board, with _sense and _accel or feed_switch, runs 100
+times a second on the board): no allocation at all, frames included (at most
+11 words each, see below). Integers only, and every intermediate value stays below
 2**30 so it remains a small int on 32-bit ports (ESP32/RP2): a larger product
 would silently become a heap-allocated long int. Hence inputs are scaled to
 16 mm/s^2 units and clamped before anything is squared.
@@ -155,7 +156,7 @@ class ShakeDetector:
         s = self._s
         s[_E2] = s[_J2] = s[_M2] = 0
         i = 0
-        while i < 3:
+        while i < 3:  # x, y, z: a for loop would keep its counter on the stack, a word over the 11
             # Scale and clamp first, so all squares below fit in a small int.
             v = a[i] >> _SHIFT
             if v > _AMAX:
@@ -187,6 +188,7 @@ class ShakeDetector:
         return False
 
     def _accel(self, t_ms, a):
+        """One sample ``a`` (x, y, z in mm/s^2) through the phases. True when a throw is final."""
         s = self._s
         if not self._sense(a):
             return False
