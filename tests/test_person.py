@@ -180,6 +180,12 @@ def test_plain_a_person_peeks_sees_his_dice_and_q_stops_with_the_resume_hint(tmp
         game.send("drop x")    # a typo gets its line, and the game goes on
         game.until(lambda t: "Unknown input 'drop x': wait N, forfeit N, drop N, ein N, q (quit)" in t,
                    STEP_S, "the unknown line named")
+        game.proc.stdin.write("dro")  # a line that comes in two reads is one line all the same
+        game.proc.stdin.flush()
+        time.sleep(0.3)
+        game.send("p y")
+        game.until(lambda t: "Unknown input 'drop y'" in t, STEP_S, "the line that came in two pieces")
+        assert "'dro'" not in game.text() and "'p y'" not in game.text()
         game.send("s")
         game.send("p")
         game.until(lambda t: "Your cup: seen under the cup " in t, STEP_S + 5, "the dice seen while peeking")

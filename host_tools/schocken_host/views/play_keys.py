@@ -29,19 +29,28 @@ def keyboard(cup, referee, table=None):
     return _read_lines(asyncio.current_task(), cup, referee, table)
 
 
+_LINE_MAX = 1024  # bytes of a typed line that are kept: the rest of a longer one is read and dropped
+
+
 async def _read_lines(game, cup, referee, table):
     loop = asyncio.get_running_loop()
     lines = asyncio.Queue()
     fd = sys.stdin.fileno()
+    pending = bytearray()  # a line whose end has not come yet: a read ends anywhere, in a word or a character
 
     def readable():
         data = os.read(fd, 4096)
+        pending.extend(data if data else b"\n" if pending else b"")  # the end of input ends the last line
+        while True:
+            end = pending.find(b"\n")
+            if end < 0:
+                break
+            lines.put_nowait(bytes(pending[:min(end, _LINE_MAX)]).decode(errors="replace").rstrip("\r"))
+            del pending[:end + 1]
+        del pending[_LINE_MAX:]
         if not data:
             loop.remove_reader(fd)
             lines.put_nowait(None)
-            return
-        for line in data.decode(errors="replace").splitlines():
-            lines.put_nowait(line)
     own = _person(cup, referee, table)
     loop.add_reader(fd, readable)  # no reader thread: nothing blocks the host's exit
     try:
