@@ -1,13 +1,13 @@
 """Emulation only, for testing a referee: "cheat KIND [always]" on the control channel makes the cup misbehave
-on its next reveal (or on every reveal, with "always"), and "inject JSON" makes it send any message the host
-must survive (docs/emulation.md). Loaded by emulate.py at the first "cheat" or "inject" line, it wraps the
-app's link writer, the cup's send and its message handler (for the nonce); nothing in the cup app knows of
-it, and a cup never loads it."""
+on its next reveal (or on every reveal, with "always"; "throws": on its next ``done``), and "inject JSON"
+makes it send any message the host must survive (docs/emulation.md). Loaded by emulate.py at the first
+"cheat" or "inject" line, it wraps the app's link writer, the cup's send and its message handler (for the
+nonce); nothing in the cup app knows of it, and a cup never loads it."""
 
 import json
 
-KINDS = ("dice", "transcript", "garbage", "chosen", "round", "malformed")
-USAGE = ("error: usage: cheat dice|transcript|garbage|chosen|round|malformed [always] | cheat off"
+KINDS = ("dice", "transcript", "garbage", "chosen", "round", "malformed", "throws")
+USAGE = ("error: usage: cheat dice|transcript|garbage|chosen|round|malformed|throws [always] | cheat off"
          " | inject JSON")
 
 
@@ -52,6 +52,11 @@ class Cheat:
             self.writer, self.app.writer = self.app.writer, self
 
     def send(self, msg):
+        if self.armed == "throws" and msg.get("t") == "done":
+            # stood after one throw fewer than it took (an opener's count is the others' limit; 0 after one)
+            if not self.always:
+                self.armed = None
+            msg = dict(msg, throws=msg["throws"] - 1)
         if self.armed is not None and msg.get("t") == "revealed":
             kind = self.armed
             if not self.always:

@@ -240,6 +240,63 @@ def test_a_game_over_bridges_runs_to_the_end_through_a_bridge_that_went_away(tmp
     assert BridgedCup.made[1].bridge.connections >= 2   # the seat came back over the revived bridge
 
 
+class KeyedUI(tablekit.RecordingUI):
+    """A UI that takes the person's keys from a queue (as the scoreboard does), into which nobody types."""
+
+    def __init__(self, hook=None):
+        super().__init__(hook)
+        self.keys = asyncio.Queue()
+
+
+@needs_mp
+def test_a_cup_whose_link_keeps_dropping_is_put_to_the_table(tmp_path, monkeypatch):
+    """A person's cup (nobody plays it) whose bridge goes away for 0.3 s every 1.2 s during its turn: each
+    time the seat is paused and resumes, and the turn's time goes on counting instead of starting again, so
+    after --turn-timeout of its turn the table is asked; asked again after each return, its silence counts
+    from the first question, and nobody answering, the seat is forfeited."""
+    import threading
+    monkeypatch.setattr(seating, "EmulatedCup", BridgedCup)
+    BridgedCup.made = []
+    stop = threading.Event()
+
+    def flap(bridge):
+        while not stop.wait(1.2):
+            bridge.kill()
+            if stop.wait(0.3):
+                break
+            bridge.revive()
+
+    def hook(ui, state, ev):
+        if ev["ev"] == "turn" and ev.get("seat") == 2 and "flapping" not in ui.data:
+            ui.data["flapping"] = len(ui.events)
+            threading.Thread(target=flap, args=(BridgedCup.made[2].bridge,), daemon=True).start()
+
+    # A person at the table: no --time-scale. The person opens: the first turn is the flapping seat's.
+    args = tablekit.play_args(["--emulate", 3, "--bots", 2, "--names", "Anna,Bert,Cleo", "--opener", 2,
+                               "--turn-timeout", 3, "--absent-timeout", 2, "--log-dir", tmp_path])
+    ui = KeyedUI(hook)
+
+    async def until_forfeit():
+        game = asyncio.ensure_future(play_cmd.play(args, lambda: ui))
+        try:
+            end = time.monotonic() + 40
+            while not any(e["ev"] == "forfeit" for e in ui.events) and not game.done():
+                assert time.monotonic() < end, [(e["ev"], e.get("seat")) for e in ui.events][-30:]
+                await asyncio.sleep(0.2)
+        finally:
+            stop.set()
+            game.cancel()
+            ended = await asyncio.gather(game, return_exceptions=True)
+        return ended[0]
+    ended = asyncio.run(until_forfeit())
+    assert not ui.errors and "flapping" in ui.data, (ui.errors, ui.notes, ended)
+    after = [(e["ev"], e.get("seat")) for e in ui.events[ui.data["flapping"]:]]
+    assert after.count(("pause", 2)) >= 2 and ("resume", 2) in after, after    # it did keep dropping
+    forfeit = [e for e in ui.events if e["ev"] == "forfeit"][0]
+    assert forfeit["seat"] == 2 and forfeit["by"] == "timeout", forfeit
+    assert not [e for e in ui.events if e["ev"] in ("cheat", "forfeit") and e.get("seat") != 2]
+
+
 @needs_mp
 def test_play_refuses_a_url_that_does_not_answer_in_one_line(tmp_path):
     """A table file naming a cup on the network that is not there: one line, no game, no log."""
@@ -249,6 +306,59 @@ def test_play_refuses_a_url_that_does_not_answer_in_one_line(tmp_path):
     env = dict(os.environ, SCHOCKEN_LOG_DIR=str(tmp_path / "logs"))
     r = cli("play", "--plain", "--table", table, "--emulate", 1, env=env)
     assert r.returncode == 2 and "%s: 127.0.0.1 lehnt die Verbindung ab" % url in one_line(r), r.stderr
+    assert not list((tmp_path / "logs").glob("*.jsonl"))
+
+
+class FakeCup:
+    """The far end of a pseudo-terminal as a cup that never says who it is: "mute" answers nothing, "chatter"
+    answers every line with an ``ok`` and sends one more every 0.3 s (each used to start the hello's 2 s
+    again, so the host waited for ever)."""
+
+    def __init__(self, mode):
+        import pty
+        import threading
+        self.master, slave = pty.openpty()
+        self.port = os.ttyname(slave)
+        self.slave = slave
+        self.mode = mode
+        self.stop = threading.Event()
+        threading.Thread(target=self._run, daemon=True).start()
+
+    def _run(self):
+        import select
+        while not self.stop.is_set():
+            ready, _, _ = select.select([self.master], [], [], 0.3)
+            try:
+                if ready:
+                    os.read(self.master, 4096)
+                if self.mode == "chatter":
+                    os.write(self.master, b'{"t": "ok", "re": "hello"}\n')
+            except OSError:
+                return
+
+    def close(self):
+        self.stop.set()
+        os.close(self.slave)
+
+
+@needs_mp
+@pytest.mark.parametrize("mode", ["mute", "chatter"])
+def test_a_cup_that_never_says_who_it_is_is_named_alone_and_play_ends(tmp_path, mode):
+    """At the start of a game, a cup that answers nothing, or anything but its identity, ends `play` within
+    the hellos' bound, in one line naming that cup and not the honest emulated cup beside it."""
+    fake = FakeCup(mode)
+    env = dict(os.environ, SCHOCKEN_LOG_DIR=str(tmp_path / "logs"))
+    try:
+        start = time.monotonic()
+        r = cli("--lang", "en", "play", "--plain", "--port", fake.port, "--emulate", 1, "--bots", 1, env=env,
+                timeout=60)
+        took = time.monotonic() - start
+    finally:
+        fake.close()
+    line = one_line(r)
+    assert r.returncode == 2 and fake.port in line and "does not answer" in line, line
+    assert "emu" not in line and line.count("/dev/") == 1, line
+    assert took < 45, took
     assert not list((tmp_path / "logs").glob("*.jsonl"))
 
 

@@ -85,12 +85,14 @@ def test_reader_skips_noise_and_reports_garbage(monkeypatch):
 
 
 @pytest.mark.parametrize("text", ["a\\udc00", "\\ud800", "\\u001b[2J", "A\\nB", "\\u0000", "\\u009b31m",
-                                  "x\\u007f"])
+                                  "x\\u007f", "\\u202eannA", "A\\u2028B", "A\\u200bB", "\\ufeffA",
+                                  "\\u2066A", "A\\u061cB"])
 def test_a_cup_string_with_a_control_character_or_half_a_pair_is_garbage(text):
     """JSON can escape what no terminal line, view or UTF-8 log line should take from a cup: a terminal's
-    control sequence in a name, a newline in a message that the plain view prints as one line, half a UTF-16
-    pair that UTF-8 cannot hold. Such a message is garbage of its cup; an error text quoting one (an unknown
-    type) carries it escaped; real text passes, escaped or not."""
+    control sequence in a name, a newline in a message that the plain view prints as one line, a direction
+    override that shows the rest of a line backwards, half a UTF-16 pair that UTF-8 cannot hold. Such a
+    message is garbage of its cup; an error text quoting one (an unknown type) carries it escaped; real text
+    passes, escaped or not."""
     from schocken_host.links.transport import Transport
     def identity(name):
         return Transport._line_item(('{"t": "identity", "cup": "c1", "name": "%s", "v": 1, "board": "b", '
@@ -101,11 +103,13 @@ def test_a_cup_string_with_a_control_character_or_half_a_pair_is_garbage(text):
     unknown = Transport._line_item(('{"t": "%s", "round": 1}' % text).encode())
     assert unknown["t"] == "garbage" and unknown["msg"].isprintable()
     json.dumps(unknown, ensure_ascii=False).encode("utf-8")   # a log line can hold it
-    for raw in ("x\x7fy", "x\x9by"):  # the two control characters JSON takes unescaped too
+    # JSON takes these unescaped too: DEL and C1, a right-to-left override (shows the rest of a line
+    # backwards), a line separator, a zero-width space, a byte order mark
+    for raw in ("x\x7fy", "x\x9by", "x\u202ey", "x\u2028y", "x\u200by", "x\ufeffy"):
         assert identity(raw)["t"] == "garbage", repr(raw)
     fine = Transport._line_item('{"t": "progress", "round": 1, "throws": 1, "public": [], '
-                                '"event": "J\\u00fcrgen \\ud83c\\udfb2 \\"x\\" ü"}'.encode())
-    assert fine["event"] == 'Jürgen \U0001f3b2 "x" ü'
+                                '"event": "J\\u00fcrgen \\ud83c\\udfb2 \\"x\\" ü – „so“ …"}'.encode())
+    assert fine["event"] == 'Jürgen \U0001f3b2 "x" ü – „so“ …'
 
 
 def test_a_cup_that_takes_no_bytes_is_gone_within_the_write_timeout_and_never_blocks_the_loop(monkeypatch):

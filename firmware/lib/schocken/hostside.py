@@ -80,13 +80,16 @@ def replay(rules, limit, transcript):
     return turn
 
 
-def check_reveal(rules, limit, commit, revealed, round_id=None):
-    """Verify a "revealed" message against the cup's earlier commitment and the rules.
+def check_reveal(rules, limit, commit, revealed, round_id=None, stood=None):
+    """Verify a "revealed" message against the cup's earlier commitment and the rules; ``stood``: the throws
+    its ``done`` said (the commitment does not cover them, and an opener's count is the others' limit).
     Returns the Throw; raises RuleError naming the first problem."""
     if round_id is not None and revealed["round"] != round_id:
         raise RuleError("the reveal is for round %d, not %d" % (revealed["round"], round_id))
     if commitment(revealed["round"], revealed["dice"], revealed["nonce"]) != commit:
         raise RuleError("the revealed dice do not match the commitment")
+    if stood is not None and revealed["throws"] != stood:
+        raise RuleError("the cup stood after %d throws, its reveal shows %d" % (stood, revealed["throws"]))
     if limit is not None and revealed["throws"] > limit:
         raise RuleError("%d throws used, the limit was %d" % (revealed["throws"], limit))
     turn = replay(rules, limit, revealed["transcript"])

@@ -75,9 +75,10 @@ class Transport:
         raw = bytes(part)
         try:
             msg = hostside.check_fields(protocol.decode(raw, hostside.CUP_TO_HOST))
-            # Only an escape, a raw DEL or UTF-8's C1 lead byte can put a control character or half a UTF-16
-            # pair in a string (JSON refuses the other raw ones): text no terminal, view or log should take.
-            if (b"\\" in raw or b"\x7f" in raw or b"\xc2" in raw) and _holds_control(msg):
+            # Only an escape, a raw DEL or the UTF-8 lead bytes below can put a control character, a
+            # direction or line override or half a UTF-16 pair in a string (JSON refuses the other raw
+            # ones): text no terminal, view or log should take.
+            if any(b in raw for b in _SUSPECT) and _holds_control(msg):
                 return {"t": "garbage", "code": protocol.E_BAD_MESSAGE,
                         "msg": "a string holds a control character or half a UTF-16 pair"}
         except protocol.ProtocolError as e:
@@ -120,23 +121,32 @@ class Transport:
 
 
 async def hello(transport, timeout=2.0, keys=None):
-    """Ask the cup who it is; returns the identity message or raises TransportClosed. The hello carries a
+    """Ask the cup who it is; returns the identity message, raises TransportClosed, or asyncio.TimeoutError
+    when no identity has come within ``timeout`` s (whatever else came meanwhile). The hello carries a
     nonce: a cup with a secret answers with its own nonce and a signed identity, and the transport gets the
     session (everything after is signed and checked). ``keys``: cup id -> secret hex; by default the cups
     this host deployed (cups.json) and those registered in this process (register_key)."""
     transport.session = None  # a new hello is a new session; the old key is dropped
     host_nonce = secrets.token_hex(16)
     await transport.send({"t": "hello", "v": protocol.VERSION, "nonce": host_nonce})
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout  # for the whole exchange: a cup that chatters without an identity ends too
     while True:
-        msg = await transport.recv(timeout)
+        msg = await transport.recv(max(0.0, end - loop.time()))  # asyncio.TimeoutError, as for silence
         if msg["t"] == "identity":
             return _authenticate(transport, msg, host_nonce, keys)
         if msg["t"] == "error" and msg.get("code") == protocol.E_VERSION:
             raise TransportClosed("link.refused", name=transport.name, error=msg["msg"])
 
 
-# C0 and C1 control characters and the UTF-16 surrogates, which UTF-8 cannot hold alone.
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+# C0 and C1 control characters; the invisible ones that change how a terminal shows the text after them
+# (the bidirectional marks, embeddings, overrides and isolates, which can show a line backwards, the line and
+# paragraph separators, zero-width characters, the byte order mark); the UTF-16 surrogates, which UTF-8
+# cannot hold alone.
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f"
+                      "\ufeff\ud800-\udfff]")
+# What a raw line holds when a string of it may hold one: an escape, DEL, or the first bytes of one in UTF-8.
+_SUSPECT = (b"\\", b"\x7f", b"\xc2", b"\xd8\x9c", b"\xe2\x80", b"\xe2\x81", b"\xef\xbb\xbf")
 
 
 def _escaped(text):

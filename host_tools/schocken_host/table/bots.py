@@ -70,7 +70,7 @@ class Bot:
         self.revealed = set()
         self.progress = 0             # progress events of this seat seen so far
         self.limits = {}              # round -> the throw limit its turn event announced (None: the rules')
-        self.errors = []              # waits that ended in vain (BotError texts), and lost inputs (OSError)
+        self.errors = []              # what ended a turn: waits in vain (BotError), lost inputs, the rest
         self._changed = None          # set by the referee's events and the cup's frames
 
     # --- waking up -----------------------------------------------------------------------------------
@@ -142,8 +142,9 @@ class Bot:
                     try:
                         await self.play_turn(st)
                         self.played.add(round_id)
-                    except (TimeoutError, OSError) as e:
-                        self.errors.append(str(e))
+                    except Exception as e:  # noqa: BLE001 - a bot outlives a turn it cannot play (a limit
+                        # the rules refuse, a bug): it looks again, as after a lost input
+                        self.errors.append("%s: %s" % (type(e).__name__, e))
                         # An input got lost (refused, or the cup was just restarted): look again at the next
                         # change, or a little later (never in a tight loop: a dead cup fails at once).
                         await self._changes(RETRY_S)

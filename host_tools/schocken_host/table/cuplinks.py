@@ -17,7 +17,7 @@ import secrets
 
 from schocken import protocol
 
-from schocken_host.i18n import refusal, tr
+from schocken_host.i18n import tr
 from schocken_host.links.transport import TransportClosed, hello
 
 PING_AFTER = 2.0          # s of silence, while the referee waits on a cup, before it is asked its status
@@ -46,17 +46,21 @@ class Seat:
         self.ping_at = None           # loop time of an unanswered status request
         self.fresh_from = 1           # a status answers the present only if its id is at least this
         self.away_since = None        # loop time the seat was paused (link lost or silent)
+        self.away_before = 0.0        # s the link was lost before in this task: a flapping cup's add up
         self.since = 0.0              # loop time the present task with the seat began (--turn-timeout)
         self.asked_at = None          # loop time the table was asked about this seat
+        self.asked_first = None       # ... first in the present task: its silence counts from there
         self.faults = {}              # round -> faults reported
 
 
 class CupLinks:
     """The seats' links; the referee builds the game on ``connect``, ``send``, ``wait_for``, ``ask_status``.
-    Expects ``self.seats``, ``self.state``, ``self.emit``, ``self.fair`` and the timeouts from the referee."""
+    Expects ``self.seats``, ``self.state``, ``self.emit``, ``self.note``, ``self.refused``, ``self.fair`` and
+    the timeouts from the referee."""
 
     ping_after = PING_AFTER
     reply_timeout = REPLY_TIMEOUT
+    playing = 0   # the round in play (the referee's): a seat ruled out before its turn event belongs to it
 
     # --- connecting -------------------------------------------------------------------------------------
     async def connect(self, seat_no):
@@ -232,27 +236,13 @@ class CupLinks:
         """A cup sent what it must not: logged (up to FAULTS_LOGGED per round) and shown; nothing else. True
         when it was logged."""
         seat = self.seats[seat_no]
-        rnd = self.state.round
+        rnd = self.playing or self.state.round
         n = seat.faults[rnd] = seat.faults.get(rnd, 0) + 1
         if n <= FAULTS_LOGGED:
             self.emit({"ev": "fault", "round": rnd, "seat": seat_no, "reason": str(reason)[:200]})
         elif n == FAULTS_LOGGED + 1:
             self.note(tr(self.lang, "play.faults_muted", n=seat_no + 1))
         return n <= FAULTS_LOGGED
-
-    def refused(self, seat_no, text):
-        """The cup refused a button press: a person at the keyboard sees why, in his language."""
-        if self.seats[seat_no].kind != "human":
-            return
-        reason = refusal(self.lang, text)
-        show = getattr(self.ui, "refused", None)
-        try:
-            if show is not None:
-                show(seat_no, reason)
-            else:
-                self.note(tr(self.lang, "play.refused", name=self.seats[seat_no].name, reason=reason))
-        except Exception as e:  # a view's bug is not the cup's fault, and must not end the pump
-            self.note("refused: %s: %s" % (type(e).__name__, e))
 
     # --- waiting ----------------------------------------------------------------------------------------
     async def send(self, seat_no, msg):
@@ -296,6 +286,8 @@ class CupLinks:
         loop = asyncio.get_running_loop()
         if fresh:
             seat.since = loop.time()
+            seat.away_before = 0.0
+            seat.asked_at = seat.asked_first = None
         while True:
             try:
                 link, item = await asyncio.wait_for(seat.inbox.get(), TICK)
@@ -305,8 +297,7 @@ class CupLinks:
             if link != seat.link:
                 continue  # from a connection that is gone
             if isinstance(item, Exception):
-                await self._rejoin(seat_no, str(item))
-                seat.since = loop.time()
+                seat.since += await self._rejoin(seat_no, str(item))  # stopped while away, not started again
                 continue
             got = accept(item)
             if got is not None:
@@ -339,31 +330,37 @@ class CupLinks:
             return
         if seat.asked_at is None:
             seat.asked_at = now
+            if seat.asked_first is None:
+                seat.asked_first = now
             self.emit({"ev": "absent", "seat": seat_no, "after": round(now - start), "reason": why})
         decision = self._decision(seat_no)
-        if decision is None and now - seat.asked_at > timeout:
-            decision = "timeout"  # nobody at the table answers: the wait ends all the same
+        if decision is None and now - seat.asked_first > timeout:
+            # Nobody at the table answers: the wait ends all the same. Counted from the first question of the
+            # task: a cup that comes back and drops out again is asked again, not given the time again.
+            decision = "timeout"
         if decision == "wait":
-            seat.asked_at = None
-            self.emit({"ev": "wait", "seat": seat_no, "round": self.state.round})
+            seat.asked_at = seat.asked_first = None
+            self.emit({"ev": "wait", "seat": seat_no, "round": self.playing or self.state.round})
             seat.since = now
+            seat.away_before = 0.0
             if seat.away_since is not None:
                 seat.away_since = now
         elif decision in ("forfeit", "timeout"):
-            seat.asked_at = None
-            self.emit({"ev": "forfeit", "round": self.state.round, "seat": seat_no,
+            seat.asked_at = seat.asked_first = None
+            self.emit({"ev": "forfeit", "round": self.playing or self.state.round, "seat": seat_no,
                        "by": "table" if decision == "forfeit" else "timeout"})
             raise Forfeit(seat_no)
 
     async def _rejoin(self, seat_no, reason):
-        """The link broke: pause, reconnect until the cup is back or the table rules it out."""
+        """The link broke: pause, reconnect until the cup is back or the table rules it out; the s away."""
         seat = self.seats[seat_no]
         loop = asyncio.get_running_loop()
+        left = loop.time()
         if seat_no not in self.state.paused:
             self.emit({"ev": "pause", "seat": seat_no, "reason": reason})
-            seat.away_since = loop.time()
+            seat.away_since = left - seat.away_before
         elif seat.away_since is None:
-            seat.away_since = loop.time()
+            seat.away_since = left - seat.away_before
         delay = 0.2
         while not self.closing:
             self._ask_table(seat_no, seat.away_since, self.absent_timeout, "absent")
@@ -377,9 +374,12 @@ class CupLinks:
             except (TransportClosed, asyncio.TimeoutError, OSError):
                 continue
             break
+        back = loop.time()
+        seat.away_before = back - seat.away_since
         seat.away_since = seat.asked_at = None
         self.emit({"ev": "resume", "seat": seat_no})
         await self.ask_status(seat_no, wait=False)  # a cup that is done sends its commitment again
+        return back - left
 
     def _decision(self, seat):
         """The table's word on an asked seat: "wait" or "forfeit" (see request), or None."""

@@ -4,30 +4,31 @@ Everything that happens becomes an event: applied to the TableState (which recom
 package, so an event the rules refuse is never written), written to the game log, then shown. A round is
 played as a continuation: what the state already knows (a cup that is done, a reveal that was checked) is not
 asked again, so a cup that reconnects, or a host that resumes from its log, goes on where the game was without
-re-throwing anything. The links to the cups (the pumps, every bounded wait, reconnects, the table's word on an
-absent cup, fair play's nonces) are in table/cuplinks.py.
+re-throwing anything. A seat's turn and its reveal (their checks, fair play's among them) are in
+table/turns.py; the links to the cups (the pumps, every bounded wait, reconnects, the table's word on an
+absent cup, fair play's nonces) in table/cuplinks.py.
 """
 
 import asyncio
 import time
 import uuid
 
-from schocken import RuleError, fair, hostside
+from schocken import RuleError
 
 from schocken_host.table.cuplinks import CupLinks, Forfeit, Seat  # noqa: F401  (Seat: for the tables)
-from schocken_host.i18n import tr
+from schocken_host.table.turns import Turns, VoidThrow
+from schocken_host.i18n import refusal, tr
 from schocken_host.table.state import TableState, LogError, LOG_VERSION
 from schocken_host.links.transport import TransportClosed
 
 MAX_REPLAYS = 3          # a round voided this many times in a row is decided without the void seats
-REVEAL_TRIES = 3         # requests for a reveal that came garbled or for another round before it is void
 
 
 class TableStopped(Exception):
     """Every seat of a round was void MAX_REPLAYS times in a row: no game can go on at this table."""
 
 
-class Referee(CupLinks):
+class Referee(Turns, CupLinks):
     def __init__(self, rules, seats, log, ui, reveal="all", cheat="replay", state=None, reply_timeout=None,
                  fair=False, absent_timeout=120.0, turn_timeout=600.0):
         self.rules = rules
@@ -68,6 +69,20 @@ class Referee(CupLinks):
         except Exception:
             pass
 
+    def refused(self, seat_no, text):
+        """The cup refused a button press: a person at the keyboard sees why, in his language."""
+        if self.seats[seat_no].kind != "human":
+            return
+        reason = refusal(self.lang, text)
+        show = getattr(self.ui, "refused", None)
+        try:
+            if show is not None:
+                show(seat_no, reason)
+            else:
+                self.note(tr(self.lang, "play.refused", name=self.seats[seat_no].name, reason=reason))
+        except Exception as e:  # a view's bug is not the cup's fault, and must not end the pump
+            self.note("refused: %s: %s" % (type(e).__name__, e))
+
     def _note(self, key, **kw):
         """A line for the table in the UI's language (German unless the UI says otherwise)."""
         self.note(tr(self.lang, key, **kw))
@@ -78,6 +93,8 @@ class Referee(CupLinks):
             try:
                 await self.connect(n)
             except (TransportClosed, asyncio.TimeoutError, OSError) as e:
+                if self.state.game is None and isinstance(e, asyncio.TimeoutError):
+                    raise TransportClosed("link.cup_silent", name=self.seats[n].transport.name)  # this one
                 if self.state.game is None:
                     raise  # a new game: nobody can be seated at a cup that is not there
                 self.lost_at_start(n, e)  # a resumed game waits for it like for any cup that went away
@@ -182,6 +199,7 @@ class Referee(CupLinks):
         """Turns in seating order, then the reveals and their checks. Returns {seat: reveal or None (void)},
         or None when the round has to be played again (or the throw-off was decided without it)."""
         st = self.state
+        self.playing = round_id
         void = {}                     # seat -> "absent" | "cheat" | "lost"
         for pos, s in enumerate(order):
             if st.round == round_id and st.players[s].flagged is not None:
@@ -191,6 +209,8 @@ class Referee(CupLinks):
                 await self._turn_of(round_id, order, kind, limit, pos, s)
             except Forfeit:
                 void[s] = "absent"
+            except VoidThrow as e:
+                void[s] = e.why
         # Everyone is done: uncover every cup at once (with reveal "all" the cup needs no round_end first).
         due = [s for s in order if s not in void and st.players[s].revealed is None]
         uncover = {"t": "reveal" if self.reveal_mode == "all" else "round_end", "round": round_id}
@@ -200,23 +220,6 @@ class Referee(CupLinks):
         if not void:
             return out
         return await self._void(round_id, order, kind, void, out)
-
-    async def _reveals(self, round_id, order, kind, limit, seats):
-        """The seats' reveals, each checked and logged as it arrives: an early one never waits behind a slower
-        seat. Returns {seat: why void} for the seats whose throw is void."""
-        async def reveal_of(s):
-            lim = limit if kind == "throw_off" else (None if order.index(s) == 0 else self.state.limit)
-            try:
-                return s, await self._reveal_of(s, round_id, lim)
-            except Forfeit:
-                return s, "absent"
-        waits = [asyncio.ensure_future(reveal_of(s)) for s in seats]
-        try:
-            verdicts = await asyncio.gather(*waits)
-        finally:
-            for wait in waits:  # one that raised (not a verdict) ends the others' waits too
-                wait.cancel()
-        return {s: verdict for s, verdict in verdicts if verdict is not None}
 
     async def _void(self, round_id, order, kind, void, out):
         """Seats whose throw is void: play the round again, or (the table's policy, or MAX_REPLAYS reached)
@@ -242,122 +245,6 @@ class Referee(CupLinks):
             return None
         return out  # the void seats rank last (Game.play_round's forfeit)
 
-    async def _turn_of(self, round_id, order, kind, limit, pos, s):
-        """One seat's turn of the round; a cup that kept its state goes on with it."""
-        st = self.state
-        p = st.players[s]
-        if st.round == round_id and p.revealed is not None:
-            return  # its throw is public and checked already
-        lim = limit if kind == "throw_off" else (None if pos == 0 else st.limit)
-        # Ask first: a cup that kept its state (the host restarted, the link dropped) goes on with it.
-        status = await self.ask_status(s)
-        if _holds(status, round_id):
-            if st.round == round_id and p.done:
-                return
-            if not (st.round == round_id and st.on_turn == s):
-                self.emit({"ev": "turn", "round": round_id, "seat": s, "limit": lim, "kind": kind,
-                           "order": order, "continued": True})
-        else:
-            await self._start_turn(round_id, order, kind, lim, s, status)
-
-        def done_or_lost(msg):
-            if msg["t"] == "done" and msg["round"] == round_id:
-                return msg
-            if msg["t"] == "status" and self.fresh(s, msg) and not _holds(msg, round_id):
-                return msg  # the cup does not know its turn (the line got lost, or the cup lost its flash)
-            return None
-        fresh = True
-        while True:
-            got = await self.wait_for(s, done_or_lost, fresh)
-            fresh = False
-            if got["t"] == "done":
-                break
-            await self._start_turn(round_id, order, kind, lim, s, got)
-        self.emit({"ev": "done", "round": round_id, "seat": s, "throws": got["throws"],
-                   "commit": got["commit"]})
-
-    async def _start_turn(self, round_id, order, kind, lim, s, status):
-        # Logged before the cup hears of it: the seed the cup sends at once belongs to this turn.
-        self.emit({"ev": "turn", "round": round_id, "seat": s, "limit": lim, "kind": kind, "order": order})
-        if status.get("seat") is None:
-            await self._configure(s)  # a cup that lost its configuration refuses every turn
-        msg = {"t": "turn", "round": round_id, "limit": lim}
-        if status.get("state") not in ("idle", "revealed") and status.get("round") not in (None, round_id):
-            msg["void"] = status["round"]  # back from a round the table ruled it out of: that turn is void
-        await self.send(s, msg)
-
-    async def _reveal_of(self, s, round_id, lim):
-        """Wait for the seat's reveal and check it. None: a reveal event was logged; else why it is void."""
-        st = self.state
-        p = st.players[s]
-        problems = []
-        # A wrong answer counts once per request: after asking again, what was already on its way (noise, a
-        # burst of garbage) is passed over until the cup has answered a status asked just before the request.
-        barrier = {"id": None}
-
-        def answer(msg):
-            kind = msg["t"]
-            if kind == "revealed" and msg["round"] == round_id:
-                return ("reveal", msg)
-            if kind in ("revealed", "garbage"):
-                detail = ("a reveal for round %s, not %d" % (msg["round"], round_id) if kind == "revealed"
-                          else "a garbled line instead of the reveal: %s" % msg["msg"])
-                return ("again" if barrier["id"] is None else "noise", detail)
-            if kind == "status" and barrier["id"] is not None and msg.get("id", -1) >= barrier["id"]:
-                barrier["id"] = None  # everything sent before the last request has arrived
-            if kind == "status" and self.fresh(s, msg):
-                # The request or the answer got lost on the way (a garbled line, a restarted cup).
-                if not _holds(msg, round_id):
-                    return ("lost", "the cup no longer holds its throw of round %d" % round_id)
-                if msg["state"] == "revealed" or self.reveal_mode == "all":
-                    return ("resend", "reveal")
-                if msg["state"] == "done":
-                    return ("resend", "round_end")
-            if kind == "error" and msg.get("re") == "reveal":
-                return ("ask", None)
-            return None
-        fresh = True
-        while True:
-            what, detail = await self.wait_for(s, answer, fresh)
-            fresh = False
-            if what == "reveal":
-                break
-            if what == "lost":
-                self.fault(s, detail)
-                return "lost"
-            if what == "noise":
-                self.fault(s, detail)
-                continue
-            if what == "ask":
-                await self.ask_status(s, wait=False)
-                continue
-            if what == "again":
-                self.fault(s, detail)
-                problems.append(detail)
-                if len(problems) >= REVEAL_TRIES:
-                    self.emit({"ev": "cheat", "round": round_id, "seat": s,
-                               "reason": "no valid reveal after %d requests: %s" % (REVEAL_TRIES, detail)})
-                    return "cheat"
-                await self.ask_status(s, wait=False)
-                barrier["id"] = self.seats[s].ping_id
-            if detail == "round_end":  # reveal "button": the player uncovers when the cup is armed
-                await self.post(s, {"t": "round_end", "round": round_id})
-                continue
-            await self.post(s, {"t": "reveal", "round": round_id})
-        rev = detail
-        try:
-            throw = hostside.check_reveal(self.rules, lim, p.commit, rev)
-            if self.fair:
-                fair.check_dice(rev.get("seed") or "", p.seed_hash or "", p.nonces, round_id,
-                                rev["transcript"])
-        except Exception as e:  # RuleError is the verdict; any other error: the reveal was malformed
-            self.emit({"ev": "cheat", "round": round_id, "seat": s, "reason": check_error(e)})
-            return "cheat"
-        self.emit({"ev": "reveal", "round": round_id, "seat": s, "dice": rev["dice"], "throws": rev["throws"],
-                   "hand": rev["hand"], "nonce": rev["nonce"], "transcript": rev["transcript"],
-                   "seed": rev.get("seed"), "label": throw.label, "kind": throw.kind})
-        return None
-
     async def _outcome(self, round_id, order, loser):
         st = self.state
 
@@ -369,11 +256,6 @@ class Referee(CupLinks):
                     "middle": st.middle()}
         # An absent cup hears the outcome from the next status it is asked for.
         await asyncio.gather(*(self.post(s, outcome(s)) for s in order if s not in st.paused))
-
-
-def _holds(status, round_id):
-    """The cup's status says it has (had) a turn in this round."""
-    return status.get("round") == round_id and status.get("state") != "idle"
 
 
 def _peek_throw_off(game, dice):
@@ -392,9 +274,3 @@ def _peek_round(game, entries, forfeit):
     import copy
     filled = [e if e is not None else ([1, 1, 1], 1, True) for e in entries]
     return copy.deepcopy(game).play_round(filled, set(forfeit))
-
-
-def check_error(e):
-    """A reveal check's exception -> the reason to log. RuleError is a verdict; anything else raised while
-    checking a cup's message means the message was malformed, which is as invalid as a forged one."""
-    return str(e) if isinstance(e, RuleError) else "malformed reveal (%s: %s)" % (type(e).__name__, e)

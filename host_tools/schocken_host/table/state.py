@@ -153,8 +153,8 @@ class TableState:
     def _ev_done(self, ev):
         p = self.players[ev["seat"]]
         p.done, p.throws, p.commit = True, ev["throws"], ev["commit"]
-        if self.order and ev["seat"] == self.order[0] and self.round_kind == "round":
-            self.limit = ev["throws"]
+        if self.round_kind == "round" and self.limit is None:
+            self.limit = ev["throws"]  # the round's first done: the opener's, or the first after it to play
         if self.on_turn == ev["seat"]:
             self.on_turn = None
 

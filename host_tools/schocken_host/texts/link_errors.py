@@ -13,6 +13,8 @@ TEXTS = {
                            "{name}: cup {cup}: identity not authentic: {problem}"),
     "link.cannot_connect": ("{name}: keine Verbindung: {error}", "{name}: cannot connect: {error}"),
     "link.no_answer": ("keine Antwort", "no answer"),
+    "link.cup_silent": ("{name}: der Becher antwortet nicht (er sagt nicht, wer er ist)",
+                        "{name}: the cup does not answer (it does not say who it is)"),
     "link.connection_lost": ("{name}: Verbindung verloren", "{name}: connection lost"),
     "link.not_connected": ("{name} ist nicht verbunden", "{name} is not connected"),
     "link.cannot_open": ("{port} lässt sich nicht öffnen: {error}", "cannot open {port}: {error}"),
