@@ -128,7 +128,7 @@ WRONG_FIELDS = [("turn", "round", "x"), ("progress", "seat", -1), ("progress", "
                 ("progress", "seat", 9), ("progress", "public", [5]), ("progress", "throws", 1.5),
                 ("done", "commit", None), ("reveal", "dice", [7, 1, 1]), ("turn", "order", [0, 7]),
                 ("start", "players", [{"seat": 1, "name": "A"}]), ("round", "best", "0"),
-                ("turn", "ts", "now")]
+                ("turn", "ts", "now"), ("turn", "ts", float("nan")), ("done", "ts", float("inf"))]
 
 
 @pytest.mark.parametrize("kind,field,value", WRONG_FIELDS)

@@ -11,6 +11,8 @@ checked by the recomputation; here only what would otherwise reach the state unc
 ``ts`` (a number). Runs on CPython and on MicroPython (the browser's check).
 """
 
+_INF = float("inf")
+
 EVENTS = {
     "start": "version:i game_id:s rules:o reveal:s? cheat:s? fair:b? players:l",
     "opener": "seat:p round:n? reason:s?",
@@ -78,8 +80,9 @@ def bad_field(ev, seats):
     """The first field of ``ev`` (an event of a known type) that is missing or not of its kind, as (name, its
     kind: a letter above, "missing" for a missing field, "number" for a time that is no number), or None.
     ``seats``: the players at the table (0 before the start event: then any seat >= 0 passes)."""
-    if "ts" in ev and (isinstance(ev["ts"], bool) or not isinstance(ev["ts"], (int, float))):
-        return "ts", "number"
+    ts = ev.get("ts", 0)
+    if isinstance(ts, bool) or not isinstance(ts, (int, float)) or ts != ts or ts in (_INF, -_INF):
+        return "ts", "number"  # NaN is not equal to itself; neither it nor infinity is a time
     for word in EVENTS[ev["ev"]].split():
         name, kind = word.split(":")
         value = ev.get(name)
