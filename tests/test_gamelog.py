@@ -49,9 +49,8 @@ def play(*argv, log_dir):
 
 
 def one_line_error(proc):
-    err = proc.stderr.strip().splitlines()
-    assert proc.returncode == 2 and len(err) == 1 and "Traceback" not in proc.stderr, proc.stderr
-    return err[0]
+    assert proc.returncode == 2, proc.stderr
+    return tablekit.one_line(proc)
 
 
 def test_a_torn_last_line_is_kept_out_of_the_record(logs, tmp_path):

@@ -3,6 +3,8 @@ USB port), and port discovery with an injected port list, since pyserial does no
 
 import asyncio
 import json
+import os
+import time
 from types import SimpleNamespace
 
 import pytest
@@ -12,7 +14,9 @@ from schocken_host.links import transport
 from schocken_host.links.serial import SerialLink, likely_ports
 
 from conftest import micropython_path
+from kits import tablekit
 from kits.netkit import send_into_a_stall
+from kits.tablekit import one_line
 
 
 def test_likely_ports_by_vendor_id():
@@ -161,3 +165,57 @@ def test_the_loop_reads_the_port_and_a_vanished_cup_ends_the_link():
         asyncio.run(go())
     finally:
         os.close(slave)
+
+
+class FakeCup:
+    """The far end of a pseudo-terminal as a cup that never says who it is: "mute" answers nothing, "chatter"
+    answers every line with an ``ok`` and sends one more every 0.3 s (each used to start the hello's 2 s
+    again, so the host waited for ever)."""
+
+    def __init__(self, mode):
+        import pty
+        import threading
+        self.master, slave = pty.openpty()
+        self.port = os.ttyname(slave)
+        self.slave = slave
+        self.mode = mode
+        self.stop = threading.Event()
+        threading.Thread(target=self._run, daemon=True).start()
+
+    def _run(self):
+        import select
+        while not self.stop.is_set():
+            ready, _, _ = select.select([self.master], [], [], 0.3)
+            try:
+                if ready:
+                    os.read(self.master, 4096)
+                if self.mode == "chatter":
+                    os.write(self.master, b'{"t": "ok", "re": "hello"}\n')
+            except OSError:
+                return
+
+    def close(self):
+        self.stop.set()
+        os.close(self.slave)
+
+
+@pytest.mark.skipif(micropython_path() is None, reason="needs the micropython unix port")
+@pytest.mark.parametrize("mode", ["mute", "chatter"])
+def test_a_cup_that_never_says_who_it_is_is_named_alone_and_play_ends(tmp_path, mode):
+    """At the start of a game, a cup that answers nothing, or anything but its identity, ends `play` within
+    the hellos' bound, in one line naming that cup and not the honest emulated cup beside it."""
+    fake = FakeCup(mode)
+    env = dict(os.environ, SCHOCKEN_LOG_DIR=str(tmp_path / "logs"))
+    env.pop("SCHOCKEN_DEBUG", None)
+    try:
+        start = time.monotonic()
+        r = tablekit.schocken("--lang", "en", "play", "--plain", "--port", fake.port, "--emulate", 1,
+                              "--bots", 1, env=env, timeout=60)
+        took = time.monotonic() - start
+    finally:
+        fake.close()
+    line = one_line(r)
+    assert r.returncode == 2 and fake.port in line and "does not answer" in line, line
+    assert "emu" not in line and line.count("/dev/") == 1, line
+    assert took < 45, took
+    assert not list((tmp_path / "logs").glob("*.jsonl"))

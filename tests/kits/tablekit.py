@@ -340,3 +340,49 @@ def wait_proc(proc, timeout=GAME_TIMEOUT):
         proc.kill()
         proc.wait(10)
         raise AssertionError("schocken play did not finish within %d s" % timeout)
+
+
+# --- what the tests of a lab share ---------------------------------------------------------------------
+WAIT = GAME_TIMEOUT + 30    # s a test waits for its game's result
+
+
+def once(key, check):
+    """A hook that notes in ``ui.data[key]`` the first event for which ``check(ui, st, ev)`` holds."""
+    def hook(ui, st, ev):
+        if key not in ui.data and check(ui, st, ev):
+            ui.data[key] = {"round": st.round, "ev": dict(ev)}
+            return True
+        return False
+    return hook
+
+
+def arm_at_first_round(seat, line):
+    """A hook: at the first turn of a real round (not a throw-off), ``line`` to the seat's control channel
+    (a cheat to arm); ``ui.data["armed"]`` is that round."""
+    first = once("armed", lambda ui, st, ev: ev["ev"] == "turn" and ev.get("kind") == "round")
+
+    def hook(ui, st, ev):
+        if first(ui, st, ev):
+            ui.data["armed"] = ev["round"]
+            ui.game.cup(seat).control(line)
+    return hook
+
+
+def finished(lab, name):
+    """The lab's game ``name`` played to its end, cleanly, its log reading back to the live standings:
+    (game, the log's events)."""
+    game = lab.futures[name].result(WAIT)
+    st = game.state
+    assert game.ui.errors == [], game.ui.errors
+    assert st.over and st.loser is not None, name
+    log = read_log(game.log)
+    assert log[0]["ev"] == "start" and log[-1]["ev"] == "game_over"
+    assert replay_json(game.log) == json.loads(json.dumps(st.standings()))  # the log reads back
+    return game, log
+
+
+def one_line(proc):
+    """The refusal printed by cli.main: one line on standard error, no traceback."""
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in proc.stderr, proc.stderr
+    return lines[0]
