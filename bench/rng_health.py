@@ -54,7 +54,7 @@ def honest_block(args):
     """One block of honest bytes through a fresh roller: (bytes tested after the startup test, alarms)."""
     n, _ = args
     src = Counting()
-    r = Roller(src)
+    r = Roller(src, None, None)
     alarms = []
     if not r.health_check():
         alarms.append(("startup", r.reason))
@@ -115,7 +115,7 @@ def detect(args):
     switch = roller.STARTUP_SAMPLES + rng.randrange(4 * roller.APT_WINDOW)  # any phase of the APT window
     bad = stuck(value) if kind == "stuck" else biased(value, p)
     src = Turning(switch, bad, seed)
-    r = Roller(src)
+    r = Roller(src, None, None)
     assert r.health_check()  # on the honest part
     buf = bytearray(1024)
     while src.pos - switch < cap:
@@ -132,7 +132,7 @@ def startup(args):
     kind, value, p, seed = args
     bad = stuck(value) if kind == "stuck" else biased(value, p)
     src = Turning(0, bad, seed)
-    r = Roller(src)
+    r = Roller(src, None, None)
     ok = r.health_check()
     return ok, r.reason, None if ok or r.failed_at < 0 else src.pos - CHUNK + r.failed_at + 1
 

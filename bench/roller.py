@@ -49,7 +49,7 @@ def rate(r, fn, reps):
 
 def main():
     name = sys.implementation.name
-    r = Roller(os.urandom)
+    r = Roller(os.urandom, None, None)
     checks = 20
     us = rate(r, r.health_check, checks)
     assert r.healthy

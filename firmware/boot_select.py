@@ -160,9 +160,10 @@ def make_board(module, spec):
 def show_error(b, face):
     """The cup cannot play: status pixel and die 1 in the error color, die 1 showing ``face`` pips."""
     from cup.leds import ERROR, DiceLeds
-    leds = DiceLeds(b.pixels)
-    leds.show_die(0, face, ERROR, show=False)
+    leds = DiceLeds(b.pixels, 1.0)
+    leds.show_die(0, face, ERROR)
     leds.status(ERROR)
+    leds.refresh()
 
 
 def boot(root="/", start=None):
@@ -174,8 +175,9 @@ def boot(root="/", start=None):
     global board
     board = None
     spec = config = None
-    from schocken.protocol import LineSplitter
-    splitter = LineSplitter()  # the cup's largest buffer, before the imports below cut the heap into pieces
+    from schocken.protocol import MAX_LINE, LineSplitter
+    # The cup's largest buffer, made before the imports below cut the heap into pieces.
+    splitter = LineSplitter(MAX_LINE)
     try:
         spec = read_json(root + SPEC_FILE)
         config = read_json(root + CONFIG_FILE)

@@ -36,6 +36,7 @@ _USAGE_DICE = const(11)
 _LINE_TOO_LONG = const(12)
 _LINE_DROPPED = const(13)
 _BAD_FRAME = const(14)
+_BAD_ARGUMENT = const(15)
 
 
 class ScriptedRoller(Roller):
@@ -68,13 +69,19 @@ class Control:
         self.app = app
         self.cheat = None
         self.buf = bytearray(32)
-        self.pending = b""
+        self.pending = bytes()  # the empty bytes: bytes() makes no object, b"" is one kept with the module
         self.skipping = False
+        self.mem_asked = False
 
     def step(self):
         n = self.link.take(self.buf)
         if n > 0:
             self.feed(n)
+            if self.mem_asked:  # "mem" answered here: the frames of feed and act (on the heap) are gone
+                import gc
+                self.mem_asked = False
+                gc.collect()
+                self.say(("mem %d %d\n" % (gc.mem_alloc(), gc.mem_free())).encode())
         return n >= 0
 
     if not MICROPYTHON:  # only the CPython emulation runs the cup in asyncio (cup/tasks.py): no object here
@@ -101,18 +108,18 @@ class Control:
                 if end < 0:  # the line goes on in the next read
                     self.pending += buf[start:n]  # emulation only: a few short lines a second
                     if len(self.pending) > _CONTROL_LINE:  # no end in sight: dropped up to its newline
-                        self.pending = b""
+                        self.pending = bytes()
                         self.skipping = True
                         say(text(_LINE_TOO_LONG, _CONTROL_LINE, module=_TEXTS).encode() + b"\n")
                     return
                 line = self.pending + buf[start:end]
-                self.pending = b""
+                self.pending = bytes()
                 err = self.act(line)
                 if err is not None:
                     say(err.encode() + b"\n")
             except Exception as e:
                 line = err = None  # what the line held goes before the answer is made
-                self.pending = b""
+                self.pending = bytes()
                 self.skipping = end < 0  # a line that failed before its end is dropped up to its newline
                 try:
                     say(text(_LINE_DROPPED, type(e).__name__, module=_TEXTS).encode() + b"\n")
@@ -141,23 +148,23 @@ class Control:
             if verb == "cheat":
                 return self.cheat.arm(words[1:])
             return self.cheat.inject(line.strip()[len(verb):])
-        if verb == "mem":  # live heap, for bench/cup_firmware.py
-            import gc
-            gc.collect()
-            return "mem %d %d" % (gc.mem_alloc(), gc.mem_free())
+        if verb == "mem":  # live heap, for bench/cup_firmware.py: answered by ``step``, after this frame
+            self.mem_asked = True
+            return None
         return self.board.apply_control(line)
 
 
 def main(argv):
-    from schocken.protocol import LineSplitter
-    splitter = LineSplitter()  # the cup's largest buffer, before the imports below cut the heap into pieces
+    from schocken.protocol import MAX_LINE, LineSplitter
+    # The cup's largest buffer, made before the imports below cut the heap into pieces.
+    splitter = LineSplitter(MAX_LINE)
     opts = {"control": None, "cup": "emu", "name": "", "board": None, "sensor": None, "long-ms": None,
             "state": None, "secret": None, "time-scale": None, "clock-start": None}
     i = 0
     while i < len(argv):
         key = argv[i][2:] if argv[i].startswith("--") else None
         if key not in opts or i + 1 >= len(argv):
-            raise SystemExit("emulate.py: bad argument %r" % argv[i])
+            raise SystemExit(text(_BAD_ARGUMENT, argv[i], module=_TEXTS))
         opts[key] = argv[i + 1]
         i += 2
     clock = None
@@ -187,7 +194,7 @@ def main(argv):
         from boards.common import Console
         control_file = open(opts["control"], "r+b")
         termios.setraw(control_file.fileno())
-        control = Console(control_file)
+        control = Console(control_file, None)
 
     def write_line(data):
         # One write per line where the pty takes it: a line in pieces could reach the host torn.
@@ -195,23 +202,27 @@ def main(argv):
             return
         while data:  # a busy pty may take only part of a line: write the rest, never tear a frame
             n = control_file.write(data)
-            data = data[n:] if n else b""
+            if not n:
+                break
+            data = data[n:]
         if not MICROPYTHON:  # MicroPython writes through; its flush() on a tty fails with EINVAL
             control_file.flush()
 
     # An LED frame per view change: its line is made in a buffer made once ("leds " + two hex digits per GRB
-    # byte + newline), so showing a frame costs the cup no new string.
-    frame_line = bytearray(b"leds " + b"00" * 3 * (spec or emulated.DEFAULT_SPEC).get("leds", 22) + b"\n")
+    # byte + newline), so showing a frame costs the cup no new string. Made from str constants: of ten
+    # characters or fewer they are interned names, where bytes constants are objects kept with the module.
+    leds = (spec or emulated.DEFAULT_SPEC).get("leds", 22)
+    frame_line = bytearray(("leds " + "00" * 3 * leds + "\n").encode())
 
     def frame_sink(frame):
         n = len(frame)
         if 2 * n + 6 > len(frame_line):
             return write_line(text(_BAD_FRAME, n, module=_TEXTS).encode() + b"\n")
-        digits = b"0123456789abcdef"  # a constant of the code: no global, no object per call
-        for i in range(n):
-            b = frame[i]
-            frame_line[5 + 2 * i] = digits[b >> 4]
-            frame_line[6 + 2 * i] = digits[b & 15]
+        for i in range(n):  # hex digits by arithmetic: a string of them would be an object of the module
+            b = frame[i] >> 4
+            frame_line[5 + 2 * i] = b + 48 if b < 10 else b + 87
+            b = frame[i] & 15
+            frame_line[6 + 2 * i] = b + 48 if b < 10 else b + 87
         frame_line[5 + 2 * n] = 10  # newline
         write_line(memoryview(frame_line)[:6 + 2 * n])
 
@@ -227,7 +238,7 @@ def main(argv):
         config["secret"] = opts["secret"]  # as /cup.json after a deploy: the host link is authenticated
     if opts["long-ms"]:
         config["long_press_ms"] = int(opts["long-ms"])
-    roller = ScriptedRoller(board.urandom, radio_on=board.radio_on)
+    roller = ScriptedRoller(board.urandom, None, board.radio_on)
     app = App(board, config, roller, splitter)
     write_line(("hello %s\n" % sys.implementation.name).encode())
     extra = [Control(control, board, roller, write_line, app)] if control is not None else []

@@ -134,7 +134,7 @@ def leds(ms=120):
     from cup.leds import DIE, OFF, DiceLeds
     b = board()
     px = b.pixels
-    leds_ = DiceLeds(px)   # caps the brightness, clears
+    leds_ = DiceLeds(px, 1.0)   # caps the brightness, clears
     n = len(px)
     dark = []
     spill = []
@@ -151,6 +151,7 @@ def leds(ms=120):
                 break
         time.sleep_ms(ms)
     leds_.clear()
+    leds_.refresh()
     return _out({"test": "leds", "ok": not dark and not spill, "n": n, "dark": dark, "spill": spill,
                  "brightness": px.brightness})
 
@@ -158,13 +159,14 @@ def leds(ms=120):
 def show(what):
     """Light a pattern for the eye check: "dice" = three white sixes + green status, "off"."""
     from cup.leds import DIE, ON_TURN, DiceLeds
-    leds_ = DiceLeds(board().pixels)
+    leds_ = DiceLeds(board().pixels, 1.0)
     if what == "dice":
         for slot in range(3):
-            leds_.show_die(slot, 6, DIE, show=False)
+            leds_.show_die(slot, 6, DIE)
         leds_.status(ON_TURN)
     else:
         leds_.clear()
+    leds_.refresh()
     return _out({"test": "show", "ok": True, "what": what})
 
 
@@ -242,7 +244,7 @@ def rng(rolls=600):
     """The roller's startup health test (SP 800-90B), then ``rolls`` dice counted per face."""
     from cup.roller import Roller, RollRefused
     b = board()
-    r = Roller(b.urandom, radio_on=b.radio_on)
+    r = Roller(b.urandom, None, b.radio_on)
     ok = r.health_check()
     counts = [0] * 6
     if ok:
@@ -251,7 +253,9 @@ def rng(rolls=600):
                 counts[d - 1] += 1
         except RollRefused:
             ok = False
-    return _out({"test": "rng", "ok": ok, "reason": r.reason, "counts": counts})
+    from schocken import text
+    reason = None if r.reason is None else text(r.reason, module="cup.texts")
+    return _out({"test": "rng", "ok": ok, "reason": reason, "counts": counts})
 
 
 def battery():

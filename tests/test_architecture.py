@@ -263,10 +263,10 @@ def test_a_cup_loads_no_host_code(tmp_path):
         import emulate
         from boards import emulated
         from cup.app import App
-        from schocken.protocol import LineSplitter
+        from schocken.protocol import MAX_LINE, LineSplitter
         board = emulated.make_board(link=(None, None))
         app = App(board, {"cup_id": "c1", "state_path": %r},
-                  emulate.ScriptedRoller(board.urandom), LineSplitter())
+                  emulate.ScriptedRoller(board.urandom, None, None), LineSplitter(MAX_LINE))
         app.cup.on_message({"t": "configure", "rules": {"preset": "standard", "options": {}}, "name": "A",
                             "seat": 0})
         app.cup.on_message({"t": "turn", "round": 1, "limit": None})

@@ -156,7 +156,7 @@ def test_bad_messages_change_nothing(cup):
 # The firmware in an emulated flash ROM, as frozen or ROMFS code on a board (schocken_host.emulation.romfs).
 # The other heaps are bench/cup_firmware.py's smallest (docs/benchmarks.md) plus a margin: fair play (the
 # host's default) and the firmware loaded as .mpy files into the heap (a board without ROMFS or frozen code).
-# Since issue 16's fifth round the smallest are lower (50, 56 and 86 KB); these stay the heaps that
+# Since issue 16's tenth round the smallest are lower (50, 50 and 74 KB); these stay the heaps that
 # tests/test_cup_lines.py and docs/reliability.md describe, and the live heap's ceiling below is exact.
 HEAPS = [pytest.param(True, "64k", False, id="rom-64k"), pytest.param(True, "72k", True, id="rom-fair-72k"),
          pytest.param(False, "112k", False, id="mpy-files-112k")]
@@ -177,12 +177,10 @@ def test_three_rounds_within_the_heap(rom, heap, fair):
         cup.close()
 
 
-# Issue 16: the live heap after three rounds, firmware in ROM, 64-bit unix port (bench/cup_imports.py). The
-# ceiling is today's figure (44.4 KB: the eighth round) with a margin of about 0.6 KB, so a change
-# that costs the cup heap (asyncio loaded again: 3.9 KB) shows up here; the issue's aim of 42 KB is not
-# reached yet (docs/benchmarks.md says what remains): the second test says so.
-LIVE_HEAP_ROM = 45 * 1024
-LIVE_HEAP_ROM_AIM = 43008
+# Issue 16: "Bring the live heap with the firmware in ROMFS to <= 42 KB on the 64-bit unix port" (after three
+# rounds, bench/cup_imports.py). Met in issue 16's tenth round (42,304 bytes, docs/benchmarks.md): a change
+# that costs the cup heap (a default argument on a method: 32 bytes; asyncio loaded again: 3.9 KB) shows here.
+LIVE_HEAP_ROM = 42 * 1024
 
 
 @pytest.fixture(scope="module")
@@ -200,11 +198,6 @@ def rom_live_heap():
 
 def test_live_heap_after_three_rounds_in_rom(rom_live_heap):
     assert rom_live_heap <= LIVE_HEAP_ROM
-
-
-@pytest.mark.xfail(strict=True, reason="issue 16: 42 KB on the 64-bit port, not reached yet")
-def test_live_heap_after_three_rounds_in_rom_meets_the_aim(rom_live_heap):
-    assert rom_live_heap <= LIVE_HEAP_ROM_AIM
 
 
 def test_alone_at_a_paper_table():

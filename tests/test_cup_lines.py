@@ -231,11 +231,11 @@ def test_the_splitter_hands_each_line_over_where_it_lies():
         got.append(None if line is None
                    else (bytes(line), line.obj is s.buf if hasattr(line, "obj") else True))
     for piece in (b'{"t":', b" 1}\n", b"\n", b"x" * 20, b"yy\n{}", b"\n"):
-        s.scan(piece, handle)
+        s.scan(piece, handle, -1)
     assert got == [(b'{"t": 1}', True), (b"", True), None, (b"{}", True)]
-    s.scan(b"abc", handle)
+    s.scan(b"abc", handle, -1)
     s.drop()                                     # lost track of this line: skip what is left of it
-    s.scan(b"def\nok\n", handle)
+    s.scan(b"def\nok\n", handle, -1)
     assert got[-1] == (b"ok", True) and len(got) == 5
 
 
@@ -297,7 +297,7 @@ def test_the_no_memory_answer_is_made_in_advance():
     line = App._line(types.SimpleNamespace(session=None), None)  # None in the queue: the line for no_memory
     assert type(line) is bytes and line.endswith(b"\n")
     assert protocol.decode(line, hostside.CUP_TO_HOST) == protocol.error(
-        protocol.E_MEMORY, "no memory for this line: dropped, nothing changed")
+        protocol.E_MEMORY, "no memory for this line: dropped, nothing changed", None)
 
 
 def test_a_signature_is_checked_where_the_line_lies():

@@ -66,14 +66,14 @@ spec = dict(emulated.DEFAULT_SPEC)
 spec["sensor"] = SENSOR
 link = Console(fifo, sink)
 board = emulated.make_board(spec, frame_sink=None, link=(link, link))
-app = App(board, {"cup_id": "probe", "name": "", "long_press_ms": 100})
+app = App(board, {"cup_id": "probe", "name": "", "long_press_ms": 100}, None, None)
 if SHAKE_MS:
     board.apply_control("shake %d" % SHAKE_MS)  # still shaking at the end: no throw, no event
 if FLASH:
     app.view.refuse(app.cup)  # the status pixel blinks red for a second (from pass 40 on: 3 toggles, the end)
 if HOLD:
     board.apply_control("press 1")  # held: its press (20 ms) and long (100 ms) events come before the filling
-probe = Probe(Console(fifo))
+probe = Probe(Console(fifo, None))
 try:
     app.main([probe])
 except Done:
@@ -137,12 +137,12 @@ class Probe:
 fifo = open(FIFO, "r+b")
 link = Console(fifo, open("/dev/null", "wb"))
 board = Board(None, frame_sink=None, link=(link, link))
-app = App(board, {"cup_id": "probe", "name": ""})
+app = App(board, {"cup_id": "probe", "name": ""}, None, None)
 sent = []
 app.send = sent.append
 frames = board.frames
 try:
-    app.main([Probe(Console(fifo))])
+    app.main([Probe(Console(fifo, None))])
 except Done:
     pass
 print("errors", sum(1 for m in sent if m.get("code") == "internal"), "first", sent[0]["msg"].split(":")[0])

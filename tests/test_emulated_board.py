@@ -267,7 +267,8 @@ def _app_writing_to(writer):
     (cup/tasks.py, as a BLE link runs it; not started)."""
     from cup.app import App
     from cup.tasks import Tasks
-    app = App(emulated.make_board(urandom=lambda n: bytes(range(n)), link=(None, writer)), {"cup_id": "t1"})
+    app = App(emulated.make_board(urandom=lambda n: bytes(range(n)), link=(None, writer)), {"cup_id": "t1"},
+              None, None)
     app.writer = writer
     return app, Tasks(app)
 
@@ -281,7 +282,7 @@ def test_flush_survives_a_message_it_cannot_encode():
     class Writer:
         def __init__(self):
             self.lines = []
-            self.splitter = protocol.LineSplitter()  # the cup writes a line in pieces
+            self.splitter = protocol.LineSplitter(protocol.MAX_LINE)  # the cup writes a line in pieces
 
         def write(self, data):
             for line in self.splitter.feed(data):
@@ -336,7 +337,7 @@ def test_two_tasks_flushing_write_each_message_once_and_in_order():
         await first
         await tasks.flush()  # nothing left
     asyncio.run(go())
-    lines = protocol.LineSplitter().feed(writer.data)
+    lines = protocol.LineSplitter(protocol.MAX_LINE).feed(writer.data)
     assert [protocol.decode(line, {"ok": "re:s round:i"})["round"] for line in lines] == [0, 1, 2, 3]
     assert not tasks.flushing and not app.out
 
@@ -373,5 +374,5 @@ def test_a_write_that_fails_loses_its_line_not_the_task_that_flushed():
         task.cancel()
         return alive
     assert asyncio.run(go()) is True
-    lines = protocol.LineSplitter().feed(writer.data)
+    lines = protocol.LineSplitter(protocol.MAX_LINE).feed(writer.data)
     assert [protocol.decode(line, {"ok": "re:s round:i"})["round"] for line in lines] == [2]

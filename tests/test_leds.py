@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 from boards import common  # noqa: E402
 from cup import view  # noqa: E402
 from cup.leds import (BRIGHTNESS_CAP, DIE, DIE_KEPT, ERROR, LED_BUDGET_MA, LOST, N_DICE,  # noqa: E402
-                      N_PIXELS, OFF, ON_TURN, PIPS, PIPS_PER_DIE, REFUSED, STATUS_INDEX, THROW_1, THROW_2,
-                      THROW_3, THROWS, WAITING, WON, DiceLeds)
-from cup.pixels import Pixels  # noqa: E402
+                      N_PIXELS, OFF, ON_TURN, PIPS, PIPS_PER_DIE, REFUSED, STATUS_INDEX, THROWS, WAITING,
+                      WON, DiceLeds)
+from cup.pixels import GRB, Pixels  # noqa: E402
 
 from conftest import rgb, run_firmware_code  # noqa: E402
 from schocken_host.links import ledframe  # noqa: E402
@@ -79,7 +79,7 @@ def test_pixels_bytes_match_adafruit_neopixel(adafruit, start, auto_write, order
     adafruit.writes.clear()
     ref = adafruit(N, brightness=start, auto_write=auto_write, pixel_order=order)
     mine_writes = Capture()
-    mine = Pixels(N, mine_writes, brightness=start, auto_write=auto_write, pixel_order=order)
+    mine = Pixels(N, mine_writes, 3, start, auto_write, order)
     for o in ops:
         for px in (ref, mine):
             if o[0] == "set":
@@ -102,7 +102,7 @@ def test_pixels_bytes_match_adafruit_neopixel(adafruit, start, auto_write, order
 
 def test_pixels_basics():
     cap = Capture()
-    px = Pixels(3, cap, brightness=0.5, auto_write=False)
+    px = Pixels(3, cap, 3, 0.5, False, GRB)
     assert (px.n, len(px), px.bpp, px.byteorder, px.auto_write) == (3, 3, 3, "GRB", False)
     px[0] = (255, 10, 3)
     px[-1] = 0x102030
@@ -117,11 +117,13 @@ def test_pixels_basics():
     with pytest.raises(IndexError):
         px[-4]
     with pytest.raises(ValueError):
-        Pixels(3, cap, bpp=4)
+        Pixels(3, cap, 4, 1.0, True, GRB)
     px.auto_write = True
     px[1] = (0, 0, 0)
     assert len(cap.writes) == 2
 
+
+THROW_1, THROW_2, THROW_3 = THROWS[1:]  # the colors of one, two and three throws used
 
 # --- DiceLeds ------------------------------------------------------------------------------------
 
@@ -139,7 +141,7 @@ FACES = {  # written out by hand, independent of PIPS
 
 def make_leds(max_brightness=1.0):
     cap = Capture()
-    px = Pixels(22, cap)
+    px = Pixels(22, cap, 3, 1.0, True, GRB)
     return DiceLeds(px, max_brightness), px, cap
 
 
@@ -157,6 +159,7 @@ def test_die_faces_light_exactly_the_right_pips(slot, face):
     for other in range(3):
         leds.show_die(other, 6, DIE_KEPT)
     leds.show_die(slot, face, DIE)
+    leds.refresh()
     for i in range(21):
         s, pip = divmod(i, 7)
         if s == slot:
@@ -164,20 +167,20 @@ def test_die_faces_light_exactly_the_right_pips(slot, face):
         else:
             assert px[i] == (rgb(DIE_KEPT) if NAMES[pip] in FACES[6] else rgb(OFF))
     assert px[21] == rgb(WAITING)
-    leds.clear_die(slot)
+    leds.show_die(slot, 0, DIE)  # face 0: a blank die
     assert all(px[slot * 7 + p] == rgb(OFF) for p in range(7))
     with pytest.raises(ValueError):
-        leds.show_die(3, 1)
+        leds.show_die(3, 1, DIE)
     with pytest.raises(ValueError):
-        leds.show_die(0, 7)
+        leds.show_die(0, 7, DIE)
 
 
 def test_brightness_cap_value_and_power_budget():
     assert BRIGHTNESS_CAP == pytest.approx((300 - 22) / 1320)
     leds, px, cap = make_leds(1.0)
-    leds.clear(show=False)
+    leds.clear()
     for i in range(3):
-        leds.show_die(i, 6, show=False)
+        leds.show_die(i, 6, DIE)
     px.fill((255, 255, 255))  # worst case, behind the view's back
     px.show()
     ma = 22 * 1 + sum(cap.writes[-1]) / 255 * 20
@@ -198,6 +201,7 @@ def test_brightness_cap_is_enforced():
     # Someone raises the brightness directly: the next refresh puts it back before writing.
     px.brightness = 1.0
     leds.status(WON)
+    leds.refresh()
     assert px.brightness == BRIGHTNESS_CAP
     assert max(cap.writes[-1]) == int(255 * BRIGHTNESS_CAP)
 
@@ -205,7 +209,7 @@ def test_brightness_cap_is_enforced():
 def test_status_colors_are_distinct_where_they_must_be():
     steady = [ON_TURN, WAITING, THROW_1, THROW_2, THROW_3, LOST, WON, ERROR]
     assert len(set(steady)) == len(steady)
-    assert THROWS[1:] == (THROW_1, THROW_2, THROW_3)
+    assert THROWS[0] == ON_TURN and len(THROWS) == 4  # index: throws used
 
 
 def test_flash_toggles_with_wrapping_ticks():
@@ -220,25 +224,38 @@ def test_flash_toggles_with_wrapping_ticks():
     assert not leds.update(t0 + 10_000) and px[21] == rgb(ON_TURN)
 
 
+def frame(pixels):
+    """The 22 * 3 GRB bytes on the wire, computed from the pixels' colors and brightness as neopixel scales
+    them (``int(value * brightness)``)."""
+    b = pixels.brightness
+    out = bytearray()
+    for i in range(N_PIXELS):
+        r, g, bl = pixels[i]
+        out += bytes([int(g * b), int(r * b), int(bl * b)])
+    return bytes(out)
+
+
 def test_frame_matches_wire_bytes_with_adafruit_and_pixels(adafruit):
     for bright in (1.0, 0.2, 0.13):
         ref = adafruit(22, auto_write=True)
         a = DiceLeds(ref, bright)
         cap = Capture()
-        b = DiceLeds(Pixels(22, cap), bright)
+        mine = Pixels(22, cap, 3, 1.0, True, GRB)
+        b = DiceLeds(mine, bright)
         for leds in (a, b):
             leds.show_die(0, 3, DIE)
             leds.show_die(1, 5, (12, 200, 77))
             leds.show_die(2, 6, DIE_KEPT)
             leds.status(THROW_2)
-        assert adafruit.writes[-1] == cap.writes[-1] == bytes(a.frame()) == bytes(b.frame())
-        assert len(b.frame()) == 66
+            leds.refresh()
+        assert adafruit.writes[-1] == cap.writes[-1] == frame(ref) == frame(mine)
+        assert len(cap.writes[-1]) == 66
         assert ref.auto_write is False  # DiceLeds batches: one write per view change
 
 
 def test_refused_when_too_few_pixels():
     with pytest.raises(ValueError):
-        DiceLeds(Pixels(21, Capture()))
+        DiceLeds(Pixels(21, Capture(), 3, 1.0, True, GRB), 1.0)
 
 
 # --- the host's codec (host_tools/schocken_host/links/ledframe.py) against these LEDs -------------------
@@ -267,16 +284,17 @@ def test_ledframe_reads_and_builds_the_frames_the_leds_write():
     firmware puts on the wire (its LEDs over the board's pixel buffer, as the app makes them) is the frame
     ledframe.frame_from builds, and ledframe.decode reads back the faces, kinds and status name."""
     cap = Capture()
-    pixels = common.make_pixels(N_PIXELS, cap)
-    dice_leds = DiceLeds(pixels)
+    pixels = common.make_pixels(N_PIXELS, cap, common.DEFAULT_BRIGHTNESS)
+    dice_leds = DiceLeds(pixels, 1.0)
     brightness = pixels.brightness
     kind_mixes = list(itertools.product(DIE_KINDS, repeat=N_DICE))
     for i, faces in enumerate(itertools.product(range(7), repeat=N_DICE)):
         kinds = kind_mixes[i % len(kind_mixes)]
         color, name = STATUS_NAMES[i % len(STATUS_NAMES)]
         for slot in range(N_DICE):
-            dice_leds.show_die(slot, faces[slot], DIE_KINDS[kinds[slot]], show=False)
+            dice_leds.show_die(slot, faces[slot], DIE_KINDS[kinds[slot]])
         dice_leds.status(color)
+        dice_leds.refresh()
         frame = cap.writes[-1]
         assert frame == ledframe.frame_from(faces, kinds, rgb(color), brightness), (faces, kinds, name)
         shown = ledframe.decode(frame)
@@ -298,18 +316,19 @@ def test_refresh_allocates_nothing_under_micropython():
         sent = [0]
         def write(buf):  # the board's writer gets the same bytearray every time
             sent[0] += len(buf)
-        px = Pixels(22, write)
+        px = Pixels(22, write, 3, 1.0, True, "GRB")
         leds = DiceLeds(px, 1.0)
-        leds.frame()
 
         def refresh():  # in a function: new module globals would grow the globals dict
             for face in range(7):
                 for slot in range(3):
                     leds.show_die(slot, face, DIE)
-                    leds.show_die(slot, face, DIE_KEPT, False)
-            leds.clear_die(1)
+                    leds.refresh()
+                    leds.show_die(slot, face, DIE_KEPT)
+            leds.show_die(1, 0, OFF)
             leds.status(THROWS[2])
-            leds.flash(REFUSED, 1000)
+            leds.refresh()
+            leds.flash(REFUSED, 1000, 250)
             leds.update(1100)
             leds.update(1300)
             px[3] = (1, 2, 3)
@@ -318,12 +337,13 @@ def test_refresh_allocates_nothing_under_micropython():
             px.fill(ON_TURN)
             px.show()
             leds.show_die(0, 6, DIE)
+            leds.refresh()
 
         gc.collect()
         micropython.heap_lock()
         refresh()
         micropython.heap_unlock()
-        f = leds.frame()  # tests and diagnostics only: it allocates its answer
+        f = px.buf  # the bytes the last show() wrote
         print("ok", sent[0], len(f), f[1])
     """
     words = run_firmware_code(code, "64k").split()

@@ -33,7 +33,7 @@ from boards import emulated
 from cup import app
 board = emulated.make_board(dict(emulated.DEFAULT_SPEC, link_is_repl=True))
 try:
-    app.start(board, {"cup_id": "t"})
+    app.start(board, {"cup_id": "t"}, None)
 except KeyboardInterrupt:
     sys.stderr.write("interrupted, left for the REPL: %r\\n" % sys.stdin.buffer.read())
 """
@@ -73,7 +73,7 @@ FIFTY_PASSES = """
 import sys
 from boards import emulated
 from cup import app
-cup = app.App(emulated.make_board(), {"cup_id": "t"})
+cup = app.App(emulated.make_board(), {"cup_id": "t"}, None, None)
 tick = cup.tick
 passes = [0]
 def counted():
@@ -87,7 +87,7 @@ cup.tick = counted
 
 HOST_GONE = FIFTY_PASSES + """
 report = lambda: "hosted %s" % cup.cup.hosted
-cup.main()
+cup.main(())
 """
 
 

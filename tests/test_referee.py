@@ -35,7 +35,7 @@ def test_referee_tells_the_table_of_a_cup_in_trouble(lang, words, code, text):
         link.queue = asyncio.Queue()
         seats[1].inbox = asyncio.Queue()
         pump = asyncio.create_task(ref._pump(1, seats[1].link))
-        await link.queue.put(protocol.error(code, text))
+        await link.queue.put(protocol.error(code, text, None))
         await link.queue.put({"t": "done", "round": 1, "throws": 1, "commit": "ab" * 32})
         try:
             return await ref.wait_for(1, lambda m: m if m["t"] == "done" else None)

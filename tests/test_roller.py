@@ -41,7 +41,7 @@ class Scripted:
 
 def healthy_roller(src=None):
     src = src or Scripted()
-    r = Roller(src)
+    r = Roller(src, None, None)
     assert r.health_check()
     return r, src
 
@@ -160,7 +160,7 @@ def test_million_rolls_under_micropython_pass_chi2():
         """
         import os, time, json
         from cup.roller import Roller, RollRefused
-        r = Roller(os.urandom)
+        r = Roller(os.urandom, None, None)
         assert r.health_check()
         buf = bytearray(1000)
         counts = [0] * 7
@@ -206,7 +206,7 @@ def test_cpython_rolls_pass_chi2():
 
 
 def test_fresh_roller_refuses_until_checked():
-    r = Roller(os.urandom)
+    r = Roller(os.urandom, None, None)
     assert not r.healthy
     with pytest.raises(RollRefused):
         r.roll(1)
@@ -214,13 +214,13 @@ def test_fresh_roller_refuses_until_checked():
 
 @pytest.mark.parametrize("seed", range(20))
 def test_good_sources_pass(seed):
-    assert Roller(random.Random(seed).randbytes).health_check()
-    assert Roller(os.urandom).health_check()
+    assert Roller(random.Random(seed).randbytes, None, None).health_check()
+    assert Roller(os.urandom, None, None).health_check()
 
 
 def test_stuck_source_fails_and_refuses():
     for value in (0, 0x55, 255):
-        r = Roller(lambda n, v=value: bytes([v]) * n)
+        r = Roller(lambda n, v=value: bytes([v]) * n, None, None)
         assert not r.health_check()
         assert r.reason == roller.FAIL_RCT
         with pytest.raises(RollRefused):
@@ -249,12 +249,12 @@ def biased(seed, value=0x55, share=0.3, no_repeats=False):
 @pytest.mark.parametrize("share", [0.1, 0.3])
 @pytest.mark.parametrize("seed", range(20))
 def test_value_at_10_or_30_percent_fails_the_startup_test(seed, share):
-    r = Roller(biased(seed, share=share))
+    r = Roller(biased(seed, share=share), None, None)
     assert not r.health_check()
     with pytest.raises(RollRefused):
         r.roll(1)
     # Without runs the RCT cannot see it; the proportion tests must.
-    r = Roller(biased(seed, share=share, no_repeats=True))
+    r = Roller(biased(seed, share=share, no_repeats=True), None, None)
     assert not r.health_check()
     assert r.reason in (roller.FAIL_HIST, roller.FAIL_APT)
 
@@ -269,7 +269,7 @@ def test_source_with_long_repeats_fails(run):
             out += bytes([rng.randrange(256)]) * run
         return bytes(out[:n])
 
-    r = Roller(src)
+    r = Roller(src, None, None)
     assert not r.health_check()
     assert r.reason == roller.FAIL_RCT
 
@@ -326,20 +326,20 @@ def test_source_errors_fail_the_health_check():
     def broken(n):
         raise OSError(5)
 
-    r = Roller(broken)
+    r = Roller(broken, None, None)
     assert not r.health_check() and r.reason == roller.FAIL_SOURCE
-    r = Roller(lambda n: os.urandom(n - 1))
+    r = Roller(lambda n: os.urandom(n - 1), None, None)
     assert not r.health_check() and r.reason == roller.FAIL_SOURCE
 
 
-def test_startup_draws_at_least_1024_bytes_and_calls_radio_on():
+def test_startup_draws_1024_bytes_and_calls_radio_on():
     calls = []
     src = Scripted()
-    r = Roller(src, radio_on=lambda: calls.append("radio"))
-    assert r.health_check(100)
+    r = Roller(src, None, lambda: calls.append("radio"))
+    assert r.health_check()
     assert calls == ["radio"] and src.served == 1024
     src.served = 0
-    assert r.health_check(2048) and src.served == 2048
+    assert r.health_check() and src.served == 1024  # a second check draws fresh bytes
 
 
 # --- MicroPython: no allocation, compilation ----------------------------------------------------
@@ -361,7 +361,7 @@ def test_roll_into_with_readinto_source_allocates_nothing():
                 x = (x * 13821 + 1) & 0x7FFF
                 b[i] = x >> 7
             state[0] = x
-        r = Roller(None, readinto)
+        r = Roller(None, readinto, None)
         assert r.health_check()
         buf = bytearray(100)
 
@@ -390,6 +390,6 @@ def test_random_bytes_come_through_the_same_tests_as_the_dice():
     assert not r.healthy and r.reason == roller.FAIL_RCT
     with pytest.raises(RollRefused):
         r.random_bytes(1)
-    fresh = Roller(Scripted())
+    fresh = Roller(Scripted(), None, None)
     with pytest.raises(RollRefused):                # nothing before the startup test
         fresh.random_bytes(16)

@@ -161,7 +161,7 @@ def test_intermediates_fit_a_32bit_small_int():
         return None
 
     rng = random.Random(7)
-    det = shake.ShakeDetector()
+    det = shake.ShakeDetector("accel")
     sys.settrace(tracer)
     try:
         for i in range(3000):
@@ -194,7 +194,7 @@ def test_states_for_the_led_view(name):
 
 def test_reset_forgets_a_shake_in_progress():
     lines = (DATA / "shake_accel.csv").read_text().splitlines()
-    det = shake.ShakeDetector()
+    det = shake.ShakeDetector("accel")
     for line in lines[1:]:
         t, x, y, z = line.split(",")
         det.feed_accel(int(t), *(int(round(float(v) * 1000)) for v in (x, y, z)))

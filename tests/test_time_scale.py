@@ -90,7 +90,7 @@ from cup.shake import ShakeDetector
 board = emulated.make_board(link=(None, None))
 board.on_input = c.busy  # as emulate.py does: K while an input lasts
 events = []
-buttons = Buttons(lambda b, e, long: events.append((b, e, long, clock.ticks_ms())), long_ms=300)
+buttons = Buttons(lambda b, e, long: events.append((b, e, long, clock.ticks_ms())), 300)
 detector = ShakeDetector("accel")
 throws = []
 

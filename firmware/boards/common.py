@@ -20,14 +20,14 @@ _NO_STDIO = const(26)       # text of cup.texts (schocken.text), loaded only for
 DEFAULT_BRIGHTNESS = 0.2
 
 
-def make_pixels(n, write, brightness=DEFAULT_BRIGHTNESS):
+def make_pixels(n, write, brightness):
     """The app's Adafruit-compatible pixel buffer (firmware/cup/pixels.py) around the board's writer.
 
     write(buf) receives the brightness-scaled GRB bytes on show(), the same bytearray every time.
     """
     from cup.pixels import Pixels
 
-    return Pixels(n, write, brightness=brightness, auto_write=False)
+    return Pixels(n, write, 3, brightness, False, "GRB")  # bpp, brightness, auto_write, pixel_order
 
 
 class Console:
@@ -41,7 +41,7 @@ class Console:
     ``App.serve``), for all its streams at once: no asyncio, whose modules and tasks would cost a cup about
     5 KB of heap for as long as it runs (issue 16)."""
 
-    def __init__(self, stream, out=None):
+    def __init__(self, stream, out):  # out: None for a stream only read
         import select
         self.s = stream
         self.out = out

@@ -24,12 +24,14 @@ _SAMPLE_MS = const(10)  # 100 Hz: each read_accel()/read_switch() call consumes 
 _SHAKE_MAX_MS = const(60000)
 _HOLD_MAX_MS = const(60000)
 HOLD_GAP_MS = const(60)  # a held button is pressed again only after it was up this long (a thumb; > debounce)
-_REST = (0, 0, _G_MMS2)  # cup standing upright
 
-# One period (20 samples = 200 ms, a 5 Hz hand shake) of sin() * 1000: ints, so no floats per sample.
-_SIN = (0, 309, 588, 809, 951, 1000, 951, 809, 588, 309,
-        0, -309, -588, -809, -951, -1000, -951, -809, -588, -309)
-_SHAKE_AMP = (25000, 6000, 12000)  # x, y, z amplitude in mm/s^2 (peak ~3.2 g on x/z)
+# One period (20 samples = 200 ms, a 5 Hz hand shake) of 128 + 125 * sin(k * 18 degrees): ints, so no floats
+# per sample, and a bytes constant, whose data stays in the firmware image (a tuple would take 200 bytes of
+# heap in the emulated cup's figure).
+_SIN = b"\x80\xa7\xc9\xe5\xf7\xfd\xf7\xe5\xc9\xa7\x80\x59\x37\x1b\x09\x03\x09\x1b\x37\x59"
+_AMP_X = const(25000)  # amplitude in mm/s^2 (peak ~3.2 g on x/z)
+_AMP_Y = const(6000)
+_AMP_Z = const(12000)
 _SWITCH_HALF = const(5)  # vibration switch toggles every 5 samples (50 ms) while shaking
 
 # Texts of boards/emulated_texts.py (schocken.text), the control lines' answers: a number each.
@@ -53,8 +55,7 @@ DEFAULT_SPEC = {
     "leds": 22,
     "brightness": common.DEFAULT_BRIGHTNESS,
     "sensor": "lis3dh",
-    "battery_divider": 1,
-    "pins": {},
+    "pins": {},  # no battery_divider: the emulated battery is set in millivolts (control line "battery")
 }
 
 
@@ -79,7 +80,7 @@ class EmulatedBoard:
         self._hold_ms = [0] * _N_BUTTONS
         self._until = [0] * _N_BUTTONS
         self._up_since = [clock.ticks_add(clock.ticks_ms(), -HOLD_GAP_MS)] * _N_BUTTONS  # last release
-        self._accel = list(_REST)
+        self._accel = [0, 0, _G_MMS2]
         self._switch = 0
         self._shake_left = 0  # samples of synthetic shake still to deliver
         self._phase = 0
@@ -123,9 +124,9 @@ class EmulatedBoard:
     def read_accel(self, buf):
         if self._shake_left > 0:
             k = self._phase % 20
-            buf[0] = _SHAKE_AMP[0] * _SIN[k] // 1000
-            buf[1] = _SHAKE_AMP[1] * _SIN[(k + 5) % 20] // 1000
-            buf[2] = _G_MMS2 + _SHAKE_AMP[2] * _SIN[(2 * k) % 20] // 1000
+            buf[0] = _AMP_X * (_SIN[k] - 128) // 125
+            buf[1] = _AMP_Y * (_SIN[(k + 5) % 20] - 128) // 125
+            buf[2] = _G_MMS2 + _AMP_Z * (_SIN[(2 * k) % 20] - 128) // 125
             for i in range(3):  # clipped as a real sensor saturates
                 v = buf[i]
                 buf[i] = -_ACCEL_LIMIT if v < -_ACCEL_LIMIT else _ACCEL_LIMIT if v > _ACCEL_LIMIT else v
@@ -141,8 +142,8 @@ class EmulatedBoard:
         self._phase += 1
         self._shake_left -= 1
         if self._shake_left == 0:
-            # "then rest": upright and still, switch open.
-            self._accel = list(_REST)
+            # "then rest": standing upright and still, switch open.
+            self._accel = [0, 0, _G_MMS2]
             self._switch = 0
         return level
 
@@ -177,13 +178,15 @@ class EmulatedBoard:
             if not words or words[0].startswith("#"):
                 return None
             cmd, args = words[0], words[1:]
-            # The arguments as ints, None where one is not: the parser raises nothing on bad input.
+            # The arguments as ints, None where one is not: the parser raises nothing on bad input. Compared
+            # one by one, not "in" a tuple: a tuple constant is an object kept with the module, a short string
+            # none (the emulation's heap counts in the emulated cup's figure).
             nums = []
             for a in args:
-                nums.append(int(a) if (a[1:] if a[:1] in ("-", "+") else a).isdigit() else None)
+                nums.append(int(a) if (a[1:] if a[:1] == "-" or a[:1] == "+" else a).isdigit() else None)
             one = nums[0] if len(nums) == 1 else None
             ms = 0  # how long the physical input lasts: a scaled clock (emulate.py --time-scale) runs fast
-            if cmd in ("press", "release"):
+            if cmd == "press" or cmd == "release":
                 if len(args) != 1:
                     return text(_USAGE_BUTTON, cmd, module=_TEXTS)
                 if one is None or not 0 <= one < _N_BUTTONS:
@@ -196,7 +199,7 @@ class EmulatedBoard:
                 self._holds &= ~(1 << one)  # an explicit edge ends a hold of that button, and one waiting
                 self._pending &= ~(1 << one)
             elif cmd == "hold":
-                n, ms = nums if len(nums) == 2 else (None, None)
+                n, ms = nums if len(nums) == 2 else [None, None]
                 if n is None or not 0 <= n < _N_BUTTONS or ms is None or not 0 < ms <= _HOLD_MAX_MS:
                     return text(_USAGE_HOLD, _HOLD_MAX_MS, module=_TEXTS)
                 self._pending |= 1 << n  # pressed at the next read that may (a hold sent before it waits)
@@ -208,7 +211,7 @@ class EmulatedBoard:
                                for v in nums]
                 self._shake_left = 0  # an explicit reading overrides a shake in progress
             elif cmd == "switch":
-                if one not in (0, 1):
+                if one != 0 and one != 1:
                     return text(_USAGE_SWITCH, module=_TEXTS)
                 self._switch = one
                 self._shake_left = 0
@@ -219,7 +222,7 @@ class EmulatedBoard:
                 self._phase = 0
                 ms = one
             elif cmd == "rng":
-                if len(args) != 1 or args[0] not in ("stuck", "ok"):
+                if len(args) != 1 or args[0] != "stuck" and args[0] != "ok":
                     return text(_USAGE_RNG, module=_TEXTS)
                 self._rng_stuck = args[0] == "stuck"
                 return None

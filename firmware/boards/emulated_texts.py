@@ -21,4 +21,5 @@ TEXTS = (
     "error: control line longer than %d bytes: dropped",  # 12 emulate._LINE_TOO_LONG
     "error: control line dropped: %s",  # 13 emulate._LINE_DROPPED
     "error: frame of %d bytes",  # 14 emulate._BAD_FRAME
+    "emulate.py: bad argument %r",  # 15 emulate._BAD_ARGUMENT
 )

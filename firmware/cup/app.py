@@ -31,7 +31,7 @@ _LED_EVERY = const(5)       # LED animation steps every 5th sample: 50 ms
 _MAX_QUEUED = const(16)
 _READ_SIZE = const(32)      # bytes per read of the link at most (a console gives 31: boards/common.py)
 _POLLIN = const(1)          # select.POLLIN
-_CTRL_C = const(b"\x03")    # interrupt character of the REPL (never valid in a JSON line)
+_CTRL_C = const(3)          # interrupt byte of the REPL (never valid in a JSON line); an int: no bytes object
 _TOO_LONG = const(18)
 _LOST = const(20)
 # A line longer than _SHORT_LINE is taken only while _LINE_RESERVE bytes stay free with it decoded: what the
@@ -47,14 +47,14 @@ except ImportError:  # CPython (the emulation's fallback) has no heap of its own
 
 
 class App:
-    def __init__(self, board, config, roller=None, splitter=None):
+    def __init__(self, board, config, roller, splitter):
         # The link's line buffer (1 KB, the largest block the cup keeps) is best made by the entry point
         # before it imports the app: on a small heap the import leaves no 1 KB hole (boot_select.boot,
         # emulate.main).
-        self.splitter = splitter or protocol.LineSplitter()
+        self.splitter = splitter or protocol.LineSplitter(protocol.MAX_LINE)  # None: made here
         self.board = board
-        self.roller = roller or Roller(board.urandom, radio_on=board.radio_on)
-        self.leds = DiceLeds(board.pixels)
+        self.roller = roller or Roller(board.urandom, None, board.radio_on)  # None: the board's
+        self.leds = DiceLeds(board.pixels, 1)  # at most the power cap (cup/leds.py); an int: no float object
         self.view = View(self.leds)
         self.reader = self.writer = None
         self.out = []               # messages waiting for write_one()
@@ -75,6 +75,7 @@ class App:
         self.buttons = buttons.Buttons(self.on_button, config.get("long_press_ms", buttons.LONG_MS))
         self.detector = ShakeDetector(board.sensor_kind)
         self.led_pass = 0
+        self.repl_link = False  # set by start_link()
 
     def send(self, msg):
         if len(self.out) >= _MAX_QUEUED:
@@ -91,7 +92,7 @@ class App:
 
     def internal_error(self, e):
         try:
-            self.send(protocol.error(protocol.E_INTERNAL, "%s: %s" % (type(e).__name__, e)))
+            self.send(protocol.error(protocol.E_INTERNAL, "%s: %s" % (type(e).__name__, e), None))
             self.view.refuse(self.cup)
         except Exception:  # out of memory even for the report: the task that called goes on regardless
             pass
@@ -111,9 +112,8 @@ class App:
             collect()  # the throw's objects in a swept heap, as a line's (on_line)
             self.cup.on_shake()
 
-    repl_link = False  # set by start_link()
-    sample_ms = _SAMPLE_MS  # for cup/tasks.py too: the pass period, the bytes per read of the link
-    read_size = _READ_SIZE
+    # The class's names stay at 17 (its dictionary's size step; one more takes it to 23 slots, 96 bytes).
+    sample_ms = _SAMPLE_MS  # for cup/tasks.py too: the pass period
 
     def took(self, buf, n, handle):
         """The ``n`` bytes just read into ``buf``: their lines to ``handle`` (``on_line``, bound once)."""
@@ -124,15 +124,11 @@ class App:
         try:
             self.splitter.scan(buf, handle, n)
         except Exception as e:  # the splitter's own small slices: where the line stands is unknown
-            self.read_failed(e)
-
-    def read_failed(self, e):
-        """A read or a scan failed: where the line in it ends is lost, so the line is dropped and answered."""
-        self.splitter.drop()
-        self.line_failed(e)
+            self.splitter.drop()  # as after a read that failed: the line is dropped and answered
+            self.line_failed(e)
 
     # --- the serial cup: one loop -------------------------------------------------------------------
-    def serve(self, extra=()):
+    def serve(self, extra):
         """Runs the cup on a link that can be polled (boards/common.py ``Console``) until interrupted: a pass
         over the inputs every 10 ms; between passes the link and the ``extra`` channels (the emulation's
         control channel: ``.link`` a Console, ``.step()`` False once it has ended), all waited for in one
@@ -161,8 +157,9 @@ class App:
             if link is not None and not resting:
                 try:
                     n = link.take(buf)
-                except MemoryError as e:
-                    self.read_failed(e)
+                except MemoryError as e:  # where the line in the read ends is lost: dropped and answered
+                    self.splitter.drop()
+                    self.line_failed(e)
                     resting = True  # not polled until the next pass (the garbage goes): no busy loop
                     poller.modify(link.s, 0)
                     n = 0
@@ -194,16 +191,16 @@ class App:
         try:
             if line is None:
                 return self.send(protocol.error(protocol.E_TOO_LONG, text(_TOO_LONG, protocol.MAX_LINE,
-                                                                          module="cup.texts")))
+                                                                          module="cup.texts"), None))
             for b in line:  # a blank line is skipped (no copy made to find out)
-                if b not in b" \t\r\n\x0b\x0c":
+                if b != 32 and not 9 <= b <= 13:  # not a space, tab, CR, LF, VT or FF
                     break
             else:
                 return
             try:
                 msg = protocol.decode(line, protocol.HOST_TO_CUP)
             except protocol.ProtocolError as e:
-                return self.send(protocol.error(e.code, e.msg))
+                return self.send(protocol.error(e.code, e.msg, None))
             if len(line) > _SHORT_LINE:
                 collect()
                 if mem_free() < _LINE_RESERVE:
@@ -236,11 +233,11 @@ class App:
         collect()  # the garbage of the attempt (the line's half-made objects) goes before the answer is made
         try:
             self.send(None if isinstance(e, MemoryError) else  # None: no_memory (_line), nothing to make now
-                      protocol.error(protocol.E_INTERNAL, "%s: %s" % (type(e).__name__, e)))
+                      protocol.error(protocol.E_INTERNAL, "%s: %s" % (type(e).__name__, e), None))
         except Exception:  # not even room in the queue: write_one() sends the answer made in advance
             self.owed += 1
 
-    def encode(self, msg, plain=False):
+    def encode(self, msg, plain):
         """A message -> what write_one() writes: its line (bytes), or its pieces (protocol.pieces: a list of
         bytes); signed, in one piece, in an authenticated session unless ``plain`` (an auth error)."""
         if self.session is not None:
@@ -254,14 +251,14 @@ class App:
             if self.session is None:
                 return (b'{"t": "error", "code": "no_memory", '
                         b'"msg": "no memory for this line: dropped, nothing changed"}\n')
-            msg = protocol.error(protocol.E_MEMORY, "no memory for this line: dropped, nothing changed")
+            msg = protocol.error(protocol.E_MEMORY, "no memory for this line: dropped, nothing changed", None)
         plain = msg.pop("_plain", False)
         err = None
-        for _ in (0, 1):
+        for _ in range(2):  # compiled as a counted loop: no object, where (0, 1) would keep a tuple
             try:
                 return self.encode(msg, plain)
             except protocol.ProtocolError as e:
-                err = protocol.error(e.code, e.msg)
+                err = protocol.error(e.code, e.msg, None)
                 break
             except MemoryError as e:
                 collect()  # the garbage the other tasks left: the second try usually fits
@@ -270,9 +267,10 @@ class App:
                 err = e
                 break
         if not isinstance(err, dict):
-            err = protocol.error(protocol.E_INTERNAL, text(_LOST, type(err).__name__, module="cup.texts"))
+            err = protocol.error(protocol.E_INTERNAL, text(_LOST, type(err).__name__, module="cup.texts"),
+                                 None)
         try:
-            return self.encode(err)
+            return self.encode(err, False)
         except Exception:
             return None
 
@@ -306,7 +304,7 @@ class App:
         self.reader, self.writer = self.board.link()
         self.repl_link = _repl_link(self.board, self.reader)
 
-    def main(self, extra=()):
+    def main(self, extra):
         """Runs the cup until interrupted, on the board's link: ``serve`` where the link can be polled, else
         the two asyncio tasks of cup/tasks.py. ``extra``: channels as ``serve`` takes them (each with a
         ``.task()`` coroutine for asyncio)."""
@@ -328,9 +326,9 @@ def _repl_link(board, reader):
             and stream is getattr(sys.stdin, "buffer", 0))
 
 
-def start(board, config, extra=(), splitter=None):
+def start(board, config, splitter):
     """Run the cup until interrupted. KeyboardInterrupt is never swallowed: a cup can always be reached."""
-    app = App(board, config, splitter=splitter)
-    app.main(extra)
+    app = App(board, config, None, splitter)
+    app.main(())
     return app
 

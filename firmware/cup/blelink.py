@@ -26,7 +26,7 @@ class Tracker:
         self.seq = 0
         self.battery = battery          # callable -> mV or None
         self.changed = None             # callable, called after every change
-        self._out = protocol.LineSplitter()
+        self._out = protocol.LineSplitter(protocol.MAX_LINE)
 
     def _set(self, **kw):
         dirty = False

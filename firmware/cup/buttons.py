@@ -28,10 +28,10 @@ LONG = const(3)
 
 
 class Buttons:
-    def __init__(self, handler, long_ms=LONG_MS, debounce_ms=_DEBOUNCE_MS):
+    def __init__(self, handler, long_ms):  # no defaults: a function with them is twice the size in the heap
         self.handler = handler          # handler(button, event, was_long)
         self.long_ms = long_ms
-        self.debounce_ms = debounce_ms
+        self.debounce_ms = _DEBOUNCE_MS
         self.stable = 0                 # debounced levels
         self.raw = 0
         self.raw_since = 0

@@ -103,7 +103,7 @@ class Cup:
         # A flash that refuses the state leaves none (cup.store): the cup plays on, and says so at every step
         # it could not save (a reset now would start it afresh).
         if self.store is not None and not self.store.save(self.snapshot()):
-            self.send(protocol.error(protocol.E_INTERNAL, text(_NOT_SAVED, module="cup.texts")))
+            self.send(protocol.error(protocol.E_INTERNAL, text(_NOT_SAVED, module="cup.texts"), None))
 
     # --- physical inputs ----------------------------------------------------------------------------
     # Few methods, each with branches: every method is an object in the cup's heap for as long as it runs

@@ -19,7 +19,7 @@ So BRIGHTNESS_CAP = (300 - 22 * 1) / (22 * 60) = 0.2106: all 22 pixels white at 
 22 + 1320 * int(255 * 0.2106) / 255 = 296 mA. ``DiceLeds`` never sets a brightness above it, and
 puts the brightness back if something else raised it.
 
-Refresh (``show_die``, ``clear_die``, ``status``, ``update``) allocates nothing: colors are
+A view change (``show_die``, ``status``, ``refresh``, ``flash``, ``update``) allocates nothing: colors are
 0xRRGGBB small ints, the pixel object's buffers are made once, arithmetic is on small ints.
 """
 
@@ -58,10 +58,12 @@ DIE = const(0xFFFFFF)  # a rolled die
 DIE_KEPT = const(0xFF8000)  # a die set aside ("rausgelegt")
 ON_TURN = const(0x00FF00)  # green: this cup's turn
 WAITING = const(0x0000FF)  # blue: another player's turn
-THROW_1 = const(0x00FFFF)  # cyan: one throw used
-THROW_2 = const(0xFFFF00)  # yellow: two throws used
-THROW_3 = const(0xFF6000)  # orange: all three throws used
-THROWS = (ON_TURN, THROW_1, THROW_2, THROW_3)  # index = throws used
+_THROW_1 = const(0x00FFFF)  # cyan: one throw used
+_THROW_2 = const(0xFFFF00)  # yellow: two throws used
+_THROW_3 = const(0xFF6000)  # orange: all three throws used
+# Index = throws used. The three colors are names only here (private constants): a module's names beyond 23
+# would take its table of names to the next size, 96 bytes more of the cup's heap.
+THROWS = (ON_TURN, _THROW_1, _THROW_2, _THROW_3)
 REFUSED = const(0xFF0000)  # red, flashed (``flash``): shake not accepted
 LOST = const(0xFF0000)  # red, steady: lost the round
 WON = const(0xFFFFFF)  # white: won the round
@@ -79,17 +81,19 @@ _TICKS_HALF = const(0x20000000)
 class DiceLeds:
     """Views on an Adafruit-``neopixel``-compatible ``pixels`` object of at least 22 pixels.
 
-    Every view method writes the pixels and calls ``pixels.show()`` unless ``show`` is False
-    (to batch several changes into one write). ``max_brightness`` is clamped to BRIGHTNESS_CAP.
+    ``show_die``, ``status`` and ``clear`` set pixels; ``refresh`` writes them (``pixels.show()``), so a view
+    change of several pixels is one write. ``flash`` and ``update`` write themselves. ``max_brightness`` is
+    clamped to BRIGHTNESS_CAP. No argument has a default: a function with defaults is an object twice the
+    size in the cup's heap (docs/benchmarks.md, issue 16).
     """
 
-    def __init__(self, pixels, max_brightness=BRIGHTNESS_CAP):
+    def __init__(self, pixels, max_brightness):
         if len(pixels) < N_PIXELS:
             from schocken import text
             raise ValueError(text(_FEW_PIXELS, N_PIXELS, module="cup.texts"))
         self._px = pixels
         pixels.auto_write = False  # one write per view change, not one per pixel
-        self._cap = min(max(max_brightness, 0.0), BRIGHTNESS_CAP)
+        self._cap = min(max(max_brightness, 0), BRIGHTNESS_CAP)  # 0, not 0.0: a float constant is an object
         self.max_brightness = self._cap  # an attribute, not a property: no method object in the heap
         self._flashing = False
         self._flash = OFF  # the flashing status color
@@ -98,6 +102,7 @@ class DiceLeds:
         self._flash_lit = False
         self.brightness = self._cap
         self.clear()
+        self.refresh()
 
     @property
     def brightness(self):
@@ -106,18 +111,17 @@ class DiceLeds:
     @brightness.setter
     def brightness(self, value):
         # Clamp to the power cap: a higher request is not an error, it just cannot happen.
-        self._px.brightness = min(max(value, 0.0), self._cap)
+        self._px.brightness = min(max(value, 0), self._cap)
 
-    def _show(self, show):
-        if not show:
-            return
+    def refresh(self):
+        """Write what was set to the LEDs."""
         px = self._px
         if px.brightness > self._cap:  # someone raised it behind our back: enforce the cap
             self.brightness = self._cap
         px.show()
 
-    def show_die(self, slot, face, color=DIE, show=True):
-        """Show ``face`` (1..6; 0 = blank) on die ``slot`` (0..2) in ``color``."""
+    def show_die(self, slot, face, color):
+        """Set ``face`` (1..6; 0 = blank) on die ``slot`` (0..2) in ``color``."""
         if not 0 <= slot < N_DICE or not 0 <= face <= 6:
             from schocken import text
             raise ValueError(text(_SLOT_FACE, module="cup.texts"))
@@ -125,30 +129,22 @@ class DiceLeds:
         base = slot * PIPS_PER_DIE
         for p in range(PIPS_PER_DIE):
             self._px[base + p] = color if (mask >> p) & 1 else OFF
-        self._show(show)
 
-    def refresh(self):
-        """Push what was set with show=False to the LEDs."""
-        self._show(True)
-
-    def clear_die(self, slot, show=True):
-        self.show_die(slot, 0, OFF, show)
-
-    def status(self, color, show=True):
-        """Steady status color (stops a flash)."""
+    def status(self, color):
+        """Set a steady status color (stops a flash)."""
         self._flashing = False
         self._px[STATUS_INDEX] = color
-        self._show(show)
 
-    def flash(self, color, now_ms, period_ms=250):
-        """Flash the status pixel in ``color`` (e.g. REFUSED); call ``update`` from the loop."""
+    def flash(self, color, now_ms, period_ms):
+        """Flash the status pixel in ``color`` (e.g. REFUSED), lit now and every other ``period_ms``; call
+        ``update`` from the loop."""
         self._flashing = True
         self._flash = color
         self._flash_period = period_ms
         self._flash_next = (now_ms + period_ms) & _TICKS_MAX
         self._flash_lit = True
         self._px[STATUS_INDEX] = color
-        self._show(True)
+        self.refresh()
 
     def update(self, now_ms):
         """Advance a flash; ``now_ms`` from ``time.ticks_ms()``. Returns True if it wrote."""
@@ -160,26 +156,11 @@ class DiceLeds:
         self._flash_next = (self._flash_next + self._flash_period) & _TICKS_MAX
         self._flash_lit = not self._flash_lit
         self._px[STATUS_INDEX] = self._flash if self._flash_lit else OFF
-        self._show(True)
+        self.refresh()
         return True
 
-    def clear(self, show=True):
+    def clear(self):
+        """Set every pixel off (stops a flash)."""
         self._flashing = False
         for i in range(N_PIXELS):
             self._px[i] = OFF
-        self._show(show)
-
-    def frame(self):
-        """The 22 * 3 GRB bytes on the wire now, computed from the pixels' colors and brightness as neopixel
-        scales them (``int(value * brightness)``). For tests and diagnostics: it allocates, the views do
-        not."""
-        px = self._px
-        b = px.brightness
-        out = bytearray(N_PIXELS * 3)
-        for i in range(N_PIXELS):
-            r, g, bl = px[i]
-            o = i * 3
-            out[o] = int(g * b)
-            out[o + 1] = int(r * b)
-            out[o + 2] = int(bl * b)
-        return out

@@ -40,7 +40,9 @@ GRB = "GRB"  # WS2812B wire order, the default as in neopixel.NeoPixel
 
 
 class Pixels:
-    def __init__(self, n, write, bpp=_BPP, brightness=1.0, auto_write=True, pixel_order=GRB):
+    # neopixel.NeoPixel's arguments after its pin, every one given (Adafruit's defaults: 3, 1.0, True, GRB): a
+    # function with defaults is an object twice the size in the cup's heap (docs/benchmarks.md).
+    def __init__(self, n, write, bpp, brightness, auto_write, pixel_order):
         if bpp != _BPP:
             from schocken import text
             raise ValueError(text(_BPP_3, module="cup.texts"))
@@ -83,9 +85,9 @@ class Pixels:
 
     @brightness.setter
     def brightness(self, value):
-        value = min(max(value, 0.0), 1.0)
+        value = min(max(value, 0), 1.0)  # 0, not 0.0: a float constant is an object kept with the module
         change = value - self._brightness
-        if -0.001 < change < 0.001:  # adafruit_pixelbuf ignores tiny changes; so must we
+        if abs(change) < 0.001:  # adafruit_pixelbuf ignores tiny changes; so must we
             return
         self._brightness = value
         lut = self._lut

@@ -40,6 +40,7 @@ except ImportError:
     def const(x):
         return x
 
+from schocken import text
 
 RCT_CUTOFF = const(7)
 APT_WINDOW = const(512)
@@ -50,12 +51,14 @@ STARTUP_SAMPLES = const(1024)
 _REJECT = const(252)  # first byte value that is drawn again (252 = 6 * 42)
 _CHUNK = const(64)  # bytes per source read: one call (and at most one bytes object) per 64 bytes
 
-# Reasons, kept as module strings so a failure allocates nothing but the exception.
-_NOT_CHECKED = "health not checked"
-FAIL_RCT = "repetition count test failed"
-FAIL_APT = "adaptive proportion test failed"
-FAIL_HIST = "proportion test failed"
-FAIL_SOURCE = "random source failed"
+# Reasons (``reason``), by number: texts of cup.texts (schocken.text), loaded only for the RollRefused a
+# failure raises. A string constant longer than ten characters is an object in the heap for as long as the
+# module is loaded.
+_NOT_CHECKED = const(27)
+FAIL_RCT = const(28)
+FAIL_APT = const(29)
+FAIL_HIST = const(30)
+FAIL_SOURCE = const(31)
 
 
 class RollRefused(Exception):
@@ -65,21 +68,21 @@ class RollRefused(Exception):
 class Roller:
     """Rolls dice from ``urandom(n) -> bytes``.
 
-    ``readinto(buf)``, if given, fills a bytearray in place instead (e.g. a register-reading RNG);
-    then ``roll_into`` allocates nothing at all. ``radio_on()``, if given, is called before the
-    startup test (the ESP32's RNG needs the radio on).
+    ``readinto(buf)``, if not None, fills a bytearray in place instead (e.g. a register-reading RNG);
+    then ``roll_into`` allocates nothing at all. ``radio_on()``, if not None, is called before the
+    startup test (the ESP32's RNG needs the radio on). No argument has a default: a function with
+    defaults is an object twice the size in the cup's heap (docs/benchmarks.md).
     """
 
-    def __init__(self, urandom, readinto=None, radio_on=None):
+    def __init__(self, urandom, readinto, radio_on):
         self._urandom = urandom
         self._readinto = readinto
         self._radio_on = radio_on
         self._buf = bytearray(_CHUNK)  # target for readinto, allocated once
         self._pool = self._buf  # current chunk of tested bytes
-        self._pos = _CHUNK  # next unused byte in _pool; _CHUNK means empty
-        self.healthy = False  # nothing may be rolled before the startup test passed
-        self.reason = _NOT_CHECKED
-        self.failed_at = -1  # which byte of its chunk tripped a continuous test (bench/rng_health.py)
+        # Nothing may be rolled before the startup test passed. failed_at: which byte of its chunk tripped a
+        # continuous test (bench/rng_health.py).
+        self._fail(-1, _NOT_CHECKED)
         self._reset_tests()
 
     def _reset_tests(self):
@@ -89,11 +92,11 @@ class Roller:
         self._apt_b = 0
         self._apt_i = 0
 
-    def _fail(self, reason, at=-1):
+    def _fail(self, at, reason):
         self.healthy = False
         self.reason = reason
         self.failed_at = at
-        self._pos = _CHUNK  # drop the rest of the chunk: it failed the tests
+        self._pos = _CHUNK  # next unused byte in _pool, _CHUNK: none; the rest of a chunk that failed goes
         return False
 
     def _fill(self):
@@ -105,9 +108,9 @@ class Roller:
             else:
                 chunk = self._urandom(_CHUNK)
                 if len(chunk) != _CHUNK:
-                    return self._fail(FAIL_SOURCE)
+                    return self._fail(-1, FAIL_SOURCE)
         except Exception:  # a dead source is a failed source, not a crash
-            return self._fail(FAIL_SOURCE)
+            return self._fail(-1, FAIL_SOURCE)
         # Test state in locals: attribute access per byte is slow in MicroPython.
         ra = self._rct_a
         rb = self._rct_b
@@ -119,7 +122,7 @@ class Roller:
             if x == ra:
                 rb += 1
                 if rb >= RCT_CUTOFF:
-                    return self._fail(FAIL_RCT, i)
+                    return self._fail(i, FAIL_RCT)
             else:
                 ra = x
                 rb = 1
@@ -131,7 +134,7 @@ class Roller:
                 if x == aa:
                     ab += 1
                     if ab >= APT_CUTOFF:
-                        return self._fail(FAIL_APT, i)
+                        return self._fail(i, FAIL_APT)
                 ai += 1
                 if ai == APT_WINDOW:
                     ai = 0
@@ -144,16 +147,14 @@ class Roller:
         self._pos = 0
         return True
 
-    def health_check(self, n=STARTUP_SAMPLES):
-        """Startup test over at least ``n`` (>= 1024) fresh bytes; sets and returns ``healthy``."""
+    def health_check(self):
+        """Startup test over STARTUP_SAMPLES fresh bytes; sets and returns ``healthy``."""
         if self._radio_on is not None:
             self._radio_on()
         self.healthy = False
         self._reset_tests()
         self._pos = _CHUNK
-        if n < STARTUP_SAMPLES:
-            n = STARTUP_SAMPLES
-        windows = (n + APT_WINDOW - 1) // APT_WINDOW
+        windows = (STARTUP_SAMPLES + APT_WINDOW - 1) // APT_WINDOW
         counts = bytearray(256)  # boot only; counts stop at HIST_CUTOFF so a byte suffices
         for _ in range(windows):
             for v in range(256):
@@ -165,7 +166,7 @@ class Roller:
                 self._pos += 1
                 c = counts[x] + 1
                 if c >= HIST_CUTOFF:
-                    return self._fail(FAIL_HIST)
+                    return self._fail(-1, FAIL_HIST)
                 counts[x] = c
         self._pos = _CHUNK  # startup samples are not used for rolls
         self.healthy = True
@@ -179,14 +180,14 @@ class Roller:
         ``buf`` may be partly written and must be ignored).
         """
         if not self.healthy:
-            raise RollRefused(self.reason)
+            raise RollRefused(text(self.reason, module="cup.texts"))
         pool = self._pool
         pos = self._pos
         i = 0
         while i < n:
             if pos >= _CHUNK:
                 if not self._fill():
-                    raise RollRefused(self.reason)
+                    raise RollRefused(text(self.reason, module="cup.texts"))
                 pool = self._pool
                 pos = 0
             x = pool[pos]
@@ -201,11 +202,11 @@ class Roller:
         """``n`` bytes that passed the same continuous tests as the dice (for a fair-play seed, a commitment
         nonce, a session nonce). Raises ``RollRefused`` like ``roll_into``."""
         if not self.healthy:
-            raise RollRefused(self.reason)
+            raise RollRefused(text(self.reason, module="cup.texts"))
         out = bytearray(n)
         for i in range(n):
             if self._pos >= _CHUNK and not self._fill():
-                raise RollRefused(self.reason)
+                raise RollRefused(text(self.reason, module="cup.texts"))
             out[i] = self._pool[self._pos]
             self._pos += 1
         return bytes(out)

@@ -108,7 +108,7 @@ _SLOTS = const(25)
 
 
 class ShakeDetector:
-    def __init__(self, sensor="accel"):
+    def __init__(self, sensor):  # "accel" or "switch"; no default: a function with one is twice the size
         if sensor != "accel" and sensor != "switch":
             from schocken import text
             raise ValueError(text(_SENSOR, module="cup.texts"))

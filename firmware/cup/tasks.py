@@ -16,11 +16,11 @@ except ImportError:
 from cup.clock import sleep_ms
 
 _RETRY_MS = const(10)       # after a read that failed for memory: the inputs run, the garbage goes
+_READ_SIZE = const(32)      # bytes per read of the link at most (BLE's reader gives what one write brought)
 
 
 class Tasks:
-    """The two tasks of one app, with the app's pass period and bytes per read (``App.sample_ms``,
-    ``App.read_size``)."""
+    """The two tasks of one app, with the app's pass period (``App.sample_ms``)."""
 
     def __init__(self, app):
         self.app = app
@@ -40,12 +40,13 @@ class Tasks:
     async def link_in(self):
         app = self.app
         reader, handle = app.reader, app.on_line
-        buf = bytearray(app.read_size)  # what has come, made once
+        buf = bytearray(_READ_SIZE)  # what has come, made once
         while True:
             try:
                 n = await reader.readinto(buf)
-            except MemoryError as e:
-                app.read_failed(e)
+            except MemoryError as e:  # where the line in the read ends is lost: dropped and answered
+                app.splitter.drop()
+                app.line_failed(e)
                 await sleep_ms(_RETRY_MS)
                 continue
             if not n:

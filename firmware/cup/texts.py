@@ -35,4 +35,9 @@ TEXTS = (
     "pixel_order must be a permutation of RGB",  # 24 pixels._ORDER
     "sensor must be 'accel' or 'switch'",  # 25 shake._SENSOR
     "stdio_link() on CPython: pass link=(reader, writer) to the emulated board",  # 26 common._NO_STDIO
+    "health not checked",  # 27 roller._NOT_CHECKED
+    "repetition count test failed",  # 28 roller.FAIL_RCT
+    "adaptive proportion test failed",  # 29 roller.FAIL_APT
+    "proportion test failed",  # 30 roller.FAIL_HIST
+    "random source failed",  # 31 roller.FAIL_SOURCE
 )

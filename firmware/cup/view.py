@@ -17,6 +17,7 @@ from cup import leds
 from cup.clock import ticks_ms, ticks_diff, ticks_add
 
 _REFUSE_MS = const(1000)
+_FLASH_MS = const(250)      # the refusal's flash: on and off every quarter second
 _DONE = const(0x8000FF)       # violet: stood, throw hidden, waiting for the round to end
 _READY = const(0xFF0080)      # pink: round over, press to reveal (yellow is two throws used)
 _ALONE = const(0x282828)      # dim white: alone at a paper-Deckel table, not on turn
@@ -43,9 +44,9 @@ class View:
                 value, color = turn.values[slot], leds.DIE_KEPT
             elif cup.peeking or cup.state == "revealed":
                 value, color = turn.values[slot], leds.DIE
-            self.leds.show_die(slot, value, color, show=False)  # face 0: blank
+            self.leds.show_die(slot, value, color)  # face 0: blank
         if self.refusing_until is None:
-            self.leds.status(self._status_color(cup), show=False)
+            self.leds.status(self._status_color(cup))
         self.leds.refresh()
 
     def _status_color(self, cup):
@@ -68,11 +69,12 @@ class View:
     def refuse(self, cup):
         now = ticks_ms()
         self.refusing_until = ticks_add(now, _REFUSE_MS)
-        self.leds.flash(leds.REFUSED, now)
+        self.leds.flash(leds.REFUSED, now, _FLASH_MS)
 
     def error(self, cup):
         self.failed = True
         self.leds.status(leds.ERROR)
+        self.leds.refresh()
 
     def tick(self, cup):
         """Called by the LED task every few ms: advances a flash and ends it after a second."""
@@ -82,5 +84,6 @@ class View:
         if ticks_diff(now, self.refusing_until) >= 0:
             self.refusing_until = None
             self.leds.status(self._status_color(cup))
+            self.leds.refresh()
         else:
             self.leds.update(now)

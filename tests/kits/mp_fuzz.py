@@ -144,7 +144,7 @@ def main(n, seed):
 
     def on_line(item):  # as App.on_line: the line is a memoryview into the splitter's buffer
         if item is None:
-            return out.append(protocol.error(protocol.E_TOO_LONG, "long"))
+            return out.append(protocol.error(protocol.E_TOO_LONG, "long", None))
         for b in item:
             if b not in b" \t\r\n\x0b\x0c":
                 break
@@ -153,13 +153,13 @@ def main(n, seed):
         try:
             msg = protocol.decode(item, protocol.HOST_TO_CUP)
         except protocol.ProtocolError as e:
-            return out.append(protocol.error(e.code, e.msg))
+            return out.append(protocol.error(e.code, e.msg, None))
         except MemoryError:
-            return out.append(protocol.error(protocol.E_MEMORY, "no memory"))
+            return out.append(protocol.error(protocol.E_MEMORY, "no memory", None))
         cup.on_message(msg)
 
     r = Lcg(seed)
-    splitter = protocol.LineSplitter()
+    splitter = protocol.LineSplitter(protocol.MAX_LINE)
     previous = []
     errors = accepted = failed = longs = 0
     gc.collect()
@@ -185,11 +185,11 @@ def main(n, seed):
         before = snapshot(cup)
         del out[:]
         try:
-            splitter.scan(first, on_line)  # bytes arrive in pieces, as from the serial port
+            splitter.scan(first, on_line, -1)  # bytes arrive in pieces, as from the serial port
             while pads > 0:
-                splitter.scan(pad[:pads], on_line)
+                splitter.scan(pad[:pads], on_line, -1)
                 pads -= len(pad)
-            splitter.scan(last, on_line)
+            splitter.scan(last, on_line, -1)
         except Exception as e:  # the one thing that must never happen
             failed += 1
             print("FAIL line %d crashed: %s %r" % (i, type(e).__name__, first[:80]))

@@ -15,13 +15,18 @@ class RuleError(ValueError):
     """A move, an input or a rule option that the rules do not allow. The message names the problem."""
 
 
-def text(n, *args, module="schocken.texts"):
-    """Text number ``n`` of a texts module (this package's schocken.texts, or the cup's cup.texts), formatted
-    with ``args``. The module is loaded for the one message and, on MicroPython, dropped again at once: a cup
-    keeps none of the texts it might send (each a string object in heap while loaded: docs/benchmarks.md),
-    only a number per place that raises one. A cup with no room to load the module says which text it means
-    instead ("cup.texts 10"): the error still goes out with its code, which is what a host acts on."""
+def text(n, *args, **keywords):
+    """Text number ``n`` of a texts module (``module=``: this package's schocken.texts unless named, or the
+    cup's cup.texts), formatted with ``args``. The module is loaded for the one message and, on MicroPython,
+    dropped again at once: a cup keeps none of the texts it might send (each a string object in heap while
+    loaded: docs/benchmarks.md), only a number per place that raises one. A cup with no room to load the
+    module says which text it means instead ("cup.texts 10"): the error still goes out with its code, which is
+    what a host acts on."""
     import sys
+    # module= read from ``**``: a keyword-only argument with a default would keep a dict in a cup's heap.
+    module = keywords.pop("module", "schocken.texts")
+    if keywords:  # a misspelt keyword, named
+        raise TypeError(*keywords)
     modules = sys.modules
     texts = modules.get(module)
     if texts is None:

@@ -89,15 +89,15 @@ class LineSplitter:
     fragment a cup's heap. ``scan`` hands each line over in place (the cup); ``feed`` returns copies (the
     host)."""
 
-    def __init__(self, limit=MAX_LINE):
+    def __init__(self, limit):  # MAX_LINE on the link; no default: a function with one is twice the size
         self.limit = limit
         self.buf = bytearray(limit)
         self.n = 0
         self.skipping = False
 
-    def scan(self, data, handle, size=-1):
-        """Calls ``handle(line)`` for every line ``data`` (its first ``size`` bytes, if given: a reader's
-        buffer) completes: a memoryview of the line (without newline) in the splitter's buffer, valid only
+    def scan(self, data, handle, size):
+        """Calls ``handle(line)`` for every line ``data`` (its first ``size`` bytes: a reader's buffer; -1 for
+        all of it) completes: a memoryview of the line (without newline) in the splitter's buffer, valid only
         during the call, or None for an overlong line. A line is never copied, so its length costs no heap. If
         ``handle`` raises, the exception propagates with the splitter ready for the next line; the rest of
         ``data`` is lost."""
@@ -137,7 +137,7 @@ class LineSplitter:
     def feed(self, data):
         """Returns a list of complete lines (bytes, without newline); an overlong line appears as None."""
         out = []
-        self.scan(data, lambda line: out.append(None if line is None else bytes(line)))
+        self.scan(data, lambda line: out.append(None if line is None else bytes(line)), -1)
         return out
 
 
@@ -156,7 +156,7 @@ def _kind_ok(value, kind):
         if not isinstance(value, str) or not value or len(value) > 128:
             return False
         for ch in value:
-            if ch not in "0123456789abcdef":
+            if not ("0" <= ch <= "9" or "a" <= ch <= "f"):  # one-character strings: no objects of the module
                 return False
         return True
     if kind == "d":
@@ -193,7 +193,7 @@ def validate(msg, table):
 
 def decode(line, table):
     """One received line (bytes, bytearray, memoryview or str; newline allowed) -> validated message dict."""
-    if len(line) > MAX_LINE or (len(line) == MAX_LINE and line[-1:] not in (b"\n", "\n")):
+    if len(line) > MAX_LINE or (len(line) == MAX_LINE and line[-1:] != b"\n" and line[-1:] != "\n"):
         raise ProtocolError(E_TOO_LONG, text(_LINE_TOO_LONG, MAX_LINE))
     if not isinstance(line, str) and not _IN_PLACE:
         try:
@@ -240,7 +240,9 @@ def line(body):
     return data
 
 
-def error(code, msg, re=None):
+def error(code, msg, re):
+    """An error message; ``re`` (None: left out) names the message it answers. No default: a function with
+    defaults is an object twice the size in a cup's heap (docs/benchmarks.md)."""
     out = {"t": "error", "code": code, "msg": msg}
     if re is not None:
         out["re"] = re

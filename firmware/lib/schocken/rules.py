@@ -80,7 +80,7 @@ class Rules:
     drop_penalty = 0            # Deckel for a player who drops his dice
     final_opener = "first_half_loser"  # or "last_loser": the second half's loser, who lost the last round
 
-    def __init__(self, name="standard", **options):
+    def __init__(self, name, **options):  # name: a preset ("standard", ...); no default (a cup's heap)
         if name not in PRESETS:
             raise RuleError(text(_UNKNOWN_SET, name, ", ".join(sorted(PRESETS))))
         self.name = name

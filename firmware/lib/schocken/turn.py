@@ -51,7 +51,7 @@ ASIDE = 2      # set aside for good (an earlier throw, or a six turned into a on
 
 
 class Turn:
-    def __init__(self, rules, limit=None):
+    def __init__(self, rules, limit):  # limit None: the rules' max_throws (the round's opener)
         self.rules = rules
         self.limit = rules.max_throws if limit is None else limit
         if not 1 <= self.limit <= rules.max_throws:

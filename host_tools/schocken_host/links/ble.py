@@ -67,7 +67,7 @@ class _BleTransport(Transport):
         """Connect (again): scan for the cup if needed, connect, exchange the MTU, subscribe. Tries
         ``attempts`` times with doubling pauses; raises TransportClosed when the cup stays away."""
         self.queue = asyncio.Queue()
-        self.splitter = protocol.LineSplitter()
+        self.splitter = protocol.LineSplitter(protocol.MAX_LINE)
         self.write_lock = asyncio.Lock()
         self.closed = False
         if self.connected:
@@ -306,7 +306,7 @@ class BumbleTransport(_BleTransport):
 
     async def _connect(self):
         address = await self.central.find(self.cup, self.address, timeout=self.connect_timeout / 2)
-        self.splitter = protocol.LineSplitter()
+        self.splitter = protocol.LineSplitter(protocol.MAX_LINE)
         conn, peer, rx, mtu = await self.central.connect(address, self._on_data, self._on_disconnected)
         self.connection, self.peer, self.rx, self.mtu = conn, peer, rx, mtu
 
@@ -362,7 +362,7 @@ class BleakTransport(_BleTransport):
         if factory is None:
             from bleak import BleakClient as factory
         target = await self._find()
-        self.splitter = protocol.LineSplitter()
+        self.splitter = protocol.LineSplitter(protocol.MAX_LINE)
         client = factory(target, disconnected_callback=self._on_disconnected, services=[SERVICE_UUID])
         self.connection = client
         async with _adapter_lock():

@@ -41,10 +41,10 @@ DIE_COLORS = {
 
 STATUS_COLORS = {
     "green": (0, 255, 0),       # leds.ON_TURN
-    "cyan": (0, 255, 255),      # leds.THROW_1
-    "yellow": (255, 255, 0),    # leds.THROW_2
+    "cyan": (0, 255, 255),      # leds.THROWS[1]
+    "yellow": (255, 255, 0),    # leds.THROWS[2]
     "pink": (255, 0, 128),      # view._READY
-    "orange": (255, 96, 0),     # leds.THROW_3
+    "orange": (255, 96, 0),     # leds.THROWS[3]
     "blue": (0, 0, 255),        # leds.WAITING
     "red": (255, 0, 0),         # leds.REFUSED (flashing), LOST, view.HALF_LOST
     "white": (255, 255, 255),   # leds.WON

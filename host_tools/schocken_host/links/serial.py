@@ -33,7 +33,7 @@ class SerialLink(Transport):
         self.queue = None
         self.loop = None
         self.thread = None
-        self.splitter = protocol.LineSplitter()
+        self.splitter = protocol.LineSplitter(protocol.MAX_LINE)
         self.fd = None                # the port's descriptor while the loop reads it
         self.closed = False
 
@@ -65,7 +65,7 @@ class SerialLink(Transport):
         if self.closed:  # closed while the connection was being made
             self._close_port()
             raise TransportClosed("link.closed", name=self.port)
-        self.splitter = protocol.LineSplitter()
+        self.splitter = protocol.LineSplitter(protocol.MAX_LINE)
         self.fd = _fileno(self.serial)
         if self.fd is None:
             self.thread = threading.Thread(target=self._reader, name=self.name, daemon=True)
