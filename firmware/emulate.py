@@ -37,6 +37,7 @@ _LINE_TOO_LONG = const(12)
 _LINE_DROPPED = const(13)
 _BAD_FRAME = const(14)
 _BAD_ARGUMENT = const(15)
+_NO_HEAP = const(16)
 
 
 class ScriptedRoller(Roller):
@@ -149,6 +150,8 @@ class Control:
                 return self.cheat.arm(words[1:])
             return self.cheat.inject(line.strip()[len(verb):])
         if verb == "mem":  # live heap, for bench/cup_firmware.py: answered by ``step``, after this frame
+            if not MICROPYTHON:  # CPython's asyncio path has no step, and no heap of the cup's own to count
+                return text(_NO_HEAP, module=_TEXTS)
             self.mem_asked = True
             return None
         return self.board.apply_control(line)

@@ -3,6 +3,7 @@ a pseudo-terminal) and the control channel (buttons, shakes); LED frames are rea
 board."""
 
 import json
+import time
 
 import pytest
 
@@ -230,6 +231,15 @@ def test_same_firmware_under_cpython():
         done = cup.stand()
         rev = cup.request("revealed", t="reveal", round=1)
         assert hostside.check_reveal(Rules("standard"), None, done["commit"], rev).label == "Schock 5"
+        seen = len(cup.cup.control_errors)
+        cup.cup.control("mem")  # no heap of the cup's own to count: said, not left unanswered
+        end = time.time() + 5
+
+        def said():
+            return any(x.startswith("error: mem:") for x in cup.cup.control_errors[seen:])
+        while not said() and time.time() < end:
+            time.sleep(0.02)
+        assert said(), cup.cup.control_errors
     finally:
         cup.close()
 

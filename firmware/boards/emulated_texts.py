@@ -22,4 +22,5 @@ TEXTS = (
     "error: control line dropped: %s",  # 13 emulate._LINE_DROPPED
     "error: frame of %d bytes",  # 14 emulate._BAD_FRAME
     "emulate.py: bad argument %r",  # 15 emulate._BAD_ARGUMENT
+    "error: mem: the CPython emulation has no heap of its own to count",  # 16 emulate._NO_HEAP
 )
