@@ -65,6 +65,12 @@ class RollRefused(Exception):
     """The RNG is not (or no longer) healthy: the cup must not roll and shows an error."""
 
 
+def _refused(reason):
+    # The exception with the reason's text (what the cup says on the wire), made here: with the call in them
+    # the raising methods' frames would be more than 11 words, taken from the heap (docs/firmware.md).
+    return RollRefused(text(reason, module="cup.texts"))
+
+
 class Roller:
     """Rolls dice from ``urandom(n) -> bytes``.
 
@@ -180,14 +186,14 @@ class Roller:
         ``buf`` may be partly written and must be ignored).
         """
         if not self.healthy:
-            raise RollRefused(text(self.reason, module="cup.texts"))
+            raise _refused(self.reason)
         pool = self._pool
         pos = self._pos
         i = 0
         while i < n:
             if pos >= _CHUNK:
                 if not self._fill():
-                    raise RollRefused(text(self.reason, module="cup.texts"))
+                    raise _refused(self.reason)
                 pool = self._pool
                 pos = 0
             x = pool[pos]
@@ -202,11 +208,11 @@ class Roller:
         """``n`` bytes that passed the same continuous tests as the dice (for a fair-play seed, a commitment
         nonce, a session nonce). Raises ``RollRefused`` like ``roll_into``."""
         if not self.healthy:
-            raise RollRefused(text(self.reason, module="cup.texts"))
+            raise _refused(self.reason)
         out = bytearray(n)
         for i in range(n):
             if self._pos >= _CHUNK and not self._fill():
-                raise RollRefused(text(self.reason, module="cup.texts"))
+                raise _refused(self.reason)
             out[i] = self._pool[self._pos]
             self._pos += 1
         return bytes(out)
