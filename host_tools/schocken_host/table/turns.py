@@ -32,9 +32,7 @@ class Turns:
         p = st.players[s]
         if st.round == round_id and p.revealed is not None:
             return  # its throw is public and checked already
-        # The limit is the first throw's of the round: None for the opener, and for the first seat to play
-        # when those before it were ruled out before their turn.
-        lim = limit if kind == "throw_off" else (None if pos == 0 or st.round != round_id else st.limit)
+        lim = self._limit_of(round_id, kind, limit, pos)
         # Ask first: a cup that kept its state (the host restarted, the link dropped) goes on with it.
         status = await self.ask_status(s)
         if _holds(status, round_id):
@@ -68,6 +66,15 @@ class Turns:
             raise VoidThrow("cheat")
         self.emit({"ev": "done", "round": round_id, "seat": s, "throws": got["throws"],
                    "commit": got["commit"]})
+
+    def _limit_of(self, round_id, kind, limit, pos):
+        """The throws the seat at ``pos`` of the order may use: a throw-off's ``limit``; in a round None for
+        the opener, and for the first seat to play when those before it were ruled out before their turn (the
+        round has no turn event yet), else the round's (the first done's throws: TableState.limit)."""
+        st = self.state
+        if kind == "throw_off":
+            return limit
+        return None if pos == 0 or st.round != round_id else st.limit
 
     def _lost_after_nonce(self, round_id, s):
         """A cup that no longer holds its turn after the host's nonce for one of its throws may have seen
@@ -163,7 +170,7 @@ class Turns:
         """The seats' reveals, each checked and logged as it arrives: an early one never waits behind a slower
         seat. Returns {seat: why void} for the seats whose throw is void."""
         async def reveal_of(s):
-            lim = limit if kind == "throw_off" else (None if order.index(s) == 0 else self.state.limit)
+            lim = self._limit_of(round_id, kind, limit, order.index(s))
             try:
                 return s, await self._reveal_of(s, round_id, lim)
             except Forfeit:
