@@ -63,6 +63,31 @@ def test_hello_noise_and_garbage_over_a_pty():
         cup.close()
 
 
+@pytest.mark.skipif(micropython_path() is None, reason="needs the micropython unix port")
+def test_hello_after_a_host_that_left_half_a_line_in_the_cup():
+    """A host before this one was cut off in the middle of a line (its link dropped, the bridge stalled): the
+    cup holds half a line. The next host's hello must not be glued to it (a garbled line, no identity within
+    hello's two seconds: a cup not found, a table that does not start)."""
+    import serial
+    from schocken_host.emulation.emulator import EmulatedCup
+
+    async def go(cup):
+        t = SerialLink(cup.port)
+        await t.open()
+        try:
+            assert (await transport.hello(t))["cup"] == "emuH"
+        finally:
+            t.close()
+
+    cup = EmulatedCup("emuH", "Hanna")
+    try:
+        with serial.Serial(cup.port, timeout=0) as port:
+            port.write(b'{"t": "status", "pad": "' + b"x" * 400)   # no end: the link went away here
+        asyncio.run(go(cup))
+    finally:
+        cup.close()
+
+
 def test_reader_skips_noise_and_reports_garbage(monkeypatch):
     """What a cup writes that is not a message: boot noise is skipped, a broken message is reported."""
     got = []
