@@ -9,7 +9,10 @@ The model (docs/odds.md, "Best play"):
 - The players before me have played. Of each the table shows the dice lying open and the throws used
   (``SeatView``); the rest of the throw lies under the cup until all have played. A player who used all the
   throws he had never saw his last throw: those dice are uniform. One who stood earlier saw it and liked it:
-  those dice are what the assumed strategy (``keep_ones``: stand on a Schock) stands on. A throw already known
+  those dice are what the assumed strategy (``keep_ones``: stand on a Schock) stands on, decided on his last
+  throw as it fell. Of the dice lying open, those that lay out when his last throw fell were out for good
+  (none after throw 1); the others fell in his last throw and he laid them open before standing: they are part
+  of the throw he stood on, and his throw is from the hand when nothing lay out for good. A throw already known
   (``known``) counts as it is.
 - The players after me play the assumed strategy with the throw limit that holds for them (mine, when I open).
 - Every opponent is independent of the others given what the table shows, so the chance that all of them beat
@@ -22,12 +25,13 @@ round's context was seen, and in a few milliseconds when it is new (docs/benchma
 
 from fractions import Fraction
 
+from schocken import RuleError
 from schocken.sim import keep_ones
 from schocken.throws import ALL
 from schocken.turn import ASIDE, PENDING
 
 from schocken_host.odds.classes import distribution, model_for, turn_at
-from schocken_host.odds.model import ROLLS, merge, solve, worth
+from schocken_host.odds.model import ROLLS, merge, remove, solve, worth
 
 _CACHE = {}
 _CACHE_SIZE = 4096
@@ -35,33 +39,62 @@ _CACHE_SIZE = 4096
 
 class SeatView:
     """What the table shows of a seat that played before me: ``public`` the values lying open at its end,
-    ``throws`` used, ``early`` whether it stood before its own limit (so it saw its last throw)."""
-    __slots__ = ("public", "throws", "early")
+    ``throws`` used, ``early`` whether it stood before its own limit (so it saw its last throw), ``out`` the
+    values that lay open when its last throw fell (set aside for good after an earlier throw: the table saw
+    them at that throw). The rest of ``public`` fell in the last throw and was laid open before standing.
+    ``out`` None: not known, taken as all of ``public`` after more than one throw. After one throw nothing can
+    lie out for good, whatever is given."""
+    __slots__ = ("public", "throws", "early", "out")
 
-    def __init__(self, public, throws, early):
+    def __init__(self, public, throws, early, out=None):
         self.public = tuple(sorted(public, reverse=True))
         self.throws = throws
         self.early = early
+        if throws <= 1:
+            self.out = ()
+        elif out is None:
+            self.out = self.public
+        else:  # only what still lies open: a sub-multiset of public
+            rest, kept = list(self.public), []
+            for v in sorted(out, reverse=True):
+                if v in rest:
+                    rest.remove(v)
+                    kept.append(v)
+            self.out = tuple(kept)
 
     def key(self):
-        return (self.public, self.throws, self.early)
+        return (self.public, self.throws, self.early, self.out)
+
+
+def _stands(rules, assume, limit, out, fell, t):
+    """Whether the assumed strategy stands after throw t showed ``fell`` with ``out`` lying out for good, in
+    a turn of at most ``limit`` throws. A turn the rules cannot reach (more throws than the limit, a die out
+    that could not be set aside) has no such decision: False."""
+    try:
+        return bool(assume(turn_at(rules, limit, out, fell, t)))
+    except RuleError:
+        return False
 
 
 def seen(rules, view, own_limit, assume=keep_ones):
     """{(key, throws): Fraction}: where a seat's throw lies given its SeatView. ``own_limit``: the throws
-    it had (the opener: the rules' maximum)."""
+    it had (the opener: the rules' maximum). Never raises for a view the table shows: a view no turn can reach
+    counts as a throw the assumed strategy does not explain (uniform under the cup)."""
     model = model_for(rules)
-    out, t = view.public, view.throws
-    if len(out) >= 3:
-        return {(model.final(out[:3], t, t == 1).key, t): Fraction(1)}
+    t = min(max(view.throws, 1), rules.max_throws)
+    public, out = view.public, view.out if view.throws == t else ()
+    hand = not out
+    if len(public) >= 3:
+        return {(model.final(public[:3], t, hand).key, t): Fraction(1)}
+    laid = remove(public, out)  # fell in the last throw, laid open before standing
     weights = {}
-    for fell, count in ROLLS[3 - len(out)]:
-        if view.early and not assume(turn_at(rules, own_limit, out, fell, t)):
+    for under, count in ROLLS[3 - len(public)]:
+        if view.early and not _stands(rules, assume, own_limit, out, merge(laid, under), t):
             continue  # the assumed strategy would not have stood on this
-        key = (model.final(merge(out, fell), t, not out).key, t)
+        key = (model.final(merge(public, under), t, hand).key, t)
         weights[key] = weights.get(key, 0) + count
     if not weights:  # it stood on what the assumed strategy never stands on: any throw, then
-        return seen(rules, SeatView(out, t, False), own_limit, assume)
+        return seen(rules, SeatView(public, t, False, out), own_limit, assume)
     total = sum(weights.values())
     return {k: Fraction(w, total) for k, w in weights.items()}
 

@@ -80,8 +80,10 @@ class Model:
         # Every key a final throw can have, ascending, and what it is worth: the segments of equal worth are
         # what the round's expected Deckel sums over (odds.best).
         throws = {}
+        # A throw with dice set aside takes two throws at least: under a limit of one only the hand's exist
+        # (the rules package refuses the other kind).
         for dice in all_throws():
-            for hand in (True, False):
+            for hand in (True, False) if rules.max_throws > 1 else (True,):
                 throw = evaluate(dice, 1 if hand else 2, hand, rules)
                 throws[throw.key] = throw
         self.keys = sorted(throws)

@@ -50,8 +50,8 @@ def public_views(st, seat):
         p = st.players[other]
         if not p.done:
             continue  # a seat the table ruled out of the round: it has no throw
-        own = st.rules.max_throws if i == 0 else (st.limit or st.rules.max_throws)
-        views.append((SeatView([v for _, v in p.public], p.throws, p.throws < own), own))
+        own = p.limit or (st.rules.max_throws if i == 0 else (st.limit or st.rules.max_throws))
+        views.append((SeatView([v for _, v in p.public], p.throws, p.throws < own, p.aside_at_throw), own))
     return views, len(order) - pos - 1, pos == 0
 
 

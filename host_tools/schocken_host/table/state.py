@@ -28,6 +28,8 @@ class Player:
         self.kind = kind
         self.throws = 0          # throws used in the current round
         self.public = []         # dice lying open: [[slot, value], ...]
+        self.aside_at_throw = []  # the values lying open when its latest throw fell (out for good)
+        self.limit = None        # the throws its turn of this round allows (its turn event), None before it
         self.done = False
         self.commit = None
         self.revealed = None     # {"dice", "throws", "hand", "label", "kind"}
@@ -42,6 +44,8 @@ class Player:
         self.flagged = None      # a cup caught cheating is flagged for the round it was caught in
         self.throws = 0
         self.public = []
+        self.aside_at_throw = []
+        self.limit = None
         self.done = False
         self.commit = None
         self.revealed = None
@@ -142,11 +146,16 @@ class TableState:
             # line), and the new turn has a seed and nonces of its own.
             self.players[ev["seat"]].new_round()
         self.on_turn = ev["seat"]
-        if ev.get("limit") is not None:
-            self.limit = ev["limit"]
+        limit = ev.get("limit")
+        if ev["seat"] < len(self.players):
+            self.players[ev["seat"]].limit = limit if limit is not None else self.rules.max_throws
+        if limit is not None:
+            self.limit = limit
 
     def _ev_progress(self, ev):
         p = self.players[ev["seat"]]
+        if ev["throws"] != p.throws:  # the progress of a throw: what lies open now lay out when it fell
+            p.aside_at_throw = [v for _, v in ev["public"]]
         p.throws = ev["throws"]
         p.public = ev["public"]
 
