@@ -94,16 +94,48 @@ def test_sechsen_drehen_and_limit(cup):
     cup.throw(1, 4)
     done = cup.recv("done")
     assert done["throws"] == 2
-    # The last throw stays hidden, also from its owner.
+    # The turn is over; its owner still looks under the cup (issue 31): the dice light while he holds it.
     cup.hold_main()
-    assert cup.recv("error")["code"] == protocol.E_REFUSED
+    until(lambda: cup.faces() == [1, 1, 4], "the dice under the cup while peeking after the last throw")
     cup.release_main()
+    until(lambda: cup.faces() == [1, 0, 0], "the cup covered again")
     cup.cup.shake(800)                                         # past the limit
     assert cup.recv("error")["code"] == protocol.E_REFUSED
     cup.send(t="reveal", round=1)
     rev = cup.recv("revealed")
     assert rev["dice"] == [1, 1, 4]
     assert hostside.check_reveal(Rules("beton"), 2, done["commit"], rev).label == "Schock 4"
+
+
+def test_the_owner_looks_after_standing_until_the_reveal(cup):
+    """Issue 31: the cup hides the dice from the others, not from its owner. After he stood (and with a limit of
+    one, after his only throw) a press of the main button shows them; held long it reveals nothing (the round
+    is not over) and the dice go dark at the release; the reveal itself is the host's."""
+    cup.start()
+    cup.request(t="turn", round=1, limit=1)
+    cup.throw(5, 2, 3)
+    done = cup.recv("done")                                    # limit 1: stood by itself, never peeked
+    assert done["throws"] == 1
+    cup.hold_main()
+    until(lambda: cup.faces() == [5, 2, 3], "the dice while peeking after the only throw")
+    cup.release_main()
+    until(lambda: cup.faces() == [0, 0, 0], "the cup covered again")
+    cup.quiet()
+    cup.cup.press(3, cup.long_ms + 200)                        # a long press: lit while held, nothing else
+    assert "round is not over" in cup.recv("error")["msg"]
+    until(lambda: cup.faces() == [0, 0, 0], "the cup covered after the long press")
+    assert cup.request("status", t="status")["state"] == "done"
+    rev = cup.request("revealed", t="reveal", round=1)
+    assert rev["dice"] == [5, 2, 3]
+    assert hostside.check_reveal(Rules("standard"), 1, done["commit"], rev).label == "532"
+
+
+def until(check, what, timeout=5.0):
+    end = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > end:
+            raise AssertionError("waited %.0f s in vain for %s" % (timeout, what))
+        time.sleep(0.02)
 
 
 def test_sixes_refused_on_last_throw(cup):

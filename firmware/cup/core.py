@@ -162,7 +162,7 @@ class Cup:
         except RuleError as e:
             return self._refuse(str(e))
         if self.turn.throws_used >= self.turn.limit:
-            # The last permitted throw stays hidden, also from its owner: the turn is over. Throw, stand and
+            # The last permitted throw ends the turn (its owner may still look: on_button). Throw, stand and
             # commitment in one save: reset between two, a cup woke on turn, no throw left, never to stand.
             self.turn.stand()
             self.state = DONE
@@ -190,26 +190,25 @@ class Cup:
                     self.view.show(self)
                 return
             self.main_revealed = False
-            if state == TURN:
-                if not self.turn.may_peek():  # the last permitted throw stays hidden, also from its owner
-                    self.peeking = False
+            # The cup hides the dice from the others, not from its owner: he looks on turn after a throw, and
+            # after his turn (stood, or his last permitted throw) until the reveal, when no decision is left.
+            if state == TURN or (self.hosted and state == DONE):
+                if not self.turn.throws_used:
                     return self._refuse(_NO_PEEKING)
                 self.peeking = True
                 return self.view.show(self)
-            if state == READY or (not self.hosted and state == DONE):
+            if state == READY or state == DONE:  # alone: a stood cup's press reveals
                 self.main_revealed = True  # this press's long press must not also start the next turn
                 return self._reveal()
-            if self.hosted and state == DONE:
-                self._refuse(_ROUND_NOT_OVER)
             return  # alone and idle: the long press that starts a turn is on its way
         if button == MAIN:
             if self.main_revealed:
                 return
-            self.peeking = False
-            if state != TURN:
+            if state != TURN:  # stood and still looking: the dice stay lit until the release
                 if not self.hosted and state in (IDLE, REVEALED):
                     return self._begin(self.round + 1, self.standalone_limit)
-                return self._refuse(_NOTHING_TO_DO)
+                return self._refuse(_ROUND_NOT_OVER if state == DONE else _NOTHING_TO_DO)
+            self.peeking = False
         elif event == PRESS or (event == RELEASE and was_long):
             return  # a die counts when released, or once held long
         elif event == RELEASE and state != TURN:
