@@ -11,8 +11,8 @@ The model (docs/odds.md, "Best play"):
   throws he had never saw his last throw: those dice are uniform. One who stood earlier saw it and liked it:
   those dice are what the assumed strategy (``keep_ones``: stand on a Schock) stands on, decided on his last
   throw as it fell. Of the dice lying open, those that lay out when his last throw fell were out for good
-  (none after throw 1); the others fell in his last throw and he laid them open before standing: they are part
-  of the throw he stood on, and his throw is from the hand when nothing lay out for good. A throw already known
+  (none after throw 1); the others fell in his last throw and he laid them open before standing: they are
+  part of the throw he stood on, and his throw is from the hand when nothing lay out for good. A throw known
   (``known``) counts as it is.
 - The players after me play the assumed strategy with the throw limit that holds for them (mine, when I open).
 - Every opponent is independent of the others given what the table shows, so the chance that all of them beat
@@ -262,8 +262,7 @@ def play(solution, turn):
 
 class Optimal:
     """A strategy for one turn (``schocken.sim``'s kind: called after every throw, True to stand) that plays
-    ``play`` in a given Context. It turns sixes itself (``turns_sixes``), so a bot does not do it for it."""
-    turns_sixes = True
+    ``play`` in a given Context. It turns sixes as the cup's long press does: every six offered."""
 
     def __init__(self, context):
         self.context = context

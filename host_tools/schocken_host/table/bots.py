@@ -13,6 +13,11 @@ is released by the emulated board's clock, so a bot never sleeps for a press and
 late this process runs. With a time scale K (``--time-scale``) the cups' clocks run K times faster, and so do
 the bots; every wait has a bound (real seconds for the host's part, cup time divided by K for the cup's) and
 ends with an error that says what did not come.
+
+A bot never stalls on a move it cannot make: its strategy decides on a copy of its turn, the rules and the
+cup's buttons are asked before a button is pressed (table/bot_moves.py); a strategy that fails, a move they
+refuse or an input its cup refuses (the red flash) makes it fall back within the throw to the first legal
+of ``FALLBACKS``, never to a move refused before in that state: a ``bot_fallback`` event (docs/gamelog.md).
 """
 
 import asyncio
@@ -20,17 +25,17 @@ import json
 
 from schocken import RuleError
 from schocken.sim import keep_ones, threshold
-from schocken.turn import Turn, IN_CUP, PENDING, apply_steps
+from schocken.turn import Turn, IN_CUP, apply_steps
 
 from schocken_host.emulation.emulator import TAP_MS
 from schocken_host.links import ledframe
 from schocken_host.odds.best import Optimal, context_for
+from schocken_host.table.bot_moves import FALLBACKS, make_step, as_move, check, decision
 from schocken_host.table.coach import public_context
 
 
 class OptimalAtTable:
     """The ``optimal`` strategy: ``for_table`` gives the strategy of one turn in the round the table shows."""
-    turns_sixes = True   # it turns sixes itself (only where that is best), the bot does not do it for it
 
     def for_table(self, st, seat, limit):
         return Optimal(public_context(st, seat, limit))   # the coach's context too (table/coach.py)
@@ -47,6 +52,15 @@ STRATEGIES = {
     "fast": threshold(0),             # stand on the first throw
 }
 
+
+
+def strategy_name(strategy):
+    for name, known in STRATEGIES.items():
+        if known is strategy:
+            return name
+    return getattr(strategy, "__name__", type(strategy).__name__)
+
+
 HOST_S = 10.0          # real seconds a wait allows for the host's part (referee, links) on a loaded machine
 RETRY_S = 0.2          # after a lost input, the next look at the table comes at the next event or after this
 ON_TURN = ("green", "cyan", "yellow", "orange")
@@ -54,6 +68,10 @@ ON_TURN = ("green", "cyan", "yellow", "orange")
 
 class BotError(TimeoutError):
     """A bot waited in vain (or its cup was restarted meanwhile): it looks at the table again."""
+
+
+class Refused(BotError):
+    """The cup flashed red at the bot's input: it refused it."""
 
 
 class Bot:
@@ -72,6 +90,9 @@ class Bot:
         self.limits = {}              # round -> the throw limit its turn event announced (None: the rules')
         self.errors = []              # what ended a turn: waits in vain (BotError), lost inputs, the rest
         self._changed = None          # set by the referee's events and the cup's frames
+        self.referee = None           # while it runs: its fallbacks are events of the game
+        self.refused_moves = {}       # round -> {(turn state, steps, stand)} refused: never tried again
+        self._reported = None         # the last error reported as an event (the same one is not repeated)
 
     # --- waking up -----------------------------------------------------------------------------------
     def _on_event(self, ev):
@@ -117,8 +138,8 @@ class Bot:
             if self.cup.starts != starts:
                 raise BotError("bot %d: its cup was restarted while it waited for %s" % (self.seat + 1, what))
             if since is not None and self.refused(since):
-                raise BotError("bot %d: its cup refused the input it waited on for %s"
-                               % (self.seat + 1, what))
+                raise Refused("bot %d: its cup refused the input it waited on for %s"
+                              % (self.seat + 1, what))
             left = end - loop.time()
             if left <= 0 or not await self._changes(left):
                 raise BotError("bot %d waited %.1f s in vain for %s" % (self.seat + 1, timeout, what))
@@ -129,6 +150,7 @@ class Bot:
         loop = asyncio.get_running_loop()
         self._changed = asyncio.Event()
         on_frame = self._frame_listener(loop)
+        self.referee = referee
         referee.listeners.append(self._on_event)
         self.cup.listeners.append(on_frame)
         try:
@@ -144,7 +166,11 @@ class Bot:
                         self.played.add(round_id)
                     except Exception as e:  # noqa: BLE001 - a bot outlives a turn it cannot play (a limit
                         # the rules refuse, a bug): it looks again, as after a lost input
-                        self.errors.append("%s: %s" % (type(e).__name__, e))
+                        error = "%s: %s" % (type(e).__name__, e)
+                        self.errors.append(error)
+                        if (round_id, error) != self._reported:  # logged once, not at every look
+                            self._reported = (round_id, error)
+                            self.report(st, "error", [], error, "look_again")
                         # An input got lost (refused, or the cup was just restarted): look again at the next
                         # change, or a little later (never in a tight loop: a dead cup fails at once).
                         await self._changes(RETRY_S)
@@ -226,8 +252,106 @@ class Bot:
             pass
         return Turn(st.rules, limit), True
 
-    async def play_turn(self, st):
+    def report(self, st, by, move, reason, fallback=None):
+        """A move that failed or was refused, and what the bot does instead: an event (logged, shown)."""
+        ev = {"ev": "bot_fallback", "round": st.round, "seat": self.seat,
+              "strategy": strategy_name(self.strategy), "throws": st.players[self.seat].throws, "by": by,
+              "move": move, "reason": str(reason)[:200], "fallback": fallback}
+        try:
+            self.referee.emit(ev)
+        except Exception as e:  # noqa: BLE001 - kept at least here
+            self.errors.append("bot_fallback not logged: %s: %s" % (type(e).__name__, e))
+
+    def choose(self, st, turn, refused, own=True):
+        """(steps, stand, fallback name or None, what failed or None) after the latest throw: the bot's own
+        strategy's move (``own``), else the first of FALLBACKS whose move the rules and the cup's buttons take
+        and that was not ``refused`` in this state before. What failed: (by, move, reason) of the own
+        strategy (by "strategy": it raised; "rules": the rules or the buttons refuse its move)."""
+        state = repr(turn.transcript)
+        failed = None
+        candidates = [(None, self.strategy)] if own else []
+        for name, strategy in candidates + list(FALLBACKS):
+            try:
+                if hasattr(strategy, "for_table"):
+                    strategy = strategy.for_table(st, self.seat, turn.limit)
+                steps, stand = decision(strategy, turn)
+            except Exception as e:  # noqa: BLE001 - a strategy's bug must not stall the game
+                if failed is None:
+                    failed = ("strategy", [], "%s: %s" % (type(e).__name__, e))
+                continue
+            if (state, repr(steps), stand) in refused:
+                continue  # never the same refused move again
+            reason = check(turn, steps, stand)
+            if reason is not None:
+                refused.add((state, repr(steps), stand))
+                if failed is None:
+                    failed = ("rules", as_move(steps, stand), reason)
+                continue
+            return steps, stand, name, failed
+        raise BotError("bot %d: no move left that was not refused (%s)"
+                       % (self.seat + 1, failed and failed[2]))
+
+    async def cup_reason(self):
+        """The cup's words for the input it refused (its error line comes beside the red frame; 0.5 s)."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + 0.5
+        while True:
+            text = self.referee.refusals.get(self.seat)
+            if text is not None or loop.time() >= end:
+                return text or "refused (red flash)"
+            await asyncio.sleep(0.05)
+
+    def resync(self, st, turn, limit):
+        """The bot's turn after its cup refused an input: as the cup keeps it in its flash (the truth; the bot
+        remembers its own moves from there, as after a restart), or as the bot made it when that cannot be
+        read. None: the cup stood already."""
+        saved, _ = self.remembered_turn(st, limit)
+        if saved is None:
+            return None
+        return saved if saved.throws_used else turn
+
+    async def make(self, st, turn, steps, stand, taken):
+        """Press the buttons of a decision on the cup, each step into the bot's turn (and into ``taken``) as
+        the cup takes it. Ends with Refused at a red flash."""
         me = st.players[self.seat]
+        self.referee.refusals.pop(self.seat, None)
+        for step in steps:
+            if step[0] == "turn":  # the cup's long press turns every six offered, as the decision says
+                await self.tap(step[1][0], "its sixes turned", self.long_ms + 150)
+            else:
+                await self.tap(step[1], "die %d %s" % (step[1] + 1, "set aside" if step[0] == "aside"
+                                                       else "taken back"))
+            make_step(turn, step)
+            taken.append(step)
+        if stand:
+            seen = self.cup.frame_count
+            self.cup.hold(3, self.long_ms + 150)
+            await self.until(lambda: me.done, "its cup to stand", cup_ms=self.long_ms + 1150, since=seen)
+            return
+        await self.until(lambda: len(me.public) >= sum(1 for s in turn.state if s != IN_CUP),
+                         "its dice set aside on the table", cup_ms=1000)
+
+    async def throw(self, st, turn):
+        """Shake the cup for the next throw; True when the turn goes on with a throw to decide on (the bot's
+        turn holds it), False when that was the last permitted throw (the cup stood by itself)."""
+        me = st.players[self.seat]
+        n = len(turn.in_cup())
+        if self.dice:
+            self.cup.control("dice " + " ".join(str(d) for d in self.dice(st.round, self.seat,
+                                                                       turn.throws_used + 1, n)))
+        await self.until(self.on_turn_light, "its cup's on-turn light")
+        # not me.throws: a resumed host's may be stale
+        before, seen = self.progress, self.cup.frame_count
+        self.referee.refusals.pop(self.seat, None)
+        self.cup.shake(self.shake_ms)
+        await self.until(lambda: self.progress > before or me.done, "its throw to be counted",
+                         cup_ms=self.shake_ms + 1000, since=seen)
+        if me.done or me.throws >= turn.limit:
+            return False  # the last permitted throw: the cup stood by itself, the throw stays hidden
+        turn.roll(await self.peek(turn))
+        return True
+
+    async def play_turn(self, st):
         if st.round in self.limits:
             limit = self.limits[st.round]  # a throw-off's opener has a limit of 1 too
         else:  # a host resumed with this turn under way: the turn event came before the bot listened
@@ -235,42 +359,42 @@ class Bot:
         turn, decided = self.remembered_turn(st, limit)
         if turn is None:
             return
+        # (state, steps, stand) refused in this round: never tried again, also after the bot looked again
+        refused = self.refused_moves.setdefault(st.round, set())
         while True:
+            refusal = None
             if decided:
-                n = len(turn.in_cup())
-                if self.dice:
-                    self.cup.control("dice " + " ".join(str(d) for d in self.dice(st.round, self.seat,
-                                                                               turn.throws_used + 1, n)))
-                await self.until(self.on_turn_light, "its cup's on-turn light")
-                # not me.throws: a resumed host's may be stale
-                before, seen = self.progress, self.cup.frame_count
-                self.cup.shake(self.shake_ms)
-                await self.until(lambda: self.progress > before or me.done, "its throw to be counted",
-                                 cup_ms=self.shake_ms + 1000, since=seen)
-                if me.done or me.throws >= turn.limit:
-                    return  # the last permitted throw: the cup stood by itself, the throw stays hidden
-                turn.roll(await self.peek(turn))
+                try:
+                    if not await self.throw(st, turn):
+                        return
+                except Refused:
+                    if not turn.throws_used:
+                        raise  # before the first throw there is nothing else to do: look again
+                    # The throw that the last decision ended with was refused (or the look under the cup
+                    # after it): not that decision again; the cup's flash holds the throw if it was counted.
+                    counted = st.players[self.seat].throws > turn.throws_used
+                    refused.add((repr(turn.transcript), repr([]), False))
+                    refusal = ("cup", [["peek"] if counted else ["roll"]], await self.cup_reason())
+                    turn = self.resync(st, turn, limit)
+                    if turn is None:
+                        return
             decided = True
-            strategy = self.strategy
-            if hasattr(strategy, "for_table"):
-                strategy = strategy.for_table(st, self.seat, turn.limit)
-            if not getattr(strategy, "turns_sixes", False):
-                sixes = turn.sixes_available()
-                if len(sixes) >= 2 and sum(1 for v in turn.values if v == 1) < 2:
-                    turn.turn_sixes(sixes)
-                    await self.tap(sixes[0], "its sixes turned", self.long_ms + 150)
-            was, steps = list(turn.state), len(turn.transcript)
-            stand = strategy(turn)
-            for step in turn.transcript[steps:]:
-                if step[0] == "turn":  # the cup's long press turns every six offered, as the strategy did
-                    await self.tap(step[1][0], "its sixes turned", self.long_ms + 150)
+            steps, stand, name, failed = self.choose(st, turn, refused, own=refusal is None)
+            if refusal is not None or failed is not None:
+                self.report(st, *(refusal or failed), fallback=name)
+            while True:
+                taken = []
+                try:
+                    await self.make(st, turn, steps, stand, taken)
+                    break
+                except Refused:
+                    # ``turn`` holds the steps the cup took; the rest of the decision was refused
+                    refused.add((repr(turn.transcript), repr(steps[len(taken):]), stand))
+                    move, reason = as_move(steps, stand), await self.cup_reason()
+                    turn = self.resync(st, turn, limit)
+                    if turn is None:
+                        return
+                    steps, stand, name, _ = self.choose(st, turn, refused, own=False)
+                    self.report(st, "cup", move, reason, fallback=name)
             if stand:
-                seen = self.cup.frame_count
-                self.cup.hold(3, self.long_ms + 150)
-                await self.until(lambda: me.done, "its cup to stand", cup_ms=self.long_ms + 1150, since=seen)
                 return
-            for slot in range(3):
-                if was[slot] == IN_CUP and turn.state[slot] == PENDING:
-                    await self.tap(slot, "die %d set aside" % (slot + 1))
-            await self.until(lambda: len(me.public) >= sum(1 for s in turn.state if s != IN_CUP),
-                             "its dice set aside on the table", cup_ms=1000)

@@ -38,6 +38,7 @@ EVENTS = {
     "forfeit": "round:n seat:p by:s",
     "stop": "reason:s",
     "game_over": "loser:p blattschuss:b",
+    "bot_fallback": "round:n seat:p strategy:s throws:n by:s move:l reason:s fallback:s",
 }
 
 def _int(value):

@@ -47,6 +47,7 @@ class Referee(Turns, CupLinks):
         self.turn_timeout = turn_timeout      # seconds a present seat may take before the table is asked
         self.requests = []            # ("penalty" | "einwuerfeln" | "wait" | "forfeit", seat) from the table
         self.listeners = []           # callables(ev) after each event is applied and shown: bots wait on them
+        self.refusals = {}            # seat -> the cup's words for the last input it refused
 
     # --- events -------------------------------------------------------------------------------------
     def emit(self, ev):
@@ -70,7 +71,9 @@ class Referee(Turns, CupLinks):
             pass
 
     def refused(self, seat_no, text):
-        """The cup refused a button press: a person at the keyboard sees why, in his language."""
+        """The cup refused a button press: a person at the keyboard sees why, in his language (a bot reads it
+        from ``refusals`` for its bot_fallback event)."""
+        self.refusals[seat_no] = text
         if self.seats[seat_no].kind != "human":
             return
         reason = refusal(self.lang, text)

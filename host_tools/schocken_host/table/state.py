@@ -265,6 +265,9 @@ class TableState:
         self.replays = 0   # a new host gives the void seats their full count of tries again
         self.asked.clear()  # and asks the table again where it must
 
+    def _ev_bot_fallback(self, ev):
+        pass  # a bot's move that failed or was refused and what it did instead: for people, no change of game
+
     def _ev_half_lost(self, ev):
         pass  # derived from the round before it; kept in the log for people and stats
 

@@ -63,6 +63,19 @@ TEXTS = {
     "plain.penalty": ("{name} hat die Würfel fallen lassen: ein Strafdeckel.",
                       "{name} dropped the dice: one penalty Deckel."),
     "plain.einwuerfeln": ("{name} würfelt sich wieder ein.", "{name} throws back in."),
+    "plain.bot_fallback": ("{name} (Bot): {move} geht nicht ({reason}); stattdessen: {fallback}.",
+                           "{name} (bot): {move} refused ({reason}); instead: {fallback}."),
+    "plain.fallback_schock": ("einfache Strategie", "the simple strategy"),
+    "plain.fallback_stand": ("stehen", "stand"),
+    "plain.fallback_throw": ("weiterwürfeln", "throw again"),
+    "plain.fallback_look_again": ("neu hinsehen", "look again"),
+    "plain.step_aside": ("Würfel {n} raus", "die {n} aside"),
+    "plain.step_back": ("Würfel {n} zurück", "die {n} back"),
+    "plain.step_turn": ("Sechsen {n} drehen", "turn sixes {n}"),
+    "plain.step_stand": ("stehen", "stand"),
+    "plain.step_roll": ("würfeln", "throw"),
+    "plain.step_peek": ("unter den Becher sehen", "look under the cup"),
+    "plain.step_none": ("der Zug", "the move"),
 
     # --- commands/play.py, table/: the host's notes to the table
     "play.log": ("Log: {path}", "Log: {path}"),
@@ -107,8 +120,8 @@ TEXTS = {
                       "{who} loses the round: Schock-Aus, all Deckel!"),
 
     # --- commands/replay.py, commands/stats.py
-    "replay.game": ("Spiel {game_id}, Regeln {rules}, {phase}, {rounds} Runden",
-                    "Game {game_id}, rules {rules}, {phase}, {rounds} rounds"),
+    "replay.game": ("Spiel {game_id}, Regeln {rules}, {phase}, {rounds}",
+                    "Game {game_id}, rules {rules}, {phase}, {rounds}"),
     "replay.middle": ("Mitte: {n}", "middle: {n}"),
     "replay.half_lost": ("{n}. Hälfte verloren: {name}", "lost half {n}: {name}"),
     "replay.lost": ("Verloren: {name}{blatt}", "Lost: {name}{blatt}"),

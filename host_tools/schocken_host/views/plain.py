@@ -5,9 +5,11 @@ import sys
 from schocken.throws import ALL
 
 from schocken_host.views import keymap
-from schocken_host.i18n import LANGS, tr
+from schocken_host.i18n import LANGS, refusal, tr
 
 PHASES = ("half1", "half2", "final")
+FALLBACK_WORDS = ("schock", "stand", "throw", "look_again")   # what a bot does instead (bot_fallback)
+STEP_WORDS = ("aside", "back", "turn", "stand", "roll", "peek")   # the steps of its refused move
 
 
 def _dice(d):
@@ -133,6 +135,22 @@ class PlainUI:
 
     def _fault(self, st, ev):
         self.say("fault", name=st.name(ev["seat"]), reason=ev["reason"])
+
+    def _step(self, step):
+        """A transcript step of a bot's move in words, dice counted from 1."""
+        if not isinstance(step, list) or not step or step[0] not in STEP_WORDS:
+            return str(step)
+        if step[0] in ("aside", "back") and len(step) > 1 and isinstance(step[1], int):
+            return self.tr("step_" + step[0], n=step[1] + 1)
+        if step[0] == "turn" and len(step) > 1 and isinstance(step[1], list):
+            return self.tr("step_turn", n="+".join(str(s + 1) for s in step[1] if isinstance(s, int)))
+        return self.tr("step_" + step[0])
+
+    def _bot_fallback(self, st, ev):
+        move = ", ".join(self._step(step) for step in ev["move"]) or self.tr("step_none")
+        fallback = ev["fallback"]
+        self.say("bot_fallback", name=st.name(ev["seat"]), move=move, reason=refusal(self.lang, ev["reason"]),
+                 fallback=self.tr("fallback_" + fallback) if fallback in FALLBACK_WORDS else fallback)
 
     def _stop(self, st, ev):
         self.say("stop", reason=ev["reason"])
