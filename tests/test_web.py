@@ -198,6 +198,86 @@ def test_the_coachs_answer_reaches_the_open_browsers_without_a_new_event():
     with_client(view, test)
 
 
+def test_a_rounds_reveals_stay_on_the_cards_until_the_next_rounds_first_throw():
+    """Every player's dice and class of a ranked round stay on his card after the next round's first turn
+    (the state has forgotten them by then) and go at that round's first throw; the halves' losers stay."""
+    events = lines(GAME)
+    rounds = [i for i, ev in enumerate(events)
+              if ev["ev"] == "round" and any(e["ev"] == "progress" for e in events[i:])]
+    assert len(rounds) > 5
+    for i in rounds:
+        hub = Hub()
+        for ev in events[:i + 1]:
+            hub.feed(ev)
+        ranked = events[i]
+        shown = {r["seat"]: r for r in hub.view()["last_round"]["reveals"] if r["dice"]}
+        assert set(shown) == set(ranked["order"]) - set(ranked.get("forfeit", []))
+        following = events[i + 1:]
+        first_throw = next(j for j, e in enumerate(following) if e["ev"] == "progress" and e["throws"])
+        assert any(e["ev"] == "turn" for e in following[:first_throw])   # the state forgets them here
+        for ev in following[:first_throw]:
+            hub.feed(ev)
+        cards = {p["seat"]: p["reveal"] for p in hub.view()["players"]}
+        for seat, r in shown.items():
+            card = cards[seat]
+            assert card["past"] and (card["dice"], card["label"]) == (r["dice"], r["label"]), (ranked, card)
+            assert card["kind"] and card["worst"] == (seat == ranked["worst"])
+            assert card["best"] == (seat == ranked["best"])
+        hub.feed(following[first_throw])
+        assert all(p["reveal"] is None for p in hub.view()["players"]), following[first_throw]
+    whole = Hub()
+    for ev in events:
+        whole.feed(ev)
+    halves = [{"phase": e["phase"], "seat": e["seat"]} for e in events if e["ev"] == "half_lost"]
+    assert len(halves) >= 2 and whole.view()["halves"] == halves
+    assert halves[-1]["seat"] == whole.view()["loser"]
+    # the last round's reveals are on the cards of the finished game (no next round forgets them)
+    last = events[[i for i, ev in enumerate(events) if ev["ev"] == "round"][-1]]
+    assert all(p["reveal"] and not p["reveal"]["past"] for p in whole.view()["players"]
+               if p["seat"] in last["order"])
+
+
+def test_only_play_has_table_actions_on_the_page_and_the_join_data_is_there_for_the_terminal():
+    for actions in (True, False):
+        view = loaded_view(actions=actions)
+        info = view.join_info()
+        assert info["url"] == view.url == info["urls"][0] and info["pin"] == view.pin
+        assert (info["pin"] is not None) == actions and info["qr_url"] == view.url + "qr.svg"
+        assert info["qr"] == view.qr_text() and {"█", "▀", "▄"} & set(info["qr"])
+        assert len(info["qr"].splitlines()) > 10
+
+        async def test(client):
+            page = await (await client.get("/page.json")).json()
+            assert page == {"actions": actions}
+        with_client(view, test)
+
+
+def test_the_server_serves_the_final_page_after_the_game_until_its_loop_ends():
+    """finish() (the end of a game) leaves the server up: a browser that comes later gets every event and
+    the standings; it closes when the host's event loop ends (asyncio.run cancels what holds it)."""
+    import aiohttp
+    view = WebView(("127.0.0.1", 0))
+    port = view.port
+
+    async def main():
+        await view.start()
+        for ev in lines(GAME):
+            view.update(None, ev)
+        await asyncio.wait_for(view.finish(0.1), 10)
+        async with aiohttp.ClientSession() as session:
+            state = await (await session.get("http://127.0.0.1:%d/state.json" % port)).json()
+            resp = await session.get("http://127.0.0.1:%d/events" % port)
+            got = await sse(resp, lambda m: m and m[-1][0] == "view")
+            resp.close()
+        return state, got
+    state, got = asyncio.run(main())
+    assert state["view"]["over"] and state["events"] == len(lines(GAME))
+    assert [m[2] for m in got if m[0] == "ev"] == lines(GAME)
+    assert got[-1][2]["standings"] == replay(str(GAME)).standings()
+    with pytest.raises(OSError):
+        socket.create_connection(("127.0.0.1", port), timeout=5).close()
+
+
 def test_table_actions_need_the_pin_and_the_right_one_reaches_the_referee():
     view = loaded_view()
     view.referee = referee = FakeReferee()

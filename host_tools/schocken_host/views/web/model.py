@@ -1,6 +1,10 @@
 """What the page shows, as plain data: ``Tracker`` follows the events beside a TableState and keeps what the
-state forgets (the last round's reveals with their dice, the history); ``view()`` is the whole page's model,
-sent to every browser after each burst of events. Words are put in by the page (texts "web.page_*")."""
+state forgets (the last round's reveals with their dice, the halves' losers, the history); ``view()`` is the
+whole page's model, sent to every browser after each burst of events. Words are put in by the page (texts
+"web.page_*").
+
+A round's reveals stay on the players' cards until the next round's first throw (``shown``): the state forgets
+them at the next round's first turn, but people at the table look up after the last cup is uncovered."""
 
 from schocken.throws import ALL
 
@@ -12,6 +16,9 @@ class Tracker:
         self.reveals = {}            # seat -> reveal of the round being played
         self.last_round = None       # {"round", "kind", "best", "worst", "deckel", "reveals": [...]}
         self.history = []            # newest last
+        self.halves = []             # [{"phase", "seat"}] of every half (and the final) lost so far
+        self.shown = {}              # seat -> the last ranked round's (or throw-off's) reveal, until a throw
+        self.shown_round = None      # the round ``shown`` is from
         self.stopped = None
 
     def update(self, st, ev):
@@ -19,9 +26,13 @@ class Tracker:
         if kind == "turn" and ev.get("round") != getattr(self, "_round", None):
             self._round = ev.get("round")
             self.reveals = {}
+        elif (kind in ("progress", "done") and self.shown and ev.get("round") != self.shown_round
+              and ev.get("throws")):
+            self.shown, self.shown_round = {}, None     # the next round's first throw: eyes on the new dice
         elif kind == "reveal":
             self.reveals[ev["seat"]] = {"seat": ev["seat"], "dice": list(ev["dice"]),
-                                        "label": ev.get("label"), "throws": ev.get("throws"),
+                                        "label": ev.get("label"), "kind": ev.get("kind"),
+                                        "throws": ev.get("throws"),
                                         "hand": ev.get("hand", True)}
         elif kind == "round":
             best = self.reveals.get(ev["best"], {})
@@ -30,6 +41,7 @@ class Tracker:
                                "reveals": self._ordered(ev.get("order"))}
             self._add("all" if ev["deckel"] == ALL else "round", round=ev["round"], best=ev["best"],
                       worst=ev["worst"], deckel=ev["deckel"], label=best.get("label", "?"))
+            self._show(self.last_round)
         elif kind == "throw_off":
             dice = {s: d for s, d in zip(ev["seats"], ev["dice"])}
             reveals = self._ordered(ev["seats"])
@@ -37,12 +49,14 @@ class Tracker:
                 r["dice"] = dice.get(r["seat"], r["dice"])
             self.last_round = {"round": ev["round"], "kind": "throw_off", "best": ev.get("opener"),
                                "worst": None, "deckel": 0, "reveals": reveals}
+            self._show(self.last_round)
             if ev.get("opener") is not None:
                 self._add("throw_off", seat=ev["opener"])
         elif kind == "opener":
             self._add("throw_off", seat=ev["seat"])
         elif kind == "half_lost":
             self._add("half", seat=ev["seat"], phase=ev["phase"])
+            self.halves.append({"phase": ev["phase"], "seat": ev["seat"]})
         elif kind in ("penalty", "einwuerfeln", "forfeit"):
             self._add(kind, seat=ev["seat"])
         elif kind == "cheat":
@@ -51,6 +65,23 @@ class Tracker:
             self._add("replay")
         elif kind == "stop":
             self.stopped = ev.get("reason", "")
+
+    def _show(self, last):
+        self.shown = {r["seat"]: dict(r, round=last["round"], best=r["seat"] == last["best"],
+                                      worst=r["seat"] == last["worst"])
+                      for r in last["reveals"] if r.get("dice")}
+        self.shown_round = last["round"]
+
+    def reveal_of(self, player):
+        """The reveal a player's card shows: his reveal of the round in play (once the round is ranked, with
+        ``best`` and ``worst``), else the last ranked round's until the next round's first throw (``"past":
+        True``), else None."""
+        shown = self.shown.get(player.seat)
+        if player.revealed is not None:
+            ranked = shown is not None and shown["dice"] == list(player.revealed["dice"])
+            return dict(player.revealed, past=False, best=ranked and shown["best"],
+                        worst=ranked and shown["worst"])
+        return dict(shown, past=True) if shown is not None else None
 
     def _ordered(self, order):
         seats = order if order else sorted(self.reveals)
@@ -72,6 +103,7 @@ def view(st, tracker, count):
             "in_half": st.in_half(p.seat), "throws": p.throws, "public": [v for _, v in p.public],
             "done": p.done, "revealed": p.revealed, "flagged": p.flagged, "connected": p.connected,
             "paused": st.paused.get(p.seat), "asked": p.seat in st.asked,
+            "reveal": tracker.reveal_of(p),
         })
     game = st.game
     max_throws = st.rules.max_throws if st.rules is not None else 3
@@ -90,6 +122,7 @@ def view(st, tracker, count):
         "players": players,
         "last_round": tracker.last_round,
         "history": list(tracker.history),
+        "halves": list(tracker.halves),
         "over": st.over,
         "loser": st.loser,
         "blattschuss": bool(game and game.blattschuss),

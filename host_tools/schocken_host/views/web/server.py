@@ -4,7 +4,9 @@ comes back with Last-Event-ID gets what it missed), the log, the Python sources 
 QR code of the page, and the table's actions behind a PIN (docs/web.md).
 
 ``WebView`` is the view the referee talks to (``note``, ``update``) and owns the server; ``Both`` puts it
-beside the terminal's view, so that nothing the web view does can reach the referee."""
+beside the terminal's view, so that nothing the web view does can reach the referee. The server lives as long
+as the host: at the end of a game (``finish``) it goes on serving the final page, so a phone that opens it then
+still gets the standings, and closes when the event loop ends (the host exits) or on ``stop``."""
 
 import asyncio
 import hmac
@@ -80,6 +82,7 @@ class WebView:
         self.runner = None
         self.closing = False
         self.sent = {}                 # subscriber -> id of the last event sent to it
+        self.serving = None            # after finish: the task that closes the server when the loop ends
 
     # --- the view the referee talks to -----------------------------------------------------------------
     def note(self, text):
@@ -101,17 +104,36 @@ class WebView:
     def banner(self, lang=None):
         """The terminal's lines: the URL, its QR code, the PIN (or that the page only watches)."""
         lang = lang or self.lang
-        qr = io.StringIO()
-        segno.make(self.url, error="m").terminal(out=qr, compact=True, border=2)
-        lines = [tr(lang, "web.url", url=self.url), qr.getvalue().rstrip("\n")]
+        lines = [tr(lang, "web.url", url=self.url), self.qr_text()]
         lines.append(tr(lang, "web.pin", pin=self.pin) if self.pin else tr(lang, "web.read_only"))
         return "\n".join(lines)
+
+    def qr_text(self, border=2):
+        """The page's QR code as text for a terminal: two rows of modules per line in half blocks (it reads
+        right on a dark or light background: segno draws both colours)."""
+        qr = io.StringIO()
+        segno.make(self.url, error="m").terminal(out=qr, compact=True, border=border)
+        return qr.getvalue().rstrip("\n")
+
+    def join_info(self):
+        """What the terminal shows for the whole game to let people join (plain data, no server object):
+        ``url`` the address to type, ``urls`` every address it answers at that a person may need (the
+        network's first, this machine's own when it listens on every address), ``pin`` the table actions'
+        PIN (None: watch only), ``qr`` the QR code of ``url`` as text (``qr_text``), ``qr_url`` the same code
+        as an SVG on the page."""
+        urls = [self.url]
+        host = self.sock.getsockname()[0] if self.sock is not None else ""
+        if host in ("0.0.0.0", "::"):
+            urls.append("http://127.0.0.1:%d/" % self.port)
+        return {"url": self.url, "urls": urls, "pin": self.pin, "qr": self.qr_text(),
+                "qr_url": self.url + "qr.svg"}
 
     # --- the server ------------------------------------------------------------------------------------
     def app(self):
         app = web.Application(client_max_size=64 * 1024)
         app.router.add_get("/", self.index)
         app.router.add_get("/texts.json", self.texts)
+        app.router.add_get("/page.json", self.page)
         app.router.add_get("/events", self.events)
         app.router.add_get("/state.json", self.state_json)
         app.router.add_get("/log.jsonl", self.log)
@@ -131,12 +153,30 @@ class WebView:
         await self.runner.setup()
         await web.SockSite(self.runner, self.sock).start()
 
-    async def stop(self, flush=FLUSH_S):
-        """Let every browser take the last events (at most ``flush`` seconds), then close; bounded."""
+    async def finish(self, flush=FLUSH_S):
+        """The game has ended (or stopped): every open browser gets the last events (at most ``flush``
+        seconds), and the server goes on serving the final page for as long as the host runs: it closes
+        when its event loop ends (``asyncio.run`` cancels the task that holds it) or on ``stop``. The
+        scoreboard shows the end until q, and a phone that opens the page meanwhile gets the standings."""
+        await self._flush(flush)
+        if self.runner is not None and self.serving is None:
+            self.serving = asyncio.get_running_loop().create_task(self._serve_until_the_loop_ends())
+
+    async def _serve_until_the_loop_ends(self):
+        try:
+            await asyncio.get_running_loop().create_future()
+        finally:
+            await self.stop(0)
+
+    async def _flush(self, flush):
         loop = asyncio.get_running_loop()
         end = loop.time() + flush
         while loop.time() < end and any(n < len(self.hub.events) for n in self.sent.values()):
             await asyncio.sleep(0.05)
+
+    async def stop(self, flush=FLUSH_S):
+        """Let every browser take the last events (at most ``flush`` seconds), then close; bounded."""
+        await self._flush(flush)
         self.closing = True
         for woken in list(self.hub.subscribers):
             woken.set()
@@ -159,6 +199,11 @@ class WebView:
                       for key in TEXTS if key.startswith("coach.")})
         texts["lang"] = lang if lang in LANGS else "de"
         return web.json_response(texts)
+
+    async def page(self, request):
+        """What the page needs to know of its server: whether it takes table actions (``play``: with the PIN)
+        or only watches (``watch``: the page shows no action form)."""
+        return web.json_response({"actions": self.pin is not None}, headers={"Cache-Control": "no-cache"})
 
     async def state_json(self, request):
         return web.json_response({"view": self.hub.view(), "events": len(self.hub.events)})
@@ -274,6 +319,12 @@ class Both:
     def __init__(self, primary, web_view):
         self.primary = primary
         self.web = web_view
+        show = getattr(primary, "show_web", None)
+        if show is not None:           # a view that shows the page's address for the whole game gets it now
+            try:
+                show(web_view.join_info())
+            except Exception:  # noqa: BLE001 - a view must never take the referee down with it
+                pass
 
     def __getattr__(self, name):
         return getattr(self.primary, name)

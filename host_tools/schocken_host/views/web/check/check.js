@@ -137,7 +137,7 @@ export function render(panel, report) {
   const d = report.first_difference;
   const status = el("p", {class: "check-status", "data-state": report.ok ? "ok" : d ? "differs" : "waiting"});
   if (report.ok) {
-    status.append(el("strong", {}, "✓ " + t("ok")), " — " + t("okDetail", report));
+    status.append(el("strong", {}, "✓ " + t("ok")), el("span", {class: "detail"}, t("okDetail", report)));
   } else if (d) {
     status.append(el("strong", {}, "✗ " + t("differs", d)));
   } else {

@@ -90,18 +90,22 @@ function render() {
   players.style.setProperty("--rows", Math.max(1, Math.ceil(n / cols)));
   players.innerHTML = v.players.map(card).join("");
   drawLast(v);
+  drawHalves(v);
   $("history-list").innerHTML = v.history.slice().reverse().map((h) => `<li>${esc(historyText(h))}</li>`).join("");
+  // The end of the game is said in the header, in place of whose turn it is: it covers no dice and no line.
   const banner = $("banner");
   if (v.over && v.loser !== null) {
-    banner.innerHTML = `<div class="over">${esc(t("game_over", {name: nameOf(v.loser)}))}</div>`
-      + (v.blattschuss ? `<div class="blatt">${esc(t("blatt"))}</div>` : "");
+    banner.innerHTML = `<span class="over">${esc(t("game_over", {name: nameOf(v.loser)}))}</span>`
+      + (v.blattschuss ? ` <span class="blatt">${esc(t("blatt"))}</span>` : "");
     banner.hidden = false;
   } else if (v.stopped !== null && v.stopped !== undefined) {
-    banner.innerHTML = `<div class="over">${esc(t("stopped", {reason: v.stopped}))}</div>`;
+    banner.innerHTML = `<span class="over">${esc(t("stopped", {reason: v.stopped}))}</span>`;
     banner.hidden = false;
   } else {
     banner.hidden = true;
   }
+  $("turn").hidden = !banner.hidden;
+  document.body.classList.toggle("ended", !banner.hidden);
   if (v.error) $("conn").textContent = `! ${v.error.line}: ${v.error.text}`;
 }
 
@@ -120,9 +124,13 @@ function card(p) {
   if (p.flagged) status = t("flagged", {reason: p.flagged});
   if (!status && playing && !p.in_half) status = t("out");
   if (!status && p.done && !p.revealed) status = t("done", {n: p.throws});
+  // A reveal stays on the card until the next round's first throw (model.py: the last round's is "past").
   let dice = "";
-  if (p.revealed) {
-    dice = p.revealed.dice.map((d) => die(d)).join("") + `<span class="label">${esc(p.revealed.label || "")}</span>`;
+  const shown = p.reveal;
+  if (shown && !(shown.past && p.throws > 0)) {
+    const mark = shown.worst ? " worst" : shown.best ? " best" : "";
+    dice = `<span class="faces${shown.past ? " past" : ""}">${shown.dice.map((d) => die(d)).join("")}</span>`
+      + `<span class="label${mark}">${esc(shown.label || "")}</span>`;
   } else if (p.throws > 0) {
     dice = p.public.map((d) => die(d, "aside")).join("") + hidden().repeat(Math.max(0, 3 - p.public.length));
   }
@@ -162,6 +170,14 @@ function drawLast(v) {
   }).join("");
 }
 
+function drawHalves(v) {
+  const halves = v.halves || [];
+  $("halves-list").innerHTML = halves.length
+    ? halves.map((h) => `<li data-phase="${esc(h.phase)}" data-seat="${h.seat}">`
+      + `${esc(t("half_lost", {phase: t("phase_" + h.phase), name: nameOf(h.seat)}))}</li>`).join("")
+    : `<li class="none">${esc(t("halves_none"))}</li>`;
+}
+
 function historyText(h) {
   const name = (s) => nameOf(s);
   switch (h.kind) {
@@ -195,6 +211,16 @@ async function sendAction(e) {
   }
 }
 
+// The table-action form only where the server takes actions (play: with the PIN); watch has no table.
+async function showActions() {
+  try {
+    const page = await (await fetch("/page.json")).json();
+    $("actions").hidden = !page.actions;
+  } catch (e) {
+    console.error(e);
+  }
+}
+
 // --- the in-browser check, when the host has it -------------------------------------------------------------
 async function loadCheck() {
   try {
@@ -212,6 +238,7 @@ async function main() {
   document.title = t("title");
   $("middle-label").textContent = t("middle");
   $("history-title").textContent = t("history");
+  $("halves-title").textContent = t("halves");
   $("last-title").textContent = t("last_round");
   $("scan").textContent = t("scan");
   $("qr").src = `/qr.svg?lang=${lang}`;
@@ -221,6 +248,7 @@ async function main() {
   for (const w of ["drop", "ein", "wait", "forfeit"]) $("opt-" + w).textContent = t(w);
   $("action-form").addEventListener("submit", sendAction);
   $("turn").textContent = t("waiting");
+  showActions();
   connect();
   loadCheck();
 }
