@@ -251,5 +251,6 @@ def test_the_host_refuses_what_it_knows_with_the_firmwares_words():
     assert person.refusal(("stand",)) is None and person.refusal(("tap", 1)) is None
     table.emit({"ev": "done", "round": 1, "seat": 1, "throws": 1, "commit": "00" * 32})
     assert person.refusal(("shake",)) == "the turn is over"
+    assert person.refusal(("peek",)) is None        # his own dice: he may look until the reveal (issue 31)
     assert person.refusal(("reveal",)) == "the round is not over"   # seat 2 still to play
     assert all(i18n.refusal_known(person.refusal(a)) for a in (("shake",), ("reveal",)))

@@ -1,10 +1,12 @@
 """A person's own emulated cup as he sees it, and the keys the host refuses before the cup sees them.
 
 A person at a real cup sees its LEDs: the dice set aside (orange) all the time, the dice under the cup (white)
-while he holds the main button, and he remembers what he saw until he throws again. ``OwnCup`` keeps exactly
-that from the LED frames of that one cup (``EmulatedCup.on_frame``, called from the cup's reader thread): the
-dice lying out, the dice last seen under the cup in this throw, and the status pixel. It reads nothing else,
-so nobody's hidden dice, not even the person's own unseen ones, can reach the screen.
+while he holds the main button (on turn after a throw, and after his turn until the reveal; the host also
+looks for him after each of his throws, views/play_keys.py), and he remembers what he saw until he throws
+again. ``OwnCup`` keeps exactly that from the LED frames of that one cup (``EmulatedCup.on_frame``, called
+from the cup's reader thread): the dice lying out, the dice last seen under the cup in this throw, and the
+status pixel. It reads nothing else, so nobody's hidden dice, not even the person's own unseen ones, can
+reach the screen.
 
 ``refusal(action)`` is the host's check of a key against the table (``state.TableState``): a shake when it is
 not the person's turn, a peek or a stand before the first throw, ... It answers with the firmware's own
@@ -132,6 +134,8 @@ class OwnCup:
             if not all(st.players[s].done for s in st.order):
                 return "the round is not over"
             return None
+        if kind == "peek" and p.done and p.revealed is None and p.throws:
+            return None   # his cup hides his dice from the others, not from him: he looks until the reveal
         if p.done:
             return "the turn is over"
         if st.on_turn != self.seat:

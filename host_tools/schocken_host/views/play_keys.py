@@ -2,12 +2,21 @@
 input (``keyboard``, --plain), through the one key map of views/keymap.py, checked against the table first (a
 refused key gets its reason on the screen at once) and carried out on the person's emulated cup with the
 durations keymap.hold_ms gives for that cup's long press. The person's own cup, as he sees it, goes to the UI
-(own_cup.OwnCup, with the key help)."""
+(own_cup.OwnCup, with the key help).
+
+His cup hides his dice from the others, not from him: after each throw of his that counts (a ``progress``
+event of his seat with one throw more, also his last, after which the cup stood by itself) the host looks
+under the cup for him (``_looks``), through the cup's real input: a hold of the main button as long as a peek
+(keymap.hold_ms), timed by the cup's own clock, so it can never become a long press (a stand). His panel reads
+the dice from the LED frames of that peek, as it reads his own peeks. The look and his keys take turns (one
+lock): a key waits until the look has ended (its release seen, at most a few seconds), and a look never starts
+inside a key's press."""
 
 import asyncio
 import os
 import sys
 
+from schocken_host.links import ledframe
 from schocken_host.views import keymap
 from schocken_host.i18n import refusal, tr
 from schocken_host.views.own_cup import OwnCup
@@ -17,8 +26,16 @@ async def ui_keys(queue, cup, referee, table=None):
     """Keys the scoreboard forwards (it owns the terminal and binds the quit keys itself), read through the
     one key map (views/keymap.py) like the lines of standard input."""
     own = _person(cup, referee, table)
-    while True:
-        await _safe_key(await queue.get(), cup, referee, table, own)
+    turns = asyncio.Lock()
+    looks = _start_looks(cup, referee, own, turns)
+    try:
+        while True:
+            key = await queue.get()
+            async with turns:
+                await _safe_key(key, cup, referee, table, own)
+    finally:
+        if looks is not None:
+            looks.cancel()
 
 
 def keyboard(cup, referee, table=None):
@@ -52,6 +69,8 @@ async def _read_lines(game, cup, referee, table):
             loop.remove_reader(fd)
             lines.put_nowait(None)
     own = _person(cup, referee, table)
+    turns = asyncio.Lock()
+    looks = _start_looks(cup, referee, own, turns)
     loop.add_reader(fd, readable)  # no reader thread: nothing blocks the host's exit
     try:
         while True:
@@ -60,7 +79,8 @@ async def _read_lines(game, cup, referee, table):
                 if cup is not None:
                     game.cancel()  # the person has left the keyboard: nobody can play his cup
                 return
-            done = await _safe_key(line if line.strip() else "enter", cup, referee, table, own)
+            async with turns:
+                done = await _safe_key(line if line.strip() else "enter", cup, referee, table, own)
             if done == "quit":
                 game.cancel()
                 return
@@ -72,6 +92,8 @@ async def _read_lines(game, cup, referee, table):
                 shown()
     finally:
         loop.remove_reader(fd)
+        if looks is not None:
+            looks.cancel()
 
 
 def _person(cup, referee, table):
@@ -85,6 +107,100 @@ def _person(cup, referee, table):
     if show is not None:
         show(own)
     return own
+
+
+def _start_looks(cup, referee, own, turns):
+    """The task that looks under the person's cup after each throw of his (``_looks``), or None when nobody
+    plays from the keyboard."""
+    if own is None or not hasattr(cup, "hold"):
+        return None
+    return asyncio.ensure_future(_looks(cup, referee, own, turns))
+
+
+LOOK_SLACK_S = 5.0   # beyond the peek's own length (in the cup's time): how long a look waits for its frames
+
+
+async def _looks(cup, referee, own, turns):
+    """After each counted throw of the person: a peek on his cup, his keys held back meanwhile (``turns``).
+    Never raises: a look that fails is noted, and the next throw gets its own."""
+    throws = asyncio.Queue()
+    last = [None]
+
+    def on_event(ev):  # the referee's listener: called in its emit, never blocks
+        if ev.get("ev") != "progress" or ev.get("seat") != own.seat or not ev.get("throws"):
+            return
+        moment = (ev.get("round"), ev["throws"])
+        if moment != last[0]:
+            last[0] = moment
+            throws.put_nowait(moment)
+    referee.listeners.append(on_event)
+    try:
+        while True:
+            moment = await throws.get()
+            if not throws.empty():
+                continue  # a later throw came already: look at that one
+            async with turns:
+                try:
+                    await _look(cup, own, moment)
+                except (OSError, ValueError) as e:  # the cup was just unplugged, ...
+                    referee.note("%s: %s" % (tr(getattr(referee.ui, "lang", "de"), "keys.peek"), e))
+            shown = getattr(referee.ui, "show_own_cup", None)
+            if shown is not None:
+                shown()
+    finally:
+        referee.listeners.remove(on_event)
+
+
+async def _look(cup, own, moment):
+    """One peek on the person's cup for him: the main button held for a peek's length on the cup's own clock
+    (never a long press). Waits, bounded, until its frames showed the dice under the cup and then the cover
+    again (or the cup refused it, or uncovered itself at the reveal); unless the release was seen, lets go of
+    the button for sure, so that the next press of a key never meets this one."""
+    st = own.state
+    p = st.players[own.seat]
+    if (st.round, p.throws) != moment or p.revealed is not None:
+        return  # he threw again, or the cup is uncovered already
+    hold = keymap.hold_ms(("peek",), getattr(cup, "long_ms", None) or keymap.FIRMWARE_LONG_MS)
+    scale = getattr(cup, "time_scale", 1) or 1
+    loop = asyncio.get_running_loop()
+    changed = asyncio.Event()
+
+    def on_frame(frame):  # the cup's reader thread
+        try:
+            loop.call_soon_threadsafe(changed.set)
+        except RuntimeError:  # the loop is closed: the game is over
+            pass
+    seen = cup.frame_count
+    lit = [False]
+
+    def how():
+        """"released", "refused", "revealed" or None (still looking)."""
+        for frame in cup.frames_since(seen):
+            shown = ledframe.decode(frame)
+            if ledframe.status_name(shown["status"]) == "red":
+                return "refused"
+            white = any(face and ledframe.die_kind(rgb) == "cup" and min(rgb) > 0
+                        for face, rgb in zip(shown["dice"], shown["colors"]))
+            if white:
+                lit[0] = True
+            elif lit[0]:
+                return "released"
+        return "revealed" if lit[0] and p.revealed is not None else None
+    cup.listeners.append(on_frame)
+    end = loop.time() + hold / 1000 / scale + LOOK_SLACK_S
+    try:
+        cup.hold(3, hold)
+        while how() is None and loop.time() < end:
+            changed.clear()
+            try:
+                await asyncio.wait_for(changed.wait(), min(0.25, max(0.0, end - loop.time())))
+            except asyncio.TimeoutError:
+                pass  # p.revealed comes with an event, not a frame: looked at again
+    finally:
+        cup.listeners.remove(on_frame)
+        if how() != "released":
+            cup.control("release 3")  # ends the hold, or one still waiting: the button is up for sure
+    await asyncio.sleep(keymap.GAP_MS / 1000)  # longer than the debounce: the next press counts
 
 
 def _refused(referee, seat, why):
