@@ -18,7 +18,7 @@ from schocken_host.i18n import tr
 from schocken_host.input_checks import WEB_PORT, count, heap_size, seconds, web_address
 from schocken_host.views.plain import PlainUI
 from schocken_host.views.play_keys import keyboard, ui_keys
-from schocken_host.table.referee import Referee
+from schocken_host.table.referee import REVEAL_PAUSE_S, Referee
 from schocken_host.table.gamelog import read_log
 from schocken_host.table.table_file import read_table  # noqa: F401  (the table file, docs/table-file.md)
 from schocken_host.links.transport import TransportClosed
@@ -156,7 +156,8 @@ async def play(args, ui_factory):
             ui.note(tr(lang, "play.cup", cup=cup.cup_id, port=cup.port, interpreter=cup.interpreter))
         fair = fair_mode(args, start)
         referee = Referee(rules, table.seats, log, ui, reveal=args.reveal, cheat=args.cheat, state=state,
-                          fair=fair, absent_timeout=args.absent_timeout, turn_timeout=args.turn_timeout)
+                          fair=fair, absent_timeout=args.absent_timeout, turn_timeout=args.turn_timeout,
+                          reveal_pause=REVEAL_PAUSE_S / getattr(args, "time_scale", 1))
         if web_view is not None:
             web_view.referee = referee
         tasks = [asyncio.create_task(b.run(referee)) for b in table.bots]

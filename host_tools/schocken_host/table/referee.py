@@ -22,6 +22,7 @@ from schocken_host.table.state import TableState, LogError, LOG_VERSION
 from schocken_host.links.transport import TransportClosed
 
 MAX_REPLAYS = 3          # a round voided this many times in a row is decided without the void seats
+REVEAL_PAUSE_S = 3.0     # a ranked round (or throw-off) stays on the screens this long before the next turn
 
 
 class TableStopped(Exception):
@@ -30,7 +31,7 @@ class TableStopped(Exception):
 
 class Referee(Turns, CupLinks):
     def __init__(self, rules, seats, log, ui, reveal="all", cheat="replay", state=None, reply_timeout=None,
-                 fair=False, absent_timeout=120.0, turn_timeout=600.0):
+                 fair=False, absent_timeout=120.0, turn_timeout=600.0, reveal_pause=0.0):
         self.rules = rules
         self.seats = seats
         self.log = log
@@ -45,6 +46,9 @@ class Referee(Turns, CupLinks):
         self.fair = fair              # dice from each cup's committed seed and the host's nonces per throw
         self.absent_timeout = absent_timeout  # seconds a cup may be gone or silent before the table is asked
         self.turn_timeout = turn_timeout      # seconds a present seat may take before the table is asked
+        # Seconds between a round's (or a throw-off's) result and the next turn, so that the table sees every
+        # revealed throw and who takes the Deckel: `play` gives REVEAL_PAUSE_S divided by its time scale.
+        self.reveal_pause = reveal_pause
         self.requests = []            # ("penalty" | "einwuerfeln" | "wait" | "forfeit", seat) from the table
         self.listeners = []           # callables(ev) after each event is applied and shown: bots wait on them
         self.refusals = {}            # seat -> the cup's words for the last input it refused
@@ -173,6 +177,7 @@ class Referee(Turns, CupLinks):
         opener = _peek_throw_off(st.game, dice)
         self.emit({"ev": "throw_off", "round": round_id, "seats": seats, "dice": dice, "opener": opener})
         await self._outcome(round_id, seats, None)
+        await self._let_it_show()
 
     async def play_round(self):
         st = self.state
@@ -197,6 +202,13 @@ class Referee(Turns, CupLinks):
                    "moves": [[m[0], m[1]] for m in moves]})
         self._half_change(phase)
         await self._outcome(round_id, order, order[result.worst])
+        await self._let_it_show()
+
+    async def _let_it_show(self):
+        """The result stays on the screens ``reveal_pause`` seconds (a bounded wait) before the next turn; not
+        after the last round: the game's end stays anyway."""
+        if self.reveal_pause > 0 and not self.state.over:
+            await asyncio.sleep(self.reveal_pause)
 
     async def _collect(self, round_id, order, kind, limit):
         """Turns in seating order, then the reveals and their checks. Returns {seat: reveal or None (void)},
