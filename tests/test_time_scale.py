@@ -274,12 +274,11 @@ def test_full_default_bot_game_in_scaled_time(tmp_path):
     assert [game.cup(s).bot.errors for s in range(4)] == [[]] * 4
 
 
-@pytest.mark.parametrize("argv", [["--emulate", 3, "--bots", 2, "--time-scale", 20],
-                                  ["--port", "/dev/null", "--emulate", 2, "--time-scale", 5],
+@pytest.mark.parametrize("argv", [["--port", "/dev/null", "--emulate", 2, "--time-scale", 5],
                                   ["--emulate", 2, "--time-scale", 0]])
-def test_time_scale_only_for_a_table_of_bots(tmp_path, argv):
-    """A person plays at human speed: a time scale with a person at the table is one clear line, no cup
-    started."""
+def test_time_scale_only_for_emulated_cups(tmp_path, argv):
+    """A real cup keeps its own clock: a time scale with one at the table is one clear line, no cup started.
+    (A person at an emulated cup plays at any scale: tests/test_soak.py plays him at 20.)"""
     from kits import tablekit
     proc = tablekit.schocken("play", "--plain", *argv, env=dict(os.environ, SCHOCKEN_LOG_DIR=str(tmp_path)))
     err = proc.stderr.strip().splitlines()

@@ -177,9 +177,11 @@ class Table:
                 self.seats.append(Seat(name, SerialLink(transport.port), "cup"))
         dice = seeded_dice(args.seed) if args.seed is not None else None
         scale = getattr(args, "time_scale", 1)
-        people = len(self.seats) + (n_emu - n_bots)
-        if scale != 1 and people:
-            raise CommandError("seating.time_scale_people", scale=scale, people=people)
+        # A real cup keeps its own clock: only emulated cups (and their bots) can run faster. A person at an
+        # emulated cup plays it at any scale: his keys are presses of the cup's own duration in cup time
+        # (views/keymap.py), only the bots and the cups' lights go faster.
+        if scale != 1 and self.seats:
+            raise CommandError("seating.time_scale_real_cups", scale=scale)
         for k in range(n_emu):
             seat_no = len(self.seats)
             kind = "bot" if k < n_bots else "human"
