@@ -12,7 +12,8 @@ _SCHOCK_KEY = 3000  # the key of the lowest Schock (see schocken.throws)
 
 def keep_ones(turn, stand_key=_SCHOCK_KEY):
     """After a throw: stand on a throw at least as good as ``stand_key`` (a Schock by default);
-    otherwise turn two sixes, set the ones aside and throw again. Returns True to stand."""
+    otherwise turn two sixes, set the ones aside and throw again (stand where a one that must stay out would
+    be left alone in the cup). Returns True to stand."""
     if turn.turned:
         return False  # after Sechsen drehen the next throw must be taken
     if not turn.can_roll() or turn.result().key >= stand_key:
@@ -24,7 +25,9 @@ def keep_ones(turn, stand_key=_SCHOCK_KEY):
     for i in range(3):
         if turn.state[i] == IN_CUP and turn.values[i] == 1 and not turn.locked[i] and len(turn.in_cup()) > 1:
             turn.set_aside(i)
-    return False
+    # A one left alone in the cup may not be thrown again where ones must stay out: stand on it.
+    return bool(turn.rules.ones_must_stay and not turn.turned
+                and any(turn.state[i] == IN_CUP and turn.values[i] == 1 for i in range(3)))
 
 
 def threshold(stand_key):

@@ -8,7 +8,7 @@ legal on the rules package and on the cup's state machine.
 
 from schocken import RuleError
 from schocken.sim import keep_ones
-from schocken.turn import IN_CUP, Turn, apply_steps
+from schocken.turn import IN_CUP, PENDING, Turn, apply_steps
 
 
 def _stand(turn):
@@ -16,12 +16,16 @@ def _stand(turn):
 
 
 def _throw(turn):
-    """Throw again, with the ones set aside that the rules make stay (``ones_must_stay``)."""
-    if turn.rules.ones_must_stay:
-        for i in range(3):
-            if (turn.state[i] == IN_CUP and turn.values[i] == 1 and not turn.locked[i]
-                    and len(turn.in_cup()) > 1):
-                turn.set_aside(i)
+    """Throw again: the ones the rules make stay out (``ones_must_stay``) set aside, and if that leaves the cup
+    empty a die set aside for now taken back into it, not a one where possible (after Sechsen drehen standing
+    is no move)."""
+    for i in range(3):
+        if turn.rules.ones_must_stay and turn.state[i] == IN_CUP and turn.values[i] == 1 and not turn.locked[i]:
+            turn.set_aside(i)
+    if not turn.in_cup():
+        pending = sorted((i for i in range(3) if turn.state[i] == PENDING), key=lambda i: turn.values[i] == 1)
+        if pending:
+            turn.take_back(pending[0])
     return False
 
 
