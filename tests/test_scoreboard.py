@@ -110,6 +110,8 @@ async def test_a_whole_game_phase_by_phase():
         assert all(app.text_of("#seat-%d .deckel" % s) == "0" for s in range(3))
         assert app.text_of("#turn-line") == "▶ Ben ist am Zug · Wurf 1/3"
         assert "Ben verliert die 1. Hälfte." in app.text_of("#log")
+        # The round's first throw (Ben's) ends what the cards kept of round 3 (issue 31).
+        assert not any("Runde 3:" in app.card_text(s) for s in range(3))
         check_snapshot(app, "half2")
 
         # Cem again: Anna loses the 2. Hälfte, the Finale is Anna against Ben; Cem is out (greyed).
@@ -122,6 +124,11 @@ async def test_a_whole_game_phase_by_phase():
         assert "-out" in card_classes(app, 2) and "raus aus der Hälfte" in app.card_text(2)
         assert "-out" not in card_classes(app, 0) and "-out" not in card_classes(app, 1)
         assert app.text_of("#turn-line") == "▶ Ben ist am Zug · Wurf 0/3"
+        # Until the final's first throw the cards keep round 4's throws and the result stays (issue 31).
+        assert "Runde 4: ⚅⚃⚁ 642 · 1 Wurf" in app.card_text(0)
+        assert "Runde 4: ⚂⚁⚀ Straße · 1 Wurf" in app.card_text(1)
+        assert "Runde 4: ⚀⚀⚀ Schock-Aus · 1 Wurf" in app.card_text(2)
+        assert app.text_of("#result") == "Runde 4: Anna verliert: Schock-Aus von Cem, alle Deckel!"
         check_snapshot(app, "final")
 
         # Anna's Schock-Aus in the Finale: Ben loses the game.

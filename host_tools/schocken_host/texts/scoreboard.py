@@ -61,6 +61,7 @@ TEXTS = {
     "card.best": ("bester Wurf", "best throw"),
     "card.worst": ("verliert +{n}", "loses +{n}"),
     "card.worst_all": ("verliert: alle", "loses: all"),
+    "card.kept": ("Runde {n}:", "round {n}:"),
 
     # --- views/own_cup.py, views/scoreboard_own.py: the person's own cup
     "own.title": ("Dein Becher", "Your cup"),

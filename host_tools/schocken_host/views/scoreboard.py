@@ -28,7 +28,7 @@ from schocken.throws import ALL, evaluate
 from schocken_host.views import keymap
 from schocken_host.i18n import LANGS, tr
 from schocken_host.views.plain import PlainUI
-from schocken_host.views.scoreboard_card import PlayerCard, card_info, halves_line, throw_limit
+from schocken_host.views.scoreboard_card import PlayerCard, ShownThrows, card_info, halves_line, throw_limit
 from schocken_host.views.scoreboard_coach import CoachLine
 from schocken_host.views.scoreboard_own import OwnCupPanel
 from schocken_host.views.scoreboard_view import plain_text
@@ -112,6 +112,7 @@ class Scoreboard(App):
         self.game = game
         self.auto_exit = auto_exit
         self.final_state = None
+        self.shown = ShownThrows()    # the last ranked round's throws, kept for the cards (scoreboard_card)
         self.own = None              # the person's own cup (own_cup.OwnCup) when one plays from this keyboard
         self.error = None
         self.finished = False
@@ -157,6 +158,7 @@ class Scoreboard(App):
                 self.throw_off_text = self.tr("throw_off_opener", name=state.name(ev["opener"]))
         elif kind in ("start", "round"):
             self.throw_off_text = None
+        self.shown.seen(state, ev)
         self._buf.seek(0)
         self._buf.truncate()
         try:
@@ -320,7 +322,7 @@ class Scoreboard(App):
             n = len(players)
             grid.styles.grid_size_columns = max(1, n if n <= 4 else min(4, (n + 1) // 2))
         for p in players:
-            self._cards[p.seat].show(card_info(self.lang, st, p, phase))
+            self._cards[p.seat].show(card_info(self.lang, st, p, phase, self.shown))
         new = [c for c in self._cards.values() if c.parent is None]
         if new:
             grid.mount(*new)

@@ -1,5 +1,7 @@
 """One player's card on the scoreboard: the ``PlayerCard`` widget (name, Deckel in large digits, status, dice,
-label, flag) and ``card_info``, which works out from a ``state.TableState`` what the card shows."""
+label, flag) and ``card_info``, which works out from a ``state.TableState`` what the card shows;
+``ShownThrows`` keeps the revealed throws of the last ranked round (or throw-off) for the cards until the next
+round's first throw."""
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -60,6 +62,39 @@ class PlayerCard(Vertical):
                           plain_text(i.get("flag", ""))])
 
 
+class ShownThrows:
+    """The revealed throws of the last round ranked or throw-off decided, for the cards until the next round's
+    first throw: the next round's turn clears the table's reveals (``state.Player.new_round``), and the table
+    still has to see what everyone had. Fed every event after it was applied (``seen``)."""
+
+    def __init__(self):
+        self.round = None           # the round (or throw-off) whose throws are kept
+        self.throws = {}            # seat -> its revealed throw (state.Player.revealed)
+
+    def seen(self, st, ev):
+        kind = ev.get("ev")
+        if kind in ("round", "throw_off"):
+            self.round = ev.get("round")
+            self.throws = {p.seat: dict(p.revealed) for p in st.players if p.revealed}
+        elif kind in ("progress", "done", "replay_round", "start") and ev.get("round") != self.round:
+            self.round, self.throws = None, {}   # the next round's first throw: its own dice from now on
+
+    def kept(self, p):
+        """The kept throw of player ``p`` while he has nothing of the round in play to show, else None."""
+        if self.round is None or p.revealed or p.throws or p.done or p.public:
+            return None
+        return self.throws.get(p.seat)
+
+
+def _revealed_text(lang, r):
+    """(dice, label) of a revealed throw: its dice all white, "6-4-2 642 · 1 Wurf"."""
+    dice = dice_text(list(r["dice"]), ["cup"] * 3)
+    throws = tr(lang, "card.throws_1" if r["throws"] == 1 else "card.throws", n=r["throws"])
+    label = Text("%s %s" % (faces(r["dice"]), r["label"]), style="bold")
+    label.append(" · " + throws + ("" if r["hand"] else ", " + tr(lang, "card.built")), style="")
+    return dice, label
+
+
 def throw_limit(st, seat):
     """How many throws ``seat`` may use this round: the opener the rule's maximum, the others his count."""
     max_throws = st.rules.max_throws if st.rules is not None else 3
@@ -79,8 +114,9 @@ def halves_line(lang, st):
     return tr(lang, "board.halves", list=" · ".join(names) if names else tr(lang, "board.none_yet"))
 
 
-def card_info(lang, st, p, phase):
-    """What the card of player ``p`` shows in ``phase`` (in ``lang``): the ``info`` of ``PlayerCard.show``."""
+def card_info(lang, st, p, phase, shown=None):
+    """What the card of player ``p`` shows in ``phase`` (in ``lang``): the ``info`` of ``PlayerCard.show``.
+    ``shown`` (a ShownThrows): the last ranked round's throws, shown until the player's next throw."""
     seat = p.seat
     name = Text("%d  %s" % (seat + 1, p.name), style="bold")
     if getattr(p, "kind", "cup") == "bot":
@@ -115,18 +151,18 @@ def card_info(lang, st, p, phase):
     current = lr is not None and lr.get("round") == st.round
     best = current and lr["best"] == seat
     worst = current and lr["worst"] == seat
+    kept = shown.kept(p) if shown is not None else None
     if p.revealed:
-        r = p.revealed
-        dice = dice_text(list(r["dice"]), ["cup"] * 3)
-        throws = tr(lang, "card.throws_1" if r["throws"] == 1 else "card.throws", n=r["throws"])
-        label = Text("%s %s" % (faces(r["dice"]), r["label"]), style="bold")
-        label.append(" · " + throws + ("" if r["hand"] else ", " + tr(lang, "card.built")), style="")
+        dice, label = _revealed_text(lang, p.revealed)
         # Once the round is ranked, the verdict takes the status line.
         if worst and not (paused or loser):
             moved = sum(m[1] for m in lr["moves"])
             status = tr(lang, "card.worst_all") if lr["deckel"] == ALL else tr(lang, "card.worst", n=moved)
         elif best and not (paused or loser):
             status = tr(lang, "card.best")
+    elif kept is not None:  # the last round's throw, until his next: the table still looks at it
+        dice, label = _revealed_text(lang, kept)
+        label = Text(tr(lang, "card.kept", n=shown.round) + " ", style="dim") + label
     elif p.public or p.throws or p.done:
         slots = [None, None, None]
         for slot, value in p.public:
