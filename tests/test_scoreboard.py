@@ -102,8 +102,15 @@ async def test_a_whole_game_phase_by_phase():
         assert [e["ev"] for e in events[-2:]] == ["round", "half_lost"]
         table.emit_all(events)
         nxt = table.round(ROUND_4)
-        table.emit_all(nxt[:until(nxt, "progress", seat=1, throws=1)])
+        table.emit_all(nxt[:until(nxt, "turn", seat=1)])
         await pilot.pause()
+        # Until the next round's first throw the result says which half it decided (issue 31).
+        assert app.text_of("#result") == ("Runde 3: Ben verliert: Schock-Aus von Cem, alle Deckel! "
+                                          "– Ben verliert die 1. Hälfte.")
+        assert "Runde 3: ⚀⚀⚀ Schock-Aus · 1 Wurf" in app.card_text(2)
+        table.emit_all(nxt[until(nxt, "turn", seat=1):until(nxt, "progress", seat=1, throws=1)])
+        await pilot.pause()
+        assert "Hälfte" not in app.text_of("#result")
         assert app.text_of("#phase").startswith("2. Hälfte")
         assert app.text_of("#halves") == "Hälften verloren: 1. Hälfte: Ben"
         assert app.text_of("#middle") == "13"
@@ -128,7 +135,8 @@ async def test_a_whole_game_phase_by_phase():
         assert "Runde 4: ⚅⚃⚁ 642 · 1 Wurf" in app.card_text(0)
         assert "Runde 4: ⚂⚁⚀ Straße · 1 Wurf" in app.card_text(1)
         assert "Runde 4: ⚀⚀⚀ Schock-Aus · 1 Wurf" in app.card_text(2)
-        assert app.text_of("#result") == "Runde 4: Anna verliert: Schock-Aus von Cem, alle Deckel!"
+        assert app.text_of("#result") == ("Runde 4: Anna verliert: Schock-Aus von Cem, alle Deckel! "
+                                          "– Anna verliert die 2. Hälfte.")
         check_snapshot(app, "final")
 
         # Anna's Schock-Aus in the Finale: Ben loses the game.

@@ -30,6 +30,7 @@ TEXTS = {
     "board.stechen": ("Auswürfeln: Gleichstand, Stechen zwischen {names}.",
                       "Throw-off: a tie, Stechen between {names}."),
     "board.halves": ("Hälften verloren: {list}", "Halves lost: {list}"),
+    "board.half_lost_now": ("– {name} verliert die {half}.", "– {name} loses the {half}."),
     "board.none_yet": ("noch keine", "none yet"),
     "board.game_over": ("SPIEL AUS – {name} hat verloren{blatt}", "GAME OVER – {name} lost{blatt}"),
     "board.blatt": (" (Blattschuss)", " (Blattschuss)"),

@@ -327,7 +327,7 @@ class Scoreboard(App):
         if new:
             grid.mount(*new)
         # Result of the last round (or of the throw-off), losers of the halves.
-        self.query_one("#result", Static).update(self._result_line(st))
+        self.query_one("#result", Static).update(self.shown.with_half(self.lang, st, self._result_line(st)))
         self.query_one("#halves", Static).update(halves_line(self.lang, st))
         if self.own is not None:
             self.query_one(OwnCupPanel).redraw()

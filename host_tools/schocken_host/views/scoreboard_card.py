@@ -70,14 +70,30 @@ class ShownThrows:
     def __init__(self):
         self.round = None           # the round (or throw-off) whose throws are kept
         self.throws = {}            # seat -> its revealed throw (state.Player.revealed)
+        self.half = None            # (phase, seat): the half that round decided
 
     def seen(self, st, ev):
         kind = ev.get("ev")
         if kind in ("round", "throw_off"):
             self.round = ev.get("round")
             self.throws = {p.seat: dict(p.revealed) for p in st.players if p.revealed}
+            self.half = None
+        elif kind == "half_lost" and self.round is not None:
+            self.half = (ev.get("phase"), ev.get("seat"))
         elif kind in ("progress", "done", "replay_round", "start") and ev.get("round") != self.round:
-            self.round, self.throws = None, {}   # the next round's first throw: its own dice from now on
+            # the next round's first throw: its own dice from now on
+            self.round, self.throws, self.half = None, {}, None
+
+    def with_half(self, lang, st, result):
+        """The round's result line (``result``), and the half it decided while its throws are kept: "… – Ben
+        verliert die 1. Hälfte." (the Deckel and the phase show the new half already). The game's end has its
+        banner."""
+        if self.half is None or self.half[0] not in ("half1", "half2") or st is None:
+            return result
+        line = result.copy() if isinstance(result, Text) else Text(str(result))
+        line.append(" " + tr(lang, "board.half_lost_now", name=st.name(self.half[1]),
+                             half=tr(lang, "board." + self.half[0])), style="bold")
+        return line
 
     def kept(self, p):
         """The kept throw of player ``p`` while he has nothing of the round in play to show, else None."""
