@@ -197,11 +197,12 @@ async def play(args, ui_factory):
 
 
 async def _stop_web(web_view, log):
-    """The browsers get the game's last events (a finished game's, bounded), then the server closes."""
+    """The browsers get the game's last events (a finished game's, bounded); the server goes on serving the
+    final page until the host exits (the scoreboard shows the end until q; --plain exits at once)."""
     from schocken_host.views.web.server import FLUSH_S
     try:
         done = log is not None and log.path.exists() and gamelog.finished(log.path)
-        await web_view.stop(FLUSH_S if done else 0)
+        await web_view.finish(FLUSH_S if done else 0)
     except Exception:  # noqa: BLE001 - closing a page must not hide how the game ended
         pass
 
