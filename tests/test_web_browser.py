@@ -14,6 +14,7 @@ import shutil
 import socket
 import subprocess
 import time
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -113,6 +114,55 @@ def test_a_whole_bot_game_with_web_ends_with_the_standings_of_replay_on_two_view
         pg.close()
 
 
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux for a real terminal")
+def test_after_game_over_the_page_stays_up_with_the_scoreboard_and_a_new_page_gets_the_end(tmp_path,
+                                                                                          micropython,
+                                                                                          browser):
+    """The scoreboard (a real terminal under tmux) shows the end until q; the web server lives as long: a
+    page open during the game stays connected, a phone that opens the page after the game gets the final
+    standings (those of `replay --json`), the game-over banner and the check's "geprüft"; q ends the host and
+    its server with it."""
+    from test_person import Terminal
+    port = free_port()
+    url = "http://127.0.0.1:%d/" % port
+    logs = tmp_path / "logs"
+    term = Terminal(tmp_path)
+    try:
+        term.start(["play", "--emulate", 3, "--bots", 3, "--strategy", "fast", "--time-scale", 20,
+                    "--set", "deckel_total=4", "--web", "127.0.0.1:%d" % port], logs)
+        during = page(browser, wait_for(lambda: urllib.request.urlopen(url, timeout=5) and url, 120,
+                                        "the page during the game"))
+        log = wait_for(lambda: next(logs.glob("*.jsonl"), None), 60, "the game log")
+        wait_for(lambda: read_log(log)[-1]["ev"] == "game_over", 240, "the game's end in its log")
+        during.wait_for_function(OVER)
+        time.sleep(3)                # longer than the end's flush: the server closed after it until now
+        phone = page(browser, url, 390, 844)
+        phone.wait_for_function(OVER)
+        expected = replay_json(log)
+        for pg in (phone, during):
+            assert pg.evaluate("window.schocken.standings()") == expected
+            assert pg.evaluate("window.schocken.events") == lines(log)
+            assert deckel_on_page(pg) == [p["deckel"] for p in expected["players"]]
+            assert pg.is_visible("#banner") and not pg.evaluate("document.body.classList.contains('offline')")
+        assert [h["seat"] for h in phone.evaluate("window.schocken.view().halves")] == \
+            [e["seat"] for e in read_log(log) if e["ev"] == "half_lost"]
+        if check.missing() is None:
+            phone.wait_for_function("window.schockenCheck && window.schockenCheck.events === %d"
+                                    % len(lines(log)))
+            assert phone.evaluate("window.schockenCheck.ok")
+            assert "geprüft" in phone.inner_text("#check")
+        assert phone.is_visible("#actions")   # play takes the table's words (with the PIN)
+        term.keys("q")
+        assert term.exit_status(60) == 0, term.screen()
+        during.wait_for_function("document.body.classList.contains('offline')")
+        with pytest.raises(OSError):
+            socket.create_connection(("127.0.0.1", port), timeout=5).close()
+        phone.close()
+        during.close()
+    finally:
+        term.close()
+
+
 def test_a_page_carries_on_through_a_dropped_connection_and_a_server_restart(tmp_path, browser):
     events = lines(GAME)
     raw = GAME.read_text(encoding="utf-8").splitlines(keepends=True)
@@ -163,15 +213,104 @@ def test_tv_with_8_players_fits_one_screen_and_the_phone_scrolls(tmp_path, micro
         assert all(b["y"] >= 0 and b["y"] + b["height"] <= 1080 and b["x"] + b["width"] <= 1920
                    for b in boxes)
         assert "Mitte" in tv.inner_text("header")            # German by default
-        tv.screenshot(path=str(snapshot(tmp_path, "web_tv.png")))
         phone = page(browser, url + "?lang=en", 390, 844)
         phone.wait_for_function(OVER)
         assert "Middle" in phone.inner_text("header")
         assert phone.evaluate("document.documentElement.scrollWidth <= innerWidth")
+        events = read_log(log)
+        last = [e for e in events if e["ev"] == "round"][-1]
+        halves = [e for e in events if e["ev"] == "half_lost"]
+        for pg, verdict in ((tv, "geprüft"), (phone, "checked")):
+            the_end_covers_nothing_and_stays_readable(pg, last, halves)
+            assert not pg.is_visible("#actions")   # watch: no table to act on, no PIN form
+            if check.missing() is None:  # the page opened on a finished log checks it whole
+                pg.wait_for_function("window.schockenCheck && window.schockenCheck.ok")
+                assert verdict in pg.inner_text("#check")
+                verdict_is_readable_from_across_the_room(pg, 40 if pg is tv else 24)
+        tv.screenshot(path=str(snapshot(tmp_path, "web_tv.png")))
         phone.screenshot(path=str(snapshot(tmp_path, "web_phone.png")), full_page=True)
-        if check.missing() is None:  # the page opened on a finished log checks it whole
-            tv.wait_for_function("window.schockenCheck && window.schockenCheck.ok")
-            assert "geprüft" in tv.inner_text("#check")
+    finally:
+        stop(server)
+
+
+def overlaps(a, b):
+    return (a["x"] < b["x"] + b["width"] and b["x"] < a["x"] + a["width"]
+            and a["y"] < b["y"] + b["height"] and b["y"] < a["y"] + a["height"])
+
+
+def the_end_covers_nothing_and_stays_readable(pg, last, halves):
+    """The game-over banner hides no dice and no history line; every player of the last round shows his dice
+    and class on his card; the halves' losers are on the page, one line each."""
+    banner = pg.locator("#banner").bounding_box()
+    assert banner is not None, "no game-over banner"
+    covered = [pg.locator(".card .dice").nth(i).bounding_box() for i in range(pg.locator(".card").count())]
+    covered += [pg.locator("#history").bounding_box(), pg.locator("#last").bounding_box()]
+    assert not [box for box in covered if box and box["height"] and overlaps(banner, box)]
+    for seat in last["order"]:
+        card = pg.locator('.card[data-seat="%d"]' % seat)
+        assert card.locator(".faces .die").count() == 3, seat
+        assert card.locator(".label").inner_text().strip(), seat
+        inside(card.locator(".label"), card.locator(".dice"))     # the class is not cut off
+        for i in range(3):
+            inside(card.locator(".faces .die").nth(i), card.locator(".dice"))
+    items = pg.locator("#halves-list li")
+    assert [int(items.nth(i).get_attribute("data-seat")) for i in range(items.count())] == \
+        [h["seat"] for h in halves]
+    assert all(items.nth(i).is_visible() for i in range(items.count()))
+
+
+def inside(element, box):
+    """``element``'s text or picture lies within ``box`` (an element whose overflow is hidden)."""
+    width = element.evaluate("e => e.scrollWidth")
+    a, b = element.bounding_box(), box.bounding_box()
+    assert width <= a["width"] + 1, (element, width, a)
+    assert b["x"] - 1 <= a["x"] and a["x"] + a["width"] <= b["x"] + b["width"] + 1, (a, b)
+    assert b["y"] - 1 <= a["y"] and a["y"] + a["height"] <= b["y"] + b["height"] + 1, (a, b)
+
+
+def verdict_is_readable_from_across_the_room(pg, least_px):
+    """The check's "geprüft": text of at least ``least_px`` pixels and a contrast of at least 7:1 (WCAG AAA)
+    against its own background."""
+    style = pg.evaluate("""() => {
+        const s = getComputedStyle(document.querySelector('#check .check-status strong'));
+        return {size: parseFloat(s.fontSize), color: s.color, background: s.backgroundColor};
+    }""")
+    assert style["size"] >= least_px, style
+
+    def luminance(css):
+        channels = [int(x) / 255 for x in re.findall(r"\d+", css)[:3]]
+        lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+    light, dark = sorted((luminance(style["color"]), luminance(style["background"])), reverse=True)
+    assert (light + 0.05) / (dark + 0.05) >= 7, style
+
+
+def test_a_rounds_reveal_stays_on_the_cards_until_the_next_rounds_first_throw(tmp_path, browser):
+    """After a round is ranked its reveals stay on every card of it, also once the next round's first
+    player is on turn (the host's state has forgotten them then), and go with that round's first throw."""
+    raw = GAME.read_text(encoding="utf-8").splitlines(keepends=True)
+    events = [json.loads(line) for line in raw]
+    ranked = next(i for i, e in enumerate(events) if e["ev"] == "round" and e["round"] >= 3)
+    throw = next(i for i in range(ranked, len(events)) if events[i]["ev"] == "progress" and events[i]["throws"])
+    assert any(e["ev"] == "turn" for e in events[ranked:throw])
+    log = tmp_path / "game.jsonl"
+    log.write_text("".join(raw[:throw]), encoding="utf-8")
+    server, url = watch(log, tmp_path / "watch.out")
+    try:
+        pg = page(browser, url)
+        pg.wait_for_function("window.schocken.events.length === %d" % throw)
+        assert pg.evaluate("window.schocken.view().on_turn") is not None      # the next round's turn
+        for r in pg.evaluate("window.schocken.view().last_round.reveals"):
+            card = pg.locator('.card[data-seat="%d"]' % r["seat"])
+            assert [int(d.get_attribute("data-v")) for d in card.locator(".faces .die").all()] == r["dice"]
+            assert card.locator(".label").inner_text() == r["label"]
+        worst = events[ranked]["worst"]
+        assert "worst" in pg.locator('.card[data-seat="%d"] .label' % worst).get_attribute("class")
+        with open(log, "a", encoding="utf-8") as f:
+            f.write(raw[throw])
+        pg.wait_for_function("window.schocken.events.length === %d" % (throw + 1))
+        pg.wait_for_function("document.querySelectorAll('.card .faces').length === 0")
+        pg.close()
     finally:
         stop(server)
 

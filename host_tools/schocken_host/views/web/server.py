@@ -21,7 +21,7 @@ import segno
 from aiohttp import web
 
 from schocken_host.errors import CommandError
-from schocken_host.i18n import LANGS, TEXTS, tr
+from schocken_host.i18n import LANGS, TEXTS, os_reason, tr
 from schocken_host.views.web import check
 from schocken_host.views.web.hub import Hub
 
@@ -59,7 +59,7 @@ def bind(address):
             return socket.create_server((host, port), family=family)
         return socket.create_server(("0.0.0.0", port))
     except (OSError, UnicodeError) as e:
-        raise CommandError("web.bind", address=text, error=getattr(e, "strerror", None) or e)
+        raise CommandError("web.bind", address=text, error=os_reason(e) if isinstance(e, OSError) else e)
 
 
 class WebView:
@@ -319,12 +319,6 @@ class Both:
     def __init__(self, primary, web_view):
         self.primary = primary
         self.web = web_view
-        show = getattr(primary, "show_web", None)
-        if show is not None:           # a view that shows the page's address for the whole game gets it now
-            try:
-                show(web_view.join_info())
-            except Exception:  # noqa: BLE001 - a view must never take the referee down with it
-                pass
 
     def __getattr__(self, name):
         return getattr(self.primary, name)
