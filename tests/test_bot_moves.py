@@ -1,0 +1,422 @@
+"""Every move a bot can decide is one its cup takes: proved by enumeration, not by sampling (issue 31).
+
+What is enumerated:
+
+- rule sets: every preset of ``schocken.rules.PRESETS`` with every combination of the options that change a
+  turn (``sixes_turn`` (Sechsen drehen), ``sixes_back``, ``ones_must_stay``, ``aside_only_ones``) and
+  ``max_throws`` 1, 2 and 3: 240 rule sets;
+- turn states where a bot decides (right after a throw that is not the last of its limit: after the last one
+  the cup stands by itself): every throw number t below every limit 1..max_throws (the limit ``max_throws`` is
+  the opener's: ``Turn(rules, None)`` is the same turn), every throw of the dice in the cup (each ordered
+  outcome, so every slot holds every value) and every multiset of dice lying out for good before it (at most
+  two, ones only with ``aside_only_ones``: what set-aside ones and turned sixes leave). Which slots the dice
+  lying out hold does not matter: neither ``Turn`` nor the cup's ``core`` treats one slot other than another
+  (every check looks at one slot's own state and value; of turned sixes the one that goes back is one of equal
+  dice), so they lie in the first slots here;
+- the states between the moves of a throw (dice set aside but not thrown yet, sixes turned, with
+  ``sixes_back`` the locked six): every state the legal moves reach from each of the states above, where a
+  bot decides when it takes up a turn its cup holds (its host restarted) or after its cup refused an input;
+- every strategy of ``bots.STRATEGIES``. For ``optimal`` every move its solver can choose (standing and every
+  move ``Model.moves`` offers, in the model of the cup's long press): whatever the round's context, the
+  solver picks one of these, so every context is covered. The context itself is built from one distribution
+  per earlier seat (``odds.best.seen`` of its ``SeatView``) and combined only by sums and products over keys
+  and throw counts (``Context._costs``); so a context of any combination of seats builds when each view's
+  distribution is a probability distribution over the model's keys with a throw count 1..3. That is checked
+  for every reachable ``SeatView`` of every rule set (public dice 0..3, split into those lying out for good
+  at its last throw and those it laid open before standing, throws 1..its limit, early or not, every limit
+  up to the opener's), plus a context of several seats for each rule set and limit (the players after me
+  are one distribution per limit, the stake only caps what a throw is worth: neither depends on the views).
+
+Each decision (``bot_moves.decision``, as the bot makes it) must pass ``bot_moves.check`` (the rules package's
+``Turn``) and be taken by the cup's turn state machine (``firmware/cup/core.py``, run here under CPython) fed
+the presses of ``bot_moves.cup_inputs``: no refusal, and the cup's turn ends where the bot's does. A smaller
+set of the same decisions goes through real emulated cups on the MicroPython unix port
+(test_decisions_on_emulated_cups). In the states between moves, the bot's choice (its strategy, else the
+first legal fallback: ``Bot.choose``) must exist and be taken by the cup alike.
+"""
+
+import itertools
+from fractions import Fraction
+
+import pytest
+
+from schocken import RuleError
+from schocken.rules import PRESETS, Rules
+from schocken.sim import keep_ones
+from schocken.turn import IN_CUP, Turn
+
+from cup.buttons import LONG, MAIN, RELEASE
+from cup.core import Cup
+
+from schocken_host.odds.best import Context, Optimal, SeatView, seen
+from schocken_host.odds.classes import model_for
+from schocken_host.odds.model import ROLLS, merge
+from schocken_host.table.bot_moves import check, copy_turn, cup_inputs, decision, make_step
+from schocken_host.table.bots import STRATEGIES, Bot
+
+TURN_OPTIONS = ("sixes_turn", "sixes_back", "ones_must_stay", "aside_only_ones")
+
+
+def rule_sets():
+    for preset in sorted(PRESETS):
+        for values in itertools.product((False, True), repeat=len(TURN_OPTIONS)):
+            for most in (1, 2, 3):
+                yield Rules(preset, max_throws=most, **dict(zip(TURN_OPTIONS, values)))
+
+
+def turn_key(rules):
+    """What of a rule set a turn's legality reads: the turn options and the throw limit's range."""
+    return tuple(getattr(rules, k) for k in TURN_OPTIONS) + (rules.max_throws,)
+
+
+def multisets(values, most):
+    return [c for n in range(most + 1) for c in itertools.combinations_with_replacement(values, n)]
+
+
+def decision_states(rules, ordered=True):
+    """Every Turn right after a throw on which a bot decides (see the module's docstring); not ``ordered``:
+    each throw's dice once, in one order (the slots are alike)."""
+    for limit in range(2, rules.max_throws + 1):
+        for t in range(1, limit):
+            outs = [()] if t == 1 else multisets((1,) if rules.aside_only_ones else range(1, 7), 2)
+            for out in outs:
+                throws = (itertools.product(range(1, 7), repeat=3 - len(out)) if ordered
+                          else (fell for fell, _ in ROLLS[3 - len(out)]))
+                for fell in throws:
+                    turn = Turn(rules, limit)
+                    if t > 1:
+                        turn.roll(list(out) + [2] * (3 - len(out)))
+                        for slot in range(len(out)):
+                            turn.set_aside(slot)
+                        for _ in range(t - 2):
+                            turn.roll([2] * (3 - len(out)))
+                    turn.roll(list(fell))
+                    yield turn
+
+
+def between_moves(turn):
+    """Every state the moves of this throw (set aside, take back, Sechsen drehen) reach from ``turn``, itself
+    left out."""
+    found, todo = {}, [turn]
+    while todo:
+        here = todo.pop()
+        moves = [("aside", s) for s in range(3)] + [("back", s) for s in range(3)] + [("turn", None)]
+        for move, arg in moves:
+            there = copy_turn(here)
+            try:
+                if move == "turn":
+                    sixes = there.sixes_available()
+                    if len(sixes) < 2:
+                        continue
+                    there.turn_sixes(sixes)
+                elif move == "aside":
+                    there.set_aside(arg)
+                else:
+                    there.take_back(arg)
+            except RuleError:
+                continue
+            key = (tuple(there.values), tuple(there.state), tuple(there.locked), there.turned)
+            if key not in found:
+                found[key] = there
+                todo.append(there)
+    return list(found.values())
+
+
+class Forced:
+    """A solver's Solution that chooses one given move (None: stand), in the cup's model of Sechsen drehen."""
+
+    def __init__(self, rules, move):
+        self.model = model_for(rules, True)
+        self.move = move
+
+    def choose(self, out, fell, t):
+        return 0, self.move
+
+
+class ForcedContext:
+    def __init__(self, rules, move):
+        self.solution = Forced(rules, move)
+
+
+def optimal_choices(turn):
+    """An Optimal for every choice its solver has after this throw."""
+    out = tuple(sorted((turn.values[i] for i in range(3) if turn.state[i] != IN_CUP), reverse=True))
+    fell = tuple(sorted((turn.values[i] for i in range(3) if turn.state[i] == IN_CUP), reverse=True))
+    moves = [None] + list(model_for(turn.rules, True).moves(out, fell))
+    return [Optimal(ForcedContext(turn.rules, move)) for move in moves]
+
+
+# --- the cup's side: firmware/cup/core.py under CPython ----------------------------------------------------
+class _Roller:
+    healthy = True
+
+    def __init__(self):
+        self.dice = []
+
+    def roll(self, n):
+        dice, self.dice = self.dice[:n], self.dice[n:]
+        return dice
+
+    def random_bytes(self, k):
+        return bytes(k)
+
+
+class _View:
+    def __init__(self):
+        self.refused = 0
+
+    def show(self, cup):
+        pass
+
+    def error(self, cup):
+        self.refused += 1
+
+    def refuse(self, cup):
+        self.refused += 1
+
+
+def press(cup, what):
+    if what[0] == "tap":
+        cup.on_button(what[1], RELEASE, False)
+    elif what[0] == "long":
+        cup.on_button(what[1], LONG, True)
+    elif what[0] == "stand":
+        cup.on_button(MAIN, LONG, True)
+    else:
+        cup.roller.dice = [2] * len(cup.turn.in_cup())
+        cup.on_shake()
+
+
+def cup_takes(rules, turn, steps, stand):
+    """None if a cup in ``turn``'s state (reached through its own inputs) takes the presses of the decision
+    and ends where the rules package's Turn does; else what went wrong."""
+    sent = []
+    view, roller = _View(), _Roller()
+    cup = Cup(roller, view, sent.append, {"cup": "t", "name": "T", "board": "emulated"})
+    cup.on_message({"t": "configure", "rules": rules.to_dict(), "name": "T", "seat": 0})
+    cup.on_message({"t": "turn", "round": 1, "limit": None if turn.limit == rules.max_throws else turn.limit})
+    for step in turn.transcript:   # the state, reached by the cup's own inputs
+        if step[0] == "roll":
+            roller.dice = list(step[1])
+            cup.on_shake()
+        elif step[0] == "turn":
+            press(cup, ("long", step[1][0]))
+        else:
+            press(cup, ("tap", step[1]))
+    if view.refused or cup.turn.transcript != turn.transcript:
+        return "the cup did not reach the state: %s" % [m for m in sent if m["t"] == "error"]
+    for what in cup_inputs(steps, stand):
+        press(cup, what)
+    errors = [m["msg"] for m in sent if m["t"] == "error"]
+    if view.refused or errors:
+        return "refused %s: %s" % (cup_inputs(steps, stand), errors)
+    expected = copy_turn(turn)
+    for step in steps:
+        make_step(expected, step)
+    ended = cup.turn.transcript[:len(expected.transcript)]
+    if ended != expected.transcript:
+        return "the cup's turn %s, the rules' %s" % (cup.turn.transcript, expected.transcript)
+    if stand and cup.state != "done":
+        return "the cup did not stand"
+    if not stand and cup.turn.throws_used != turn.throws_used + 1:
+        return "the cup did not throw"
+    return None
+
+
+class Checked:
+    """Each (turn rules, state, decision) checked once: the verdict does not depend on the preset."""
+
+    def __init__(self):
+        self.verdicts = {}
+        self.count = 0
+
+    def __call__(self, turn, steps, stand):
+        key = (turn_key(turn.rules), turn.limit, repr(turn.transcript), repr(steps), stand)
+        verdict = self.verdicts.get(key, False)
+        if verdict is False:
+            self.count += 1
+            verdict = check(turn, steps, stand)
+            verdict = self.verdicts[key] = (("rules: " + verdict) if verdict is not None
+                                            else cup_takes(turn.rules, turn, steps, stand))
+        return verdict
+
+
+def test_every_decision_after_a_throw_is_taken_by_the_rules_and_the_cup():
+    checked = Checked()
+    simple = [(name, s) for name, s in STRATEGIES.items() if name != "optimal"]
+    decisions = 0
+    for rules in rule_sets():
+        for turn in decision_states(rules):
+            for name, strategy in simple + [("optimal", s) for s in optimal_choices(turn)]:
+                steps, stand = decision(strategy, turn)
+                decisions += 1
+                verdict = checked(turn, steps, stand)
+                assert verdict is None, (rules, name, turn.transcript, steps, stand, verdict)
+    assert decisions > 100000 and checked.count > 10000
+
+
+def test_between_moves_a_bot_always_has_a_move_the_cup_takes():
+    """A bot that takes up a turn between moves (its host restarted, its cup refused an input) chooses its
+    strategy's move or the first legal fallback; that choice is taken by the rules and the cup. The throws
+    here are taken in one order each (the slots are alike, see the module's docstring): every preset and
+    option, in a time a test run can spend."""
+    checked = Checked()
+    states = 0
+    for rules in rule_sets():
+        for turn in decision_states(rules, ordered=False):
+            for between in between_moves(turn):
+                states += 1
+                for name in STRATEGIES:
+                    strategy = (Optimal(ForcedContext(rules, None)) if name == "optimal"
+                                else STRATEGIES[name])
+                    bot = Bot(0, None, strategy)
+                    steps, stand, fallback, _ = bot.choose(None, between, set())
+                    verdict = checked(between, steps, stand)
+                    assert verdict is None, (rules, name, between.transcript, steps, stand, fallback, verdict)
+    assert states > 10000
+
+
+# --- optimal's context: every reachable view of an earlier seat --------------------------------------------
+def seat_views(rules):
+    """(SeatView, its own limit) of every way a seat before me can end its turn."""
+    ones_only = rules.aside_only_ones
+    faces = (1,) if ones_only else tuple(range(1, 7))
+    for own in range(1, rules.max_throws + 1):
+        for t in range(1, own + 1):
+            early = t < own
+            for out in ([()] if t == 1 else multisets(faces, 2)):
+                # laid open from the last throw before standing: only one who saw it (early) could
+                for laid in (multisets(faces, 3 - len(out)) if early else [()]):
+                    yield SeatView(merge(out, laid), t, early, out), own
+
+
+def test_every_seat_view_gives_a_distribution_a_context_can_use():
+    for rules in rule_sets():
+        model = model_for(rules)
+        dists = []
+        for view, own in seat_views(rules):
+            dist = seen(rules, view, own)
+            assert sum(dist.values()) == 1, (rules, view.key(), own)
+            assert all(key in model.index and s == view.throws for key, s in dist), (rules, view.key(), own)
+            dists.append(dist)
+        # a context of several seats builds and decides (per-view coverage: see the module's docstring)
+        for limit in range(1, rules.max_throws + 1):
+            context = Context(rules, dists[-3:], later=1, limit=limit, opener=False)
+            assert context.expected() >= 0
+
+
+def test_the_stall_of_issue_31_a_stander_after_one_throw_with_two_ones_open():
+    """The evidence (shared/evidence/bot-freeze): standard, a seat stood after one throw of a limit of two
+    with two ones lying open. Its throw is 1-1-x from the hand, x under the cup: a Schock x or Schock-Aus."""
+    rules = Rules("standard")
+    dist = seen(rules, SeatView((1, 1), 1, True), 2)
+    model = model_for(rules)
+    kinds = {model.throw_of_key[model.index[key]].label: p for (key, _), p in dist.items()}
+    assert kinds == {"Schock-Aus": Fraction(1, 6), **{"Schock %d" % x: Fraction(1, 6) for x in range(2, 7)}}
+    # The same open dice after two throws: from the hand only if they fell in the last throw. Where a
+    # Schock-Aus from the hand beats a built one (verein) that tells the two apart.
+    verein = Rules("verein")
+    model = model_for(verein)
+    built = seen(verein, SeatView((1, 1), 2, True, (1, 1)), 3)
+    laid = seen(verein, SeatView((1, 1), 2, True, ()), 3)
+    aus = [k for k in model.keys if model.throw_of_key[model.index[k]].kind == "schock_aus"]
+    assert len(aus) == 2 and (min(aus), 2) in built and (max(aus), 2) in laid
+    assert (max(aus), 2) not in built and (min(aus), 2) not in laid
+
+
+def test_a_view_no_turn_can_reach_counts_as_uniform_and_never_raises():
+    rules = Rules("wuerfel63")   # only ones aside: a five out for good cannot be
+    dist = seen(rules, SeatView((5,), 2, True, (5,)), 3)
+    assert sum(dist.values()) == 1
+    assert sum(seen(rules, SeatView((), 3, True), 2).values()) == 1   # more throws than its limit
+
+
+def test_keep_ones_decisions_follow_the_cups_long_press():
+    """keep_ones turns two of three sixes; the cup turns every six offered: the bot makes the cup's move."""
+    rules = Rules("standard")
+    turn = Turn(rules, 3)
+    turn.roll([6, 6, 6])
+    steps, stand = decision(keep_ones, turn)
+    assert (steps, stand) == ([["turn", [0, 1, 2]]], False)
+    assert check(turn, steps, stand) is None
+    general = STRATEGIES["general"]   # a General stands: it is not turned into two ones first
+    assert decision(general, turn) == ([], True)
+    ones = Rules("standard", ones_must_stay=True)
+    turn = Turn(ones, 3)
+    turn.roll([6, 6, 1])
+    steps, stand = decision(keep_ones, turn)
+    assert check(turn, steps, stand) is None and ["aside", 2] in steps
+
+
+# --- the same decisions on real emulated cups (MicroPython unix port) -----------------------------------
+EMULATED_RULES = [Rules("standard", ones_must_stay=True), Rules("beton"), Rules("wuerfel63")]
+# (dice lying out, the throw's dice, highest first): two and three sixes, ones, a one beside sixes
+EMULATED_THROWS = {((), (6, 6, 6)), ((), (6, 6, 1)), ((), (5, 1, 1)), ((1,), (6, 6)), ((1,), (4, 1))}
+
+
+def emulated_decisions(rules):
+    """(turn, steps, stand) of every strategy (optimal in the context of an opener of two) on a few throws
+    that make each kind of move: Sechsen drehen of two and three sixes, ones set aside, standing, throwing."""
+    found = {}
+    opener = STRATEGIES["optimal"]
+    for turn in decision_states(rules, ordered=False):
+        out = tuple(turn.values[i] for i in range(3) if turn.state[i] != IN_CUP)
+        fell = tuple(turn.values[i] for i in range(3) if turn.state[i] == IN_CUP)
+        if turn.limit != 3 or (out, fell) not in EMULATED_THROWS or (turn.throws_used > 1) != bool(out):
+            continue
+        for name, strategy in STRATEGIES.items():
+            steps, stand = decision(opener if name == "optimal" else strategy, turn)
+            found.setdefault((repr(turn.transcript), repr(steps), stand), (turn, steps, stand))
+    return list(found.values())
+
+
+def play_on_emulated_cup(rules):
+    """Each of ``emulated_decisions(rules)`` on one emulated cup, a turn each: the state through the cup's
+    inputs, then the bot's presses. The number of decisions the cup took without a refusal."""
+    from kits.cupkit import CupDriver
+    cup = CupDriver()
+    played = 0
+    try:
+        cup.start(preset=rules.name, options=rules.changed())
+        for round_id, (turn, steps, stand) in enumerate(emulated_decisions(rules), 1):
+            assert check(turn, steps, stand) is None
+            cup.request(t="turn", round=round_id, limit=turn.limit, void=round_id - 1)
+            got = []
+            presses = [("dice", step[1]) if step[0] == "roll" else ("long", step[1][0]) if step[0] == "turn"
+                       else ("tap", step[1]) for step in turn.transcript]   # the state, by the cup's inputs
+            presses += [("dice", [2, 2, 2]) if what[0] == "shake" else what
+                        for what in cup_inputs(steps, stand)]
+            for what in presses:
+                if what[0] == "dice":
+                    cup.cup.control("dice " + " ".join(str(d) for d in what[1]))
+                    cup.cup.shake(400)
+                elif what[0] == "tap":
+                    cup.die(what[1])
+                elif what[0] == "long":
+                    cup.die_long(what[1])
+                else:
+                    cup.cup.press(3, cup.long_ms + 200)
+                got.append(cup.recv("done" if what[0] == "stand" else "progress"))
+            refused = [m for m in got + cup.quiet(0.1) if m["t"] == "error"]
+            assert not refused, (rules, turn.transcript, steps, stand, refused)
+            expected = copy_turn(turn)
+            for step in steps:
+                make_step(expected, step)
+            last = [m for m in got if m["t"] == "progress"][-1]
+            assert sorted(map(tuple, last["public"])) == sorted(expected.public()), (rules, steps, last)
+            played += 1
+    finally:
+        cup.close()
+    return played
+
+
+def test_decisions_on_emulated_cups():
+    """A smaller set of the same decisions through real emulated cups (the firmware on the MicroPython unix
+    port, pressed through its control channel), one cup per rule set, side by side."""
+    from concurrent.futures import ThreadPoolExecutor
+    from conftest import micropython_path
+    if micropython_path() is None:
+        pytest.skip("needs the micropython unix port")
+    with ThreadPoolExecutor(len(EMULATED_RULES)) as pool:
+        played = list(pool.map(play_on_emulated_cup, EMULATED_RULES))
+    assert all(n >= 6 for n in played), played
