@@ -18,7 +18,8 @@ He waits for "Round N: <his name> is on turn", shakes (s), and after a throw tha
 kind or a Straße: he stands (Enter); two sixes or more under the cup with Sechsen drehen on: he turns them
 (a long press, 4 5 6); else he sets his ones aside (1 2 3) and shakes again. His last allowed throw stands
 the cup by itself. A key the table refuses makes him stand (or shake, when a stand is refused); each of his
-waits ends after a few seconds, and he thinks 0.05 to 0.4 s before each key, far within the turn timeout.
+waits ends after a few seconds, and he thinks 0.02 to 0.1 s before each key (0.4 to 2 s scaled back by the
+time scale 20), far within the turn timeout.
 What he did is in person.txt beside the game's log, the host's output in host0.out (host1.out, ... after a
 resume).
 
@@ -37,8 +38,8 @@ views/play_keys.py); the table answers its questions about absent cups at random
 
 A stall is --stall-s (10 s) without a new log event while the host runs, outside a documented wait. The
 documented waits, which the stall clock does not count:
-- none in a game without faults. The person's thinking (under 0.5 s a key), the reveal pause (3 s scaled by
-  the time scale: 0.15 s at 20) and the bots' shakes are far below 10 s: inside the limit, not exempt.
+- none in a game without faults. The person's thinking (0.1 s a key at most), the reveal pause (3 s scaled
+  by the time scale: 0.15 s at 20) and the bots' shakes are far below 10 s: inside the limit, not exempt.
 - a fault's own time: a pulled link until it is plugged in again, a silent cup until it answers again, each
   and then twice --absent-timeout (the table's question and its answer, or its own decision); a restarted
   cup, and a host killed and resumed: twice --absent-timeout from the fault.
@@ -199,7 +200,7 @@ class Person(threading.Thread):
                     self.note("turn interrupted: %s" % e)
 
     def key(self, key):
-        time.sleep(self.rng.uniform(0.05, 0.4))  # he looks, thinks, presses
+        time.sleep(self.rng.uniform(0.02, 0.1))  # he looks, thinks, presses: 0.4 to 2 s at K = 1
         self.note("key %r" % key)
         self.game.say(key)
 
