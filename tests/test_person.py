@@ -80,13 +80,14 @@ async def test_a_persons_turn_on_the_scoreboard(tmp_path):
         assert "Anna: abgelehnt – erst würfeln" in app.text_of("#log")
         assert me.throws == 0 and not me.done
 
-        # Shake, then peek: the panel shows the dice under the cup, and the peek does not stand.
+        # Shake: the host looks under the cup for him (issue 31), the panel shows the dice under the cup
+        # without a key; then his own peek, which does not stand either.
         own.cup.control("dice 1 4 2")
         await pilot.press("s")
         await wait(pilot, lambda: me.throws == 1, STEP_S, "the first throw", show)
-        await pilot.press("p")
         await wait(pilot, lambda: "unter dem Becher gesehen 1 4 2" in app.own_text(), STEP_S,
-                   "the dice under the cup on the panel", show)
+                   "the dice under the cup on the panel, looked at by the host", show)
+        await pilot.press("p")
         await wait(pilot, lambda: ledframe.decode(own.cup.last_frame)["dice"] == [0, 0, 0], STEP_S,
                    "the main button released (the dice covered again)", show)
         # past the cup's long press, counted from the peek's start
@@ -101,11 +102,16 @@ async def test_a_persons_turn_on_the_scoreboard(tmp_path):
         own.cup.control("dice 5 5")
         await pilot.press("s")
         await wait(pilot, lambda: me.throws == 2, STEP_S, "the second throw", show)
-        await wait(pilot, lambda: "beiseite 1 · unter dem Becher: verdeckt" in app.own_text(), STEP_S,
+        await wait(pilot, lambda: "beiseite 1 · unter dem Becher gesehen 5 5" in app.own_text(), STEP_S,
                    "the panel after the second throw", show)
         await pilot.press("enter")
         await wait(pilot, lambda: me.done, STEP_S, "the person standing", show)
         assert me.throws == 2
+        # Stood: his dice stay on his panel, and a peek still shows them (never "du stehst schon").
+        await pilot.press("p")
+        await pilot.pause(keymap.PERSON_LONG_MS / 1000)
+        assert "beiseite 1 · unter dem Becher gesehen 5 5" in app.own_text(), show()
+        assert "stehst schon" not in app.own_text()
         assert own.cup.cup_id == "emu2"   # the panel reads the person's cup, never the bot's (emu1)
         await pilot.press("q")
         await pilot.pause()

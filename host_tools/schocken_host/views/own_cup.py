@@ -134,8 +134,10 @@ class OwnCup:
             if not all(st.players[s].done for s in st.order):
                 return "the round is not over"
             return None
-        if kind == "peek" and p.done and p.revealed is None and p.throws:
-            return None   # his cup hides his dice from the others, not from him: he looks until the reveal
+        if kind == "peek" and p.done and p.throws:
+            # His cup hides his dice from the others, not from him: he looks until the reveal (and after it a
+            # press changes nothing: they are open).
+            return None
         if p.done:
             return "the turn is over"
         if st.on_turn != self.seat:

@@ -139,6 +139,8 @@ async def _looks(cup, referee, own, turns):
             moment = await throws.get()
             if not throws.empty():
                 continue  # a later throw came already: look at that one
+            if _armed_soon(referee, own):
+                continue
             async with turns:
                 try:
                     await _look(cup, own, moment)
@@ -149,6 +151,17 @@ async def _looks(cup, referee, own, turns):
                 shown()
     finally:
         referee.listeners.remove(on_event)
+
+
+def _armed_soon(referee, own):
+    """With --reveal button, after the person's last allowed throw when everyone else has played: the round
+    ends with it and his cup's main button becomes the reveal button (round_end), so a look could uncover the
+    cup for him. He uncovers it himself, and sees his dice then."""
+    st = own.state
+    p = st.players[own.seat]
+    last = p.throws >= (p.limit or (st.rules.max_throws if st.rules is not None else 3))
+    return (getattr(referee, "reveal_mode", "all") == "button" and last
+            and all(st.players[s].done for s in st.order if s != own.seat))
 
 
 async def _look(cup, own, moment):
