@@ -135,7 +135,9 @@ def test_after_game_over_the_page_stays_up_with_the_scoreboard_and_a_new_page_ge
         log = wait_for(lambda: next(logs.glob("*.jsonl"), None), 60, "the game log")
         wait_for(lambda: read_log(log)[-1]["ev"] == "game_over", 240, "the game's end in its log")
         during.wait_for_function(OVER)
-        time.sleep(3)                # longer than the end's flush: the server closed after it until now
+        # play() has ended (its last step removes the cups' flash beside a finished log): the server closed
+        # there until now
+        wait_for(lambda: not log.with_suffix(".cups").exists(), 60, "the end of play()")
         phone = page(browser, url, 390, 844)
         phone.wait_for_function(OVER)
         expected = replay_json(log)
