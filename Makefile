@@ -44,7 +44,7 @@ venv: $(RUN_DONE) $(NODE_DONE)
 dev: $(DEV_DONE) $(NODE_DONE)
 
 demo: venv
-	$(BIN)/schocken play --emulate 4 --bots 4
+	$(BIN)/schocken play --emulate 4 --bots 4 --exit-after 5
 
 web: venv
 	$(BIN)/schocken play --emulate 4 --bots 4 --web

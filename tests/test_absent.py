@@ -19,7 +19,7 @@ pytestmark = pytest.mark.skipif(micropython_path() is None, reason="needs the mi
 def test_absent_cup_table_decides(tmp_path):
     env = dict(os.environ, SCHOCKEN_LOG_DIR=str(tmp_path))
     proc = subprocess.Popen([sys.executable, "-m", "schocken_host.cli", "--lang", "en", "play", "--emulate",
-                             "3", "--plain", "--strategy", "fast", "--set", "deckel_total=2", "--opener", "0",
+                             "3", "--plain", "--strategy", "fast", "--set", "deckel_total=2", "--opener", "1",
                              "--absent-timeout", "1"] + SCALED, env=env, stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1)
     lines, waited = [], []

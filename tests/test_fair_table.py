@@ -26,7 +26,7 @@ def events(log_dir):
 def play(tmp_path, *extra, stdin=None):
     env = dict(os.environ, SCHOCKEN_LOG_DIR=str(tmp_path))
     return subprocess.run([sys.executable, "-m", "schocken_host.cli", "play", "--emulate", "3", "--plain",
-                           "--strategy", "schock", "--set", "deckel_total=3", "--opener", "0"]
+                           "--strategy", "schock", "--set", "deckel_total=3", "--opener", "1"]
                           + SCALED + list(extra),
                           env=env, capture_output=True, text=True, timeout=240, input=stdin)
 
@@ -85,7 +85,7 @@ def test_killed_fair_game_resumes_fair_and_every_throw_checks(tmp_path):
     """The host killed mid round of a fair game (the default), then resumed from its log: the game stays fair,
     ends, and every throw of every reveal, before and after the crash, comes from the seed and the nonces."""
     from kits import tablekit
-    argv = ["--emulate", "3", "--plain", "--strategy", "schock", "--set", "deckel_total=3", "--opener", "0"]
+    argv = ["--emulate", "3", "--plain", "--strategy", "schock", "--set", "deckel_total=3", "--opener", "1"]
     argv += SCALED
     env = dict(os.environ, SCHOCKEN_LOG_DIR=str(tmp_path))
 

@@ -217,7 +217,7 @@ def test_a_game_over_bridges_runs_to_the_end_through_a_bridge_that_went_away(tmp
             killed[0].revive()
 
     args = tablekit.play_args(["--emulate", 3, "--names", "Anna,Bert,Cleo", "--strategy", "fast", "--set",
-                               "deckel_total=2", "--opener", 0, "--absent-timeout", 1, "--log-dir", tmp_path]
+                               "deckel_total=2", "--opener", 1, "--absent-timeout", 1, "--log-dir", tmp_path]
                               + tablekit.SCALED)
     ui = tablekit.RecordingUI(hook)
     state = asyncio.run(asyncio.wait_for(play_cmd.play(args, lambda: ui), 120))
@@ -266,7 +266,7 @@ def test_a_cup_whose_link_keeps_dropping_is_put_to_the_table(tmp_path, monkeypat
             threading.Thread(target=flap, args=(BridgedCup.made[2].bridge,), daemon=True).start()
 
     # A person at the table: no --time-scale. The person opens: the first turn is the flapping seat's.
-    args = tablekit.play_args(["--emulate", 3, "--bots", 2, "--names", "Anna,Bert,Cleo", "--opener", 2,
+    args = tablekit.play_args(["--emulate", 3, "--bots", 2, "--names", "Anna,Bert,Cleo", "--opener", 3,
                                "--turn-timeout", 3, "--absent-timeout", 2, "--log-dir", tmp_path])
     ui = KeyedUI(hook)
 

@@ -45,8 +45,8 @@ def next_opener_goes_silent(ui, st, ev):
 
 
 GAMES = {
-    "done-lie": (["--opener", "0", "--cheat", "deckel"], arm_at_first_round(0, "cheat throws")),
-    "lost-after-nonce": (["--opener", "0"], lose_turn_after_nonce),
+    "done-lie": (["--opener", "1", "--cheat", "deckel"], arm_at_first_round(0, "cheat throws")),
+    "lost-after-nonce": (["--opener", "1"], lose_turn_after_nonce),
     "opener-gone": (["--absent-timeout", "2"], next_opener_goes_silent),
 }
 

@@ -51,18 +51,25 @@ def _distribution_of(path):
     return None
 
 
-def check_rules_package(argv):
-    """Exit with one line (status 1) when ``schocken`` is not our rules package. Runs before anything
-    imports it."""
-    found = foreign_rules_package()
-    if found is None:
-        return
+def language_of(argv):
+    """The language ``--lang`` asks for, read before argparse (whose own messages are to be in it, and which
+    may be the one to refuse the rest): the last --lang given, German when none or an unknown one."""
     lang = "de"
     for i, arg in enumerate(argv):
         if arg.startswith("--lang="):
             lang = arg[7:]
         elif arg == "--lang" and i + 1 < len(argv):
             lang = argv[i + 1]
+    return lang if lang in ("de", "en") else "de"
+
+
+def check_rules_package(argv):
+    """Exit with one line (status 1) when ``schocken`` is not our rules package. Runs before anything
+    imports it."""
+    found = foreign_rules_package()
+    if found is None:
+        return
+    lang = language_of(argv)
     where, owner = found
     text = tr(lang, "cli.foreign_rules", where=where, dist=DISTRIBUTION) if owner is None else tr(
         lang, "cli.foreign_rules_dist", where=where, owner=owner, name=owner.split()[0], dist=DISTRIBUTION)
@@ -74,49 +81,85 @@ check_rules_package(sys.argv[1:])  # before the imports below: they import schoc
 
 from schocken import RuleError  # noqa: E402
 
-from schocken_host.input_checks import OneLineParser, os_error_text  # noqa: E402
+from schocken_host.i18n import RuleText, localized, os_error  # noqa: E402
+from schocken_host.input_checks import OneLineParser  # noqa: E402
 
 
-def _common(p):
+def _common(p, lang):
     # --lang is accepted before or after the verb.
-    p.add_argument("--lang", choices=LANGS, default=argparse.SUPPRESS, help="language: de (default) or en")
+    p.add_argument("--lang", choices=LANGS, default=argparse.SUPPRESS, help=tr(lang, "cli.lang_help"))
 
 
-# Every verb: (name, help, its module). Each module under commands/ has add_arguments(parser) and run(args);
-# a verb's module is imported when the parser is built, so a new verb is one line here and one module there.
+# Every verb: (name, its module); its one-line description is the text "cli.verb_<module>". Each module under
+# commands/ has add_arguments(parser) and run(args); a verb's module is imported when the parser is built, so
+# a new verb is one line here, one text and one module there.
 VERBS = (
-    ("rules", "show the ranking table and options of a rule set", "rules"),
-    ("rank", "rank one round read as JSON from standard input", "rank"),
-    ("odds", "the chances of each class of throw, and of beating a throw with the best play", "odds"),
-    ("cup", "run an emulated cup and play it from the keyboard", "cup"),
-    ("shake-replay", "run a recorded sensor trace through the cup's shake detector", "shake_replay"),
-    ("play", "referee a game: cups over serial ports and/or emulated cups", "play"),
-    ("deploy", "put the cup firmware on a board (compile, copy, configure, verify)", "deploy"),
-    ("build", "write the firmware's release artefacts (.mpy bundle, ROMFS image, hashes) per architecture",
-     "build"),
-    ("doctor", "self-test of a cup: LEDs, buttons, shake sensor, RNG, battery, firmware", "doctor"),
-    ("scan", "list the cups in reach: serial ports and Bluetooth LE", "scan"),
-    ("replay", "recompute a logged game and print the standings", "replay"),
-    ("stats", "summarize the logged games per player", "stats"),
-    ("watch", "serve a game from its log as a live web page, following it as it grows", "watch"),
+    ("rules", "rules"),
+    ("rank", "rank"),
+    ("odds", "odds"),
+    ("cup", "cup"),
+    ("shake-replay", "shake_replay"),
+    ("play", "play"),
+    ("deploy", "deploy"),
+    ("build", "build"),
+    ("doctor", "doctor"),
+    ("scan", "scan"),
+    ("replay", "replay"),
+    ("stats", "stats"),
+    ("watch", "watch"),
 )
+
+# argparse's own messages (it asks gettext for each, by its English text) -> our text keys.
+ARGPARSE_KEYS = {
+    "usage: ": "argparse.usage",
+    "positional arguments": "argparse.positionals",
+    "options": "argparse.options",
+    "show this help message and exit": "argparse.help",
+    "argument %(argument_name)s: %(message)s": "argparse.argument",
+    "the following arguments are required: %s": "argparse.required",
+    "unrecognized arguments: %s": "argparse.unrecognized",
+    "expected one argument": "argparse.one",
+    "expected at most one argument": "argparse.at_most_one",
+    "expected at least one argument": "argparse.at_least_one",
+    "invalid choice: %(value)r (choose from %(choices)s)": "argparse.invalid_choice",
+    "invalid %(type)s value: %(value)r": "argparse.invalid_value",
+    "not allowed with argument %s": "argparse.not_allowed_with",
+    "ignored explicit argument %r": "argparse.ignored_explicit",
+    "one of the arguments %s is required": "argparse.one_required",
+    "ambiguous option: %(option)s could match %(matches)s": "argparse.ambiguous",
+}
+
+
+def argparse_in(lang):
+    """argparse speaks ``lang`` from now on: its messages, the usage line, the titles of --help. It looks each
+    message up through gettext when it uses it (argparse._), so this is where ours go in."""
+    def translated(message):
+        key = ARGPARSE_KEYS.get(message)
+        return tr(lang, key) if key else message
+    argparse._ = translated
+    OneLineParser.lang = lang
 
 
 def command(module_name):
     return importlib.import_module("schocken_host.commands." + module_name)
 
 
-def build_parser():
-    parser = OneLineParser(prog="schocken", description="Schocken: rules, cups and referee.")
-    parser.add_argument("--lang", choices=LANGS, default="de", help="language of the output (default: de)")
-    verbs = parser.add_subparsers(dest="verb", metavar="VERB")
-    verbs.required = True
-    for name, text, module_name in VERBS:
-        p = verbs.add_parser(name, help=text)
-        _common(p)
+def build_parser(lang="de"):
+    """The parser, speaking ``lang`` (its messages and --help; the options' own descriptions are English but
+    for those a verb gives in both languages)."""
+    argparse_in(lang)
+    parser = OneLineParser(prog="schocken", description=tr(lang, "cli.description"))
+    parser.add_argument("--lang", choices=LANGS, default="de", help=tr(lang, "cli.lang_help"))
+    verbs = parser.add_subparsers(dest="verb", metavar=tr(lang, "cli.verb_metavar"))
+    parser.verb_parsers = {}
+    for name, module_name in VERBS:
+        p = verbs.add_parser(name, help=tr(lang, "cli.verb_" + module_name))
+        p.lang = lang
+        _common(p, lang)
         module = command(module_name)
         module.add_arguments(p)
         p.set_defaults(run=module.run)
+        parser.verb_parsers[name] = p
     return parser
 
 
@@ -131,14 +174,15 @@ def verb_names(parser=None):
 
 def bad_input(e, lang="de"):
     """The one line that describes bad input in ``lang``, or None when ``e`` is not the user's doing. The
-    verbs raise CommandError for what they find wrong (the rules package RuleError, whose text stays English);
+    verbs raise CommandError for what they find wrong (the rules package RuleError, put into words by its
+    number);
     the rest is what Python raises on a bad file or bad data that reached a reader without its own check: a
     file that is missing or a folder, text that is not UTF-8, JSON or TOML that is broken (ValueError) or
     nested past the recursion limit."""
     if isinstance(e, CommandError):
         return e.localized(lang)
     if isinstance(e, RuleError):
-        return str(e)
+        return RuleText(e).localized(lang)
     if isinstance(e, RecursionError):
         return tr(lang, "cli.nested")
     if isinstance(e, UnicodeError):
@@ -146,7 +190,7 @@ def bad_input(e, lang="de"):
     if isinstance(e, LocalizedError) and isinstance(e, (OSError, ValueError)):   # a lost link, a broken log
         return e.localized(lang)
     if isinstance(e, OSError):
-        return os_error_text(e)
+        return localized(os_error(e), lang)
     if isinstance(e, ValueError):
         return str(e) or type(e).__name__
     return None
@@ -156,15 +200,30 @@ def debugging():
     return os.environ.get("SCHOCKEN_DEBUG", "") not in ("", "0")
 
 
+def parse(parser, argv, lang):
+    """argv -> the parsed arguments, or argparse's one-line refusal naming the verb it concerns ("schocken
+    play: Fehler: unbekannte Argumente: --x"); no verb at all: the usage line and the verbs, exit status 2."""
+    args, extra = parser.parse_known_args(argv)
+    verb = parser.verb_parsers.get(getattr(args, "verb", None))
+    if verb is None:
+        parser.print_usage(sys.stderr)
+        parser.error("%s. %s" % (tr(lang, "cli.verbs", verbs=", ".join(parser.verb_parsers)),
+                                 tr(lang, "cli.verbs_more")))
+    if extra:
+        verb.error(tr(lang, "argparse.unrecognized") % " ".join(extra))
+    return args
+
+
 def main(argv=None):
-    parser = build_parser()
     argv = sys.argv[1:] if argv is None else list(argv)
+    lang = language_of(argv)
+    parser = build_parser(lang)
     for arg in argv:  # the shell passes bytes; those that are no UTF-8 arrive as lone surrogates
         try:
             arg.encode("utf-8")
         except UnicodeEncodeError:
-            parser.error("argument %r is not UTF-8 text" % arg)
-    args = parser.parse_args(argv)
+            parser.error(tr(lang, "argparse.not_utf8") % arg)
+    args = parse(parser, argv, lang)
     try:
         return args.run(args) or 0
     except KeyboardInterrupt:

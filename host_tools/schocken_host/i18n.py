@@ -11,9 +11,9 @@ of a Message, and of a ``LocalizedError``, is the English text, for logs and tes
 
 import re
 
-from schocken_host.texts import (board_tools, coach, cup, input_errors, link_errors, odds, play,
+from schocken_host.texts import (board_tools, cli, coach, cup, input_errors, link_errors, odds, play,
                                  releases, scoreboard, web)
-from schocken_host.texts.refusals import REFUSALS
+from schocken_host.texts.refusals import REFUSALS, RULE_TEXTS
 
 LANGS = ("de", "en")
 
@@ -28,7 +28,8 @@ def _gather(*modules):
     return texts
 
 
-TEXTS = _gather(board_tools, coach, cup, input_errors, link_errors, odds, play, releases, scoreboard, web)
+TEXTS = _gather(board_tools, cli, coach, cup, input_errors, link_errors, odds, play, releases, scoreboard,
+                web)
 
 
 def tr(lang, key, **fields):
@@ -41,11 +42,12 @@ def tr(lang, key, **fields):
 
 
 def localized(value, lang):
-    """``value`` in ``lang`` when it is a text still without a language, else ``value`` itself."""
-    if isinstance(value, (Message, Lines)):
-        return value.localized(lang)
+    """``value`` in ``lang`` when it is a text still without a language (a Message, Lines, a LocalizedError, a
+    RuleText), else ``value`` itself."""
     if isinstance(value, LocalizedError):
         return value.message.localized(lang)
+    if isinstance(value, (Message, Lines, RuleText)):
+        return value.localized(lang)
     return value
 
 
@@ -102,10 +104,95 @@ class LocalizedValueError(LocalizedError, ValueError):
 
 # --- why a cup refused a button or a shake ----------------------------------------------------------------
 def _pattern(text):
-    return re.compile("^%s$" % re.escape(text).replace("%d", r"(-?\d+)").replace("%r", "(.+?)"))
+    return re.compile("^%s$" % re.escape(text).replace("%d", r"(-?\d+)").replace("%r", "(.+?)")
+                      .replace("%s", "(.+?)"))
 
 
 _REFUSAL_PATTERNS = [(_pattern(k), v) for k, v in REFUSALS.items() if "%" in k]
+_RULE_PATTERNS = None    # (pattern, (German, English)) per numbered text of the rules package, when needed
+
+
+def _rule_patterns():
+    global _RULE_PATTERNS
+    if _RULE_PATTERNS is None:
+        from schocken.texts import TEXTS as RULE_ENGLISH   # the rules package's texts, by number
+        _RULE_PATTERNS = [(_pattern(RULE_ENGLISH[n]), texts) for n, texts in sorted(RULE_TEXTS.items())]
+    return _RULE_PATTERNS
+
+
+def rule_text(lang, msg):
+    """A RuleError's text (English, from the rules package, which is the firmware's too) in ``lang``: found by
+    its number in schocken.texts (texts/refusals.py, RULE_TEXTS) or, for a move the rules refuse, as a cup's
+    refusal. A text this host does not know is given as it came."""
+    if refusal_known(msg):
+        return refusal(lang, msg)
+    i = 1 if lang == "en" else 0
+    for pattern, texts in _rule_patterns():
+        m = pattern.match(msg)
+        if m:
+            return texts[i].format(*m.groups())
+    return msg
+
+
+class RuleText:
+    """A RuleError's text as a field of a Message: put into the user's language where it is shown."""
+
+    def __init__(self, error):
+        self.text = str(error)
+
+    def localized(self, lang):
+        return rule_text(lang, self.text)
+
+    def __str__(self):
+        return self.localized("en")
+
+
+# --- what the system says: an OSError by its errno, a JSON syntax error by its text ---------------------
+def os_reason(e):
+    """Why the system refused (an OSError) as a Message, by its errno: the C library's strerror is English
+    whatever the user's language. An errno without a text here keeps the system's words."""
+    import errno
+    import socket
+    if isinstance(e, socket.gaierror):
+        return Message("os.gaierror")
+    name = errno.errorcode.get(getattr(e, "errno", None) or 0)
+    if name and "os." + name.lower() in TEXTS:
+        return Message("os." + name.lower())
+    return getattr(e, "strerror", None) or str(e) or type(e).__name__
+
+
+def os_error(e):
+    """An OSError in the user's words, naming its file when it has one: "FILE: gibt es nicht"."""
+    reason = os_reason(e)
+    if getattr(e, "filename", None) is not None:
+        if getattr(e, "filename2", None) is not None:
+            return Message("os.with_two_files", path=e.filename, other=e.filename2, error=reason)
+        return Message("os.with_file", path=e.filename, error=reason)
+    return reason
+
+
+_JSON_KEYS = {
+    "Expecting value": "json.expecting_value",
+    "Expecting property name enclosed in double quotes": "json.expecting_name",
+    "Expecting ':' delimiter": "json.expecting_colon",
+    "Expecting ',' delimiter": "json.expecting_comma",
+    "Unterminated string starting at": "json.unterminated_string",
+    "Invalid control character at": "json.control_character",
+    "Invalid \\escape": "json.invalid_escape",
+    "Invalid \\uXXXX escape": "json.invalid_u_escape",
+    "Extra data": "json.extra_data",
+    "Illegal trailing comma before end of object": "json.comma_object",
+    "Illegal trailing comma before end of array": "json.comma_array",
+}
+
+
+def json_error(e):
+    """A json.JSONDecodeError as a Message: what is wrong and where (line, column, character)."""
+    msg = getattr(e, "msg", None) or ""
+    key = next((key for start, key in _JSON_KEYS.items() if msg.startswith(start)), None)
+    if key is None or not hasattr(e, "lineno"):
+        return str(e)
+    return Message("json.at", what=Message(key), line=e.lineno, column=e.colno, pos=e.pos)
 
 
 def refusal_known(msg):

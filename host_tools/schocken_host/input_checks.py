@@ -16,7 +16,7 @@ from pathlib import Path
 from schocken.rules import PRESETS, Rules
 
 from schocken_host.errors import BAD_INPUT, CommandError
-from schocken_host.i18n import Message
+from schocken_host.i18n import Message, localized, os_error, os_reason, tr
 
 # The heap the cup is tested in (tests/test_cup.py). The smallest that plays three rounds is 56 KB with fair
 # play (the host's default) and the firmware in the emulated ROM, 86 KB as .mpy files without it
@@ -28,11 +28,20 @@ _HEAP = re.compile(r"([1-9]\d*)([kKmM]?)\Z")   # no leading 0: micropython would
 
 
 class OneLineParser(argparse.ArgumentParser):
-    """argparse, but a bad argument is one line: "schocken play: error: argument --emulate: ..." and exit
-    status 2, without the usage block (``--help`` shows that). Subparsers are made of the same class."""
+    """argparse, but a bad argument is one line in the user's language: "schocken play: Fehler: Argument
+    --emulate: ..." and exit status 2, without the usage block (``--help`` shows that). Subparsers are made of
+    the same class. ``lang``: set by cli.argparse_in before the parser is built."""
+    lang = "de"
 
     def error(self, message):
-        self.exit(BAD_INPUT, "%s: error: %s\n" % (self.prog, " ".join(message.split())))
+        words = " ".join(message.split())
+        self.exit(BAD_INPUT, "%s: %s: %s\n" % (self.prog, tr(self.lang, "argparse.error"), words))
+
+
+def argument_error(key, **fields):
+    """The refusal of an argparse type, in the language the parser speaks (argparse puts "Argument --x: "
+    before it)."""
+    return argparse.ArgumentTypeError(tr(OneLineParser.lang, key, **fields))
 
 
 def count(text):
@@ -40,10 +49,21 @@ def count(text):
     try:
         n = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError("needs a whole number, not %r" % text)
+        raise argument_error("arg.whole_number", text=text)
     if n < 0:
-        raise argparse.ArgumentTypeError("needs 0 or more, not %d" % n)
+        raise argument_error("arg.not_negative", n=n)
     return n
+
+
+def seat_number(text):
+    """argparse type: a seat as the table counts them, 1 for the first (made 0-based for the referee)."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argument_error("arg.whole_number", text=text)
+    if n < 1:
+        raise argument_error("arg.seat", text=text)
+    return n - 1
 
 
 def seconds(text):
@@ -51,9 +71,20 @@ def seconds(text):
     try:
         s = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError("needs a number of seconds, not %r" % text)
+        raise argument_error("arg.seconds", text=text)
     if not math.isfinite(s) or s <= 0:
-        raise argparse.ArgumentTypeError("needs a number of seconds above 0, not %r" % text)
+        raise argument_error("arg.seconds_positive", text=text)
+    return s
+
+
+def seconds_or_zero(text):
+    """argparse type: a time in seconds, 0 or more."""
+    try:
+        s = float(text)
+    except ValueError:
+        raise argument_error("arg.seconds", text=text)
+    if not math.isfinite(s) or s < 0:
+        raise argument_error("arg.seconds_or_zero", text=text)
     return s
 
 
@@ -70,11 +101,11 @@ def web_address(text):
     if host.startswith("[") and host.endswith("]"):
         host = host[1:-1]
     elif ":" in host:
-        raise argparse.ArgumentTypeError("needs [HOST:]PORT (an IPv6 host in brackets), not %r" % text)
+        raise argument_error("arg.web_ipv6", text=text)
     if not port.isdigit() or not 0 <= int(port) <= 65535:
-        raise argparse.ArgumentTypeError("needs [HOST:]PORT with a port 0..65535, not %r" % text)
+        raise argument_error("arg.web_port", text=text)
     if any(c.isspace() or c in "/[]" for c in host):
-        raise argparse.ArgumentTypeError("needs [HOST:]PORT with a host name or address, not %r" % text)
+        raise argument_error("arg.web_host", text=text)
     return host, int(port)
 
 
@@ -82,18 +113,16 @@ def heap_size(text):
     """argparse type: a MicroPython heap size as ``micropython -X heapsize=`` takes it (bytes, or k/M)."""
     m = _HEAP.match(text.strip())
     if not m:
-        raise argparse.ArgumentTypeError("needs a size like 160k or 1M, not %r" % text)
+        raise argument_error("arg.heap_form", text=text)
     size = int(m.group(1)) * {"": 1, "k": 1024, "m": 1024 * 1024}[m.group(2).lower()]
     if not MIN_HEAP <= size <= MAX_HEAP:
-        raise argparse.ArgumentTypeError("must be 64k to 64M (the cup is tested in 64 KB), not %r" % text)
+        raise argument_error("arg.heap_range", text=text)
     return text.strip()
 
 
-def os_error_text(e):
-    """An OSError in the user's words: "FILE: No such file or directory" (no errno, no repr)."""
-    if e.strerror and e.filename is not None:
-        return "%s: %s" % (e.filename, e.strerror)
-    return e.strerror or str(e) or type(e).__name__
+def os_error_text(e, lang="de"):
+    """An OSError in the user's words: "FILE: gibt es nicht" (no errno, no repr; i18n.os_error)."""
+    return localized(os_error(e), lang)
 
 
 def special_file(path):
@@ -119,7 +148,7 @@ def read_text(path, what=None):
     except FileNotFoundError:
         raise CommandError("input.no_such_file", path=path, what=what)
     except OSError as e:
-        raise CommandError("input.unreadable", path=path, error=e.strerror or e)
+        raise CommandError("input.unreadable", path=path, error=os_reason(e))
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:

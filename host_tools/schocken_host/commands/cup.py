@@ -25,7 +25,7 @@ import time
 
 from schocken.rules import PRESETS
 
-from schocken_host.i18n import Message, tr
+from schocken_host.i18n import Message, json_error, tr
 from schocken_host.links import ledframe
 from schocken_host.views import keymap
 from schocken_host.views import render
@@ -245,7 +245,7 @@ def board_file_problem(path):
     except CommandError as e:
         return e.message
     except ValueError as e:
-        return Message("cup.board_not_json", path=path, error=e)
+        return Message("cup.board_not_json", path=path, error=json_error(e))
     except RecursionError:
         return Message("cup.board_nested", path=path)
     if not isinstance(spec, dict):
@@ -260,16 +260,14 @@ def board_file_problem(path):
 
 def run(args):
     lang = getattr(args, "lang", "de")
+    # Refusals go the way of every verb's: one line "schocken: Fehler: ..." (cli.main), exit status 2.
     if not args.emulate:
-        sys.stderr.write("schocken cup: %s\n" % tr(lang, "cup.only_emulate"))
-        return 2
+        raise CommandError("cup.only_emulate")
     problem = args.board and board_file_problem(args.board)
     if problem:  # found here: the emulated cup would only die at its start, 20 s later, saying less
-        sys.stderr.write("schocken cup: %s\n" % problem.localized(lang))
-        return 2
+        raise CommandError(problem.key, **problem.fields)
     if args.long_ms is not None and not 100 <= args.long_ms <= 10000:
-        sys.stderr.write("schocken cup: %s\n" % tr(lang, "cup.long_ms"))
-        return 2
+        raise CommandError("cup.long_ms")
     notes = [tr(lang, "cup.alone")]
     if args.rules != "standard":
         notes.append(tr(lang, "cup.rules_note", preset=args.rules))

@@ -14,15 +14,18 @@ from schocken_host.odds.classes import beat, class_table
 from schocken_host.odds.model import ROLLS
 from schocken_host.table.bots import STRATEGIES
 
-FIXED = sorted(name for name, s in STRATEGIES.items() if not hasattr(s, "for_table"))
+# The bots' strategy of `schocken play` (its default): the table shows how a turn ends when they play it.
+BOTS_DEFAULT = "optimal"
 
 
 def add_arguments(p):
     add_rule_arguments(p)
     p.add_argument("--throws", type=int, default=None, metavar="K",
                    help="at most K throws (default: the rules' maximum; with --beat: that throw's throws)")
-    p.add_argument("--strategy", choices=FIXED, default="schock",
-                   help="the bots' strategy whose final throws the table shows (default: schock)")
+    p.add_argument("--strategy", choices=sorted(STRATEGIES), default=BOTS_DEFAULT,
+                   help="the bots' strategy whose final throws the table shows (default: %s, the bots' of "
+                        "schocken play; at a table it plays against the throws before it, here as the opener "
+                        "of a round of two)" % BOTS_DEFAULT)
     p.add_argument("--beat", metavar='"D D D N"',
                    help='the throw to beat: its three dice and throws used, e.g. "6 6 1 2"; "... hand" '
                         "when no die was set aside")
@@ -127,3 +130,5 @@ def print_table(rules, limit, strategy, rows, lang="de", out=sys.stdout):
     for row in [head] + body:
         out.write("  ".join(row[i].ljust(widths[i]) for i in range(4)).rstrip() + "\n")
     out.write("\n%s\n%s\n" % (tr(lang, "odds.note_reach"), tr(lang, "odds.note_strategy", strategy=strategy)))
+    if hasattr(STRATEGIES[strategy], "for_table"):  # it plays against the throws before it: which, said here
+        out.write("%s\n" % tr(lang, "odds.note_at_table", strategy=strategy))

@@ -15,7 +15,8 @@ import time
 from schocken_host.table import gamelog
 from schocken_host.table.bots import STRATEGIES
 from schocken_host.i18n import tr
-from schocken_host.input_checks import WEB_PORT, count, heap_size, seconds, web_address
+from schocken_host.input_checks import (WEB_PORT, OneLineParser, count, heap_size, seat_number, seconds,
+                                        seconds_or_zero, web_address)
 from schocken_host.views.plain import PlainUI
 from schocken_host.views.play_keys import keyboard, ui_keys
 from schocken_host.table.referee import REVEAL_PAUSE_S, Referee
@@ -62,8 +63,8 @@ def add_arguments(p):
                    help="how the bots play (default: optimal, docs/odds.md)")
     p.add_argument("--seed", type=int, default=None,
                    help="dice for emulated bot cups from this seed (scripted dice: fair play is off)")
-    p.add_argument("--opener", type=count, default=None, metavar="SEAT",
-                   help="seat that opens, 0 for the first (skips the throw-off)")
+    p.add_argument("--opener", type=seat_number, default=None, metavar="SEAT",
+                   help="seat that opens, 1 for the first (skips the throw-off)")
     p.add_argument("--resume", nargs="?", const="latest", default=None, metavar="LOG", type=game_log,
                    help="continue an interrupted game (the newest log if none is named)")
     p.add_argument("--log-dir", default=None, help="where game logs go (default: the user data directory)")
@@ -76,6 +77,8 @@ def add_arguments(p):
                    help="show the player on turn his chance of beating the throws before his and the Deckel "
                         "he can expect, from what the table shows (scoreboard and --web; off by default: it "
                         "changes the game; docs/odds.md)")
+    p.add_argument("--exit-after", type=seconds_or_zero, default=None, metavar="SECONDS",
+                   help=tr(getattr(p, "lang", "de"), "play.exit_after_help"))
     p.add_argument("--web", nargs="?", const=("", WEB_PORT), default=None, type=web_address,
                    metavar="[HOST:]PORT",
                    help="serve the game as a live web page (default port %d on every address; "
@@ -89,7 +92,7 @@ def time_scale(text):
     """argparse type of --time-scale: a whole number 1..MAX_TIME_SCALE."""
     k = count(text)
     if not 1 <= k <= MAX_TIME_SCALE:
-        raise argparse.ArgumentTypeError("must be 1..%d, not %d" % (MAX_TIME_SCALE, k))
+        raise argparse.ArgumentTypeError(tr(OneLineParser.lang, "arg.time_scale", most=MAX_TIME_SCALE, k=k))
     return k
 
 
@@ -100,7 +103,7 @@ def game_log(path):
         try:
             read_log(path)
         except CommandError as e:
-            raise argparse.ArgumentTypeError(str(e))
+            raise argparse.ArgumentTypeError(e.localized(OneLineParser.lang))
     return path
 
 
@@ -149,17 +152,21 @@ async def play(args, ui_factory):
             ui = Both(ui, web_view)
             ui.note(tr(lang, "web.url", url=web_view.url))
             ui.note(tr(lang, "web.pin", pin=web_view.pin))
-        ui.note(tr(lang, "play.log", path=log.path))
+        notes = [tr(lang, "play.log", path=log.path)]
         if log.repaired:
-            ui.note(tr(lang, "play.log_repaired", path=log.path.name, what=log.repaired))
-        for cup in table.cups:
-            ui.note(tr(lang, "play.cup", cup=cup.cup_id, port=cup.port, interpreter=cup.interpreter))
+            notes.append(tr(lang, "play.log_repaired", path=log.path.name, what=log.repaired))
+        notes += [tr(lang, "play.cup", cup=cup.cup_id, port=cup.port, interpreter=cup.interpreter)
+                  for cup in table.cups]
+        # Said once the log holds the game's first line: a start the cups refuse names no log (it stays empty
+        # and is removed).
+        log.when_written(lambda: [ui.note(note) for note in notes])
         fair = fair_mode(args, start)
         referee = Referee(rules, table.seats, log, ui, reveal=args.reveal, cheat=args.cheat, state=state,
                           fair=fair, absent_timeout=args.absent_timeout, turn_timeout=args.turn_timeout,
                           reveal_pause=REVEAL_PAUSE_S / getattr(args, "time_scale", 1))
         if web_view is not None:
             web_view.referee = referee
+        args.table_state = referee.state   # run() prints the standings, also of a game stopped midway
         tasks = [asyncio.create_task(b.run(referee)) for b in table.bots]
         human = getattr(table, "human", None)
         if hasattr(ui, "keys"):
@@ -232,6 +239,8 @@ def _stop_in_time(args, lang):
 
 def run(args):
     lang = getattr(args, "lang", "de")
+    # The scoreboard leaves this long after the game is over (0: at once).
+    args.auto_exit = None if args.exit_after is None else max(args.exit_after, 0.001)
     args.web_view = None
     if args.web is not None:
         from schocken_host.views.web.server import WebView
@@ -248,12 +257,33 @@ def run(args):
             state = run_scoreboard(args, play, lang)
     except (KeyboardInterrupt, asyncio.CancelledError):  # --plain: Ctrl-C, a quit key, the end of the input
         state = None
+    if state is None:
+        state = getattr(args, "table_state", None)
+    print_end(args, state, lang)
     if state is None or not state.over:
         # Stopped midway by the people at the table (q, Ctrl-C): not a failure; the log holds the game.
         hint = resume_hint(args, lang)
         if hint:
             print(hint, flush=True)
     return 0
+
+
+def print_end(args, state, lang):
+    """After the game (over, or stopped midway), on the terminal the scoreboard has left: the standings and
+    where the log is. Nothing when no game began (a refused start leaves no log to name)."""
+    path = getattr(args, "log_path", None)
+    if path is None or not os.path.exists(path) or os.path.getsize(path) == 0:
+        return
+    from schocken_host.commands.replay import standings_lines
+    lines = []
+    if state is not None and state.players:
+        try:
+            lines = [tr(lang, "play.final" if state.over else "play.standings_now")]
+            lines += standings_lines(state, lang)
+        except Exception:  # noqa: BLE001 - the standings are a courtesy: the log is the record, and named below
+            lines = []
+    lines.append(tr(lang, "play.log_at", path=path))
+    print("\n".join(lines), flush=True)
 
 
 def resume_hint(args, lang):
@@ -263,11 +293,34 @@ def resume_hint(args, lang):
     path = getattr(args, "log_path", None)
     if path is None or not os.path.exists(path) or os.path.getsize(path) == 0:
         return None
-    words = ["schocken", "play", "--resume", str(path)]
+    words = invoked_command() + ["play", "--resume", str(path)]
     for port in args.port:
         words += ["--port", port]
     for cup_id in args.ble:
         words += ["--ble", cup_id]
     if args.table:
         words += ["--table", args.table]
+    if getattr(args, "plain", False):
+        words.append("--plain")
+    if lang == "en":
+        words += ["--lang", "en"]
     return tr(lang, "play.interrupted", command=" ".join(shlex.quote(w) for w in words))
+
+
+def invoked_command():
+    """The words that ran this command line, as the user can type them again: ``schocken`` when that is what
+    the shell finds, else the path it was started by (``.venv/bin/schocken``, as typed); started as ``python
+    -m schocken_host.cli``, the ``schocken`` command beside that python (its install's), else that again."""
+    argv0 = sys.argv[0] if sys.argv else ""
+    if argv0.replace("\\", "/").endswith("schocken_host/cli.py"):   # python -m schocken_host.cli
+        script = os.path.join(os.path.dirname(sys.executable), "schocken")   # the same install's command
+        if not os.path.isfile(script):
+            return [sys.executable, "-m", "schocken_host.cli"]
+        inside = os.path.realpath(script).startswith(os.getcwd() + os.sep)
+        argv0 = os.path.relpath(script) if inside else script
+    elif os.path.basename(argv0) != "schocken":
+        return ["schocken"]     # started some other way (a test calls run() in its own process)
+    found = shutil.which("schocken")
+    if found and os.path.realpath(found) == os.path.realpath(argv0):
+        return ["schocken"]     # what the shell finds
+    return [argv0]

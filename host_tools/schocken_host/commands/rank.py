@@ -7,7 +7,7 @@ from schocken.throws import ALL
 from schocken.ranking import rank_round
 
 from schocken_host.errors import CommandError
-from schocken_host.i18n import tr
+from schocken_host.i18n import json_error, tr
 from schocken_host.input_checks import add_rule_arguments, make_rules
 from schocken_host.commands.rules import dice_text
 
@@ -17,7 +17,7 @@ def parse_round(text, rules):
     try:
         data = json.loads(text)
     except ValueError as e:
-        raise CommandError("rank.not_json", error=e)
+        raise CommandError("rank.not_json", error=json_error(e))
     except RecursionError:  # json recurses per bracket: "[[[[..." runs out of stack, not out of syntax
         raise CommandError("rank.nested")
     if not isinstance(data, dict) or not isinstance(data.get("throws"), list):

@@ -17,6 +17,7 @@ def replay(path):
     if not events or events[0][1].get("ev") != "start":
         raise CommandError("replay.no_start", path=path)
     state = TableState()
+    state.torn = events.torn
     for n, ev in events:
         try:
             state.apply(ev)
@@ -33,23 +34,34 @@ def add_arguments(p):
 def run(args):
     state = replay(args.log)
     standings = state.standings()
+    lang = getattr(args, "lang", "de")
+    if state.torn is not None:  # on standard error: --json stays JSON
+        sys.stderr.write("schocken: %s\n" % tr(lang, "replay.incomplete", path=args.log, line=state.torn))
     if args.json:
         sys.stdout.write(json.dumps(standings, ensure_ascii=False) + "\n")
         return 0
-    lang = getattr(args, "lang", "de")
-    out = sys.stdout
-    phase = tr(lang, "board." + standings["phase"]) if standings["phase"] in PHASES else standings["phase"]
-    out.write(tr(lang, "replay.game", game_id=standings["game_id"], rules=standings["rules"]["preset"],
-                 phase=phase, rounds=standings["rounds"]) + "\n")
-    for p in standings["players"]:
-        out.write("  %-16s %2d Deckel%s\n"
-                  % (p["name"], p["deckel"], "  (!) " + p["flagged"] if p["flagged"] else ""))
-    out.write("  %s\n" % tr(lang, "replay.middle", n=standings["middle"]))
-    for i, s in enumerate(standings["half_losers"]):
-        out.write("  %s\n" % tr(lang, "replay.half_lost", n=i + 1, name=state.name(s)))
-    if standings["loser"] is not None:
-        blatt = tr(lang, "plain.blatt") if standings["blattschuss"] else ""
-        out.write("  %s\n" % tr(lang, "replay.lost", name=state.name(standings["loser"]), blatt=blatt))
+    for line in standings_lines(state, lang):
+        sys.stdout.write(line + "\n")
     return 0
 
 
+def standings_lines(state, lang):
+    """The standings of a game (a TableState) as `replay` prints them, and `play` at its end: the game, each
+    player's Deckel, the middle, who lost which half and the game."""
+    standings = state.standings()
+    phase = tr(lang, "board." + standings["phase"]) if standings["phase"] in PHASES else standings["phase"]
+    rounds = standings["rounds"]
+    lines = [tr(lang, "replay.game", game_id=standings["game_id"], rules=standings["rules"]["preset"],
+                phase=phase,
+                rounds=tr(lang, "replay.rounds_1" if rounds == 1 else "replay.rounds", n=rounds))]
+    width = max([16] + [len(p["name"]) for p in standings["players"]])
+    for p in standings["players"]:
+        lines.append("  %-*s %s%s" % (width, p["name"], tr(lang, "replay.deckel", n="%2d" % p["deckel"]),
+                                     "  (!) " + p["flagged"] if p["flagged"] else ""))
+    lines.append("  %s" % tr(lang, "replay.middle", n=standings["middle"]))
+    for i, s in enumerate(standings["half_losers"]):
+        lines.append("  %s" % tr(lang, "replay.half_lost", n=i + 1, name=state.name(s)))
+    if standings["loser"] is not None:
+        blatt = tr(lang, "plain.blatt") if standings["blattschuss"] else ""
+        lines.append("  %s" % tr(lang, "replay.lost", name=state.name(standings["loser"]), blatt=blatt))
+    return lines

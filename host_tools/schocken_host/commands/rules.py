@@ -5,7 +5,7 @@ import sys
 from schocken.rules import OPTION_NAMES
 from schocken.throws import evaluate, all_throws, ALL
 
-from schocken_host.i18n import tr
+from schocken_host.i18n import TEXTS, tr
 from schocken_host.input_checks import add_rule_arguments, make_rules
 
 
@@ -59,12 +59,22 @@ def print_rules(rules, lang="de", out=sys.stdout):
     out.write("\n%s:\n" % tr(lang, "rules.options"))
     changed = rules.changed()
     values = rules.options()
+    settings = []
     for name in OPTION_NAMES:
-        mark = "  (%s)" % tr(lang, "rules.changed") if name in changed else ""
         value = values[name]
         if isinstance(value, bool):
             value = "true" if value else "false"
-        out.write("  %s = %s%s\n" % (name, value, mark))
+        settings.append(("%s = %s" % (name, value), name))
+    width = max(len(setting) for setting, _ in settings)
+    for setting, name in settings:
+        mark = " (%s)" % tr(lang, "rules.changed") if name in changed else ""
+        out.write("  %s  %s%s\n" % (setting.ljust(width), option_text(name, lang), mark))
+
+
+def option_text(name, lang):
+    """What a rule option means, in a few words (its name where the host has none: a newer rules package)."""
+    key = "rules.option_" + name
+    return tr(lang, key) if key in TEXTS else name
 
 
 def add_arguments(p):

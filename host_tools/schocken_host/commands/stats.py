@@ -8,11 +8,18 @@ from schocken_host.errors import CommandError
 from schocken_host.i18n import tr
 from schocken_host.table import gamelog
 from schocken_host.table.gamelog import read_log
+from schocken_host.table.seating import canonical_name
 from schocken_host.table.state import TableState, LogError
 
 
+def _who(state, seat):
+    return canonical_name(state.name(seat))
+
+
 def stats(paths):
-    """Per player name: games, halves lost, finals lost, games lost, Schock-Aus thrown, Deckel taken."""
+    """Per player name: games, halves lost, finals lost, games lost, Schock-Aus thrown, Deckel taken. A
+    default name counts as one player whatever the language of its game ("Player 4" of older English logs is
+    "Spieler 4": table/seating.py, canonical_name)."""
     table = {}
     games = 0
     for path in paths:
@@ -31,19 +38,19 @@ def stats(paths):
                 # round never wrote its half_lost (the resumed host goes on in the next half).
                 lost = state.half_loser_since(phase)
                 if lost is not None:
-                    table[state.name(lost)]["finals_lost" if phase == "final" else "halves_lost"] += 1
+                    table[_who(state, lost)]["finals_lost" if phase == "final" else "halves_lost"] += 1
                 if ev["ev"] == "start":
                     for p in ev["players"]:
-                        table.setdefault(p["name"], {"games": 0, "halves_lost": 0, "finals_lost": 0,
-                                                     "games_lost": 0, "schock_aus": 0,
-                                                     "deckel_taken": 0})["games"] += 1
+                        table.setdefault(canonical_name(p["name"]), {
+                            "games": 0, "halves_lost": 0, "finals_lost": 0, "games_lost": 0, "schock_aus": 0,
+                            "deckel_taken": 0})["games"] += 1
                 elif ev["ev"] == "reveal" and ev.get("kind") == "schock_aus":
-                    table[state.name(ev["seat"])]["schock_aus"] += 1
+                    table[_who(state, ev["seat"])]["schock_aus"] += 1
                 elif ev["ev"] == "round":
                     taken = sum(m[1] for m in ev["moves"])
-                    table[state.name(ev["worst"])]["deckel_taken"] += taken
+                    table[_who(state, ev["worst"])]["deckel_taken"] += taken
                 elif ev["ev"] == "game_over":
-                    table[state.name(ev["loser"])]["games_lost"] += 1
+                    table[_who(state, ev["loser"])]["games_lost"] += 1
         except LogError:
             continue  # a broken log counts for what it had before the break
         games += 1
@@ -68,7 +75,8 @@ def run(args):
         sys.stdout.write(json.dumps({"games": games, "players": table}, ensure_ascii=False) + "\n")
         return 0
     lang = getattr(args, "lang", "de")
-    sys.stdout.write(tr(lang, "stats.games", n=games, folder=directory) + "\n")
+    games_text = tr(lang, "stats.games_1" if games == 1 else "stats.games", n=games, folder=directory)
+    sys.stdout.write(games_text + "\n")
     columns = ("player", "games_col", "halves", "finals", "lost")
     head = tuple(tr(lang, "stats." + column) for column in columns) + ("Schock-Aus", "Deckel")
     sys.stdout.write("%-16s %6s %8s %7s %9s %10s %7s\n" % head)

@@ -3,11 +3,11 @@ while it grows (a game another process plays, or a finished one). Watch only: th
 actions. Runs until Ctrl-C (docs/web.md)."""
 
 import asyncio
-import os
 
 from schocken_host.errors import CommandError
-from schocken_host.i18n import tr
-from schocken_host.input_checks import WEB_PORT, web_address
+from schocken_host.i18n import Message, tr
+from schocken_host.input_checks import WEB_PORT, special_file, web_address
+from schocken_host.table import gamelog
 
 
 def add_arguments(p):
@@ -33,13 +33,9 @@ def run(args):
 
     lang = getattr(args, "lang", "de")
     path = args.log
-    if not os.path.isfile(path):
-        raise CommandError("web.watch_no_log", path=path)
-    try:
-        with open(path, "rb"):
-            pass
-    except OSError as e:
-        raise CommandError("cli.os_error", error="%s: %s" % (path, e.strerror or e))
+    if special_file(path):   # before opening it: a named pipe's open waits for a writer
+        raise CommandError("gamelog.bad", path=path, error=Message("gamelog.not_a_file"))
+    gamelog.check_readable(path)   # in replay's words
     view = WebView(args.web, lang, actions=False, coach=args.coach)
     print(view.banner(lang), flush=True)
     print(tr(lang, "web.watching", path=path), flush=True)

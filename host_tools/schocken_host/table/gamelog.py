@@ -15,8 +15,8 @@ import stat
 import time
 from pathlib import Path
 from schocken_host.errors import CommandError
-from schocken_host.i18n import LocalizedError, Message
-from schocken_host.input_checks import os_error_text, special_file
+from schocken_host.i18n import LocalizedError, Message, os_reason
+from schocken_host.input_checks import special_file
 from schocken_host.table.state import LogError, TableState
 
 
@@ -42,6 +42,7 @@ class GameLog:
         self.synced = None            # None: all on disk; else the size the file had at its last fsync
         self.sync_due = False         # an fsync is queued for the end of the event loop's turn
         self.failed = None            # a LogFileError of a late fsync, raised by the next append or sync
+        self.written = []             # called once the log holds a line (when_written)
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
@@ -104,6 +105,8 @@ class GameLog:
             raise LogFileError("gamelog.cannot_write", path=self.path, error=e.strerror or e)
         if self.synced is None:
             self.synced = size
+        if self.written:
+            self._tell_written()
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
@@ -111,6 +114,18 @@ class GameLog:
         if not self.sync_due:
             self.sync_due = True
             loop.call_soon(self._sync_later)
+
+    def when_written(self, call):
+        """``call()`` once the log holds a line: now, or after the next append. The host names the log only
+        then: a start the cups refuse leaves no log, and no line on the terminal that names one."""
+        self.written.append(call)
+        if os.fstat(self.fd).st_size:
+            self._tell_written()
+
+    def _tell_written(self):
+        calls, self.written = self.written, []
+        for call in calls:
+            call()
 
     def sync(self):
         """Everything appended is on disk when this returns; raises LogFileError if it cannot be (and cuts the
@@ -190,13 +205,20 @@ def _event(fragment):
     return ev if isinstance(ev, dict) and "ev" in ev else None
 
 
+class Events(list):
+    """The events of a log, as (line number, event); ``torn``: the number of a torn last line that is not part
+    of them (the host died while writing it, or is writing it now), else None."""
+    torn = None
+
+
 def read(path):
     """Events of a log as (line number, event). A torn last line (the host died while writing it) is
-    dropped; anything else that is not an event raises LogError (a ValueError) naming the line."""
+    dropped, its number kept in ``torn``; anything else that is not an event raises LogError (a ValueError)
+    naming the line."""
     if special_file(path):
         raise LogError("gamelog.not_a_file")
     lines = Path(path).read_bytes().split(b"\n")
-    out = []
+    out = Events()
     offset = 0
     for n, raw in enumerate(lines, 1):
         start, offset = offset, offset + len(raw) + 1
@@ -207,6 +229,7 @@ def read(path):
             ev = json.loads(raw.decode("utf-8"))
         except (ValueError, RecursionError) as e:  # UnicodeError is a ValueError
             if last:  # only the very last line may be cut short (even inside a character)
+                out.torn = n
                 break
             if isinstance(e, UnicodeError):
                 raise LogError("gamelog.not_utf8", line=n, offset=start + e.start)
@@ -254,12 +277,29 @@ def _starts_a_game(path):
     return (_event(first) or {}).get("ev") == "start"
 
 
+def check_readable(path):
+    """A CommandError naming ``path`` when it is no game log that can be read: missing, a folder, not
+    readable. The same words for every verb that reads a log (replay, stats, watch, play --resume)."""
+    if not os.path.exists(path):
+        raise CommandError("gamelog.no_such_log", path=path)
+    if os.path.isdir(path):
+        raise CommandError("input.is_a_folder", path=path, what=Message("input.file"))
+    if special_file(path):  # a named pipe's open would wait for a writer
+        raise CommandError("gamelog.bad", path=path, error=Message("gamelog.not_a_file"))
+    try:
+        with open(path, "rb"):
+            pass
+    except OSError as e:
+        raise CommandError("input.unreadable", path=path, error=os_reason(e))
+
+
 def read_log(path):
     """read, every way a log cannot be read a CommandError naming the file."""
     try:
         return read(path)
     except OSError as e:
-        raise CommandError("cli.os_error", error=os_error_text(e))
+        check_readable(path)
+        raise CommandError("input.unreadable", path=path, error=os_reason(e))
     except LogError as e:
         raise CommandError("gamelog.bad", path=path, error=e)
     except RecursionError:

@@ -3,6 +3,7 @@ full before any cup starts, any log is made or any line is printed, so a refused
 Every problem is a CommandError of one line (exit status 2)."""
 
 import hashlib
+import re
 import secrets
 
 from schocken import RuleError, protocol
@@ -13,7 +14,7 @@ from schocken_host.input_checks import check_folder_for_writing, check_port
 from schocken_host.input_checks import parse_assignments
 from schocken_host.table.table_file import check_name, read_table
 from schocken_host.errors import CommandError
-from schocken_host.i18n import Message, tr
+from schocken_host.i18n import Message, RuleText
 from schocken_host.emulation.emulator import PERSON_LONG_MS, EmulatedCup
 from schocken_host.links.serial import SerialLink, discover
 from schocken_host.table.bots import Bot
@@ -23,6 +24,24 @@ from schocken_host.table.cuplinks import Seat
 # Each emulated cup is a MicroPython process with two pseudo-terminals on this PC; a typo like --emulate 400
 # would start them all before anything else could fail.
 MAX_EMULATED = 32
+
+
+# A seat without a name given is "Spieler N" (a bot's "Bot N") in the log and on every screen, whatever --lang
+# says: a name, not a text. `stats` counts a player by his name, and "Player 4" of an English game and
+# "Spieler 4" of a German one were two people. Logs from before say "Player N": canonical_name reads them so.
+PERSON_NAME = "Spieler %d"
+BOT_NAME = "Bot %d"
+_OLD_PERSON_NAME = re.compile(r"Player ([1-9][0-9]*)\Z")
+
+
+def default_name(seat_no, kind):
+    return (BOT_NAME if kind == "bot" else PERSON_NAME) % (seat_no + 1)
+
+
+def canonical_name(name):
+    """A logged name as `stats` counts it: the English default of older logs ("Player 4") is "Spieler 4"."""
+    old = _OLD_PERSON_NAME.match(name)
+    return PERSON_NAME % int(old.group(1)) if old else name
 
 
 def _names(args, table):
@@ -62,7 +81,7 @@ def _rules(args, table):
         try:
             Rules(preset, **options)
         except RuleError as e:
-            raise CommandError("seating.table_rules", table=args.table, error=e)
+            raise CommandError("seating.table_rules", table=args.table, error=RuleText(e))
     options.update(parse_assignments(args.set))
     return Rules(args.rules or preset, **options)
 
@@ -92,7 +111,7 @@ def plan(args, resuming=False):
             raise CommandError("seating.too_many_names", n=len(names), seats=seats,
                                extra=", ".join(names[seats:]))
         if args.opener is not None and args.opener >= seats:
-            raise CommandError("seating.opener", opener=args.opener, last=seats - 1)
+            raise CommandError("seating.opener", opener=args.opener + 1, last=seats)  # as typed: from 1
     if args.log_dir:
         check_folder_for_writing(args.log_dir, "--log-dir")
     else:
@@ -140,7 +159,6 @@ class Table:
         self.seats = []
         self.resume_start = resume_start
         self.flash = None             # where emulated cups keep their flash: beside the game's log
-        self.lang = getattr(args, "lang", "de")   # of the default names ("Spieler 2", "Player 2")
         # Everything the user gave is checked now: a refused table starts no cup, makes no log, prints
         # nothing.
         fair_mode(args, resume_start)
@@ -215,7 +233,7 @@ class Table:
     def _name(self, seat_no, kind):
         if seat_no < len(self.names):
             return self.names[seat_no]
-        return tr(self.lang, "play.bot_name" if kind == "bot" else "play.player_name", n=seat_no + 1)
+        return default_name(seat_no, kind)
 
     def close(self):
         for cup in self.cups:

@@ -114,8 +114,8 @@ TEXTS = {
                                 "rules {rules} need at least {least} players, this table has {seats}"),
     "seating.too_many_names": ("{n} Namen für {seats} Plätze: {extra}",
                                "{n} names for {seats} seats: {extra}"),
-    "seating.opener": ("--opener {opener}: die Plätze sind von 0 bis {last} nummeriert",
-                       "--opener {opener}: the seats are numbered 0 to {last}"),
+    "seating.opener": ("--opener {opener}: die Plätze sind von 1 bis {last} nummeriert",
+                       "--opener {opener}: the seats are numbered 1 to {last}"),
     "seating.seed_and_fair": ("--seed legt die Würfe der emulierten Becher fest: das geht nicht mit --fair",
                               "--seed scripts the dice of the emulated cups: it cannot be combined with "
                               "--fair"),

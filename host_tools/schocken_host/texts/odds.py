@@ -7,14 +7,21 @@ TEXTS = {
     "odds.col_class": ("Klasse", "Class"),
     "odds.col_one": ("mit einem Wurf", "in one throw"),
     "odds.col_reach": ("erreichbar in {throws} Würfen", "reachable within {throws} throws"),
-    "odds.col_strategy": ("Endwurf mit Strategie {strategy}", "final throw, strategy {strategy}"),
+    "odds.col_strategy": ("Endwurf der Bots ({strategy})", "bots' final throw ({strategy})"),
     "odds.note_reach": ("„erreichbar“: die beste Chance, den Zug mit dieser Klasse zu beenden, wenn man nur "
                         "auf sie spielt (jede Klasse für sich, die Spalte ergibt nicht 1).",
                         "\"reachable\": the best chance of ending the turn on that class when playing for it "
                         "alone (each class on its own, the column does not add up to 1)."),
-    "odds.note_strategy": ("„Endwurf“: wie der Zug mit der Strategie {strategy} der Bots endet (Summe 1).",
-                           "\"final throw\": how the turn ends with the bots' strategy {strategy} (adds up "
-                           "to 1)."),
+    "odds.note_strategy": ("„Endwurf der Bots“: wie der Zug eines Bots mit der Strategie {strategy} endet "
+                           "(Summe 1; --strategy nennt eine andere).",
+                           "\"bots' final throw\": how the turn of a bot playing the strategy {strategy} "
+                           "ends (adds up to 1; --strategy names another)."),
+    "odds.note_at_table": ("{strategy} ist die Strategie der Bots in schocken play: am Tisch spielt sie "
+                           "gegen die Würfe vor ihr; diese Spalte zeigt sie als Eröffner einer Runde zu "
+                           "zweit.",
+                           "{strategy} is the strategy of the bots in schocken play: at a table it plays "
+                           "against the throws before it; this column shows it as the opener of a round of "
+                           "two."),
     "odds.kind_schock_aus": ("Schock-Aus", "Schock-Aus"),
     "odds.kind_jule": ("Jule", "Jule"),
     "odds.kind_schock": ("Schock 2–6", "Schock 2–6"),

@@ -83,8 +83,6 @@ TEXTS = {
     "play.cup": ("{cup}: {port} ({interpreter})", "{cup}: {port} ({interpreter})"),
     "play.interrupted": ("Spiel unterbrochen. Weiter mit: {command}",
                          "Game interrupted. Continue with: {command}"),
-    "play.player_name": ("Spieler {n}", "Player {n}"),
-    "play.bot_name": ("Bot {n}", "Bot {n}"),
     "play.cup_rng": ("Becher {n}: Zufallsgenerator gestört ({msg}); er würfelt wieder, sobald sein Test "
                      "besteht",
                      "Cup {n}: random number generator failed ({msg}); it rolls again once its test passes"),

@@ -58,3 +58,26 @@ REFUSALS = {
     "nothing to reveal": ("nichts aufzudecken", "nothing to reveal"),
     "the game is over": ("das Spiel ist aus", "the game is over"),
 }
+
+# The rules package's other texts (firmware/lib/schocken/texts.py), by their number there: a rule set or an
+# option the rules refuse, a turn's transcript that does not replay. The package raises them in English (it is
+# the firmware's too, where every byte counts); the host puts them into the user's language (i18n.rule_text).
+# Fields as there, in order: {0}, {1}.
+RULE_TEXTS = {
+    0: ("das Wurflimit ist 1 bis {0}, nicht {1}", "the throw limit is 1 to {0}, not {1}"),
+    23: ("das Protokoll eines Zugs ist eine Liste", "a turn's transcript is a list"),
+    24: ("Schritt {0}: unbekannter Zug {1}", "step {0}: unknown move {1}"),
+    25: ("der Zug {0} braucht ein Argument", "move {0} needs one argument"),
+    26: ("Schritt {0} ({1}): {2}", "step {0} ({1}): {2}"),
+    27: ("die Option {0} braucht true oder false, nicht {1}", "option {0} needs true or false, not {1}"),
+    28: ("die Option {0} braucht eine ganze Zahl, nicht {1}", "option {0} needs a whole number, not {1}"),
+    29: ("die Option {0} liegt außerhalb ihres Bereichs: {1}", "option {0} is out of range: {1}"),
+    30: ("die Option {0} ist eins von {1}, nicht {2}", "option {0} must be one of {1}, not {2}"),
+    31: ("unbekanntes Regelwerk {0} (bekannt: {1})", "unknown rule set {0} (known: {1})"),
+    32: ("unbekannte Option {0} (bekannt: {1})", "unknown option {0} (known: {1})"),
+    33: ("die Option max_throws ist 1, 2 oder 3", "option max_throws must be 1, 2 or 3"),
+    34: ("die Option deckel_total ist mindestens 1", "option deckel_total must be at least 1"),
+    35: ("die Option min_players ist mindestens 2", "option min_players must be at least 2"),
+    36: ("ein Regelwerk braucht den Namen einer Vorgabe", "a rule set needs a preset name"),
+    37: ("die Optionen eines Regelwerks sind ein Objekt", "rule options must be an object"),
+}
