@@ -293,7 +293,8 @@ def test_a_rounds_reveal_stays_on_the_cards_until_the_next_rounds_first_throw(tm
     raw = GAME.read_text(encoding="utf-8").splitlines(keepends=True)
     events = [json.loads(line) for line in raw]
     ranked = next(i for i, e in enumerate(events) if e["ev"] == "round" and e["round"] >= 3)
-    throw = next(i for i in range(ranked, len(events)) if events[i]["ev"] == "progress" and events[i]["throws"])
+    throw = next(i for i in range(ranked, len(events))
+                 if events[i]["ev"] == "progress" and events[i]["throws"])
     assert any(e["ev"] == "turn" for e in events[ranked:throw])
     log = tmp_path / "game.jsonl"
     log.write_text("".join(raw[:throw]), encoding="utf-8")

@@ -5,8 +5,8 @@ QR code of the page, and the table's actions behind a PIN (docs/web.md).
 
 ``WebView`` is the view the referee talks to (``note``, ``update``) and owns the server; ``Both`` puts it
 beside the terminal's view, so that nothing the web view does can reach the referee. The server lives as long
-as the host: at the end of a game (``finish``) it goes on serving the final page, so a phone that opens it then
-still gets the standings, and closes when the event loop ends (the host exits) or on ``stop``."""
+as the host: at the end of a game (``finish``) it goes on serving the final page, so a phone that opens it
+then still gets the standings, and closes when the event loop ends (the host exits) or on ``stop``."""
 
 import asyncio
 import hmac
