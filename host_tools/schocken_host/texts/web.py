@@ -41,6 +41,8 @@ TEXTS = {
     "web.page_hist_forfeit": ("{name} gibt die Runde auf", "{name} forfeits the round"),
     "web.page_hist_cheat": ("{name} erwischt: {reason}", "{name} caught: {reason}"),
     "web.page_hist_replay": ("Runde wird wiederholt", "The round is played again"),
+    "web.page_hist_bot": ("{name} (Bot): Zug nicht möglich ({reason}), spielt einfacher weiter",
+                          "{name} (bot): move not possible ({reason}), plays on more simply"),
     "web.page_game_over": ("Spiel aus: {name} hat verloren", "Game over: {name} has lost"),
     "web.page_blatt": ("Blattschuss!", "Blattschuss!"),
     "web.page_stopped": ("Spiel abgebrochen: {reason}", "Game stopped: {reason}"),

@@ -63,6 +63,8 @@ class Tracker:
             self._add("cheat", seat=ev["seat"], reason=ev.get("reason", ""))
         elif kind == "replay_round":
             self._add("replay")
+        elif kind == "bot_fallback" and ev.get("by") != "error":  # a bot's refused move (table/bots.py)
+            self._add("bot", seat=ev["seat"], reason=ev.get("reason", ""))
         elif kind == "stop":
             self.stopped = ev.get("reason", "")
 

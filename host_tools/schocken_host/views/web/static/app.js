@@ -190,6 +190,7 @@ function historyText(h) {
     case "forfeit": return t("hist_forfeit", {name: name(h.seat)});
     case "cheat": return t("hist_cheat", {name: name(h.seat), reason: h.reason});
     case "replay": return t("hist_replay");
+    case "bot": return t("hist_bot", {name: name(h.seat), reason: h.reason});
     default: return h.kind;
   }
 }
