@@ -122,6 +122,7 @@ def lab(tmp_path_factory):
     lab = tablekit.Lab(tmp_path_factory.mktemp("fallback"))
     for name, (argv, hook) in GAMES.items():
         lab.game(name, argv, hook=hook, cups=3, ui_class=PlainRecording)
+    lab.cli("one-throw", ["--emulate", 4, "--bots", 4, "--set", "max_throws=1", "--set", "deckel_total=3"])
     yield lab
     lab.close()
 
@@ -182,3 +183,13 @@ def test_the_browsers_check_reads_a_log_with_fallbacks(lab, tmp_path):
                           timeout=60, cwd=tmp_path)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert json.loads(proc.stdout) == report
+
+
+def test_a_table_of_one_throw_plays(lab):
+    """`schocken play --emulate 4 --bots 4 --set max_throws=1` ended at once with "throws must be 1 to 1, got
+    2" (the odds tables the table makes before its first turn): it plays to the end."""
+    proc, log_dir = [(p, lab.root / "one-throw") for p in lab.procs][0]
+    assert tablekit.wait_proc(proc) == 0, (lab.root / "one-throw.out").read_text()
+    log = tablekit.read_log(tablekit.the_log(log_dir))
+    assert log[-1]["ev"] == "game_over" and {e["throws"] for e in events(log, "done")} == {1}
+    assert events(log, "bot_fallback") == []

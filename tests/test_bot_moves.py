@@ -331,6 +331,16 @@ def test_a_view_no_turn_can_reach_counts_as_uniform_and_never_raises():
     assert sum(seen(rules, SeatView((), 3, True), 2).values()) == 1   # more throws than its limit
 
 
+def test_the_odds_tables_of_every_preset_and_throw_limit_are_made():
+    """`schocken play --set max_throws=1` ended at the start with "throws must be 1 to 1, got 2": the turn
+    model classed built throws, which a limit of one does not have. What a table makes before its first turn
+    (seating's warm: the coach's and the optimal bots' tables), for every preset and limit."""
+    from schocken_host.table.coach import Coach
+    for preset in sorted(PRESETS):
+        for most in (1, 2, 3):
+            Coach.warm(Rules(preset, max_throws=most))
+
+
 def test_keep_ones_decisions_follow_the_cups_long_press():
     """keep_ones turns two of three sixes; the cup turns every six offered: the bot makes the cup's move."""
     rules = Rules("standard")
