@@ -96,7 +96,8 @@ def run(args):
         lang = args.lang
         how = tr(lang, "rank.hand" if target.hand else "rank.built")
         out.write(tr(lang, "odds.beat_title", dice=dice_text(target), label=target.label,
-                     throws=target.throws, how=how, limit=limit) + "\n")
+                     throws=throws_text(lang, target.throws, after=True), how=how,
+                     limit=throws_text(lang, limit)) + "\n")
         out.write(tr(lang, "odds.beat_chance", fraction=chance, value="%.6f" % chance) + "\n\n")
         out.write(tr(lang, "odds.first") + "\n")
         for throw, move, c in rows:
@@ -116,13 +117,21 @@ def run(args):
     return 0
 
 
+def throws_text(lang, n, after=False):
+    """"1 Wurf", "3 Würfe"; ``after`` "in" or "nach": "3 Würfen"."""
+    if n == 1:
+        return tr(lang, "odds.throws_1", n=n)
+    return tr(lang, "odds.in_throws" if after else "odds.throws", n=n)
+
+
 def cell(p):
     return "%s = %.6f" % (p, p)
 
 
 def print_table(rules, limit, strategy, rows, lang="de", out=sys.stdout):
-    out.write(tr(lang, "odds.title", name=rules.name, seed=rules.seed, throws=limit) + "\n\n")
-    head = (tr(lang, "odds.col_class"), tr(lang, "odds.col_one"), tr(lang, "odds.col_reach", throws=limit),
+    out.write(tr(lang, "odds.title", name=rules.name, seed=rules.seed, throws=throws_text(lang, limit)) + "\n\n")
+    head = (tr(lang, "odds.col_class"), tr(lang, "odds.col_one"),
+            tr(lang, "odds.col_reach", throws=throws_text(lang, limit, after=True)),
             tr(lang, "odds.col_strategy", strategy=strategy))
     body = [(tr(lang, "odds.kind_" + k), cell(one), cell(reach), cell(played))
             for k, one, reach, played in rows]

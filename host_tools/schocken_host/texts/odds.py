@@ -2,11 +2,14 @@
 decision after the first throw, and the refusals of its input."""
 
 TEXTS = {
-    "odds.title": ("Chancen: {name} (Regeltext {seed}), höchstens {throws} Würfe",
-                   "Odds: {name} (rule text {seed}), at most {throws} throws"),
+    "odds.title": ("Chancen: {name} (Regeltext {seed}), höchstens {throws}",
+                   "Odds: {name} (rule text {seed}), at most {throws}"),
+    "odds.throws_1": ("{n} Wurf", "{n} throw"),
+    "odds.throws": ("{n} Würfe", "{n} throws"),
+    "odds.in_throws": ("{n} Würfen", "{n} throws"),   # after "in", "nach": the dative plural
     "odds.col_class": ("Klasse", "Class"),
     "odds.col_one": ("mit einem Wurf", "in one throw"),
-    "odds.col_reach": ("erreichbar in {throws} Würfen", "reachable within {throws} throws"),
+    "odds.col_reach": ("erreichbar in {throws}", "reachable within {throws}"),
     "odds.col_strategy": ("Endwurf der Bots ({strategy})", "bots' final throw ({strategy})"),
     "odds.note_reach": ("„erreichbar“: die beste Chance, den Zug mit dieser Klasse zu beenden, wenn man nur "
                         "auf sie spielt (jede Klasse für sich, die Spalte ergibt nicht 1).",
@@ -28,10 +31,10 @@ TEXTS = {
     "odds.kind_general": ("General", "General"),
     "odds.kind_strasse": ("Straße", "Straße"),
     "odds.kind_zahl": ("Zahl", "Zahl"),
-    "odds.beat_title": ("Zu schlagen: {dice} = {label} nach {throws} Würfen ({how}); du hast höchstens "
-                        "{limit} Würfe und kommst nach ihm",
-                        "To beat: {dice} = {label} after {throws} throws ({how}); you have at most {limit} "
-                        "throws and come after him"),
+    "odds.beat_title": ("Zu schlagen: {dice} = {label} nach {throws} ({how}); du hast höchstens {limit} "
+                        "und kommst nach ihm",
+                        "To beat: {dice} = {label} after {throws} ({how}); you have at most {limit} and come "
+                        "after him"),
     "odds.beat_chance": ("Chance, ihn zu schlagen (bestes Spiel): {fraction} = {value}",
                          "Chance of beating it (best play): {fraction} = {value}"),
     "odds.first": ("Beste Entscheidung nach dem ersten Wurf (und die Chance danach):",
