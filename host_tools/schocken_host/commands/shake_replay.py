@@ -28,6 +28,11 @@ def _say(text):
     sys.stderr.write("%s: %s\n" % (PROG, text))
 
 
+def _refuse(lang, text):
+    """An error line, as every verb's: the verb, "Fehler" / "error", what is wrong."""
+    _say("%s: %s" % (tr(lang, "cli.error"), text))
+
+
 def _run_firmware(mp, trace, sensor):
     """Run cup.replay in its own process: under MicroPython (``mp``), else under this CPython. The host
     never imports the cup's code (docs/architecture.md). -> (throws, exit code, what went wrong: the
@@ -63,18 +68,18 @@ def replay_trace(trace_path, sensor=None, lang="de"):
     """Replay one trace; print a JSON line per throw; return the exit code (0, 2 bad input, 1 failure)."""
     trace = Path(trace_path)
     if sensor not in (None, "accel", "switch"):
-        _say(tr(lang, "shake_replay.sensor", sensor=sensor))
+        _refuse(lang, tr(lang, "shake_replay.sensor", sensor=sensor))
         return 2
     try:
         # Read here first: the firmware's own messages for a folder or bytes that are not text say less.
         read_text(trace)
     except CommandError as e:
-        _say(e.localized(lang))
+        _refuse(lang, e.localized(lang))
         return 2
     mp = find_tool("micropython")
     throws, code, msg = _run_firmware(mp, trace.resolve(), sensor)
     if code:
-        _say(msg.localized(lang) if isinstance(msg, Message) else msg)
+        _refuse(lang, msg.localized(lang) if isinstance(msg, Message) else msg)
         return code
     if mp is None:  # after the run: an error stays the one line on stderr
         _say(tr(lang, "shake_replay.on_cpython"))
