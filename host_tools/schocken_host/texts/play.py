@@ -58,8 +58,7 @@ TEXTS = {
     "plain.wait": ("Der Tisch wartet weiter auf {name}.", "The table keeps waiting for {name}."),
     "plain.fault": ("Becher von {name}: fehlerhafte Nachricht übergangen ({reason})",
                     "The cup of {name}: a faulty message was passed over ({reason})"),
-    "plain.stop": ("Spiel angehalten: {reason}. Weiter mit 'schocken play --resume'.",
-                   "Game stopped: {reason}. Continue with 'schocken play --resume'."),
+    "plain.stop": ("Spiel angehalten: {reason}.", "Game stopped: {reason}."),   # the resume hint follows
     "plain.penalty": ("{name} hat die Würfel fallen lassen: ein Strafdeckel.",
                       "{name} dropped the dice: one penalty Deckel."),
     "plain.einwuerfeln": ("{name} würfelt sich wieder ein.", "{name} throws back in."),
