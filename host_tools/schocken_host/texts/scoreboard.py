@@ -42,6 +42,15 @@ TEXTS = {
     "board.hint_over": ("Spiel aus – q beendet", "Game over – q quits"),
     "board.quit": ("Beenden", "Quit"),
     "board.log": ("Verlauf", "Log"),
+    "board.middle_n": ("Mitte {n}", "Middle {n}"),
+    "board.deckel_n": ("{n} Deckel", "{n} Deckel"),
+    "board.web": ("Seite: {url}", "Page: {url}"),
+    "board.web_pin": (" · PIN: {pin}", " · PIN: {pin}"),
+    "board.web_qr": (" · {qr_key}: QR-Code", " · {qr_key}: QR code"),
+    "board.qr_key": ("QR-Code", "QR code"),
+    "board.qr_pin": ("PIN für Tisch-Aktionen auf der Seite: {pin}",
+                     "PIN for table actions on the page: {pin}"),
+    "board.qr_close": ("Eine Taste schließt.", "Any key closes it."),
 
     # --- views/scoreboard_card.py: one player's card
     "card.deckel": ("Deckel", "Deckel"),

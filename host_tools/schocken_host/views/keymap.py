@@ -89,13 +89,16 @@ def help_line(lang, sep=" · "):
 
 def help_text(lang, width=None):
     """The key help with its title, "Tasten: s schütteln · ...", broken into lines of at most ``width``
-    characters between its entries (never inside one: "q beenden" stays together)."""
+    characters between its entries (never inside one: "q beenden" stays together). A line broken after an
+    entry ends in " ·", so an entry that leaves no room for it goes to the next line (the " ·" would else
+    wrap onto a line of its own)."""
     entries = ["%s %s" % row for row in help_rows(lang)]
     line = tr(lang, "keys.title") + ":"
     lines = []
     for n, entry in enumerate(entries):
         piece = (" · " if n else " ") + entry
-        if width and len(line) + len(piece) > width and n:
+        tail = 0 if n == len(entries) - 1 else len(" ·")
+        if width and len(line) + len(piece) + tail > width and n:
             lines.append(line + " ·")
             line = entry
         else:

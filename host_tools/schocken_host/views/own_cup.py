@@ -85,10 +85,11 @@ class OwnCup:
         return out
 
     def status(self, lang):
-        """(color name, meaning) of the status pixel, or None before the first frame."""
+        """(color name, meaning) of the status pixel, or None before the first frame and while it is off
+        (an unlit pixel says nothing: no "aus – -")."""
         with self.lock:
             info = self.frame
-        if not info:
+        if not info or ledframe.status_name(info["status"]) == "off":
             return None
         name, meaning = render.status_text(info["status"], lang)
         # "Wurf 1 · allein vor dem Zug: ...": a table's cup is never alone

@@ -4,7 +4,12 @@ One screen for the whole table: every player with his Deckel in large digits, th
 who is on turn and how many throws he used against the limit, the dice set aside (drawn as pip grids), the
 revealed throws with their labels, the round's result, the losers of the halves, players out of the half
 greyed, a cup caught cheating in red with the reason, a paused (disconnected) cup, the own cup of a person at
-the keyboard with his keys (views/scoreboard_own.py), and a log of recent events (``plain.PlainUI``'s texts).
+the keyboard with his keys (views/scoreboard_own.py), the web page's address, PIN and QR code (--web), and a
+log of recent events (``plain.PlainUI``'s texts).
+
+The layout follows the terminal (``layout_for``): "big" with the Deckel and the middle in large digits,
+"medium" with the same cards in fewer lines, "small" (80x24 and the like) with one line per player. Each keeps
+the key help, the person's own cup, the last round and at least three lines of history on the screen.
 
 The scoreboard is a view of a ``state.TableState``: ``Scoreboard.update(state, event)`` redraws it from the
 state after the event was applied, exactly like the plain UI. ``run_scoreboard`` runs the game itself as a
@@ -21,20 +26,20 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical
 from textual.css.query import NoMatches
-from textual.widgets import Digits, Footer, Log, Static
-
-from schocken.throws import ALL, evaluate
+from textual.widgets import Digits, Footer, RichLog, Static
 
 from schocken_host.views import keymap
 from schocken_host.i18n import LANGS, tr
 from schocken_host.views.plain import PlainUI
-from schocken_host.views.scoreboard_card import PlayerCard, ShownThrows, card_info, halves_line, throw_limit
+from schocken_host.views.scoreboard_card import PlayerCard, ShownThrows, card_info, halves_line
 from schocken_host.views.scoreboard_coach import CoachLine
 from schocken_host.views.scoreboard_own import OwnCupPanel
+from schocken_host.views.scoreboard_layout import (CSS, QRCodeScreen, grid_columns, layout_for, player_rows,
+                                                    banner_lines, phase_line, qr_text, result_line, turn_line,
+                                                    web_text)
 from schocken_host.views.scoreboard_view import plain_text
 
 LOG_LINES = 200
-
 
 class _UI:
     """What the game runner gets from ``ui_factory()``: update/note forwarded to the scoreboard."""
@@ -57,56 +62,33 @@ class _UI:
         self.app.refused(seat, reason)
 
 
+def _log_width(log):
+    """The width the log breaks a line to: its own (RichLog measures a line against the console's), or
+    None before it has one (it then waits for its size)."""
+    return log.scrollable_content_region.width or None
+
+
+QR_KEY = "c"   # not a key of the cup (views/keymap.py): it shows the web page's QR code
+
+
 class Scoreboard(App):
     """The table on one screen. ``state``: a TableState (or anything with its reading interface);
     ``game``: optional ``async (ui_factory) -> TableState`` run as a worker once the app is up."""
 
     TITLE = "Schocken"
     ENABLE_COMMAND_PALETTE = False
-    CSS = """
-    Screen { layout: vertical; }
-    #top { height: 5; }
-    #phase-box { width: 1fr; border: round $primary; padding: 0 1; height: 5; }
-    #phase { text-style: bold; color: $text; }
-    #middle-box { width: 22; border: round $accent; height: 5; padding: 0 1; }
-    #middle-caption { width: 8; height: 3; content-align: left middle; text-style: bold; }
-    #middle { width: 1fr; }
-    #banner { height: auto; display: none; text-style: bold; padding: 0 1; }
-    #banner.-show { display: block; }
-    #banner.-over { background: $error; color: $text; text-align: center; border: heavy $error-lighten-2; }
-    #banner.-pause { background: $warning 40%; color: $text; }
-    #players { height: auto; grid-gutter: 0 1; }
-    .card { border: round $panel-lighten-2; height: auto; padding: 0 1; }
-    .card .name { text-style: bold; }
-    .card .deckel-row { height: 3; }
-    .card .deckel { width: auto; }
-    .card .deckel-caption { width: 1fr; height: 3; content-align: left bottom; padding-left: 1;
-                            color: $text-muted; }
-    .card .dice { height: 3; margin-top: 1; }
-    .card .label { height: auto; min-height: 1; }
-    .card .flag { height: auto; color: $error; text-style: bold; }
-    .card.-on-turn { border: heavy $success; background: $success 12%; }
-    .card.-on-turn .status { color: $success; text-style: bold; }
-    .card.-out { opacity: 45%; border: round $panel; }
-    .card.-paused { border: dashed $warning; }
-    .card.-paused .status { color: $warning; text-style: bold; }
-    .card.-cheat { border: heavy $error; background: $error 15%; }
-    .card.-worst .status { color: $error; text-style: bold; }
-    .card.-best .status { color: $success; text-style: bold; }
-    .card.-loser { border: double $error; }
-    .card.-loser .status { color: $error; text-style: bold; }
-    #result { height: auto; padding: 0 1; text-style: bold; }
-    #halves { height: auto; padding: 0 1; color: $text-muted; }
-    #coach { height: auto; padding: 0 1; color: $success; }
-    #log { height: 1fr; min-height: 4; border: round $panel-lighten-1; }
-    """
+    CSS = CSS
     # The quit keys of the one key map (views/keymap.py), bound whatever has the focus; the footer shows q.
-    BINDINGS = [Binding(key, "quit_game", tr("de", "board.quit"), show=key == "q", priority=True)
-                for key in keymap.QUIT_BINDINGS]
+    BINDINGS = ([Binding(key, "quit_game", tr("de", "board.quit"), show=key == "q", priority=True)
+                 for key in keymap.QUIT_BINDINGS]
+                + [Binding(QR_KEY, "qr_code", tr("de", "board.qr_key"), priority=True)])
 
-    def __init__(self, state=None, lang="de", game=None, auto_exit=None, coach=False):
+    def __init__(self, state=None, lang="de", game=None, auto_exit=None, coach=False, web=None):
         super().__init__()
         self.coach = coach           # the coach's line (--coach; views/scoreboard_coach.py)
+        self.web = web               # the web page (views/web/server.WebView: url, pin) with --web
+        self.layout_mode = None      # "big", "medium" or "small" (layout_for), set at every draw
+        self._terminal = None        # the terminal's size at its last resize
         self.lang = lang if lang in LANGS else "de"
         self.state = state
         self.game = game
@@ -131,8 +113,9 @@ class Scoreboard(App):
         try:
             import dataclasses
             for key, bindings in self._bindings.key_to_bindings.items():
+                words = {"quit_game": self.tr("quit"), "qr_code": self.tr("qr_key")}
                 self._bindings.key_to_bindings[key] = [
-                    dataclasses.replace(b, description=self.tr("quit")) if b.action == "quit_game" else b
+                    dataclasses.replace(b, description=words[b.action]) if b.action in words else b
                     for b in bindings]
         except (AttributeError, TypeError):
             pass  # only the footer's wording; a Textual without this map keeps the German label
@@ -158,6 +141,8 @@ class Scoreboard(App):
                 self.throw_off_text = self.tr("throw_off_opener", name=state.name(ev["opener"]))
         elif kind in ("start", "round"):
             self.throw_off_text = None
+        if self.own is not None and (kind == "turn" or ev.get("seat") == self.own.seat):
+            self._clear_refusal()   # a change of turn, or an action of his the table took
         self.shown.seen(state, ev)
         self._buf.seek(0)
         self._buf.truncate()
@@ -184,10 +169,11 @@ class Scoreboard(App):
         del self._lines[:-LOG_LINES]
         if self.is_running:
             try:
-                log = self.query_one("#log", Log)
+                log = self.query_one("#log", RichLog)
             except NoMatches:
                 return
-            log.write_line(line, scroll_end=False)
+            # A long line breaks between words (a Log cut it at the edge and took a line for its scroll bar).
+            log.write(Text(line), width=_log_width(log), scroll_end=False)
             # After the next layout, when the log knows its new height (an immediate scroll would use the
             # old one and leave a burst of lines below the fold).
             log.scroll_end(animate=False, x_axis=False)
@@ -205,24 +191,43 @@ class Scoreboard(App):
         yield Static("", id="banner")
         yield CoachLine(self.lang, self.coach)
         yield Grid(id="players")
+        yield Static("", id="rows")
         yield Static("", id="result")
         yield Static("", id="halves")
         yield OwnCupPanel(self.lang)
-        yield Log(id="log", max_lines=LOG_LINES, highlight=False)
+        web = self.web is not None
+        yield Static(web_text(self.lang, self.web, QR_KEY) if web else "", id="web",
+                     classes="-show" if web else "")
+        yield RichLog(id="log", max_lines=LOG_LINES, wrap=True, markup=False, highlight=False, min_width=20)
         yield Footer()
 
     def on_mount(self):
         self._loop_thread = threading.get_ident()
-        self.query_one("#log", Log).border_title = self.tr("log")
+        log = self.query_one("#log", RichLog)
+        log.border_title = self.tr("log")
+        for line in self._lines:
+            log.write(Text(line), width=_log_width(log), scroll_end=False)
         if self._lines:
-            self.query_one("#log", Log).write_lines(self._lines, scroll_end=False)
-            self.query_one("#log", Log).scroll_end(animate=False, x_axis=False)
+            log.scroll_end(animate=False, x_axis=False)
         self.refresh_view()
         if self.game is not None:
             self._worker = self.run_worker(self._run_game(), name="game", exit_on_error=False)
 
+    def on_resize(self, event):
+        self._terminal = event.size   # the new size (the app's own may still be the old one here)
+        self.refresh_view()
+        self.call_after_refresh(self._log_to_end)   # the log breaks its lines anew and starts at its top
+
+    def _log_to_end(self):
+        try:
+            self.query_one("#log", RichLog).scroll_end(animate=False, x_axis=False)
+        except NoMatches:
+            pass
+
     def on_key(self, event):
-        """Every key but the bindings' goes to the game: a person at an emulated cup plays with it."""
+        """Every key but the bindings' goes to the game: a person at an emulated cup plays with it. A new key
+        takes the reason of the last refused one away (a refused key brings its own)."""
+        self._clear_refusal()
         if self._ui is not None:
             self._ui.keys.put_nowait(keymap.textual_key(event.key, event.character))
 
@@ -242,6 +247,18 @@ class Scoreboard(App):
         self.refresh_view()
         if self.auto_exit:
             self.set_timer(float(self.auto_exit), self.exit)
+
+    def check_action(self, action, parameters):
+        if action == "qr_code":
+            return self.web is not None   # without --web the key is no key of the scoreboard's
+        return True
+
+    def action_qr_code(self):
+        """c: the web page's QR code over the table, until the next key."""
+        if isinstance(self.screen, QRCodeScreen):
+            self.pop_screen()
+            return
+        self.push_screen(QRCodeScreen(qr_text(self.lang, self.web)))
 
     async def action_quit_game(self):
         """q / Ctrl-C: stop the game (its task is cancelled, play's finally closes the cups), then leave."""
@@ -271,6 +288,15 @@ class Scoreboard(App):
         if self.own is not None and seat == self.own.seat and self.is_running:
             self.query_one(OwnCupPanel).show_reason(reason)
 
+    def _clear_refusal(self):
+        if self.own is not None and self.is_running:
+            try:
+                panel = self.query_one(OwnCupPanel)
+            except NoMatches:
+                return
+            if panel.reason:
+                panel.show_reason("")
+
     def own_text(self):
         """The person's panel as plain text (tests, screen readers)."""
         return self.query_one(OwnCupPanel).text()
@@ -288,28 +314,19 @@ class Scoreboard(App):
         st = self.state
         phase = st.phase() if st is not None else "setup"
         players = list(st.players) if st is not None else []
-        # Header: phase, round, who is on turn, the rule set; the middle in large digits.
-        head = Text(self.tr(phase), style="bold")   # board.setup, board.half1, ...
-        if st is not None and st.round and phase != "over":
-            head.append("  ·  " + self.tr("round_no", n=st.round), style="")
-        self.query_one("#phase", Static).update(head)
-        self.query_one("#turn-line", Static).update(self._turn_line(st, phase))
+        mode = self._layout(len(players))
+        # Header: phase, round, who is on turn, the rule set; the middle in large digits (in words beside the
+        # phase where the screen is short).
+        self.query_one("#phase", Static).update(phase_line(self.lang, st, phase, mode))
+        self.query_one("#turn-line", Static).update(turn_line(self.lang, st, phase))
         self.query_one(CoachLine).redraw(st)
         rules = self.tr("rules", name=st.rules.name) if st is not None and st.rules is not None else ""
         self.query_one("#rules-line", Static).update(Text(rules, style="dim"))
         self.query_one("#middle", Digits).update(str(st.middle()) if st is not None else "")
         # Banner: game over, paused cups.
         banner = self.query_one("#banner", Static)
-        lines = []
         over = bool(st is not None and st.over)
-        if over:
-            blatt = self.tr("blatt") if st.game is not None and st.game.blattschuss else ""
-            lines.append(self.tr("game_over", name=st.name(st.loser), blatt=blatt))
-            lines.append(self.tr("hint_over"))
-        if st is not None:
-            for seat, reason in sorted(st.paused.items()):
-                lines.append(self.tr("pause", name=st.name(seat), reason=reason))
-            lines += [self.tr("asked", name=st.name(seat)) for seat in sorted(st.asked)]
+        lines = banner_lines(self.lang, st)
         banner.update("\n".join(lines))
         banner.set_class(bool(lines), "-show")
         banner.set_class(over, "-over")
@@ -320,63 +337,45 @@ class Scoreboard(App):
             grid.remove_children()
             self._cards = {p.seat: PlayerCard(p.seat) for p in players}
             n = len(players)
-            grid.styles.grid_size_columns = max(1, n if n <= 4 else min(4, (n + 1) // 2))
-        for p in players:
-            self._cards[p.seat].show(card_info(self.lang, st, p, phase, self.shown))
+            grid.styles.grid_size_columns = grid_columns(n)
+        infos = [card_info(self.lang, st, p, phase, self.shown) for p in players]
+        for p, info in zip(players, infos):
+            if mode == "medium":   # the Deckel in words: the large digits take three lines
+                info = dict(info, deckel_caption=self.tr("deckel_n", n=info["deckel"]))
+            self._cards[p.seat].show(info)
         new = [c for c in self._cards.values() if c.parent is None]
         if new:
             grid.mount(*new)
+        rows = player_rows(self.lang, players, infos, self.shown) if mode == "small" else ""
+        self.query_one("#rows", Static).update(rows)
         # Result of the last round (or of the throw-off), losers of the halves.
-        self.query_one("#result", Static).update(self.shown.with_half(self.lang, st, self._result_line(st)))
+        result, last = self.query_one("#result", Static), result_line(self.lang, st, self.throw_off_text)
+        result.update(self.shown.with_half(self.lang, st, last))
+        result.display = bool(plain_text(last))   # no empty line before the first result
         self.query_one("#halves", Static).update(halves_line(self.lang, st))
         if self.own is not None:
-            self.query_one(OwnCupPanel).redraw()
+            panel = self.query_one(OwnCupPanel)
+            panel.set_class(over, "-over")   # the game is over: no key of his cup is left to press
+            panel.redraw()
 
-    def _turn_line(self, st, phase):
-        if st is None or phase in ("over", "setup"):
-            return Text("")
-        if st.on_turn is None:
-            lr = st.last_round
-            ended = st.closed >= st.round or (lr is not None and lr.get("round") == st.round)
-            if st.order and not ended and all(st.players[s].done for s in st.order):
-                return Text(self.tr("nobody"), style="bold")
-            return Text("")
-        p = st.players[st.on_turn]
-        return Text(self.tr("on_turn_head", name=p.name, n=p.throws, limit=throw_limit(st, p.seat)),
-                    style="bold green")
-
-    def _result_line(self, st):
-        if st is None:
-            return ""
-        if self.throw_off_text:
-            return self.throw_off_text
-        lr = st.last_round
-        if lr is None:
-            return ""
-        best, worst = st.name(lr["best"]), st.name(lr["worst"])
-        if lr["deckel"] == ALL:
-            return Text(self.tr("result_all", round=lr["round"], worst=worst, best=best), style="bold red")
-        moved = sum(m[1] for m in lr["moves"])
-        sources = [self.tr("from_middle") if src == "middle" else self.tr("from_player", name=st.name(src))
-                   for src, _ in lr["moves"]]
-        label = ""
-        order, entries = lr.get("order", []), lr.get("entries", [])
-        if lr["best"] in order and entries and entries[order.index(lr["best"])] is not None:
-            try:
-                dice, throws, hand = entries[order.index(lr["best"])]
-                label = evaluate(dice, throws, hand, st.rules).label
-            except Exception:
-                label = ""
-        return Text(self.tr("result", round=lr["round"], worst=worst, deckel=moved, source=", ".join(sources),
-                                       best=best, label=label).replace(" ()", ""))
+    def _layout(self, players):
+        """Works out the layout for the screen's size and sets it as the screen's class."""
+        size = self._terminal or self.size
+        mode = layout_for(size.width, size.height, players, person=self.own is not None,
+                          web=self.web is not None, coach=bool(self.coach))
+        if mode != self.layout_mode:
+            self.layout_mode = mode
+            for name in ("big", "medium", "small"):
+                self.screen.set_class(name == mode, "-" + name)
+        return mode
 
     # --- reading (tests, screen readers) ----------------------------------------------------------
     def text_of(self, selector):
         widget = self.query_one(selector)
         if isinstance(widget, Digits):
             return widget.value
-        if isinstance(widget, Log):
-            return "\n".join(widget.lines)
+        if isinstance(widget, RichLog):
+            return "\n".join(self._lines)   # the lines as written (the widget keeps them broken to its width)
         content = getattr(widget, "content", None)  # Textual >= 2; older ones call it renderable
         return plain_text(content if content is not None else getattr(widget, "renderable", ""))
 
@@ -392,7 +391,8 @@ def run_scoreboard(args, play, lang="de"):
     TableState (the last one seen if the game was stopped); an error of the game is raised again after the
     screen is gone, so the command line reports it as usual."""
     app = Scoreboard(lang=lang, game=lambda ui_factory: play(args, ui_factory),
-                     auto_exit=getattr(args, "auto_exit", None), coach=getattr(args, "coach", False))
+                     auto_exit=getattr(args, "auto_exit", None), coach=getattr(args, "coach", False),
+                     web=getattr(args, "web_view", None))
     app.run()
     if app.error is not None:
         raise app.error

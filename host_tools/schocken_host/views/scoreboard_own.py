@@ -28,7 +28,6 @@ class OwnCupPanel(Vertical):
     OwnCupPanel #own-reason { color: $error; text-style: bold; }
     OwnCupPanel #own-keys { color: $text-muted; }
     """
-    REASON_S = 6.0  # how long the reason of a refused key stays up
 
     def __init__(self, lang="de"):
         super().__init__(id="own")
@@ -36,7 +35,6 @@ class OwnCupPanel(Vertical):
         self.own = None
         self.reason = ""
         self._loop = None           # the app's event loop: LED frames come from the cup's reader thread
-        self._reason_timer = None
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="own-top"):
@@ -71,16 +69,9 @@ class OwnCupPanel(Vertical):
             pass
 
     def show_reason(self, reason):
-        """The reason of a refused key, for REASON_S seconds."""
+        """The reason of a refused key ("" takes it away): it stays until the scoreboard takes it away at the
+        next key, action of his or change of turn."""
         self.reason = reason
-        self.redraw()
-        if self._reason_timer is not None:
-            self._reason_timer.stop()
-        self._reason_timer = self.set_timer(self.REASON_S, self._clear_reason) if reason else None
-
-    def _clear_reason(self):
-        self._reason_timer = None
-        self.reason = ""
         self.redraw()
 
     def redraw(self):

@@ -1,0 +1,273 @@
+"""How the scoreboard (views/scoreboard.py) fits the terminal: its CSS with the three layouts, ``layout_for``
+that picks one for a size, the players' lines of the small layout, the turn and result lines, and the web
+page's line and QR code (--web)."""
+
+import io
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from schocken.throws import ALL, evaluate
+
+from schocken_host.i18n import tr
+from schocken_host.views.scoreboard_card import throw_limit
+from schocken_host.views.scoreboard_view import DIE_STYLE, plain_text
+
+CSS = """
+    Screen { layout: vertical; }
+    #top { height: 5; }
+    #phase-box { width: 1fr; border: round $primary; padding: 0 1; height: 5; }
+    #phase { text-style: bold; color: $text; }
+    #middle-box { width: 22; border: round $accent; height: 5; padding: 0 1; }
+    #middle-caption { width: 8; height: 3; content-align: left middle; text-style: bold; }
+    #middle { width: 1fr; }
+    #banner { height: auto; display: none; text-style: bold; padding: 0 1; }
+    #banner.-show { display: block; }
+    #banner.-over { background: $error; color: $text; text-align: center; border: heavy $error-lighten-2; }
+    #banner.-pause { background: $warning 40%; color: $text; }
+    #players { height: auto; grid-gutter: 0 1; }
+    .card { border: round $panel-lighten-2; height: auto; padding: 0 1; }
+    .card .name { text-style: bold; }
+    .card .deckel-row { height: 3; }
+    .card .deckel { width: auto; }
+    .card .deckel-caption { width: 1fr; height: 3; content-align: left bottom; padding-left: 1;
+                            color: $text-muted; }
+    .card .dice { height: 3; margin-top: 1; }
+    .card .label { height: auto; min-height: 1; }
+    .card .flag { height: auto; color: $error; text-style: bold; }
+    .card.-on-turn { border: heavy $success; background: $success 12%; }
+    .card.-on-turn .status { color: $success; text-style: bold; }
+    .card.-out { opacity: 45%; border: round $panel; }
+    .card.-paused { border: dashed $warning; }
+    .card.-paused .status { color: $warning; text-style: bold; }
+    .card.-cheat { border: heavy $error; background: $error 15%; }
+    .card.-worst .status { color: $error; text-style: bold; }
+    .card.-best .status { color: $success; text-style: bold; }
+    .card.-loser { border: double $error; }
+    .card.-loser .status { color: $error; text-style: bold; }
+    #result { height: auto; padding: 0 1; text-style: bold; }
+    #halves { height: auto; padding: 0 1; color: $text-muted; }
+    #coach { height: auto; padding: 0 1; color: $success; }
+    #log { height: 1fr; min-height: 5; border: round $panel-lighten-1; overflow-x: hidden;
+           scrollbar-gutter: stable; }
+    #rows { height: auto; padding: 0 1; display: none; }
+    #web { height: auto; padding: 0 1; color: $accent; text-style: bold; display: none; }
+    #web.-show { display: block; }
+    OwnCupPanel.-over { display: none; }
+    /* medium: the header in two lines, the middle beside the phase, the Deckel in words */
+    .-medium #top, .-small #top { height: auto; }
+    .-medium #phase-box, .-small #phase-box { border: none; height: auto; }
+    .-medium #middle-box, .-small #middle-box, .-medium #rules-line, .-small #rules-line { display: none; }
+    .-medium .card .deckel { display: none; }
+    .-medium .card .deckel-row { height: 1; }
+    .-medium .card .deckel-caption { height: 1; padding-left: 0; content-align: left top; color: $text; }
+    .-medium .card .dice { margin-top: 0; }
+    /* small: one line per player instead of the cards; the log and the own panel without their bottom line */
+    .-small #players { display: none; }
+    .-small #rows { display: block; }
+    .-small #log { min-height: 4; border: none; border-top: round $panel-lighten-1; }
+"""
+
+# Rows of the terminal each part takes (tests/test_screens.py checks the sums against real terminals).
+CARD_MIN_WIDTH = 24          # a card narrower than this breaks "▶ am Zug · Wurf 1/3" in two
+TOP_ROWS = {"big": 5, "medium": 2, "small": 2}
+CARD_ROWS = {"big": 13, "medium": 10}
+OWN_ROWS = 8                 # the person's panel: border, his dice (3 lines), the key help (up to 3 lines)
+LOG_ROWS = {"big": 5, "medium": 5, "small": 4}   # three lines of history, with a border or a title line
+
+
+def grid_columns(players):
+    """Cards side by side: all of them up to four, else two rows of them (at most four wide)."""
+    return max(1, players if players <= 4 else min(4, (players + 1) // 2))
+
+
+def layout_for(width, height, players, person=False, web=False, coach=False):
+    """The richest layout of the table that fits a terminal of ``width`` x ``height``: "big" (cards with the
+    Deckel in large digits), "medium" (the same cards in fewer lines) or "small" (one line per player).
+    Each leaves room for the last round, the halves, the person's panel, the web line and three lines of
+    history."""
+    cols = grid_columns(players)
+    card_lines = -(-max(players, 1) // cols)
+    below = (2 + (OWN_ROWS if person else 0) + (1 if web else 0) + (1 if coach else 0)
+             + 1)  # result, halves, own panel, web, coach, footer
+    if width >= cols * CARD_MIN_WIDTH:
+        for mode in ("big", "medium"):
+            if TOP_ROWS[mode] + card_lines * CARD_ROWS[mode] + below + LOG_ROWS[mode] <= height:
+                return mode
+    return "small"
+
+
+def dice_cells(dice, kinds):
+    """Dice in one line, each its face on the color of its kind (white revealed, orange set aside, grey
+    still under the cover)."""
+    out = Text()
+    for n, (value, kind) in enumerate(zip(dice, kinds)):
+        if n:
+            out.append(" ")
+        out.append(" %s " % (value or " "), style=DIE_STYLE[kind])
+    return out
+
+
+class QRCodeScreen(ModalScreen):
+    """The web page's QR code over the table, with its address and PIN; any key takes it away."""
+
+    DEFAULT_CSS = """
+    QRCodeScreen { align: center middle; }
+    QRCodeScreen #qr { width: auto; height: auto; padding: 0 1; background: $surface;
+                       border: round $accent; }
+    """
+
+    def __init__(self, text):
+        super().__init__()
+        self.text = text
+
+    def compose(self) -> ComposeResult:
+        yield Static(self.text, id="qr")
+
+    def on_key(self, event):
+        event.stop()
+        self.dismiss()
+
+
+
+ROW_STYLES = (("loser", "bold red"), ("cheat", "bold red"), ("paused", "yellow"),
+          ("on-turn", "bold green"), ("worst", "red"), ("best", "green"), ("out", "dim"))
+
+def player_rows(lang, players, infos, shown):
+    """The players one line each (the small layout): seat and name, Deckel, status, dice, what they
+    are. Rich breaks a long cell between words, never inside one."""
+    table = Table.grid(padding=(0, 2), expand=True)
+    table.add_column(no_wrap=True)                  # ▶ seat name
+    table.add_column(no_wrap=True, justify="right")  # Deckel
+    table.add_column()                              # status
+    table.add_column(no_wrap=True)                  # dice
+    table.add_column(ratio=1)                       # what the dice are, a flag
+    for p, info in zip(players, infos):
+        style = next((s for key, s in ROW_STYLES if info.get(key)), "")
+        name = Text(("▶ " if info.get("on-turn") else "  ") + "%d %s" % (p.seat + 1, p.name), style=style)
+        if getattr(p, "kind", "cup") == "bot":
+            name.append(" " + tr(lang, "card.bot").strip(), style="dim")
+        deckel = Text(tr(lang, "board.deckel_n", n=info["deckel"]))
+        status = Text(plain_text(info["status"]), style=style)
+        dice, label = _row_dice(lang, p, shown)
+        if info.get("flag"):
+            label.append((" · " if label.plain else "") + plain_text(info["flag"]), style="bold red")
+        table.add_row(name, deckel, status, dice, label)
+    return table
+
+def _row_dice(lang, p, shown):
+    """(dice cells, label) of one player's line."""
+    kept = None if p.revealed else shown.kept(p)   # the last round's throw until his next one
+    r = p.revealed or kept
+    if r:
+        throws = tr(lang, "card.throws_1" if r["throws"] == 1 else "card.throws", n=r["throws"])
+        label = Text(tr(lang, "card.kept", n=shown.round) + " " if kept else "", style="dim")
+        label.append(r["label"], style="bold")
+        label.append(" · " + throws + ("" if r["hand"] else ", " + tr(lang, "card.built")))
+        return dice_cells(list(r["dice"]), ["cup"] * 3), label
+    if p.public or p.throws or p.done:
+        slots = [None, None, None]
+        for slot, value in p.public:
+            if 0 <= slot < 3:
+                slots[slot] = value
+        label = Text(tr(lang, "card.covered") if p.done else "")
+        return dice_cells(slots, ["aside" if v else "empty" for v in slots]), label
+    return Text(""), Text("")
+
+
+# --- the header, the banner and the last round's result ----------------------------------------------------
+def phase_line(lang, st, phase, mode):
+    """The header's first line: phase and round; beside them the middle and the rules where the screen has
+    no room for the middle's large digits."""
+    head = Text(tr(lang, "board." + phase), style="bold")   # board.setup, board.half1, ...
+    if st is not None and st.round and phase != "over":
+        head.append("  ·  " + tr(lang, "board.round_no", n=st.round), style="")
+    if mode != "big" and st is not None:
+        head.append("  ·  " + tr(lang, "board.middle_n", n=st.middle()), style="bold")
+        if st.rules is not None:
+            head.append("  ·  " + tr(lang, "board.rules", name=st.rules.name), style="dim")
+    return head
+
+
+def banner_lines(lang, st):
+    """The banner's lines: the game's end, paused cups, a cup the table decides on."""
+    lines = []
+    if st is None:
+        return lines
+    if st.over:
+        blatt = tr(lang, "board.blatt") if st.game is not None and st.game.blattschuss else ""
+        lines.append(tr(lang, "board.game_over", name=st.name(st.loser), blatt=blatt))
+        lines.append(tr(lang, "board.hint_over"))
+    for seat, reason in sorted(st.paused.items()):
+        lines.append(tr(lang, "board.pause", name=st.name(seat), reason=reason))
+    return lines + [tr(lang, "board.asked", name=st.name(seat)) for seat in sorted(st.asked)]
+
+
+def turn_line(lang, st, phase):
+    """The header's second line: who is on turn with his throws, or that the cups are uncovered next."""
+    if st is None or phase in ("over", "setup"):
+        return Text("")
+    if st.on_turn is None:
+        lr = st.last_round
+        ended = st.closed >= st.round or (lr is not None and lr.get("round") == st.round)
+        if st.order and not ended and all(st.players[s].done for s in st.order):
+            return Text(tr(lang, "board.nobody"), style="bold")
+        return Text("")
+    p = st.players[st.on_turn]
+    return Text(tr(lang, "board.on_turn_head", name=p.name, n=p.throws, limit=throw_limit(st, p.seat)),
+                style="bold green")
+
+def result_line(lang, st, throw_off_text):
+    """The last round's result (or the throw-off's), one line."""
+    if st is None:
+        return ""
+    if throw_off_text:
+        return throw_off_text
+    lr = st.last_round
+    if lr is None:
+        return ""
+    best, worst = st.name(lr["best"]), st.name(lr["worst"])
+    if lr["deckel"] == ALL:
+        return Text(tr(lang, "board.result_all", round=lr["round"], worst=worst, best=best), style="bold red")
+    moved = sum(m[1] for m in lr["moves"])
+    sources = [tr(lang, "board.from_middle") if src == "middle"
+               else tr(lang, "board.from_player", name=st.name(src)) for src, _ in lr["moves"]]
+    label = ""
+    order, entries = lr.get("order", []), lr.get("entries", [])
+    if lr["best"] in order and entries and entries[order.index(lr["best"])] is not None:
+        try:
+            dice, throws, hand = entries[order.index(lr["best"])]
+            label = evaluate(dice, throws, hand, st.rules).label
+        except Exception:
+            label = ""
+    return Text(tr(lang, "board.result", round=lr["round"], worst=worst, deckel=moved,
+                   source=", ".join(sources), best=best, label=label).replace(" ()", ""))
+
+
+# --- --web: the page's address, PIN and QR code -------------------------------------------------------------
+def web_text(lang, web, qr_key):
+    """The web line: the page's address, its PIN and the QR code's key."""
+    if web is None:
+        return ""
+    text = tr(lang, "board.web", url=web.url)
+    if getattr(web, "pin", None):
+        text += tr(lang, "board.web_pin", pin=web.pin)
+    return text + tr(lang, "board.web_qr", qr_key=qr_key)
+
+def qr_text(lang, web):
+    """The QR code screen's text: address, QR code, PIN, how to close it."""
+    lines = [tr(lang, "board.web", url=web.url)]
+    try:
+        import segno
+        qr = io.StringIO()
+        segno.make(web.url, error="m").terminal(out=qr, compact=True, border=2)
+        lines.append(qr.getvalue().rstrip("\n"))
+    except Exception:  # noqa: BLE001 - without the QR code the address and PIN are still there
+        pass
+    if getattr(web, "pin", None):
+        lines.append(tr(lang, "board.qr_pin", pin=web.pin))
+    lines.append(tr(lang, "board.qr_close"))
+    return Text("\n".join(lines))
