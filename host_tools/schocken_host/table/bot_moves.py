@@ -16,11 +16,12 @@ def _stand(turn):
 
 
 def _throw(turn):
-    """Throw again: the ones the rules make stay out (``ones_must_stay``) set aside, and if that leaves the cup
-    empty a die set aside for now taken back into it, not a one where possible (after Sechsen drehen standing
-    is no move)."""
+    """Throw again: the ones the rules make stay out (``ones_must_stay``) set aside, and if that leaves the
+    cup empty a die set aside for now taken back into it, not a one where possible (after Sechsen drehen
+    standing is no move)."""
     for i in range(3):
-        if turn.rules.ones_must_stay and turn.state[i] == IN_CUP and turn.values[i] == 1 and not turn.locked[i]:
+        if (turn.rules.ones_must_stay and turn.state[i] == IN_CUP and turn.values[i] == 1
+                and not turn.locked[i]):
             turn.set_aside(i)
     if not turn.in_cup():
         pending = sorted((i for i in range(3) if turn.state[i] == PENDING), key=lambda i: turn.values[i] == 1)
