@@ -129,7 +129,8 @@ def cell(p):
 
 
 def print_table(rules, limit, strategy, rows, lang="de", out=sys.stdout):
-    out.write(tr(lang, "odds.title", name=rules.name, seed=rules.seed, throws=throws_text(lang, limit)) + "\n\n")
+    title = tr(lang, "odds.title", name=rules.name, seed=rules.seed, throws=throws_text(lang, limit))
+    out.write(title + "\n\n")
     head = (tr(lang, "odds.col_class"), tr(lang, "odds.col_one"),
             tr(lang, "odds.col_reach", throws=throws_text(lang, limit, after=True)),
             tr(lang, "odds.col_strategy", strategy=strategy))
