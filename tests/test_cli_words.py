@@ -6,6 +6,7 @@ refused start prints nothing, the resume hint is a command that runs as shown; d
 whatever --lang; `replay` says where a torn log stops; `odds` and `rules` say what their columns and options
 are."""
 
+import argparse
 import json
 import os
 import re
@@ -20,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from schocken_host import cli
+from schocken_host.i18n import TEXTS
 from schocken_host.table.seating import canonical_name, default_name
 
 from test_person import Lines, Terminal, env, needs_mp, needs_tmux
@@ -99,6 +101,20 @@ def test_help_speaks_the_language():
     assert en.startswith("usage: schocken play") and "once the game is over, wait this many seconds" in en
     top = run(["--help"]).stdout.decode()
     assert "ein geloggtes Spiel nachrechnen" in top and "BEFEHL" in top
+
+
+def test_every_option_is_described_in_both_languages():
+    """Each option's description under --help is in texts/option_help.py, found by its English text: a new
+    option, or a changed English description, without its German one fails here."""
+    described = {en for key, (de, en) in TEXTS.items() if key.startswith("help.")}
+    parser = cli.build_parser("en")
+    for name, verb in parser.verb_parsers.items():
+        for action in verb._actions:
+            if action.help in (None, argparse.SUPPRESS) or action.dest in ("help", "lang"):
+                continue
+            text = verb._get_formatter()._expand_help(action)
+            assert text in described, (name, action.option_strings or action.dest, text)
+    cli.argparse_in("de")
 
 
 def test_seats_count_from_one():

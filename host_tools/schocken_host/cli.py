@@ -11,7 +11,7 @@ import os
 import sys
 import traceback
 
-from schocken_host.i18n import LANGS, LocalizedError, tr
+from schocken_host.i18n import LANGS, TEXTS, LocalizedError, tr
 from schocken_host.errors import BAD_INPUT, CommandError
 
 INTERNAL_ERROR = 70     # EX_SOFTWARE of sysexits.h
@@ -140,6 +140,18 @@ def argparse_in(lang):
     OneLineParser.lang = lang
 
 
+def help_formatter(lang):
+    """argparse's help formatter, giving each option's description in ``lang``: a verb writes it in English
+    where it defines the option, texts/option_help.py has it in both languages."""
+    german = {en: de for key, (de, en) in TEXTS.items() if key.startswith("help.")}
+
+    class HelpInLanguage(argparse.HelpFormatter):
+        def _expand_help(self, action):
+            text = super()._expand_help(action)
+            return text if lang == "en" else german.get(text, text)
+    return HelpInLanguage
+
+
 def command(module_name):
     return importlib.import_module("schocken_host.commands." + module_name)
 
@@ -148,12 +160,15 @@ def build_parser(lang="de"):
     """The parser, speaking ``lang`` (its messages and --help; the options' own descriptions are English but
     for those a verb gives in both languages)."""
     argparse_in(lang)
-    parser = OneLineParser(prog="schocken", description=tr(lang, "cli.description"))
+    formatter = help_formatter(lang)
+    parser = OneLineParser(prog="schocken", description=tr(lang, "cli.description"),
+                           formatter_class=formatter)
     parser.add_argument("--lang", choices=LANGS, default="de", help=tr(lang, "cli.lang_help"))
     verbs = parser.add_subparsers(dest="verb", metavar=tr(lang, "cli.verb_metavar"))
     parser.verb_parsers = {}
     for name, module_name in VERBS:
-        p = verbs.add_parser(name, help=tr(lang, "cli.verb_" + module_name))
+        p = verbs.add_parser(name, help=tr(lang, "cli.verb_" + module_name), formatter_class=formatter,
+                             description=tr(lang, "cli.verb_" + module_name))
         p.lang = lang
         _common(p, lang)
         module = command(module_name)

@@ -11,8 +11,8 @@ of a Message, and of a ``LocalizedError``, is the English text, for logs and tes
 
 import re
 
-from schocken_host.texts import (board_tools, cli, coach, cup, input_errors, link_errors, odds, play,
-                                 releases, scoreboard, web)
+from schocken_host.texts import (board_tools, cli, coach, cup, input_errors, link_errors, odds,
+                                 option_help, play, releases, scoreboard, web)
 from schocken_host.texts.refusals import REFUSALS, RULE_TEXTS
 
 LANGS = ("de", "en")
@@ -28,8 +28,8 @@ def _gather(*modules):
     return texts
 
 
-TEXTS = _gather(board_tools, cli, coach, cup, input_errors, link_errors, odds, play, releases, scoreboard,
-                web)
+TEXTS = _gather(board_tools, cli, coach, cup, input_errors, link_errors, odds, option_help, play, releases,
+                scoreboard, web)
 
 
 def tr(lang, key, **fields):

@@ -16,7 +16,7 @@ from pathlib import Path
 from schocken.rules import PRESETS, Rules
 
 from schocken_host.errors import BAD_INPUT, CommandError
-from schocken_host.i18n import Message, localized, os_error, os_reason, tr
+from schocken_host.i18n import Message, os_reason, tr
 
 # The heap the cup is tested in (tests/test_cup.py). The smallest that plays three rounds is 56 KB with fair
 # play (the host's default) and the firmware in the emulated ROM, 86 KB as .mpy files without it
@@ -118,11 +118,6 @@ def heap_size(text):
     if not MIN_HEAP <= size <= MAX_HEAP:
         raise argument_error("arg.heap_range", text=text)
     return text.strip()
-
-
-def os_error_text(e, lang="de"):
-    """An OSError in the user's words: "FILE: gibt es nicht" (no errno, no repr; i18n.os_error)."""
-    return localized(os_error(e), lang)
 
 
 def special_file(path):

@@ -40,8 +40,10 @@ def add_arguments(p):
     p.add_argument("--names", default=None, help="player names in seating order, comma separated")
     p.add_argument("--table", default=None, metavar="FILE.toml",
                    help="players, their ports and the rules from a table file (docs/table-file.md)")
-    p.add_argument("--rules", default=None, metavar="PRESET")
-    p.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE")
+    p.add_argument("--rules", default=None, metavar="PRESET",
+                   help="rule set (default: the table file's, else standard; schocken rules shows them)")
+    p.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE",
+                   help="change one option of the rule set (repeatable)")
     p.add_argument("--plain", action="store_true", help="one line per event instead of the scoreboard")
     p.add_argument("--reveal", choices=("all", "button"), default="all",
                    help="uncover all cups at once, or each player presses his cup's button")
@@ -78,7 +80,8 @@ def add_arguments(p):
                         "he can expect, from what the table shows (scoreboard and --web; off by default: it "
                         "changes the game; docs/odds.md)")
     p.add_argument("--exit-after", type=seconds_or_zero, default=None, metavar="SECONDS",
-                   help=tr(getattr(p, "lang", "de"), "play.exit_after_help"))
+                   help="once the game is over, wait this many seconds (the scoreboard shows the end), then "
+                        "exit; without it the scoreboard stays until q")
     p.add_argument("--web", nargs="?", const=("", WEB_PORT), default=None, type=web_address,
                    metavar="[HOST:]PORT",
                    help="serve the game as a live web page (default port %d on every address; "

@@ -137,12 +137,6 @@ TEXTS = {
                           "{path}: the log is incomplete: it stops in line {line} in the middle of an entry "
                           "(its "
                           "host ended while writing, or is writing still); the standings before it follow"),
-    "play.exit_after_help": ("nach Spielende so viele Sekunden warten (die Tafel zeigt das Ende), dann "
-                             "beenden; "
-                             "ohne: die Tafel bleibt bis q",
-                             "once the game is over, wait this many seconds (the scoreboard shows the end), "
-                             "then "
-                             "exit; without it the scoreboard stays until q"),
     "play.final": ("Endstand:", "Final standings:"),
     "play.standings_now": ("Stand beim Anhalten:", "Standings when stopped:"),
     "play.log_at": ("Das Spiel-Log: {path}", "The game log: {path}"),
