@@ -274,9 +274,10 @@ def test_a_refused_start_prints_nothing_on_standard_output(tmp_path):
         silent.bind(("127.0.0.1", 0))
         silent.listen()
         port = "socket://127.0.0.1:%d" % silent.getsockname()[1]
-        line = german(refusal(["play", "--plain", "--emulate", 1, "--bots", 1, "--port", port],
-                              log_dir=tmp_path / "logs", timeout=GAME_S))
-    assert "antwortet nicht" in line
+        for web in ([], ["--web", "127.0.0.1:0"]):   # the page's address and PIN only once a game began
+            line = german(refusal(["play", "--plain", "--emulate", 1, "--bots", 1, "--port", port] + web,
+                                  log_dir=tmp_path / "logs", timeout=GAME_S))
+            assert "antwortet nicht" in line
     assert not list((tmp_path / "logs").glob("*.jsonl"))
 
 

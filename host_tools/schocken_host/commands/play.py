@@ -132,8 +132,6 @@ async def play(args, ui_factory):
     table = Table(args, start)
     try:
         if web_view is not None:
-            if getattr(args, "web_banner", False):  # --plain: the URL, its QR code and the PIN, once
-                print(web_view.banner(web_view.lang), flush=True)
             await web_view.start()
         if log is None:
             try:
@@ -149,20 +147,20 @@ async def play(args, ui_factory):
         args.log_path = log.path  # run() says how to continue a game stopped midway
         ui = ui_factory()
         lang = getattr(ui, "lang", "de")
+        notes = []
         if web_view is not None:
             from schocken_host.views.web.server import Both
             web_view.attach_log(log.path)
             ui = Both(ui, web_view)
-            ui.note(tr(lang, "web.url", url=web_view.url))
-            ui.note(tr(lang, "web.pin", pin=web_view.pin))
-        notes = [tr(lang, "play.log", path=log.path)]
+            notes += [tr(lang, "web.url", url=web_view.url), tr(lang, "web.pin", pin=web_view.pin)]
+        notes.append(tr(lang, "play.log", path=log.path))
         if log.repaired:
             notes.append(tr(lang, "play.log_repaired", path=log.path.name, what=log.repaired))
         notes += [tr(lang, "play.cup", cup=cup.cup_id, port=cup.port, interpreter=cup.interpreter)
                   for cup in table.cups]
         # Said once the log holds the game's first line: a start the cups refuse names no log (it stays empty
-        # and is removed).
-        log.when_written(lambda: [ui.note(note) for note in notes])
+        # and is removed), and prints nothing on standard output.
+        log.when_written(lambda: announce(args, web_view, ui, notes))
         fair = fair_mode(args, start)
         referee = Referee(rules, table.seats, log, ui, reveal=args.reveal, cheat=args.cheat, state=state,
                           fair=fair, absent_timeout=args.absent_timeout, turn_timeout=args.turn_timeout,
@@ -204,6 +202,14 @@ async def play(args, ui_factory):
                 log.path.unlink()  # no game was started: leave no empty log behind
             if not log.path.exists() or gamelog.finished(log.path):
                 shutil.rmtree(flash_folder(log.path), ignore_errors=True)  # nothing left to resume
+
+
+def announce(args, web_view, ui, notes):
+    """The page's URL, QR code and PIN once (--plain: the scoreboard shows them itself), then the notes."""
+    if web_view is not None and getattr(args, "web_banner", False):
+        print(web_view.banner(web_view.lang), flush=True)
+    for note in notes:
+        ui.note(note)
 
 
 async def _stop_web(web_view, log):
