@@ -1,0 +1,186 @@
+"""The scoreboard at the terminal sizes people have (issue 31, 3): a whole game of `schocken play --emulate
+4 --bots 3` (emulated cups on the MicroPython unix port, the bots at --time-scale) played by a person through
+the keys of a real terminal (tmux) at 80x24 and at 120x40.
+
+After every throw of his and after every reveal the captured screen is checked: the key help, his own cup with
+the dice the host looked at for him, the last round's result with his revealed throw, at least three lines of
+history, the players' names whole and no line that is a lone "·". The game log says what happened (it is
+the record); the screen is waited for, bounded, until it shows it. ``layout_for`` is checked against the sizes
+too.
+"""
+
+import json
+import re
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+from schocken_host.views import keymap
+from schocken_host.views.scoreboard_layout import layout_for
+
+from conftest import micropython_path
+from kits.termkit import Terminal
+
+PERSON = 3                 # the bots take the first emulated cups: the person plays the fourth
+NAMES = ["Bot 1", "Bot 2", "Bot 3", "Spieler 4"]
+START_S = 120              # four emulated cups started and the first turn given, on a busy machine
+STEP_S = 30                # one key carried out, the host's look under the cup, the screen redrawn
+GAME_S = 900               # a whole game, bounded
+ANY_RESULT = "a round's result"
+AGAIN_S = 8                # a key without its event in the log this long is pressed again
+
+needs_mp = pytest.mark.skipif(micropython_path() is None, reason="needs the micropython unix port")
+needs_tmux = pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux for a real terminal")
+
+
+@pytest.mark.parametrize("size, players, person, web, mode", [
+    ((80, 24), 4, True, True, "small"), ((80, 24), 4, False, False, "small"),
+    ((100, 30), 4, True, True, "medium"), ((120, 40), 4, True, True, "big"),
+    ((160, 50), 4, True, True, "big"), ((160, 50), 8, True, False, "big"),
+    ((100, 30), 8, True, False, "small"),
+])
+def test_the_layout_fits_the_terminal(size, players, person, web, mode):
+    assert layout_for(size[0], size[1], players, person=person, web=web) == mode
+
+
+class GameLog:
+    """The game log read as it grows (whole lines only)."""
+
+    def __init__(self, log_dir):
+        self.dir = Path(log_dir)
+        self.path = None
+        self.done = 0            # characters read
+        self.events = []
+
+    def new(self):
+        if self.path is None:
+            logs = sorted(self.dir.glob("*.jsonl"))
+            if not logs:
+                return []
+            self.path = logs[0]
+        text = self.path.read_text(encoding="utf-8")
+        end = text.rfind("\n") + 1
+        fresh = [json.loads(line) for line in text[self.done:end].splitlines() if line.strip()]
+        self.done = end
+        self.events += fresh
+        return fresh
+
+
+def history_lines(screen):
+    """The lines of history under the log's title (up to the footer or the log's bottom border)."""
+    lines = screen.splitlines()
+    top = next(n for n, line in enumerate(lines) if "Verlauf" in line and "─" in line)
+    shown = []
+    for line in lines[top + 1:]:
+        if line.startswith(("╰", " q ")) or not line.strip("│ ▁▂▃▄▅▆▇█"):
+            continue
+        shown.append(line)
+    return shown
+
+
+def check_screen(screen, what, result=None):
+    """What every screen of the game must show (``result``: the last round's line, once there is one)."""
+    def ok(cond, why):
+        assert cond, "%s: %s\n%s" % (what, why, screen)
+    flat = " ".join(screen.split())
+    if "SPIEL AUS" in screen:   # the game's end: no key of his cup is left, the footer says how to quit
+        ok("q Beenden" in screen, "the footer's quit key")
+    else:
+        for keys, does in keymap.help_rows("de"):
+            ok("%s %s" % (keys, does) in flat, "the key help's entry %r" % ("%s %s" % (keys, does)))
+        ok("Dein Becher · Spieler 4" in screen, "the person's own cup")
+    for name in NAMES:
+        ok(name in screen, "the player %r, whole" % name)
+    if result is not None:   # that round's, or one ranked since (a throw can end a round before the capture)
+        any_result = re.search(r"(Runde \d+: .+ verliert|Auswürfeln: )", flat)
+        ok(result in flat or (result is ANY_RESULT and any_result), "the last round %r" % result)
+    ok(len(history_lines(screen)) >= 3, "three lines of history")
+    for line in screen.splitlines():
+        ok(line.strip(" │┃") != "·", "a lone '·' on a line")
+        ok(len(line) <= 400, "a line of the screen")
+
+
+def result_text(ev):
+    """The start of the result line of a ranked round or of the throw-off, as the scoreboard writes it."""
+    if ev["ev"] == "throw_off":
+        if ev.get("opener") is None:
+            return "Auswürfeln: Gleichstand"
+        return "Auswürfeln: %s hat den niedrigsten Wurf" % NAMES[ev["opener"]]
+    return "Runde %d: %s verliert" % (ev["round"], NAMES[ev["worst"]])
+
+
+def play_a_whole_game(term, log):
+    """The person's part: at each turn of his one shake (and Enter if the cup has not stood by itself); the
+    screen checked after each of his throws and each reveal. Returns the number of his throws and of the
+    reveals checked."""
+    throws = reveals = 0
+    result = None
+    reveal_of = {}           # round -> the person's revealed throw's label
+    end = time.monotonic() + GAME_S
+    on_turn = None           # the person's turn in play: (round, limit)
+    waiting = None           # (key, when it was pressed) until the log shows its effect
+    while True:
+        assert time.monotonic() < end, "the game did not end within %d s:\n%s" % (GAME_S, term.screen())
+        fresh = log.new()
+        if not fresh:
+            if waiting is not None and time.monotonic() - waiting[1] > AGAIN_S:
+                # a key that came before his cup knew of its turn is refused: pressed again
+                term.keys(waiting[0])
+                waiting = (waiting[0], time.monotonic())
+            time.sleep(0.1)
+            continue
+        for ev in fresh:
+            kind = ev["ev"]
+            if kind == "turn" and ev["seat"] == PERSON:
+                on_turn = (ev["round"], ev.get("limit"))
+                term.keys("s")
+                waiting = ("s", time.monotonic())
+            elif kind == "progress" and ev["seat"] == PERSON and on_turn and ev["throws"] >= 1:
+                throws += 1
+                waiting = None
+                screen = term.until(lambda s: re.search(r"unter dem Becher gesehen( \d){1,3}", s), STEP_S,
+                                    "his dice on his panel after his throw %d" % throws)
+                check_screen(screen, "after his throw %d" % throws, result and ANY_RESULT)
+                if on_turn[1] != 1:     # with a limit of one the cup stands by itself
+                    term.keys("Enter")
+                    waiting = ("Enter", time.monotonic())
+                on_turn = None
+            elif kind == "done" and ev["seat"] == PERSON:
+                waiting = None
+            elif kind == "reveal" and ev["seat"] == PERSON:
+                reveal_of[ev["round"]] = ev["label"]
+            elif kind in ("round", "throw_off"):
+                result = result_text(ev)
+                mine = reveal_of.get(ev["round"])
+                if PERSON not in ev.get("order", ev.get("seats", [])) or mine is None:
+                    continue         # bots alone: their rounds may follow one another faster than a capture
+                reveals += 1
+                words = mine.split()
+                screen = term.until(lambda s: result in " ".join(s.split()) and all(w in s for w in words),
+                                    STEP_S, "the reveal of round %d" % ev["round"])
+                check_screen(screen, "after the reveal of round %d" % ev["round"], result)
+            elif kind == "game_over":
+                screen = term.until(lambda s: "SPIEL AUS" in s, STEP_S, "the game's end")
+                return throws, reveals
+
+
+@needs_mp
+@needs_tmux
+@pytest.mark.parametrize("width, height", [(80, 24), (120, 40)])
+def test_a_whole_game_through_the_keys_at(width, height, tmp_path):
+    term = Terminal(tmp_path, width, height)
+    logs = tmp_path / "logs"
+    log = GameLog(logs)
+    try:
+        term.start(["play", "--emulate", 4, "--bots", 3, "--time-scale", 10, "--no-fair"], logs)
+        term.until(lambda s: "Dein Becher" in s, START_S, "the scoreboard with the person's panel")
+        throws, reveals = play_a_whole_game(term, log)
+        term.keys("q")
+        rc = term.exit_status(60)
+        screen = term.screen()
+    finally:
+        term.close()
+    assert rc == 0, screen
+    assert throws >= 3 and reveals >= 3, (throws, reveals)
