@@ -143,6 +143,11 @@ def test_json_rule_and_board_errors_speak_the_language(tmp_path):
         "schocken: Fehler: Eingabe ist kein JSON: ein Wert erwartet: Zeile 1, Spalte 13 (Zeichen 12)")
     assert refusal(["--lang", "en", "rank"], stdin=b'{"throws" 1}') == (
         "schocken: error: input is not JSON: expecting ':': line 1, column 11 (char 10)")
+    bad_die = b'{"throws": [{"dice": [1, 1, 7]}, {"dice": [2, 2, 2]}]}'
+    assert german(refusal(["rank"], stdin=bad_die)) == (
+        "schocken: Fehler: Spieler 1: ein Würfel zeigt 1 bis 6, nicht 7")
+    assert refusal(["--lang", "en", "rank"], stdin=bad_die) == (
+        "schocken: error: player 1: a die shows 1 to 6, got 7")
     assert german(refusal(["rules", "--rules", "nope"])).startswith(
         "schocken: Fehler: unbekanntes Regelwerk 'nope' (bekannt: beton,")
     assert refusal(["--lang", "en", "rules", "--rules", "nope"]).startswith(

@@ -13,7 +13,7 @@ import re
 
 from schocken_host.texts import (board_tools, cli, coach, cup, input_errors, link_errors, odds,
                                  option_help, play, releases, scoreboard, web)
-from schocken_host.texts.refusals import REFUSALS, RULE_TEXTS
+from schocken_host.texts.refusals import REFUSALS, RULE_PHRASES, RULE_TEXTS
 
 LANGS = ("de", "en")
 
@@ -116,21 +116,22 @@ def _rule_patterns():
     global _RULE_PATTERNS
     if _RULE_PATTERNS is None:
         from schocken.texts import TEXTS as RULE_ENGLISH   # the rules package's texts, by number
-        _RULE_PATTERNS = [(_pattern(RULE_ENGLISH[n]), texts) for n, texts in sorted(RULE_TEXTS.items())]
+        _RULE_PATTERNS = ([(_pattern(english), texts) for english, texts in RULE_PHRASES.items()]
+                          + [(_pattern(RULE_ENGLISH[n]), texts) for n, texts in sorted(RULE_TEXTS.items())])
     return _RULE_PATTERNS
 
 
 def rule_text(lang, msg):
     """A RuleError's text (English, from the rules package, which is the firmware's too) in ``lang``: found by
-    its number in schocken.texts (texts/refusals.py, RULE_TEXTS) or, for a move the rules refuse, as a cup's
-    refusal. A text this host does not know is given as it came."""
-    if refusal_known(msg):
-        return refusal(lang, msg)
+    its number in schocken.texts (texts/refusals.py, RULE_TEXTS), by its words (RULE_PHRASES) or, for a move
+    the rules refuse, as a cup's refusal. A text this host does not know is given as it came."""
     i = 1 if lang == "en" else 0
     for pattern, texts in _rule_patterns():
         m = pattern.match(msg)
         if m:
-            return texts[i].format(*m.groups())
+            return texts[i].format(*(rule_text(lang, field) for field in m.groups()))
+    if refusal_known(msg):
+        return refusal(lang, msg)
     return msg
 
 

@@ -64,7 +64,9 @@ REFUSALS = {
 # the firmware's too, where every byte counts); the host puts them into the user's language (i18n.rule_text).
 # Fields as there, in order: {0}, {1}.
 RULE_TEXTS = {
-    0: ("das Wurflimit ist 1 bis {0}, nicht {1}", "the throw limit is 1 to {0}, not {1}"),
+    0: ("das Wurflimit ist 1 bis {0}, nicht {1}", "throw limit must be 1 to {0}, got {1}"),
+    6: ("erwartet {0} Würfel, nicht {1}", "expected {0} dice for the cup, got {1}"),
+    7: ("ein Würfel zeigt 1 bis 6, nicht {0}", "a die shows 1 to 6, got {0}"),
     23: ("das Protokoll eines Zugs ist eine Liste", "a turn's transcript is a list"),
     24: ("Schritt {0}: unbekannter Zug {1}", "step {0}: unknown move {1}"),
     25: ("der Zug {0} braucht ein Argument", "move {0} needs one argument"),
@@ -80,4 +82,26 @@ RULE_TEXTS = {
     35: ("die Option min_players ist mindestens 2", "option min_players must be at least 2"),
     36: ("ein Regelwerk braucht den Namen einer Vorgabe", "a rule set needs a preset name"),
     37: ("die Optionen eines Regelwerks sind ein Objekt", "rule options must be an object"),
+}
+
+# Texts the rules package raises without a number (schocken/throws.py, schocken/ranking.py: `rank`'s input),
+# by their English text as there; a field that is a text of its own (player %d: %s) is put into words too.
+RULE_PHRASES = {
+    "player %d: %s": ("Spieler {0}: {1}", "player {0}: {1}"),
+    "player %d used %d throws, more than the opener's %d": (
+        "Spieler {0} hat {1} Würfe gebraucht, mehr als die {2} des Startspielers",
+        "player {0} used {1} throws, more than the opener's {2}"),
+    "player %d: an entry is (dice, throws, hand)": ("Spieler {0}: ein Eintrag ist (dice, throws, hand)",
+                                                    "player {0}: an entry is (dice, throws, hand)"),
+    "a round needs at least two throws": ("eine Runde braucht mindestens zwei Würfe",
+                                          "a round needs at least two throws"),
+    "a throw needs exactly three dice, got %r": ("ein Wurf braucht genau drei Würfel, nicht {0}",
+                                                 "a throw needs exactly three dice, got {0}"),
+    "throws must be 1 to %d, got %r": ("die Zahl der Würfe ist 1 bis {0}, nicht {1}",
+                                       "throws must be 1 to {0}, got {1}"),
+    "hand must be true or false, got %r": ("hand ist true oder false, nicht {0}",
+                                           "hand must be true or false, got {0}"),
+    "a throw with dice set aside needs at least two throws": (
+        "ein Wurf mit herausgelegten Würfeln braucht mindestens zwei Würfe",
+        "a throw with dice set aside needs at least two throws"),
 }
