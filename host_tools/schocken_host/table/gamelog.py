@@ -47,7 +47,7 @@ class GameLog:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
         except OSError as e:
-            raise LogFileError("gamelog.cannot_open", path=self.path, error=e.strerror or e)
+            raise LogFileError("gamelog.cannot_open", path=self.path, error=os_reason(e))
         if not stat.S_ISREG(os.fstat(self.fd).st_mode):  # a device, a pipe: no record, no tail to repair
             os.close(self.fd)
             raise LogFileError("gamelog.cannot_open", path=self.path, error=Message("gamelog.not_a_file"))
@@ -102,7 +102,7 @@ class GameLog:
             _write_all(self.fd, line + b"\n")
         except OSError as e:
             self._cut(size)  # nothing half-written stays behind
-            raise LogFileError("gamelog.cannot_write", path=self.path, error=e.strerror or e)
+            raise LogFileError("gamelog.cannot_write", path=self.path, error=os_reason(e))
         if self.synced is None:
             self.synced = size
         if self.written:
@@ -137,7 +137,7 @@ class GameLog:
             os.fsync(self.fd)
         except OSError as e:
             self._cut(self.synced)
-            self.failed = LogFileError("gamelog.cannot_write", path=self.path, error=e.strerror or e)
+            self.failed = LogFileError("gamelog.cannot_write", path=self.path, error=os_reason(e))
             raise self.failed
         self.synced = None
 
