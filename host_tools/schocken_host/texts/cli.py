@@ -14,7 +14,7 @@ TEXTS = {
     "cli.verb_metavar": ("BEFEHL", "COMMAND"),
     "cli.verb_rules": ("die Rangfolge und die Optionen eines Regelwerks zeigen",
                        "show the ranking table and options of a rule set"),
-    "cli.verb_rank": ("eine Runde ranken, als JSON von der Standardeingabe gelesen",
+    "cli.verb_rank": ("die Rangfolge einer Runde, als JSON von der Standardeingabe gelesen",
                       "rank one round read as JSON from standard input"),
     "cli.verb_odds": ("die Chance jeder Wurfklasse, und einen Wurf mit bestem Spiel zu schlagen",
                       "the chances of each class of throw, and of beating a throw with the best play"),
