@@ -18,9 +18,12 @@ from pathlib import Path
 import pytest
 
 from schocken_host.views import keymap
-from schocken_host.views.scoreboard_layout import layout_for
+from schocken_host.views.own_cup import OwnCup
+from schocken_host.views.scoreboard import Scoreboard
+from schocken_host.views.scoreboard_layout import QRCodeScreen, layout_for
 
 from conftest import micropython_path
+from kits.scorekit import ROUND_2, THROW_OFF, FakeCup, Table, run_async, until
 from kits.termkit import Terminal
 
 PERSON = 3                 # the bots take the first emulated cups: the person plays the fourth
@@ -43,6 +46,79 @@ needs_tmux = pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux
 ])
 def test_the_layout_fits_the_terminal(size, players, person, web, mode):
     assert layout_for(size[0], size[1], players, person=person, web=web) == mode
+
+
+class FakeWeb:
+    """What the scoreboard reads of views/web/server.WebView."""
+    url = "http://192.168.1.20:8015/"
+    pin = "123456"
+
+    def join_info(self):
+        return {"url": self.url, "urls": [self.url, "http://127.0.0.1:8015/"], "pin": self.pin,
+                "qr": "█▀▀▀▀▀█ QR"}
+
+
+@run_async
+async def test_the_web_line_stays_and_c_shows_the_qr_code_at_80x24():
+    app = Scoreboard(lang="de", web=FakeWeb())
+    async with app.run_test(size=(80, 24)) as pilot:
+        table = Table(app=app)
+        table.start()
+        table.emit_all(table.throw_off(THROW_OFF))
+        for n in range(40):                      # the history scrolls on; the web line stays
+            app.note("Zeile %d" % n)
+        await pilot.pause()
+        assert app.text_of("#web") == "Seite: http://192.168.1.20:8015/ · PIN: 123456 · c: QR-Code"
+        assert app.query_one("#web").region.height == 1 and app.query_one("#web").region.y < 24
+        await pilot.press("c")
+        await pilot.pause()
+        assert isinstance(app.screen, QRCodeScreen)
+        shown = app.screen.text.plain
+        assert "█▀▀▀▀▀█ QR" in shown and "123456" in shown and "http://127.0.0.1:8015/" in shown
+        await pilot.press("a")                   # any key takes it away (and goes to no cup)
+        await pilot.pause()
+        assert not isinstance(app.screen, QRCodeScreen)
+        assert app.is_running
+
+
+@run_async
+async def test_without_web_there_is_no_web_line_and_no_qr_key():
+    app = Scoreboard(lang="de")
+    async with app.run_test(size=(80, 24)) as pilot:
+        Table(app=app).start()
+        await pilot.press("c")
+        await pilot.pause()
+        assert not app.query_one("#web").display and not isinstance(app.screen, QRCodeScreen)
+
+
+@run_async
+async def test_a_refusal_stays_until_the_next_key_or_turn_and_an_unlit_status_says_nothing():
+    app = Scoreboard(lang="de")
+    async with app.run_test(size=(80, 24)) as pilot:
+        table = Table(app=app)
+        table.start(opener=0)
+        cup = FakeCup()
+        app.show_person(OwnCup(cup, 0, table.st))
+        cup.show((0, 0, 0), status=(0, 0, 0))                # the status pixel off
+        await pilot.pause()
+        assert "Status" not in app.own_text() and " - " not in app.own_text()
+        events = table.round(ROUND_2)
+        table.emit_all(events[:until(events, "turn", seat=1)])
+        app.refused(0, "nicht dein Zug")
+        await pilot.pause(0.5)
+        assert "✗ nicht dein Zug" in app.own_text()
+        table.emit({"ev": "progress", "round": 1, "seat": 1, "throws": 1, "public": []})  # another's throw
+        await pilot.pause()
+        assert "✗ nicht dein Zug" in app.own_text()
+        await pilot.press("s")                                 # his next key
+        await pilot.pause()
+        assert "✗" not in app.own_text()
+        app.refused(0, "nicht dein Zug")
+        await pilot.pause()
+        rest = events[until(events, "turn", seat=1):]
+        table.emit_all(rest[:until(rest, "turn", seat=2)])     # a change of turn
+        await pilot.pause()
+        assert "✗" not in app.own_text()
 
 
 class GameLog:

@@ -2,8 +2,6 @@
 that picks one for a size, the players' lines of the small layout, the turn and result lines, and the web
 page's line and QR code (--web)."""
 
-import io
-
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -248,26 +246,35 @@ def result_line(lang, st, throw_off_text):
 
 
 # --- --web: the page's address, PIN and QR code -------------------------------------------------------------
+def _join_info(web):
+    """The web view's join data (views/web/server.WebView.join_info): url, urls, pin, qr."""
+    info = getattr(web, "join_info", None)
+    if info is not None:
+        return info()
+    return {"url": web.url, "urls": [web.url], "pin": getattr(web, "pin", None), "qr": ""}
+
+
 def web_text(lang, web, qr_key):
     """The web line: the page's address, its PIN and the QR code's key."""
     if web is None:
         return ""
-    text = tr(lang, "board.web", url=web.url)
-    if getattr(web, "pin", None):
-        text += tr(lang, "board.web_pin", pin=web.pin)
+    info = _join_info(web)
+    text = tr(lang, "board.web", url=info["url"])
+    if info.get("pin"):
+        text += tr(lang, "board.web_pin", pin=info["pin"])
     return text + tr(lang, "board.web_qr", qr_key=qr_key)
 
+
 def qr_text(lang, web):
-    """The QR code screen's text: address, QR code, PIN, how to close it."""
-    lines = [tr(lang, "board.web", url=web.url)]
+    """The QR code screen's text: the addresses, the QR code, the PIN, how to close it."""
     try:
-        import segno
-        qr = io.StringIO()
-        segno.make(web.url, error="m").terminal(out=qr, compact=True, border=2)
-        lines.append(qr.getvalue().rstrip("\n"))
-    except Exception:  # noqa: BLE001 - without the QR code the address and PIN are still there
-        pass
-    if getattr(web, "pin", None):
-        lines.append(tr(lang, "board.qr_pin", pin=web.pin))
+        info = _join_info(web)
+    except Exception as e:  # noqa: BLE001 - a code that cannot be made must not take the scoreboard down
+        info = {"url": web.url, "urls": [web.url], "pin": getattr(web, "pin", None), "qr": str(e)}
+    lines = [tr(lang, "board.web", url=url) for url in info.get("urls") or [info["url"]]]
+    if info.get("qr"):
+        lines.append(info["qr"])
+    if info.get("pin"):
+        lines.append(tr(lang, "board.qr_pin", pin=info["pin"]))
     lines.append(tr(lang, "board.qr_close"))
     return Text("\n".join(lines))
