@@ -60,7 +60,8 @@ def faces_text(frame, lang="de", markup=False, brightness=ledframe.DEFAULT_BRIGH
     if markup and any(status):
         key = ledframe.status_name(status, brightness)
         name = "[bold %s]■ %s[/]" % (_hex(ledframe.STATUS_COLORS[key]), name)
-    lines.append("%s: %s – %s" % (tr(lang, "led.status"), name, meaning))
+    # An unlit pixel means nothing: "Status: aus", not a placeholder after it.
+    lines.append("%s: %s" % (tr(lang, "led.status"), name) + (" – %s" % meaning if any(status) else ""))
     return "\n".join(lines)
 
 
