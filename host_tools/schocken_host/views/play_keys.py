@@ -212,7 +212,12 @@ async def _look(cup, own, moment):
     finally:
         cup.listeners.remove(on_frame)
         if how() != "released":
-            cup.control("release 3")  # ends the hold, or one still waiting: the button is up for sure
+            try:
+                cup.control("release 3")  # ends the hold, or one still waiting: the button is up for sure
+            except OSError:
+                pass  # a closed cup has no button down; raised here it would replace a cancellation (the
+                      # game's end closes the cups first): _looks took it for an unplugged cup and went on,
+                      # and the host never exited
     await asyncio.sleep(keymap.GAP_MS / 1000)  # longer than the debounce: the next press counts
 
 
