@@ -36,7 +36,8 @@ views/play_keys.py); the table answers its questions about absent cups at random
     garble     one cup's next reveal comes garbled on the line
     silent     one cup stops answering on an open link for 1 to 10 s (SIGSTOP), then answers again
 
-A stall is --stall-s (10 s) without a new log event while the host runs, outside a documented wait. The
+A stall is --stall-s (10 s) without a new log event while the host runs, outside a documented wait, or a
+host that still runs --stall-s after the log's game_over (it stops the game). The
 documented waits, which the stall clock does not count:
 - none in a game without faults. The person's thinking (0.1 s a key at most), the reveal pause (3 s scaled
   by the time scale: 0.15 s at 20) and the bots' shakes are far below 10 s: inside the limit, not exempt.
@@ -391,7 +392,7 @@ class Game:
         self.start_host()
         if person:
             person.start()
-        last_growth, last_count = time.monotonic(), 0
+        last_growth, last_count, over_at = time.monotonic(), 0, None
         try:
             while True:
                 if self.log is None:
@@ -401,6 +402,14 @@ class Game:
                 now = time.monotonic()
                 if len(evs) != last_count:
                     last_count, last_growth = len(evs), now
+                if evs and evs[-1]["ev"] == "game_over" and self.proc.poll() is None:
+                    over_at = over_at or now
+                    if now - over_at > self.opts.stall_s:  # the game is over: the host must end too
+                        self.result["stalls"] += 1
+                        self.result["problems"].append("stall: the host still runs %d s after game_over"
+                                                       % self.opts.stall_s)
+                        self.kill_host()
+                        break
                 if self.proc.poll() is not None:
                     if evs and evs[-1]["ev"] == "game_over":
                         break

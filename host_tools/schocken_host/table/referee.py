@@ -176,6 +176,10 @@ class Referee(Turns, CupLinks):
         dice = [throws[s]["dice"] for s in seats]
         opener = _peek_throw_off(st.game, dice)
         self.emit({"ev": "throw_off", "round": round_id, "seats": seats, "dice": dice, "opener": opener})
+        if opener is not None:
+            # A throw-off that costs Deckel (throw_off_deckel) starts the first half with them: a Schock-Aus
+            # in it ends that half at once, and the table is told who lost it like after a round.
+            self._half_change("half1")
         await self._outcome(round_id, seats, None)
         await self._let_it_show()
 
