@@ -162,7 +162,7 @@ def check_screen(screen, what, result=None):
         assert cond, "%s: %s\n%s" % (what, why, screen)
     flat = " ".join(screen.split())
     if "SPIEL AUS" in screen:   # the game's end: no key of his cup is left, the footer says how to quit
-        ok("q Beenden" in screen, "the footer's quit key")
+        ok("q beendet" in screen, "the banner's quit key")
     else:
         for keys, does in keymap.help_rows("de"):
             ok("%s %s" % (keys, does) in flat, "the key help's entry %r" % ("%s %s" % (keys, does)))

@@ -34,9 +34,9 @@ from schocken_host.views.plain import PlainUI
 from schocken_host.views.scoreboard_card import PlayerCard, ShownThrows, card_info, halves_line
 from schocken_host.views.scoreboard_coach import CoachLine
 from schocken_host.views.scoreboard_own import OwnCupPanel
-from schocken_host.views.scoreboard_layout import (CSS, QRCodeScreen, grid_columns, layout_for, player_rows,
-                                                    banner_lines, phase_line, qr_text, result_line, turn_line,
-                                                    web_text)
+from schocken_host.views.scoreboard_layout import (CSS, QRCodeScreen, banner_lines, grid_columns, layout_for,
+                                                    log_width, phase_line, player_rows, qr_text, result_line,
+                                                    turn_line, web_text)
 from schocken_host.views.scoreboard_view import plain_text
 
 LOG_LINES = 200
@@ -60,12 +60,6 @@ class _UI:
 
     def refused(self, seat, reason):
         self.app.refused(seat, reason)
-
-
-def _log_width(log):
-    """The width the log breaks a line to: its own (RichLog measures a line against the console's), or
-    None before it has one (it then waits for its size)."""
-    return log.scrollable_content_region.width or None
 
 
 QR_KEY = "c"   # not a key of the cup (views/keymap.py): it shows the web page's QR code
@@ -173,7 +167,7 @@ class Scoreboard(App):
             except NoMatches:
                 return
             # A long line breaks between words (a Log cut it at the edge and took a line for its scroll bar).
-            log.write(Text(line), width=_log_width(log), scroll_end=False)
+            log.write(Text(line), width=log_width(log), scroll_end=False)
             # After the next layout, when the log knows its new height (an immediate scroll would use the
             # old one and leave a burst of lines below the fold).
             log.scroll_end(animate=False, x_axis=False)
@@ -206,7 +200,7 @@ class Scoreboard(App):
         log = self.query_one("#log", RichLog)
         log.border_title = self.tr("log")
         for line in self._lines:
-            log.write(Text(line), width=_log_width(log), scroll_end=False)
+            log.write(Text(line), width=log_width(log), scroll_end=False)
         if self._lines:
             log.scroll_end(animate=False, x_axis=False)
         self.refresh_view()
@@ -317,8 +311,9 @@ class Scoreboard(App):
         mode = self._layout(len(players))
         # Header: phase, round, who is on turn, the rule set; the middle in large digits (in words beside the
         # phase where the screen is short).
-        self.query_one("#phase", Static).update(phase_line(self.lang, st, phase, mode))
-        self.query_one("#turn-line", Static).update(turn_line(self.lang, st, phase))
+        turn = turn_line(self.lang, st, phase)
+        self.query_one("#phase", Static).update(phase_line(self.lang, st, phase, mode, turn))
+        self.query_one("#turn-line", Static).update(turn)
         self.query_one(CoachLine).redraw(st)
         rules = self.tr("rules", name=st.rules.name) if st is not None and st.rules is not None else ""
         self.query_one("#rules-line", Static).update(Text(rules, style="dim"))
@@ -352,7 +347,8 @@ class Scoreboard(App):
         result, last = self.query_one("#result", Static), result_line(self.lang, st, self.throw_off_text)
         result.update(self.shown.with_half(self.lang, st, last))
         result.display = bool(plain_text(last))   # no empty line before the first result
-        self.query_one("#halves", Static).update(halves_line(self.lang, st))
+        halves = Text(rules + "  ·  ", style="dim") if mode == "small" and rules else Text("")
+        self.query_one("#halves", Static).update(halves + halves_line(self.lang, st))
         if self.own is not None:
             panel = self.query_one(OwnCupPanel)
             panel.set_class(over, "-over")   # the game is over: no key of his cup is left to press
@@ -363,10 +359,12 @@ class Scoreboard(App):
         size = self._terminal or self.size
         mode = layout_for(size.width, size.height, players, person=self.own is not None,
                           web=self.web is not None, coach=bool(self.coach))
+        table = self.screen_stack[0]   # the table's screen (the QR code's may be over it)
         if mode != self.layout_mode:
             self.layout_mode = mode
             for name in ("big", "medium", "small"):
-                self.screen.set_class(name == mode, "-" + name)
+                table.set_class(name == mode, "-" + name)
+        table.set_class(self.own is not None and not (self.state is not None and self.state.over), "-person")
         return mode
 
     # --- reading (tests, screen readers) ----------------------------------------------------------

@@ -59,6 +59,7 @@ CSS = """
     .-medium #top, .-small #top { height: auto; }
     .-medium #phase-box, .-small #phase-box { border: none; height: auto; }
     .-medium #middle-box, .-small #middle-box, .-medium #rules-line, .-small #rules-line { display: none; }
+    .-small #turn-line { display: none; }
     .-medium .card .deckel { display: none; }
     .-medium .card .deckel-row { height: 1; }
     .-medium .card .deckel-caption { height: 1; padding-left: 0; content-align: left top; color: $text; }
@@ -67,13 +68,16 @@ CSS = """
     .-small #players { display: none; }
     .-small #rows { display: block; }
     .-small #log { min-height: 4; border: none; border-top: round $panel-lighten-1; }
+    .-small OwnCupPanel { border-bottom: none; }
+    .-small.-person Footer { display: none; }   /* his key help says q; the web line says c */
 """
 
 # Rows of the terminal each part takes (tests/test_screens.py checks the sums against real terminals).
 CARD_MIN_WIDTH = 24          # a card narrower than this breaks "▶ am Zug · Wurf 1/3" in two
-TOP_ROWS = {"big": 5, "medium": 2, "small": 2}
+TOP_ROWS = {"big": 5, "medium": 2, "small": 1}
 CARD_ROWS = {"big": 13, "medium": 10}
 OWN_ROWS = 8                 # the person's panel: border, his dice (3 lines), the key help (up to 3 lines)
+# (small: no bottom border, no footer while he plays: the key help in his panel says q)
 LOG_ROWS = {"big": 5, "medium": 5, "small": 4}   # three lines of history, with a border or a title line
 
 
@@ -89,13 +93,19 @@ def layout_for(width, height, players, person=False, web=False, coach=False):
     history."""
     cols = grid_columns(players)
     card_lines = -(-max(players, 1) // cols)
-    below = (2 + (OWN_ROWS if person else 0) + (1 if web else 0) + (1 if coach else 0)
-             + 1)  # result, halves, own panel, web, coach, footer
+    below = (2 + (OWN_ROWS if person else 0) + (1 if web else 0) + (2 if coach else 0)
+             + 1)  # result, halves, own panel, web, coach, footer (small: 2 fewer with a person)
     if width >= cols * CARD_MIN_WIDTH:
         for mode in ("big", "medium"):
             if TOP_ROWS[mode] + card_lines * CARD_ROWS[mode] + below + LOG_ROWS[mode] <= height:
                 return mode
     return "small"
+
+
+def log_width(log):
+    """The width the log breaks a line to: its own (RichLog measures a line against the console's), or
+    None before it has one (it then waits for its size)."""
+    return log.scrollable_content_region.width or None
 
 
 def dice_cells(dice, kinds):
@@ -177,15 +187,19 @@ def _row_dice(lang, p, shown):
 
 
 # --- the header, the banner and the last round's result ----------------------------------------------------
-def phase_line(lang, st, phase, mode):
+def phase_line(lang, st, phase, mode, turn):
     """The header's first line: phase and round; beside them the middle and the rules where the screen has
-    no room for the middle's large digits."""
+    no room for the middle's large digits; on the smallest screens the middle and the turn (``turn_line``),
+    the rules go to the halves' line."""
     head = Text(tr(lang, "board." + phase), style="bold")   # board.setup, board.half1, ...
     if st is not None and st.round and phase != "over":
         head.append("  ·  " + tr(lang, "board.round_no", n=st.round), style="")
     if mode != "big" and st is not None:
         head.append("  ·  " + tr(lang, "board.middle_n", n=st.middle()), style="bold")
-        if st.rules is not None:
+        if mode == "small" and turn.plain:
+            head.append("  ·  ")
+            head.append(turn)
+        elif mode != "small" and st.rules is not None:
             head.append("  ·  " + tr(lang, "board.rules", name=st.rules.name), style="dim")
     return head
 
