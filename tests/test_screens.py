@@ -5,8 +5,9 @@ the keys of a real terminal (tmux) at 80x24 and at 120x40.
 After every throw of his and after every reveal the captured screen is checked: the key help, his own cup with
 the dice the host looked at for him, the last round's result with his revealed throw, at least three lines of
 history, the players' names whole and no line that is a lone "·". The game log says what happened (it is
-the record); the screen is waited for, bounded, until it shows it. ``layout_for`` is checked against the sizes
-too.
+the record); the screen is waited for, bounded, until it shows it. At 80x24, 100x30 and 160x50 his first throw
+with --web: the same checks, the page's address and PIN on screen, c shows the QR code. ``layout_for`` is
+checked against the sizes, and the scoreboard's pilot checks the web line, the QR code and a refusal's end.
 """
 
 import json
@@ -260,3 +261,32 @@ def test_a_whole_game_through_the_keys_at(width, height, tmp_path):
         term.close()
     assert rc == 0, screen
     assert throws >= 3 and reveals >= 3, (throws, reveals)
+
+
+@needs_mp
+@needs_tmux
+@pytest.mark.parametrize("width, height", [(80, 24), (100, 30), (160, 50)])
+def test_his_first_throw_with_the_web_line_at(width, height, tmp_path):
+    term = Terminal(tmp_path, width, height)
+    logs = tmp_path / "logs"
+    try:
+        term.start(["play", "--emulate", 4, "--bots", 3, "--time-scale", 10, "--no-fair",
+                    "--opener", PERSON + 1, "--web", "127.0.0.1:0"], logs)
+        term.until(lambda s: "Spieler 4 ist am Zug" in s and "Dein Becher" in s, START_S, "his first turn")
+        screen = term.until(lambda s: "Seite: http://127.0.0.1:" in s and "PIN: " in s and "c: QR-Code" in s,
+                            STEP_S, "the web line")
+        term.keys("s")
+        screen = term.until(lambda s: re.search(r"unter dem Becher gesehen( \d){3}", s), STEP_S,
+                            "his dice on his panel after his first throw")
+        check_screen(screen, "his first throw at %dx%d" % (width, height))
+        assert "Seite: http://127.0.0.1:" in screen, screen
+        term.keys("c")
+        term.until(lambda s: "Eine Taste schließt." in s, STEP_S, "the QR code")
+        term.keys("a")
+        term.until(lambda s: "Eine Taste schließt." not in s and "Dein Becher" in s, STEP_S,
+                   "the table again")
+        term.keys("q")
+        rc = term.exit_status(60)
+    finally:
+        term.close()
+    assert rc == 0
