@@ -33,6 +33,8 @@ START_S = 120              # four emulated cups started and the first turn given
 STEP_S = 30                # one key carried out, the host's look under the cup, the screen redrawn
 GAME_S = 900               # a whole game, bounded
 ANY_RESULT = "a round's result"
+TIME_SCALE = 10
+REVEAL_S = 3.0             # a ranked round's reveal stays this long at least (scaled by --time-scale)
 AGAIN_S = 8                # a key without its event in the log this long is pressed again
 
 needs_mp = pytest.mark.skipif(micropython_path() is None, reason="needs the micropython unix port")
@@ -251,7 +253,7 @@ def test_a_whole_game_through_the_keys_at(width, height, tmp_path):
     logs = tmp_path / "logs"
     log = GameLog(logs)
     try:
-        term.start(["play", "--emulate", 4, "--bots", 3, "--time-scale", 10, "--no-fair"], logs)
+        term.start(["play", "--emulate", 4, "--bots", 3, "--time-scale", TIME_SCALE, "--no-fair"], logs)
         term.until(lambda s: "Dein Becher" in s, START_S, "the scoreboard with the person's panel")
         throws, reveals = play_a_whole_game(term, log)
         term.keys("q")
@@ -261,6 +263,14 @@ def test_a_whole_game_through_the_keys_at(width, height, tmp_path):
         term.close()
     assert rc == 0, screen
     assert throws >= 3 and reveals >= 3, (throws, reveals)
+    # Every reveal stayed: the next round's first turn came 3 s (scaled) after a ranked round at the earliest.
+    ranked = None
+    for ev in log.events:
+        if ev["ev"] in ("round", "throw_off"):
+            ranked = ev
+        elif ev["ev"] == "turn" and ranked is not None:
+            assert ev["ts"] - ranked["ts"] >= REVEAL_S / TIME_SCALE - 0.002, (ranked, ev)
+            ranked = None
 
 
 @needs_mp
