@@ -24,7 +24,7 @@ from schocken_host.views.scoreboard import Scoreboard
 from schocken_host.views.scoreboard_layout import QRCodeScreen, layout_for
 
 from conftest import micropython_path
-from kits.scorekit import ROUND_2, THROW_OFF, FakeCup, Table, run_async, until
+from kits.scorekit import ROUND_2, THROW_OFF, FakeCup, Table, check_snapshot, run_async, until
 from kits.termkit import Terminal
 
 PERSON = 3                 # the bots take the first emulated cups: the person plays the fourth
@@ -122,6 +122,30 @@ async def test_a_refusal_stays_until_the_next_key_or_turn_and_an_unlit_status_sa
         table.emit_all(rest[:until(rest, "turn", seat=2)])     # a change of turn
         await pilot.pause()
         assert "✗" not in app.own_text()
+
+
+@run_async
+async def test_the_small_layout_after_a_ranked_round_at_80x24():
+    app = Scoreboard(lang="de", web=FakeWeb())
+    async with app.run_test(size=(80, 24)) as pilot:
+        table = Table(names=("Anna", "Ben", "Cem", "Dora"), app=app)
+        table.start(opener=0)
+        cup = FakeCup()
+        app.show_person(OwnCup(cup, 0, table.st))
+        plays = ROUND_2 | {3: ((6, 6, 1), 1, [])}
+        events = table.round(plays)
+        table.emit_all(events[:until(events, "progress", seat=0)])
+        cup.show((6, 3, 2))
+        table.emit_all(events[until(events, "progress", seat=0):])
+        await pilot.pause()
+        assert app.layout_mode == "small"
+        rows = app.text_of("#rows")
+        assert app.text_of("#result") == ("Runde 1: Anna verliert und bekommt 4 Deckel aus der Mitte "
+                                          "(Ben: Schock 4).")
+        for name in ("Anna", "Ben", "Cem", "Dora"):
+            assert name in rows
+        assert "Schock 4" in rows and "zusammengewürfelt" in rows
+        check_snapshot(app, "small_80x24")
 
 
 class GameLog:

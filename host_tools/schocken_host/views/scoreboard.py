@@ -36,7 +36,7 @@ from schocken_host.views.scoreboard_coach import CoachLine
 from schocken_host.views.scoreboard_own import OwnCupPanel
 from schocken_host.views.scoreboard_layout import (CSS, QRCodeScreen, banner_lines, grid_columns, layout_for,
                                                     log_width, phase_line, player_rows, qr_text, result_line,
-                                                    turn_line, web_text)
+                                                    text_of_content, turn_line, web_text)
 from schocken_host.views.scoreboard_view import plain_text
 
 LOG_LINES = 200
@@ -375,7 +375,8 @@ class Scoreboard(App):
         if isinstance(widget, RichLog):
             return "\n".join(self._lines)   # the lines as written (the widget keeps them broken to its width)
         content = getattr(widget, "content", None)  # Textual >= 2; older ones call it renderable
-        return plain_text(content if content is not None else getattr(widget, "renderable", ""))
+        return text_of_content(content if content is not None else getattr(widget, "renderable", ""),
+                               widget.size.width)
 
     def card_text(self, seat):
         return self._cards[seat].text()

@@ -2,6 +2,9 @@
 that picks one for a size, the players' lines of the small layout, the turn and result lines, and the web
 page's line and QR code (--web)."""
 
+import io
+
+from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -106,6 +109,16 @@ def log_width(log):
     """The width the log breaks a line to: its own (RichLog measures a line against the console's), or
     None before it has one (it then waits for its size)."""
     return log.scrollable_content_region.width or None
+
+
+def text_of_content(content, width):
+    """A widget's content as plain text: a string or Text as it is, a table (the players' lines) rendered to
+    the widget's width."""
+    if isinstance(content, (str, Text)):
+        return plain_text(content)
+    console = Console(width=width or 80, file=io.StringIO(), color_system=None, record=True)
+    console.print(content)
+    return "\n".join(line.rstrip() for line in console.export_text().splitlines())
 
 
 def dice_cells(dice, kinds):
