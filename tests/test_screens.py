@@ -34,6 +34,7 @@ STEP_S = 30                # one key carried out, the host's look under the cup,
 GAME_S = 900               # a whole game, bounded
 ANY_RESULT = "a round's result"
 TIME_SCALE = 10
+HIS_DICE = r"unter dem Becher gesehen( \d){1,3}"   # his panel after the host looked under his cup for him
 REVEAL_S = 3.0             # a ranked round's reveal stays this long at least (scaled by --time-scale)
 AGAIN_S = 8                # a key without its event in the log this long is pressed again
 
@@ -214,11 +215,29 @@ def result_text(ev):
     return "Runde %d: %s verliert" % (ev["round"], NAMES[ev["worst"]])
 
 
+def until_or_past(term, log, check, round_no, what):
+    """The first screen for which ``check`` holds; None if the log shows the next round's first throw before
+    a capture caught it (what it waits for is then gone by design: the reveal stays 3 s scaled by the time
+    scale, a moment a capture on a loaded machine can miss)."""
+    end = time.monotonic() + STEP_S
+    while True:
+        screen = term.screen()
+        if check(screen):
+            return screen
+        log.new()
+        if any(ev["ev"] == "progress" and ev["round"] > round_no for ev in log.events):
+            return None
+        if time.monotonic() > end:
+            raise AssertionError("waited %.0f s in vain for %s:\n%s" % (STEP_S, what, screen))
+        time.sleep(0.1)
+
+
 def play_a_whole_game(term, log):
     """The person's part: at each turn of his one shake (and Enter if the cup has not stood by itself); the
     screen checked after each of his throws and each reveal. Returns the number of his throws and of the
     reveals checked."""
     throws = reveals = 0
+    seen = 0                 # events of the log handled
     result = None
     reveal_of = {}           # round -> the person's revealed throw's label
     end = time.monotonic() + GAME_S
@@ -226,7 +245,8 @@ def play_a_whole_game(term, log):
     waiting = None           # (key, when it was pressed) until the log shows its effect
     while True:
         assert time.monotonic() < end, "the game did not end within %d s:\n%s" % (GAME_S, term.screen())
-        fresh = log.new()
+        log.new()
+        fresh, seen = log.events[seen:], len(log.events)
         if not fresh:
             if waiting is not None and time.monotonic() - waiting[1] > AGAIN_S:
                 # a key that came before his cup knew of its turn is refused: pressed again
@@ -241,11 +261,12 @@ def play_a_whole_game(term, log):
                 term.keys("s")
                 waiting = ("s", time.monotonic())
             elif kind == "progress" and ev["seat"] == PERSON and on_turn and ev["throws"] >= 1:
-                throws += 1
                 waiting = None
-                screen = term.until(lambda s: re.search(r"unter dem Becher gesehen( \d){1,3}", s), STEP_S,
-                                    "his dice on his panel after his throw %d" % throws)
-                check_screen(screen, "after his throw %d" % throws, result and ANY_RESULT)
+                screen = until_or_past(term, log, lambda s: re.search(HIS_DICE, s), ev["round"],
+                                       "his dice on his panel after his throw %d" % (throws + 1))
+                if screen is not None:
+                    throws += 1
+                    check_screen(screen, "after his throw %d" % throws, result and ANY_RESULT)
                 if on_turn[1] != 1:     # with a limit of one the cup stands by itself
                     term.keys("Enter")
                     waiting = ("Enter", time.monotonic())
@@ -259,11 +280,13 @@ def play_a_whole_game(term, log):
                 mine = reveal_of.get(ev["round"])
                 if PERSON not in ev.get("order", ev.get("seats", [])) or mine is None:
                     continue         # bots alone: their rounds may follow one another faster than a capture
-                reveals += 1
                 words = mine.split()
-                screen = term.until(lambda s: result in " ".join(s.split()) and all(w in s for w in words),
-                                    STEP_S, "the reveal of round %d" % ev["round"])
-                check_screen(screen, "after the reveal of round %d" % ev["round"], result)
+                screen = until_or_past(term, log, lambda s: result in " ".join(s.split())
+                                       and all(w in s for w in words), ev["round"],
+                                       "the reveal of round %d" % ev["round"])
+                if screen is not None:
+                    reveals += 1
+                    check_screen(screen, "after the reveal of round %d" % ev["round"], result)
             elif kind == "game_over":
                 screen = term.until(lambda s: "SPIEL AUS" in s, STEP_S, "the game's end")
                 return throws, reveals
