@@ -17,11 +17,12 @@ What is enumerated:
   ``sixes_back`` the locked six): every state the legal moves reach from each of the states above, where a
   bot decides when it takes up a turn its cup holds (its host restarted) or after its cup refused an input;
 - every strategy of ``bots.STRATEGIES``. For ``optimal`` every move its solver can choose (standing and every
-  move ``Model.moves`` offers, in the model of the cup's long press): whatever the round's context, the
-  solver picks one of these, so every context is covered. The context itself is built from one distribution
-  per earlier seat (``odds.best.seen`` of its ``SeatView``) and combined only by sums and products over keys
-  and throw counts (``Context._costs``); so a context of any combination of seats builds when each view's
-  distribution is a probability distribution over the model's keys with a throw count 1..3. That is checked
+  move ``Model.moves`` offers, in the model of the cup's long press; after Sechsen drehen, between moves, the
+  moves that turn nothing, no stand): whatever the round's context, the solver picks one of these, so every
+  context is covered. The context itself is built from one distribution per earlier seat (``odds.best.seen``
+  of its ``SeatView``) and combined only by sums and products over keys and throw counts
+  (``Context._costs``); so a context of any combination of seats builds when each view's distribution is a
+  probability distribution over the model's keys with a throw count 1..3. That is checked
   for every reachable ``SeatView`` of every rule set (public dice 0..3, split into those lying out for good
   at its last throw and those it laid open before standing, throws 1..its limit, early or not, every limit
   up to the opener's), plus a context of several seats for each rule set and limit (the players after me
@@ -31,8 +32,8 @@ Each decision (``bot_moves.decision``, as the bot makes it) must pass ``bot_move
 ``Turn``) and be taken by the cup's turn state machine (``firmware/cup/core.py``, run here under CPython) fed
 the presses of ``bot_moves.cup_inputs``: no refusal, and the cup's turn ends where the bot's does. A smaller
 set of the same decisions goes through real emulated cups on the MicroPython unix port
-(test_decisions_on_emulated_cups). In the states between moves, the bot's choice (its strategy, else the
-first legal fallback: ``Bot.choose``) must exist and be taken by the cup alike.
+(test_decisions_on_emulated_cups). The states between moves are held to the same: the strategy's own
+decision, never the fallback (``bot_moves.FALLBACKS`` stays the guard against a strategy's bug).
 """
 
 import itertools
@@ -43,7 +44,7 @@ import pytest
 from schocken import RuleError
 from schocken.rules import PRESETS, Rules
 from schocken.sim import keep_ones
-from schocken.turn import IN_CUP, Turn
+from schocken.turn import ASIDE, IN_CUP, Turn
 
 from cup.buttons import LONG, MAIN, RELEASE
 from cup.core import Cup
@@ -52,7 +53,7 @@ from schocken_host.odds.best import Context, Optimal, SeatView, seen
 from schocken_host.odds.classes import model_for
 from schocken_host.odds.model import ROLLS, merge
 from schocken_host.table.bot_moves import check, copy_turn, cup_inputs, decision, make_step
-from schocken_host.table.bots import STRATEGIES, Bot
+from schocken_host.table.bots import STRATEGIES
 
 TURN_OPTIONS = ("sixes_turn", "sixes_back", "ones_must_stay", "aside_only_ones")
 
@@ -129,7 +130,7 @@ class Forced:
         self.model = model_for(rules, True)
         self.move = move
 
-    def choose(self, out, fell, t):
+    def choose(self, out, fell, t, turned=False):
         return 0, self.move
 
 
@@ -139,10 +140,13 @@ class ForcedContext:
 
 
 def optimal_choices(turn):
-    """An Optimal for every choice its solver has after this throw."""
-    out = tuple(sorted((turn.values[i] for i in range(3) if turn.state[i] != IN_CUP), reverse=True))
-    fell = tuple(sorted((turn.values[i] for i in range(3) if turn.state[i] == IN_CUP), reverse=True))
-    moves = [None] + list(model_for(turn.rules, True).moves(out, fell))
+    """An Optimal for every choice its solver has in this state (``odds.best.play``: the dice out for good,
+    the throw's dice still free to set aside; after Sechsen drehen only the moves that turn nothing)."""
+    out = tuple(sorted((turn.values[i] for i in range(3) if turn.state[i] == ASIDE), reverse=True))
+    fell = tuple(sorted((turn.values[i] for i in range(3) if turn.state[i] != ASIDE and not turn.locked[i]),
+                        reverse=True))
+    moves = list(model_for(turn.rules, True).moves(out, fell))
+    moves = [m for m in moves if not m.turned] if turn.turned else [None] + moves
     return [Optimal(ForcedContext(turn.rules, move)) for move in moves]
 
 
@@ -255,25 +259,34 @@ def test_every_decision_after_a_throw_is_taken_by_the_rules_and_the_cup():
     assert decisions > 100000 and checked.count > 10000
 
 
-def test_between_moves_a_bot_always_has_a_move_the_cup_takes():
-    """A bot that takes up a turn between moves (its host restarted, its cup refused an input) chooses its
-    strategy's move or the first legal fallback; that choice is taken by the rules and the cup. The throws
-    here are taken in one order each (the slots are alike, see the module's docstring): every preset and
-    option, in a time a test run can spend."""
+def test_every_decision_between_moves_is_taken_by_the_rules_and_the_cup():
+    """A bot that takes up a turn between moves (its host restarted, its cup refused an input) decides by its
+    own strategy, with no fallback: every strategy's decision, for optimal every choice its solver has there,
+    is taken by the rules and the cup. The throws here are taken in one order each (the slots are alike, see
+    the module's docstring): every preset and option, in a time a test run can spend. Optimal's choices and
+    moves depend on the turn's options only, not on the preset: they are checked once per turn options."""
     checked = Checked()
-    states = 0
+    simple = [(name, s) for name, s in STRATEGIES.items() if name != "optimal"]
+    optimal_done = set()
+    states = decisions = 0
     for rules in rule_sets():
         for turn in decision_states(rules, ordered=False):
             for between in between_moves(turn):
                 states += 1
-                for name in STRATEGIES:
-                    strategy = (Optimal(ForcedContext(rules, None)) if name == "optimal"
-                                else STRATEGIES[name])
-                    bot = Bot(0, None, strategy)
-                    steps, stand, fallback, _ = bot.choose(None, between, set())
+                strategies = simple
+                key = (turn_key(rules), between.limit, repr(between.transcript))
+                if key not in optimal_done:
+                    optimal_done.add(key)
+                    choices = optimal_choices(between)
+                    assert choices, (rules, between.transcript)   # after Sechsen drehen: a move, no stand
+                    # every choice, and the solver itself (as the opener of a round of two) once
+                    strategies = simple + [("optimal", s) for s in choices + [STRATEGIES["optimal"]]]
+                for name, strategy in strategies:
+                    steps, stand = decision(strategy, between)
+                    decisions += 1
                     verdict = checked(between, steps, stand)
-                    assert verdict is None, (rules, name, between.transcript, steps, stand, fallback, verdict)
-    assert states > 10000
+                    assert verdict is None, (rules, name, between.transcript, steps, stand, verdict)
+    assert states > 100000 and decisions > 400000
 
 
 # --- optimal's context: every reachable view of an earlier seat --------------------------------------------

@@ -4,7 +4,7 @@ The dice come from an injected ``rng`` with ``randint(a, b)`` and ``random()``: 
 ``random.Random(seed)``, or MicroPython's ``random`` module itself. The package has no randomness of its own.
 """
 
-from schocken.turn import Turn, IN_CUP
+from schocken.turn import Turn, IN_CUP, PENDING
 from schocken.game import Game
 
 _SCHOCK_KEY = 3000  # the key of the lowest Schock (see schocken.throws)
@@ -13,21 +13,24 @@ _SCHOCK_KEY = 3000  # the key of the lowest Schock (see schocken.throws)
 def keep_ones(turn, stand_key=_SCHOCK_KEY):
     """After a throw: stand on a throw at least as good as ``stand_key`` (a Schock by default);
     otherwise turn two sixes, set the ones aside and throw again (stand where a one that must stay out would
-    be left alone in the cup). Returns True to stand."""
-    if turn.turned:
-        return False  # after Sechsen drehen the next throw must be taken
-    if not turn.can_roll() or turn.result().key >= stand_key:
+    be left alone in the cup). A turn caught between moves (a bot taking it up) goes on as it lies: what is
+    set aside for now and not a one goes back into the cup; after Sechsen drehen no stand. True to stand."""
+    if not turn.turned and (turn.throws_used >= turn.limit or turn.result().key >= stand_key):
         return True
-    sixes = turn.sixes_available()
+    for i in range(3):
+        if turn.state[i] == PENDING and turn.values[i] != 1:
+            turn.take_back(i)
+    sixes = turn.sixes_available()  # none after Sechsen drehen
     ones = sum(1 for v in turn.values if v == 1)
     if len(sixes) >= 2 and ones < 2:
         turn.turn_sixes(sixes[:2])
     for i in range(3):
         if turn.state[i] == IN_CUP and turn.values[i] == 1 and not turn.locked[i] and len(turn.in_cup()) > 1:
             turn.set_aside(i)
-    # A one left alone in the cup may not be thrown again where ones must stay out: stand on it.
-    return bool(turn.rules.ones_must_stay and not turn.turned
-                and any(turn.state[i] == IN_CUP and turn.values[i] == 1 for i in range(3)))
+    # A one left alone in the cup may not be thrown again where ones must stay out: stand on it. Only ones
+    # set aside for now and none in the cup: stand on them (after Sechsen drehen the six is in the cup).
+    return not turn.turned and (not turn.in_cup() or turn.rules.ones_must_stay
+                                and any(turn.state[i] == IN_CUP and turn.values[i] == 1 for i in range(3)))
 
 
 def threshold(stand_key):

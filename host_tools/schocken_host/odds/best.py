@@ -28,7 +28,7 @@ from fractions import Fraction
 from schocken import RuleError
 from schocken.sim import keep_ones
 from schocken.throws import ALL
-from schocken.turn import ASIDE, PENDING
+from schocken.turn import ASIDE, IN_CUP, PENDING
 
 from schocken_host.odds.classes import distribution, model_for, turn_at
 from schocken_host.odds.model import ROLLS, merge, remove, solve, worth
@@ -239,24 +239,35 @@ def context_for(rules, views, later, limit, opener, stake=None, assume=keep_ones
 
 def play(solution, turn):
     """Decide on a real Turn after a throw by a ``model.Solution`` (a Context's, or any other) and make the
-    move on it; True to stand (a strategy of ``schocken.sim``'s kind). A turn caught between moves (sixes
-    turned, dice set aside but not thrown yet: a bot whose host restarted) is thrown on as it lies."""
-    if turn.turned or PENDING in turn.state:
-        return not turn.can_roll()
-    if not turn.can_roll():
+    move on it; True to stand (a strategy of ``schocken.sim``'s kind). A turn caught between moves (a bot that
+    takes it up after its host restarted or its cup refused an input) is decided as right after its throw:
+    dice set aside for now are part of the throw and go back into the cup where the move does not keep them;
+    after Sechsen drehen the choice is among the dice still free to set aside, and standing is no move."""
+    if turn.throws_used >= turn.limit:
         return True
     out = [turn.values[i] for i in range(3) if turn.state[i] == ASIDE]
-    fell = [turn.values[i] for i in range(3) if turn.state[i] != ASIDE]
+    # the throw's dice that a move may set aside: a six back in the cup after Sechsen drehen (sixes_back) not
+    fell = [turn.values[i] for i in range(3) if turn.state[i] != ASIDE and not turn.locked[i]]
     _, move = solution.choose(tuple(sorted(out, reverse=True)), tuple(sorted(fell, reverse=True)),
-                              turn.throws_used)
+                              turn.throws_used, turn.turned)
     if move is None:
         return True
     if move.turned:
         sixes = turn.sixes_available()
         turn.turn_sixes(sixes if solution.model.cup_sixes else sixes[:move.turned])
-    for v in move.keep:
-        turn.set_aside(next(i for i in range(3) if turn.state[i] == 0 and turn.values[i] == v
-                            and not turn.locked[i]))
+    keep = list(move.keep)
+    kept = []
+    for i in range(3):  # set aside for now already: stays where the move keeps its value
+        if turn.state[i] == PENDING and turn.values[i] in keep:
+            keep.remove(turn.values[i])
+            kept.append(i)
+    for i in range(3):
+        if turn.state[i] == PENDING and i not in kept:
+            turn.take_back(i)
+    for i in range(3):
+        if turn.state[i] == IN_CUP and not turn.locked[i] and turn.values[i] in keep:
+            keep.remove(turn.values[i])
+            turn.set_aside(i)
     return False
 
 

@@ -155,15 +155,20 @@ class Solution:
             value = self._values[key] = total / 6 ** n
         return value
 
-    def choose(self, out, fell, t):
+    def choose(self, out, fell, t, turned=False):
         """(value, move) after throw t showed ``fell`` with ``out`` lying out; move None means stand. Ties go
-        to standing, then to the first move listed (fewest dice kept)."""
-        best = self.stand(self.model.final(merge(out, fell), t, not out), t)
+        to standing, then to the first move listed (fewest dice kept). ``turned``: the sixes of this throw are
+        turned already (a turn taken up between its moves): ``out`` holds their ones, ``fell`` the dice that
+        may still be set aside, and the choice is among the moves that turn nothing (no stand; None only where
+        there is no move)."""
+        best = None if turned else self.stand(self.model.final(merge(out, fell), t, not out), t)
         choice = None
         if t < self.limit:
             for move in self.model.moves(out, fell):
+                if turned and move.turned:
+                    continue
                 v = self.value(move.out, t + 1)
-                if (v < best) if self.minimize else (v > best):
+                if best is None or ((v < best) if self.minimize else (v > best)):
                     best, choice = v, move
         return best, choice
 
