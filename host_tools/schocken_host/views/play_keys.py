@@ -198,7 +198,11 @@ async def _look(cup, own, moment):
                 lit[0] = True
             elif lit[0]:
                 return "released"
-        return "revealed" if lit[0] and p.revealed is not None else None
+        if p.revealed is not None or (st.round, p.throws) != moment:
+            # His cup is uncovered, or a new throw or round began: nothing left to look at. (Waiting for the
+            # dice to light first held his next key for the whole slack, 5 s, when the reveal came first.)
+            return "revealed"
+        return None
     cup.listeners.append(on_frame)
     end = loop.time() + hold / 1000 / scale + LOOK_SLACK_S
     try:
