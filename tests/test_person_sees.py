@@ -23,7 +23,7 @@ from schocken_host.views.scoreboard import Scoreboard
 from conftest import micropython_path
 from kits.scorekit import run_async
 from kits.tablekit import TIME_SCALE, RecordingCup, play_args, read_log
-from test_person import START_S, STEP_S, Terminal, needs_tmux, the_log, wait
+from test_person import START_S, STEP_S, Lines, Terminal, needs_tmux, the_log, wait
 
 needs_mp = pytest.mark.skipif(micropython_path() is None, reason="needs the micropython unix port")
 GAME_S = 200       # a whole game of bots in scaled time, on a busy machine
@@ -127,6 +127,32 @@ async def test_the_person_sees_his_dice_after_his_only_throw_and_every_reveal_st
     events = read_log(args.log_path)
     gaps = pauses(events)
     assert gaps and all(gap >= REVEAL_PAUSE_S - 0.002 for _, _, gap in gaps), gaps
+
+
+# --- --plain with a throw limit of 1 for everyone ---------------------------------------------------------
+@needs_mp
+def test_plain_with_max_throws_1_the_person_reads_his_dice_before_the_reveal(tmp_path):
+    game = Lines(["--lang", "en", "play", "--plain", "--emulate", 2, "--bots", 1, "--opener", 2,
+                  "--set", "max_throws=1", "--names", "Bot,Anna"], tmp_path)
+    try:
+        game.until(lambda t: "Round 1: Anna is on turn." in t, START_S, "Anna's turn")
+        game.send("freeze 1")   # the bot's cup does not answer: nothing is revealed before the host's look
+        game.send("s")
+        game.until(lambda t: re.search(r"Your cup: seen under the cup \d \d \d", t), STEP_S,
+                   "her dice after her only throw, without a key")
+        seen = re.search(r"Your cup: seen under the cup (\d) (\d) (\d)", game.text()).groups()
+        assert "Anna reveals" not in game.text() and "refused" not in game.text()
+        game.send("thaw 1")
+        game.until(lambda t: "Anna reveals: " in t, START_S, "her reveal")
+        assert "Anna reveals: %s" % "-".join(seen) in game.text()
+        game.until(lambda t: "Round 2: " in t, START_S, "the next round")
+        game.send("q")
+        rc = game.finish()
+    finally:
+        game.kill()
+    assert rc == 0, game.text()[-3000:]
+    events = read_log(the_log(tmp_path))
+    assert all(gap >= REVEAL_PAUSE_S - 0.002 for _, _, gap in pauses(events)), pauses(events)
 
 
 # --- a table of bots: every round and the throw-off, in scaled time -----------------------------------------

@@ -77,12 +77,12 @@ async def _read_lines(game, cup, referee, table):
             line = await lines.get()
             if line is None:
                 if cup is not None:
-                    game.cancel()  # the person has left the keyboard: nobody can play his cup
+                    await _stop(game)  # the person has left the keyboard: nobody can play his cup
                 return
             async with turns:
                 done = await _safe_key(line if line.strip() else "enter", cup, referee, table, own)
             if done == "quit":
-                game.cancel()
+                await _stop(game)
                 return
             if done == "unknown":  # a typed line that is neither a key nor a table word: say so, once
                 lang = getattr(referee.ui, "lang", "de")
@@ -94,6 +94,21 @@ async def _read_lines(game, cup, referee, table):
         loop.remove_reader(fd)
         if looks is not None:
             looks.cancel()
+
+
+STOP_TRIES_S = 10.0   # how long a quit key goes on cancelling the game
+
+
+async def _stop(game):
+    """Cancels the game's task until it has ended (bounded): Python 3.11's ``asyncio.wait_for`` loses a
+    cancellation that meets the result it waits for in the same turn of the loop (it returns the result), and
+    the referee waits that way for every message of a cup; so a q right as messages came in was lost, and the
+    game went on."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + STOP_TRIES_S
+    while not game.done() and loop.time() < end:
+        game.cancel()
+        await asyncio.wait({game}, timeout=0.2)
 
 
 def _person(cup, referee, table):
@@ -141,14 +156,12 @@ async def _looks(cup, referee, own, turns):
                 continue  # a later throw came already: look at that one
             if _armed_soon(referee, own):
                 continue
+            shown = getattr(referee.ui, "show_own_cup", None)  # --plain: a line as soon as he has seen them
             async with turns:
                 try:
-                    await _look(cup, own, moment)
+                    await _look(cup, own, moment, shown or (lambda: None))
                 except (OSError, ValueError) as e:  # the cup was just unplugged, ...
                     referee.note("%s: %s" % (tr(getattr(referee.ui, "lang", "de"), "keys.peek"), e))
-            shown = getattr(referee.ui, "show_own_cup", None)
-            if shown is not None:
-                shown()
     finally:
         referee.listeners.remove(on_event)
 
@@ -164,11 +177,12 @@ def _armed_soon(referee, own):
             and all(st.players[s].done for s in st.order if s != own.seat))
 
 
-async def _look(cup, own, moment):
+async def _look(cup, own, moment, on_seen):
     """One peek on the person's cup for him: the main button held for a peek's length on the cup's own clock
     (never a long press). Waits, bounded, until its frames showed the dice under the cup and then the cover
-    again (or the cup refused it, or uncovered itself at the reveal); unless the release was seen, lets go of
-    the button for sure, so that the next press of a key never meets this one."""
+    again (or the cup refused it, or uncovered itself at the reveal), calling ``on_seen()`` once the dice have
+    shown; unless the release was seen, lets go of the button for sure, so that the next press of a key never
+    meets this one."""
     st = own.state
     p = st.players[own.seat]
     if (st.round, p.throws) != moment or p.revealed is not None:
@@ -207,12 +221,18 @@ async def _look(cup, own, moment):
     end = loop.time() + hold / 1000 / scale + LOOK_SLACK_S
     try:
         cup.hold(3, hold)
+        told = False
         while how() is None and loop.time() < end:
+            if lit[0] and not told:
+                told = True
+                on_seen()
             changed.clear()
             try:
                 await asyncio.wait_for(changed.wait(), min(0.25, max(0.0, end - loop.time())))
             except asyncio.TimeoutError:
                 pass  # p.revealed comes with an event, not a frame: looked at again
+        if not told:
+            on_seen()
     finally:
         cup.listeners.remove(on_frame)
         if how() != "released":
