@@ -128,6 +128,7 @@ START_LINE = re.compile(r"^Game \w+: rules \w+, players: (.*)$")
 ROUND_LINE = re.compile(r"^Round \d+: .* takes .* Deckel\. Middle: (\d+), (.*)$")
 HALF_LINE = re.compile(r"^(.+) loses the (first|second) half\.$")
 OVER_LINE = re.compile(r"^Game over: (.+) lost(?: \(Blattschuss\))?\.$")
+ONE_STAYS = re.compile(r"one that fell .*\(die (\d)\)")  # the cup's refusal (schocken.texts)
 HOST = object()  # in the line queue: a new host process began (a resume): what the person knew is gone
 
 
@@ -289,9 +290,8 @@ class Person(threading.Thread):
                     return self.stand_or_shake()
                 for slot in sixes[:-1]:
                     aside[slot] = 1
-                continue
             for slot, face in under.items():
-                if face == 1:
+                if face == 1 and slot not in aside:
                     self.key(str(1 + slot))
                     got = self.expect(lambda item: OWN_LINE.match(item) and ("own", item))
                     if got is None or got[0] == "refused":
@@ -303,6 +303,12 @@ class Person(threading.Thread):
         for key in ("", "s", "", "s"):
             self.key(key)
             got = self.expect(lambda item: self.stood(item) or self.threw(item))
+            stays = got is not None and got[0] == "refused" and ONE_STAYS.search(got[1])
+            if stays:  # ones must stay (a house rule): that one out first, then the shake again
+                self.key(stays.group(1))
+                self.expect(lambda item: OWN_LINE.match(item) and ("own", item))
+                self.key("s")
+                got = self.expect(lambda item: self.stood(item) or self.threw(item))
             if got is not None and got[0] == "throw":  # his last allowed throw stands the cup by itself
                 got = self.expect(self.stood, 2.0)
             if got is not None and got[0] == "stood":
@@ -601,7 +607,7 @@ def main(argv=None):
     p.add_argument("--stall-s", type=float, default=10.0,
                    help="a stall: no log event for this long while the host runs, outside a documented wait")
     p.add_argument("--kill-stalled", action="store_true", help="end a game at its first stall")
-    p.add_argument("--game-limit", type=float, default=600.0, help="a game still going after this is ended")
+    p.add_argument("--game-limit", type=float, default=300.0, help="a game still going after this is ended")
     p.add_argument("--horizon", type=int, default=400, help="faults come within this many log events")
     p.add_argument("--out", default=None, help="folder for the games' logs (default: a new one under /tmp)")
     opts = p.parse_args(argv)
@@ -624,6 +630,8 @@ def main(argv=None):
             res = game.run()
             with lock:
                 results.append(res)
+                with open(root / "results.jsonl", "a") as f:  # a run stopped early can still be counted
+                    f.write(json.dumps(dict(res, game=game.number)) + "\n")
                 bad = res["problems"] or not res["finished"]
                 label = ",".join(res["faults"]) or "%s %s" % (game.preset, "".join(
                     "%s=%s " % (k, int(v)) for k, v in game.options.items()).strip())
