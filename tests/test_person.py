@@ -8,6 +8,7 @@ throws again; a refused key shows its reason at once; the key help is on screen;
 timeout and says what it waited for.
 """
 
+import codecs
 import os
 import select
 import shlex
@@ -130,6 +131,7 @@ class Lines:
                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env(log_dir),
                                      cwd=ROOT, text=True, bufsize=1)
         self.out = []
+        self.decoder = codecs.getincrementaldecoder("utf-8")("replace")
 
     def text(self):
         return "".join(self.out)
@@ -143,9 +145,11 @@ class Lines:
                 raise AssertionError("waited in vain for %s (exit %s):\n%s" % (what, self.proc.poll(),
                                                                               self.text()[-3000:]))
             if select.select([self.proc.stdout], [], [], min(left, 0.2))[0]:
-                line = self.proc.stdout.readline()
-                if line:
-                    self.out.append(line)
+                # What the pipe holds, read past the text layer: a readline would leave the lines it read
+                # ahead in its buffer, where select does not see them, until the program writes again.
+                data = os.read(self.proc.stdout.fileno(), 65536)
+                if data:
+                    self.out.append(self.decoder.decode(data))
 
     def send(self, line):
         self.proc.stdin.write(line + "\n")
