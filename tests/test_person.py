@@ -11,7 +11,6 @@ timeout and says what it waited for.
 import codecs
 import os
 import select
-import shlex
 import shutil
 import signal
 import subprocess
@@ -29,6 +28,7 @@ from schocken_host.views.scoreboard import Scoreboard
 from conftest import micropython_path
 from kits.scorekit import run_async
 from kits.tablekit import play_args, read_log
+from kits.termkit import Terminal
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHOCKEN = [sys.executable, "-m", "schocken_host.cli"]
@@ -267,69 +267,7 @@ def test_plain_ctrl_c_midway_exits_0_with_the_resume_hint(tmp_path):
     assert "Traceback" not in game.text()
 
 
-# --- a real terminal: the scoreboard under tmux -----------------------------------------------------------
-class Terminal:
-    """A tmux server of its own (its own socket: nobody else's sessions are touched) with one 160x50
-    window."""
-
-    def __init__(self, tmp_path):
-        self.socket = "schocken-test-%d" % os.getpid()
-        self.status = tmp_path / "status"
-        self.tmp = tmp_path
-
-    def tmux(self, *argv):
-        return subprocess.run(["tmux", "-L", self.socket] + list(argv), capture_output=True, text=True,
-                              timeout=20)
-
-    def start(self, argv, log_dir):
-        # The tmux server has its own environment: the command says what it needs (no COLUMNS/LINES either:
-        # the terminal's size is the window's).
-        words = (["env", "-u", "COLUMNS", "-u", "LINES", "PYTHONPATH=" + env()["PYTHONPATH"],
-                  "SCHOCKEN_LOG_DIR=" + str(log_dir), "TERM=xterm-256color"]
-                 + SCHOCKEN + [str(a) for a in argv])
-        cmd = "cd %s && %s; echo $? > %s; sleep 120" % (
-            shlex.quote(str(ROOT)), " ".join(shlex.quote(w) for w in words), shlex.quote(str(self.status)))
-        # The window first, the command once it has its size: a program started with the window gets the
-        # default 80x24 terminal and its resize signal may come before it listens for one.
-        proc = self.tmux("new-session", "-d", "-s", "play", "-x", "160", "-y", "50", "sleep 600")
-        assert proc.returncode == 0, proc.stderr
-        self.until_size(160, 50)
-        proc = self.tmux("respawn-pane", "-k", "-t", "play", cmd)
-        assert proc.returncode == 0, proc.stderr
-
-    def until_size(self, width, height, timeout=10):
-        end = time.monotonic() + timeout
-        while self.tmux("display", "-p", "-t", "play", "#{pane_width}x#{pane_height}").stdout.strip() != (
-                "%dx%d" % (width, height)):
-            if time.monotonic() > end:
-                raise AssertionError("the tmux pane never got %dx%d" % (width, height))
-            time.sleep(0.1)
-
-    def screen(self):
-        return self.tmux("capture-pane", "-p", "-J", "-t", "play").stdout
-
-    def until(self, check, timeout, what):
-        end = time.monotonic() + timeout
-        while not check(self.screen()):
-            if time.monotonic() > end:
-                raise AssertionError("waited %.0f s in vain for %s:\n%s" % (timeout, what, self.screen()))
-            time.sleep(0.2)
-
-    def keys(self, *keys):
-        self.tmux("send-keys", "-t", "play", *keys)
-
-    def exit_status(self, timeout):
-        end = time.monotonic() + timeout
-        while not (self.status.exists() and self.status.read_text().strip()):
-            if time.monotonic() > end:
-                raise AssertionError("the command did not end within %d s:\n%s" % (timeout, self.screen()))
-            time.sleep(0.2)
-        return int(self.status.read_text())
-
-    def close(self):
-        self.tmux("kill-server")
-
-
+# --- a real terminal: the scoreboard under tmux (tests/kits/termkit.py) ---------------------------------
 @needs_mp
 @needs_tmux
 def test_q_midway_in_a_real_terminal_exits_0_and_resume_continues_the_log(tmp_path):
