@@ -256,11 +256,13 @@ class Scoreboard(App):
 
     async def action_quit_game(self):
         """q / Ctrl-C: stop the game (its task is cancelled, play's finally closes the cups), then leave."""
-        worker = self._worker
-        if worker is not None and worker.is_running:
+        worker, end = self._worker, asyncio.get_running_loop().time() + 10
+        # Cancelled until it has ended (bounded): Python 3.11's asyncio.wait_for (the referee waits with it)
+        # loses a cancellation that meets the message it waits for (views/play_keys.py, _stop).
+        while worker is not None and worker.is_running and asyncio.get_running_loop().time() < end:
             worker.cancel()
             try:
-                await asyncio.wait_for(worker.wait(), 10)
+                await asyncio.wait_for(worker.wait(), 0.25)
             except Exception:
                 pass
         self.exit()
