@@ -82,6 +82,8 @@ class TableState:
         another phase), else None. The referee's ``half_lost`` event and ``schocken stats`` both come from
         it."""
         game = self.game
+        if phase == "throw_off" and game is not None and game.phase not in ("throw_off", "half1"):
+            phase = "half1"  # a throw-off with Deckel (throw_off_deckel) can end the first half at once
         if game is None or phase not in ("half1", "half2", "final") or game.phase == phase:
             return None
         return game.half_losers[-1] if game.phase != "over" else game.loser
