@@ -99,7 +99,8 @@ class PlainUI:
             self.say("throw_off", name=st.name(ev["opener"]))
 
     def _round(self, st, ev):
-        deckel = self.tr("all") if ev["deckel"] == ALL else ev["deckel"]
+        # What moved, not what the best throw is worth: with less left in the middle, less is taken.
+        deckel = self.tr("all") if ev["deckel"] == ALL else sum(n for _, n in ev["moves"])
         standings = ", ".join("%s %d" % (p.name, st.deckel(p.seat)) for p in st.players)
         self.say("round", round=ev["round"], best=st.name(ev["best"]), worst=st.name(ev["worst"]),
                  deckel=deckel, middle=st.middle(), standings=standings)
