@@ -31,9 +31,10 @@ What is enumerated:
 Each decision (``bot_moves.decision``, as the bot makes it) must pass ``bot_moves.check`` (the rules package's
 ``Turn``) and be taken by the cup's turn state machine (``firmware/cup/core.py``, run here under CPython) fed
 the presses of ``bot_moves.cup_inputs``: no refusal, and the cup's turn ends where the bot's does. A smaller
-set of the same decisions goes through real emulated cups on the MicroPython unix port
-(test_decisions_on_emulated_cups). The states between moves are held to the same: the strategy's own
-decision, never the fallback (``bot_moves.FALLBACKS`` stays the guard against a strategy's bug).
+set of the same decisions, some of them between moves, goes through real emulated cups on the MicroPython
+unix port (test_decisions_on_emulated_cups, their clocks 10 times faster). The states between moves are held
+to the same: the strategy's own decision, never the fallback (``bot_moves.FALLBACKS`` stays the guard against
+a strategy's bug).
 """
 
 import itertools
@@ -44,7 +45,7 @@ import pytest
 from schocken import RuleError
 from schocken.rules import PRESETS, Rules
 from schocken.sim import keep_ones
-from schocken.turn import ASIDE, IN_CUP, Turn
+from schocken.turn import ASIDE, IN_CUP, PENDING, Turn, apply_steps
 
 from cup.buttons import LONG, MAIN, RELEASE
 from cup.core import Cup
@@ -263,20 +264,26 @@ def test_every_decision_between_moves_is_taken_by_the_rules_and_the_cup():
     """A bot that takes up a turn between moves (its host restarted, its cup refused an input) decides by its
     own strategy, with no fallback: every strategy's decision, for optimal every choice its solver has there,
     is taken by the rules and the cup. The throws here are taken in one order each (the slots are alike, see
-    the module's docstring): every preset and option, in a time a test run can spend. Optimal's choices and
-    moves depend on the turn's options only, not on the preset: they are checked once per turn options."""
+    the module's docstring): every preset and option, in a time a test run can spend. The states between
+    moves, optimal's choices and its moves depend on the turn's options only, not on the preset: they are
+    found once per turn options (the simple strategies stand by the preset's ranking: every preset)."""
     checked = Checked()
     simple = [(name, s) for name, s in STRATEGIES.items() if name != "optimal"]
-    optimal_done = set()
+    found = {}   # (turn options, limit, transcript after the throw): the transcripts of the states between
     states = decisions = 0
     for rules in rule_sets():
         for turn in decision_states(rules, ordered=False):
-            for between in between_moves(turn):
+            key = (turn_key(rules), turn.limit, repr(turn.transcript))
+            first = key not in found
+            if first:
+                betweens = between_moves(turn)
+                found[key] = [between.transcript for between in betweens]
+            else:
+                betweens = [apply_steps(Turn(rules, turn.limit), steps) for steps in found[key]]
+            for between in betweens:
                 states += 1
                 strategies = simple
-                key = (turn_key(rules), between.limit, repr(between.transcript))
-                if key not in optimal_done:
-                    optimal_done.add(key)
+                if first:
                     choices = optimal_choices(between)
                     assert choices, (rules, between.transcript)   # after Sechsen drehen: a move, no stand
                     # every choice, and the solver itself (as the opener of a round of two) once
@@ -377,9 +384,30 @@ EMULATED_RULES = [Rules("standard", ones_must_stay=True), Rules("beton"), Rules(
 EMULATED_THROWS = {((), (6, 6, 6)), ((), (6, 6, 1)), ((), (5, 1, 1)), ((1,), (6, 6)), ((1,), (4, 1))}
 
 
+def between_samples(turn):
+    """One state of each kind between the moves after ``turn`` where a strategy once threw what the rules
+    refuse: the sixes just turned (a one beside them must stay out), the sixes turned and the cup emptied (the
+    six that went back set aside), a die that is not a one set aside beside a one in the cup."""
+    kinds = {}
+    for state in sorted(between_moves(turn), key=lambda state: len(state.transcript)):
+        pending = [i for i in range(3) if state.state[i] == PENDING]
+        if state.turned:
+            last = state.transcript[-1][0]
+            kind = "emptied" if not state.in_cup() else "turned" if last == "turn" else None
+        elif len(pending) == 1 and state.values[pending[0]] != 1 and 1 in [state.values[i]
+                                                                          for i in state.in_cup()]:
+            kind = "beside a one"
+        else:
+            kind = None
+        if kind is not None:
+            kinds.setdefault(kind, state)
+    return list(kinds.values())
+
+
 def emulated_decisions(rules):
     """(turn, steps, stand) of every strategy (optimal in the context of an opener of two) on a few throws
-    that make each kind of move: Sechsen drehen of two and three sixes, ones set aside, standing, throwing."""
+    that make each kind of move: Sechsen drehen of two and three sixes, ones set aside, standing, throwing;
+    and on a state of each kind between moves after them (``between_samples``)."""
     found = {}
     opener = STRATEGIES["optimal"]
     for turn in decision_states(rules, ordered=False):
@@ -387,9 +415,10 @@ def emulated_decisions(rules):
         fell = tuple(turn.values[i] for i in range(3) if turn.state[i] == IN_CUP)
         if turn.limit != 3 or (out, fell) not in EMULATED_THROWS or (turn.throws_used > 1) != bool(out):
             continue
-        for name, strategy in STRATEGIES.items():
-            steps, stand = decision(opener if name == "optimal" else strategy, turn)
-            found.setdefault((repr(turn.transcript), repr(steps), stand), (turn, steps, stand))
+        for state in [turn] + between_samples(turn):
+            for name, strategy in STRATEGIES.items():
+                steps, stand = decision(opener if name == "optimal" else strategy, state)
+                found.setdefault((repr(state.transcript), repr(steps), stand), (state, steps, stand))
     return list(found.values())
 
 
@@ -397,7 +426,7 @@ def play_on_emulated_cup(rules):
     """Each of ``emulated_decisions(rules)`` on one emulated cup, a turn each: the state through the cup's
     inputs, then the bot's presses. The number of decisions the cup took without a refusal."""
     from kits.cupkit import CupDriver
-    cup = CupDriver()
+    cup = CupDriver(time_scale=10)   # its clock 10 times faster: presses and shakes in cup time
     played = 0
     try:
         cup.start(preset=rules.name, options=rules.changed())
