@@ -108,9 +108,9 @@ def test_sechsen_drehen_and_limit(cup):
 
 
 def test_the_owner_looks_after_standing_until_the_reveal(cup):
-    """Issue 31: the cup hides the dice from the others, not from its owner. After he stood (and with a limit of
-    one, after his only throw) a press of the main button shows them; held long it reveals nothing (the round
-    is not over) and the dice go dark at the release; the reveal itself is the host's."""
+    """Issue 31: the cup hides the dice from the others, not from its owner. After he stood (and with a limit
+    of one, after his only throw) a press of the main button shows them; held long it reveals nothing (the
+    round is not over) and the dice go dark at the release; the reveal itself is the host's."""
     cup.start()
     cup.request(t="turn", round=1, limit=1)
     cup.throw(5, 2, 3)

@@ -1,5 +1,5 @@
-"""The plain line of a ranked round says the Deckel that moved, not what the best throw is worth: with fewer left
-in the middle (or fewer held by the others in the second half), the loser takes fewer (seed 002: "Der
+"""The plain line of a ranked round says the Deckel that moved, not what the best throw is worth: with fewer
+left in the middle (or fewer held by the others in the second half), the loser takes fewer (seed 002: "Der
 schlechteste Wurf bekommt so viele Deckel, wie der beste Wurf wert ist", as far as there are)."""
 
 import io

@@ -73,8 +73,8 @@ def add_arguments(p):
     p.add_argument("--heap", type=heap_size, default="160k",
                    help="heap of each emulated cup (micropython -X heapsize, 64k to 64M)")
     p.add_argument("--time-scale", type=time_scale, default=1, metavar="K",
-                   help="emulated cups and bots run K times faster (1..%d; only emulated cups: a person at one "
-                        "plays it with his keys as usual, the bots go faster)" % MAX_TIME_SCALE)
+                   help="emulated cups and bots run K times faster (1..%d; only emulated cups: a person at "
+                        "one plays it with his keys as usual, the bots go faster)" % MAX_TIME_SCALE)
     p.add_argument("--coach", action="store_true",
                    help="show the player on turn his chance of beating the throws before his and the Deckel "
                         "he can expect, from what the table shows (scoreboard and --web; off by default: it "

@@ -119,10 +119,10 @@ TEXTS = {
     "seating.seed_and_fair": ("--seed legt die Würfe der emulierten Becher fest: das geht nicht mit --fair",
                               "--seed scripts the dice of the emulated cups: it cannot be combined with "
                               "--fair"),
-    "seating.time_scale_real_cups": ("--time-scale {scale}: an diesem Tisch sind echte Becher, deren Uhr nicht "
-                                     "schneller geht (nur emulierte Becher und Bots laufen schneller)",
-                                     "--time-scale {scale}: real cups are at this table, whose clock cannot run "
-                                     "faster (only emulated cups and bots can)"),
+    "seating.time_scale_real_cups": ("--time-scale {scale}: an diesem Tisch sind echte Becher, deren Uhr "
+                                     "nicht schneller geht (nur emulierte Becher und Bots laufen schneller)",
+                                     "--time-scale {scale}: real cups are at this table, whose clock cannot "
+                                     "run faster (only emulated cups and bots can)"),
     "seating.not_the_logged_table": ("der Tisch passt nicht zum Log: Plätze {seats}, das Log hat {logged}",
                                      "the table does not match the log: seats {seats}, the log has {logged}"),
 
