@@ -162,6 +162,11 @@ async def _looks(cup, referee, own, turns):
                     await _look(cup, own, moment, shown or (lambda: None))
                 except (OSError, ValueError) as e:  # the cup was just unplugged, ...
                     referee.note("%s: %s" % (tr(getattr(referee.ui, "lang", "de"), "keys.peek"), e))
+            if asyncio.current_task().cancelling():
+                # The game's end cancelled this task while _look waited in asyncio.wait_for, which in Python
+                # 3.11 loses a cancellation that meets a frame in the same turn of the loop (_stop says more):
+                # it must end now, or asyncio.run waits for it for ever and the host never exits.
+                raise asyncio.CancelledError
     finally:
         referee.listeners.remove(on_event)
 
