@@ -285,7 +285,7 @@ class Person(threading.Thread):
             sixes = [slot for slot, face in under.items() if face == 6]
             if self.game.options["sixes_turn"] and len(sixes) >= 2:
                 self.key(str(4 + sixes[0]))  # long press on a six: Sechsen drehen
-                got = self.expect(lambda item: OWN_LINE.match(item) and ("own", item))
+                got = self.expect(self.laid_out)
                 if got is None or got[0] == "refused":
                     return self.stand_or_shake()
                 for slot in sixes[:-1]:
@@ -293,7 +293,7 @@ class Person(threading.Thread):
             for slot, face in under.items():
                 if face == 1 and slot not in aside:
                     self.key(str(1 + slot))
-                    got = self.expect(lambda item: OWN_LINE.match(item) and ("own", item))
+                    got = self.expect(self.laid_out)
                     if got is None or got[0] == "refused":
                         return self.stand_or_shake()
                     aside[slot] = 1
@@ -314,6 +314,14 @@ class Person(threading.Thread):
             if got is not None and got[0] == "stood":
                 return
         self.problems.append("could not end his turn")
+
+    def laid_out(self, item):
+        """A die laid out: the table's line of it ("<him>: throw 1, set aside: 1"), or his cup's line. (His
+        cup's line after a key shows the LEDs as the key ends: a long press's effect may light later.)"""
+        m = THROW_LINE.match(item)
+        if (m and m.group(1) == self.name and ", set aside: " in item) or OWN_LINE.match(item):
+            return ("laid out", item)
+        return None
 
     def threw(self, item):
         m = THROW_LINE.match(item)
