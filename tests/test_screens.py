@@ -216,20 +216,26 @@ def result_text(ev):
 
 
 def until_or_past(term, log, check, round_no, what):
-    """The first screen for which ``check`` holds; None if the log shows the next round's first throw before
-    a capture caught it (what it waits for is then gone by design: the reveal stays 3 s scaled by the time
-    scale, a moment a capture on a loaded machine can miss)."""
+    """The first settled screen for which ``check`` holds; None if the log shows the next round's first
+    throw (or the game's end) before a capture caught it (what it waits for is then gone by design: the reveal
+    stays 3 s scaled by the time scale, a moment a capture on a loaded machine can miss)."""
     end = time.monotonic() + STEP_S
+    before = None
     while True:
+        # Two captures alike: a screen caught while the terminal was still drawing it (a part of one line
+        # over the rest of another) is no screen a person sees.
         screen = term.screen()
-        if check(screen):
+        holds = check(screen)
+        if holds and screen == before:
             return screen
+        before = screen if holds else None
         log.new()
-        if any(ev["ev"] == "progress" and ev["round"] > round_no for ev in log.events):
+        if any((ev["ev"] == "progress" and ev["round"] > round_no) or ev["ev"] == "game_over"
+               for ev in log.events):
             return None
         if time.monotonic() > end:
             raise AssertionError("waited %.0f s in vain for %s:\n%s" % (STEP_S, what, screen))
-        time.sleep(0.1)
+        time.sleep(0.02 if holds else 0.1)
 
 
 def play_a_whole_game(term, log):
