@@ -18,7 +18,7 @@ import random
 import pytest
 
 from conftest import micropython_path
-from kits import tablekit
+from kits import checkserver, tablekit
 from kits.tablekit import events, finished
 from schocken.turn import IN_CUP
 from schocken_host.table.bots import STRATEGIES
@@ -165,24 +165,12 @@ def test_a_failing_strategy_and_a_refused_input_fall_back_logged_and_shown(lab):
 def test_the_browsers_check_reads_a_log_with_fallbacks(lab, tmp_path):
     """views/web/check (the rules package and TableState, as the browser runs them) takes bot_fallback events:
     on CPython and under the MicroPython unix port alike."""
-    import json
-    import subprocess
-    from schocken_host.views.web import check as web_check
     from schocken_host.views.web.check.check import check_lines
     game, log = finished(lab, "fallbacks")
     assert events(log, "bot_fallback")
     report = check_lines(game.log.read_text(encoding="utf-8"))
     assert report["ok"] and report["first_difference"] is None, report
-    for name, source in web_check.py_files().items():
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_bytes(source.read_bytes())
-    script = tmp_path / "run.py"
-    script.write_text("import sys, json\nsys.path.insert(0, %r)\nimport check\n"
-                      "print(check.check_lines_json(open(sys.argv[1]).read()))\n" % str(tmp_path))
-    proc = subprocess.run([micropython_path(), str(script), str(game.log)], capture_output=True, text=True,
-                          timeout=60, cwd=tmp_path)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert json.loads(proc.stdout) == report
+    assert checkserver.micropython_report(micropython_path(), tmp_path, game.log) == report
 
 
 def test_a_table_of_one_throw_plays(lab):

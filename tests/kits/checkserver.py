@@ -4,7 +4,9 @@ a game log at ``/log.jsonl`` and, at ``/live.html``, a stand-in for the live pag
 ``window.schocken`` (events, onEvent, standings), fed by the test. Also finds the system's Chromium.
 """
 
+import json
 import shutil
+import subprocess
 import threading
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -35,6 +37,21 @@ def chromium():
         if path:
             return path
     return None
+
+
+def micropython_report(micropython, folder, log):
+    """The check's report on ``log`` from the files of /py/ laid out in ``folder`` as the browser gets them,
+    run by the MicroPython unix port (what the WebAssembly port runs in the browser)."""
+    for name, source in web_check.py_files().items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_bytes(source.read_bytes())
+    script = folder / "run.py"
+    script.write_text("import sys, json\nsys.path.insert(0, %r)\nimport check\n"
+                      "print(check.check_lines_json(open(sys.argv[1]).read()))\n" % str(folder))
+    proc = subprocess.run([micropython, str(script), str(log)], capture_output=True, text=True, timeout=60,
+                          cwd=folder)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return json.loads(proc.stdout)
 
 
 def routes(log=None, vendor=True):
