@@ -59,6 +59,7 @@ import os
 import queue
 import random
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -340,7 +341,9 @@ class Game:
         self.rng = random.Random("%d:%d" % (seed, number))
         self.opts = opts
         self.dir = Path(root) / ("game%03d" % number)
-        self.dir.mkdir(parents=True, exist_ok=True)
+        # A folder left by an earlier run with the same --out would hand this game that run's log.
+        shutil.rmtree(self.dir, ignore_errors=True)
+        self.dir.mkdir(parents=True)
         self.preset, self.options = rules_of(number)
         bots = opts.cups - 1 if opts.person else opts.cups
         self.argv = ["--lang", "en", "play", "--plain", "--emulate", str(opts.cups), "--bots", str(bots),
@@ -626,6 +629,8 @@ def main(argv=None):
     if unknown:
         p.error("unknown faults: %s (known: %s)" % (", ".join(unknown), ", ".join(FAULTS)))
     root = Path(opts.out or "/tmp/schocken-soak-%d" % os.getpid())
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "results.jsonl").unlink(missing_ok=True)
     games = [Game(n, opts.seed, opts, root) for n in range(opts.first, opts.first + opts.games)]
     results, lock, began = [], threading.Lock(), time.monotonic()
 
