@@ -295,7 +295,7 @@ def test_table_actions_need_the_pin_and_the_right_one_reaches_the_referee():
             assert ok.status == 200, await ok.text()
         assert referee.requests == [("forfeit", 1), ("wait", 0), ("penalty", 2), ("einwuerfeln", 3)]
         broken = await client.post("/action", data=b"{not json", headers={"Content-Type": "application/json"})
-        assert broken.status == 403
+        assert broken.status == 400
     with_client(view, test)
 
 
@@ -412,7 +412,8 @@ def test_watch_follows_a_log_while_it_grows(tmp_path):
 
 def test_play_with_web_takes_the_tables_word_with_the_pin_only(tmp_path, micropython):
     out = tmp_path / "play.out"
-    env = dict(__import__("os").environ, SCHOCKEN_LOG_DIR=str(tmp_path))
+    key_file = tmp_path / "key"
+    env = dict(__import__("os").environ, SCHOCKEN_LOG_DIR=str(tmp_path), SCHOCKEN_WEB_KEY_FILE=str(key_file))
     with open(out, "w") as f:
         # beton: a dropped die costs a Deckel
         argv = ["--lang", "en", "play", "--plain", "--emulate", "3", "--rules", "beton",
@@ -434,11 +435,17 @@ def test_play_with_web_takes_the_tables_word_with_the_pin_only(tmp_path, micropy
                 return e.code
         assert post({"word": "drop 2"}) == 403
         assert post({"pin": "000000" if pin != "000000" else "111111", "word": "drop 2"}) == 403
+        # after a wrong PIN this guest waits a second before his next PIN is even looked at
+        assert post({"pin": pin, "word": "drop 1"}) == 429
+        time.sleep(1.1)
         assert post({"pin": pin, "word": "drop 1"}) == 200
+        # the terminal's QR code carries the key: it acts without a PIN, whatever the limiter says
+        assert post({"key": "x" + key_file.read_text(), "word": "drop 2"}) == 403
+        assert post({"key": key_file.read_text(), "word": "drop 2"}) == 200
         assert proc.wait(180) == 0, out.read_text()
     finally:
         if proc.poll() is None:
             proc.kill()
     log = next(tmp_path.glob("*.jsonl"))
     penalties = [e for e in read_log(log) if e["ev"] == "penalty"]
-    assert [e["seat"] for e in penalties] == [0], out.read_text()[-2000:]
+    assert [e["seat"] for e in penalties] == [0, 1], out.read_text()[-2000:]

@@ -323,7 +323,8 @@ def test_the_pages_table_action_refuses_a_wrong_pin_and_logs_the_right_pins_forf
     # Seat 3 is a person's cup that nobody shakes: after --turn-timeout the table is asked about it (an
     # "absent" event), and has as long again to answer before the wait ends on its own ("by": "timeout").
     out = tmp_path / "play.out"
-    env = dict(os.environ, SCHOCKEN_LOG_DIR=str(tmp_path))
+    key_file = tmp_path / "key"
+    env = dict(os.environ, SCHOCKEN_LOG_DIR=str(tmp_path), SCHOCKEN_WEB_KEY_FILE=str(key_file))
     with open(out, "w") as f:
         argv = ["play", "--plain", "--emulate", "3", "--bots", "2", "--strategy", "fast",
                 "--turn-timeout", "10", "--web", "127.0.0.1:0"]
@@ -348,6 +349,9 @@ def test_the_pages_table_action_refuses_a_wrong_pin_and_logs_the_right_pins_forf
         assert "falsche oder fehlende PIN" in pg.inner_text("#action-result")
         assert not [e for e in read_log(log) if e["ev"] in ("forfeit", "wait")], "a wrong PIN was obeyed"
         pg.fill("#action-pin", pin)
+        pg.click("#action-send")      # at once: after a wrong PIN this guest waits a second
+        pg.wait_for_function("document.querySelector('#action-result').textContent.includes('zu viele')")
+        pg.wait_for_timeout(1100)
         pg.click("#action-send")
         pg.wait_for_selector("#action-result.ok")
         assert "forfeit %d" % (asked["seat"] + 1) in pg.inner_text("#action-result")
@@ -355,6 +359,16 @@ def test_the_pages_table_action_refuses_a_wrong_pin_and_logs_the_right_pins_forf
         logged = [e for e in read_log(log) if e["ev"] == "forfeit"]
         assert logged[0] == shown and shown["seat"] == asked["seat"] and shown["by"] == "table", logged
         pg.close()
+        # the terminal's QR code carries the key: that page asks for no PIN; the key leaves the address bar
+        keyed = page(browser, url + "#k=" + key_file.read_text())
+        keyed.wait_for_selector("#pin-label", state="hidden")
+        keyed.click("#actions summary")
+        assert keyed.evaluate("location.hash") == "" and "QR" in keyed.inner_text("#key-note")
+        keyed.select_option("#action-word", "wait")
+        keyed.fill("#action-seat", "1")
+        keyed.click("#action-send")
+        keyed.wait_for_selector("#action-result.ok")
+        keyed.close()
     finally:
         stop(proc)
         proc.stdin.close()

@@ -51,6 +51,8 @@ TEXTS = {
     "web.page_actions": ("Tisch-Aktionen (PIN)", "Table actions (PIN)"),
     "web.page_seat": ("Platz", "Seat"),
     "web.page_send": ("Senden", "Send"),
+    "web.page_key": ("PIN nicht nötig: per QR-Code vom Terminal",
+                     "no PIN needed: joined by the terminal's QR code"),
     "web.page_drop": ("Würfel fallen gelassen (drop)", "dropped the dice (drop)"),
     "web.page_ein": ("würfelt sich ein (ein)", "throws back in (ein)"),
     "web.page_wait": ("warten (wait)", "wait (wait)"),
@@ -63,6 +65,18 @@ TEXTS = {
     # --- answers of POST /action
     "web.no_pin": ("falsche oder fehlende PIN", "wrong or missing PIN"),
     "web.watch_only": ("nur zum Zuschauen (schocken watch)", "watch only (schocken watch)"),
-    "web.bad_word": ("verstehe {word} nicht: drop N, ein N, wait N oder forfeit N",
-                     "{word} unknown: drop N, ein N, wait N or forfeit N"),
+    "web.bad_word": ("verstehe {word} nicht: drop N, ein N, wait N oder forfeit N (N: ein Platz des Spiels)",
+                     "{word} unknown: drop N, ein N, wait N or forfeit N (N: a seat of the game)"),
+    "web.too_many": ("zu viele falsche PINs: wieder in {seconds} s, oder den QR-Code am Terminal scannen",
+                     "too many wrong PINs: again in {seconds} s, or scan the QR code on the terminal"),
+    "web.bad_origin": ("nur von dieser Seite selbst", "only from this page itself"),
+    "web.bad_type": ("nur als JSON (application/json, UTF-8)", "only as JSON (application/json, UTF-8)"),
+    "web.too_big": ("zu groß", "too large"),
+    "web.slow": ("zu langsam gesendet", "sent too slowly"),
+    "web.bad_body": ("kein JSON-Objekt mit pin, key und word", "not a JSON object of pin, key and word"),
+
+    # --- answers of any request
+    "web.bad_host": ("unbekannter Host", "unknown host"),
+    "web.busy": ("zu viele offene Seiten: gleich wieder", "too many open pages: again in a moment"),
+    "web.failed": ("interner Fehler, die Anfrage ist verworfen", "internal error, the request is dropped"),
 }

@@ -18,17 +18,20 @@ class Hub:
 
     def __init__(self, coach=False):
         self.events = []             # raw events, as in the log
+        self.lines = []              # each event as its JSON text, made once for every browser
         self.state = TableState()
         self.tracker = Tracker()
         self.error = None            # the first event the rules refused: (line, text)
         self.subscribers = set()     # asyncio.Event of each open browser connection
         self._view = None
+        self._view_text = None
         self.version = 0             # the model's version: a new event, or a coach's answer
         self.coach = Coach(on_ready=self._changed) if coach else None
 
     def _changed(self):
         """The model changed without an event (a coach's answer came): every browser gets it again."""
         self._view = None
+        self._view_text = None
         self.version += 1
         for woken in list(self.subscribers):
             woken.set()
@@ -39,8 +42,10 @@ class Hub:
 
     def feed(self, ev):
         """One event (a copy is kept); never raises: an event the state refuses is kept and named."""
-        ev = json.loads(json.dumps(ev))
+        line = _text(ev)
+        ev = json.loads(line)
         self.events.append(ev)
+        self.lines.append(line)
         if self.error is None:
             try:
                 self.state.apply(ev)
@@ -59,11 +64,17 @@ class Hub:
                 self._view["coach"] = self.coach.advice(self.state)
         return self._view
 
+    def view_text(self):
+        """The page's model as JSON text (made once per burst for every browser)."""
+        if self._view_text is None:
+            self._view_text = _text(self.view())
+        return self._view_text
+
     def standings(self):
         return self.state.standings() if self.state.game is not None else None
 
     def log_text(self):
-        return "".join(json.dumps(ev, ensure_ascii=False, separators=(",", ":")) + "\n" for ev in self.events)
+        return "".join(line + "\n" for line in self.lines)
 
     # --- a log file --------------------------------------------------------------------------------------
     def read_lines(self, path, offset):
@@ -101,3 +112,7 @@ class Hub:
         while True:
             offset = self.read_lines(path, offset)
             await asyncio.sleep(FOLLOW_S)
+
+
+def _text(data):
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))

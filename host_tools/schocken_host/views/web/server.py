@@ -1,7 +1,8 @@
 """The live web view's server (aiohttp, in the game's own event loop): the page and its assets, the game as
 Server-Sent Events (every event in log order with its line number as id, then the page's model; a browser that
 comes back with Last-Event-ID gets what it missed), the log, the Python sources the in-browser check runs, a
-QR code of the page, and the table's actions behind a PIN (docs/web.md).
+QR code of the page, and the table's actions behind a PIN or the key in the terminal's QR code; guard.py holds
+every request and connection of a guest within bounds (docs/web.md, "Threat model").
 
 ``WebView`` is the view the referee talks to (``note``, ``update``) and owns the server; ``Both`` puts it
 beside the terminal's view, so that nothing the web view does can reach the referee. The server lives as long
@@ -11,19 +12,24 @@ then still gets the standings, and closes when the event loop ends (the host exi
 import asyncio
 import hmac
 import io
-import json
+import logging
 import mimetypes
+import os
 import secrets
-import socket
+import time
 from pathlib import Path
 
 import segno
 from aiohttp import web
 
-from schocken_host.errors import CommandError
-from schocken_host.i18n import LANGS, TEXTS, os_reason, tr
+from schocken_host.i18n import LANGS, TEXTS, tr
 from schocken_host.views.web import check
+from schocken_host.views.web.guard import (
+    HEADER_S, MAX_CONNECTIONS, MAX_SUBSCRIBERS, PIN_FORMAT, SUBSCRIBERS_PER_ADDRESS, Connections, PinLimiter,
+    Pieces, Refused, action_body, check_origin, client_of, host_allowed, refusal_response, security_headers,
+    word_of)
 from schocken_host.views.web.hub import Hub
+from schocken_host.views.web.listening import bind, is_ip, lan_address, raise_open_files
 
 # MicroPython's WebAssembly port: a browser runs a module only with a JavaScript type, wasm only as wasm.
 mimetypes.add_type("text/javascript", ".mjs")
@@ -32,38 +38,19 @@ mimetypes.add_type("application/wasm", ".wasm")
 HERE = Path(__file__).resolve().parent
 STATIC = HERE / "static"
 KEEPALIVE_S = 15.0                     # a comment line this often keeps proxies and phones from hanging up
-WRITE_S = 10.0                         # a browser that takes longer to take a write is let go
-WRONG_PIN_S = 0.5                      # each wrong PIN costs this long: no guessing a PIN in a minute
 FLUSH_S = 2.0                          # at the end of a game, how long the browsers get to catch up
-WORDS = {"drop": "penalty", "ein": "einwuerfeln", "wait": "wait", "forfeit": "forfeit"}
 PHASES = ("setup", "throw_off", "half1", "half2", "final", "over")
-def lan_address():
-    """The address other machines on the network reach this one at (no packet is sent)."""
-    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    try:
-        s.connect(("10.255.255.255", 1))
-        return s.getsockname()[0]
-    except OSError:
-        return "127.0.0.1"
-    finally:
-        s.close()
+KEY_FILE = "SCHOCKEN_WEB_KEY_FILE"     # tests and benches read the page's key from this file
 
-
-def bind(address):
-    """A listening socket on ``address`` (host, port) from --web; CommandError when it cannot be had."""
-    host, port = address
-    text = "%s:%d" % (host, port) if host else str(port)
-    try:
-        if host:
-            family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
-            return socket.create_server((host, port), family=family)
-        return socket.create_server(("0.0.0.0", port))
-    except (OSError, UnicodeError) as e:
-        raise CommandError("web.bind", address=text, error=os_reason(e) if isinstance(e, OSError) else e)
+# aiohttp logs a request it could not handle with its traceback; a guest's bad request must not reach the
+# terminal (every handler's failure is answered in one line by the guard's middleware).
+for _name in ("aiohttp.server", "aiohttp.web", "aiohttp.access"):
+    logging.getLogger(_name).addHandler(logging.NullHandler())
+    logging.getLogger(_name).propagate = False
 
 
 class WebView:
-    """The web view of one game: its server, its Hub, its PIN (None: watch only)."""
+    """The web view of one game: its server, its Hub, its PIN and key (None: watch only)."""
 
     def __init__(self, address, lang="de", actions=True, coach=False):
         self.lang = lang if lang in LANGS else "de"
@@ -76,13 +63,26 @@ class WebView:
             shown = lan_address()
         self.url = "http://%s:%d/" % (shown, port)
         self.port = port
+        given = address[0].lower().rstrip(".")
+        self.names = {"localhost"} | ({given} if given and not is_ip(given) else set())
         self.pin = "%06d" % secrets.randbelow(10 ** 6) if actions else None
+        # The key goes in the terminal's QR code only: a phone that scans it acts without typing the PIN,
+        # and 128 bits need no limiter (the page's own QR code is public and carries none).
+        self.key = secrets.token_urlsafe(16) if actions else None
+        if self.key and os.environ.get(KEY_FILE):
+            Path(os.environ[KEY_FILE]).write_text(self.key, encoding="utf-8")
+        self.limiter = PinLimiter(time.monotonic)
         self.hub = Hub(coach)
         self.referee = None            # who takes the table's actions (Referee.request)
         self.runner = None
+        self.server = None
+        self.connections = None
         self.closing = False
         self.sent = {}                 # subscriber -> id of the last event sent to it
+        self.watchers = {}             # subscriber -> its client (guard.client_of)
         self.serving = None            # after finish: the task that closes the server when the loop ends
+        self.failures = 0              # handlers that failed (answered 500 in one line)
+        self._qr_svg = {}
 
     # --- the view the referee talks to -----------------------------------------------------------------
     def note(self, text):
@@ -108,19 +108,24 @@ class WebView:
         lines.append(tr(lang, "web.pin", pin=self.pin) if self.pin else tr(lang, "web.read_only"))
         return "\n".join(lines)
 
+    def join_url(self):
+        """The address in the terminal's QR code: the page, with the key for table actions after the #
+        (a fragment never leaves the phone: the server, its log and a proxy never see it)."""
+        return self.url + ("#k=" + self.key if self.key else "")
+
     def qr_text(self, border=2):
-        """The page's QR code as text for a terminal: two rows of modules per line in half blocks (it reads
-        right on a dark or light background: segno draws both colours)."""
+        """The terminal's QR code (``join_url``) as text: two rows of modules per line in half blocks (it
+        reads right on a dark or light background: segno draws both colours)."""
         qr = io.StringIO()
-        segno.make(self.url, error="m").terminal(out=qr, compact=True, border=border)
+        segno.make(self.join_url(), error="m").terminal(out=qr, compact=True, border=border)
         return qr.getvalue().rstrip("\n")
 
     def join_info(self):
         """What the terminal shows for the whole game to let people join (plain data, no server object):
         ``url`` the address to type, ``urls`` every address it answers at that a person may need (the
         network's first, this machine's own when it listens on every address), ``pin`` the table actions'
-        PIN (None: watch only), ``qr`` the QR code of ``url`` as text (``qr_text``), ``qr_url`` the same code
-        as an SVG on the page."""
+        PIN (None: watch only), ``qr`` the terminal's QR code as text (``qr_text``: with the key),
+        ``qr_url`` the page's public QR code (no key) as an SVG."""
         urls = [self.url]
         host = self.sock.getsockname()[0] if self.sock is not None else ""
         if host in ("0.0.0.0", "::"):
@@ -130,7 +135,8 @@ class WebView:
 
     # --- the server ------------------------------------------------------------------------------------
     def app(self):
-        app = web.Application(client_max_size=64 * 1024)
+        app = web.Application(client_max_size=64 * 1024, middlewares=[self._guard()])
+        app.on_response_prepare.append(security_headers)
         app.router.add_get("/", self.index)
         app.router.add_get("/texts.json", self.texts)
         app.router.add_get("/page.json", self.page)
@@ -148,10 +154,45 @@ class WebView:
         app.router.add_static("/check/", check.CHECK_DIR)
         return app
 
+    def _guard(self):
+        """Every request: its Host checked, counted as its connection's work (an idle connection may be
+        closed to make room, a busy one not), and whatever goes wrong answered in one line, never a
+        traceback."""
+        @web.middleware
+        async def guard(request, handler):
+            gate = self.connections.of(request) if self.connections is not None else None
+            if gate is not None:
+                gate.busy += 1
+            lang = request.query.get("lang", self.lang)
+            try:
+                local = request.transport.get_extra_info("sockname") if request.transport else None
+                local = local or ("", self.port)
+                if not host_allowed(request.headers.get("Host"), local[0], local[1], self.names):
+                    raise Refused(421, "web.bad_host")
+                return await handler(request)
+            except Refused as refused:
+                return refusal_response(refused, tr(lang, refused.key, **refused.fields))
+            except (web.HTTPException, asyncio.CancelledError):
+                raise
+            except (ConnectionError, TimeoutError):
+                if request.transport is not None:
+                    request.transport.abort()    # a client that stopped reading: its buffers go with it
+                raise web.HTTPRequestTimeout() from None
+            except Exception:  # noqa: BLE001 - a guest's request must never print a traceback
+                self.failures += 1
+                return refusal_response(Refused(500, "web.failed"), tr(lang, "web.failed"))
+            finally:
+                if gate is not None:
+                    gate.busy -= 1
+        return guard
+
     async def start(self):
-        self.runner = web.AppRunner(self.app(), handle_signals=False, access_log=None, shutdown_timeout=1.0)
+        total = min(MAX_CONNECTIONS, raise_open_files() // 2)
+        self.runner = web.AppRunner(self.app(), handle_signals=False, access_log=None, shutdown_timeout=1.0,
+                                    keepalive_timeout=HEADER_S, max_line_size=4096, max_field_size=4096)
         await self.runner.setup()
-        await web.SockSite(self.runner, self.sock).start()
+        self.connections = Connections(self.runner.server, total=total)
+        self.server = await asyncio.get_running_loop().create_server(self.connections, sock=self.sock)
 
     async def finish(self, flush=FLUSH_S):
         """The game has ended (or stopped): every open browser gets the last events (at most ``flush``
@@ -180,12 +221,17 @@ class WebView:
         self.closing = True
         for woken in list(self.hub.subscribers):
             woken.set()
+        if self.server is not None:
+            self.server.close()
+            self.server = None
         if self.runner is not None:
             try:
                 await asyncio.wait_for(self.runner.cleanup(), 5.0)
             except (asyncio.TimeoutError, OSError):
                 pass
             self.runner = None
+        if self.connections is not None:
+            self.connections.close_all()
 
     # --- handlers --------------------------------------------------------------------------------------
     async def index(self, request):
@@ -206,17 +252,29 @@ class WebView:
         return web.json_response({"actions": self.pin is not None}, headers={"Cache-Control": "no-cache"})
 
     async def state_json(self, request):
-        return web.json_response({"view": self.hub.view(), "events": len(self.hub.events)})
+        n, view = len(self.hub.events), self.hub.view_text()
+        return await self._stream(request, "application/json", ['{"view":', view, ',"events":%d}' % n])
 
     async def log(self, request):
-        return web.Response(text=self.hub.log_text(), content_type="application/x-ndjson",
-                            headers={"Cache-Control": "no-cache"})
+        lines = self.hub.lines[:]
+        return await self._stream(request, "application/x-ndjson", (line + "\n" for line in lines))
+
+    async def _stream(self, request, content_type, parts):
+        """A response written in pieces (guard.Pieces): a client that does not read holds little here."""
+        resp = web.StreamResponse(headers={"Content-Type": content_type, "Cache-Control": "no-cache"})
+        await resp.prepare(request)
+        await Pieces(resp, self.connections.of(request) if self.connections else None).send(parts)
+        await resp.write_eof()
+        return resp
 
     async def qr(self, request):
-        url = self.url + ("?lang=en" if request.query.get("lang") == "en" else "")
-        out = io.BytesIO()
-        segno.make(url, error="m").save(out, kind="svg", scale=8, border=2, xmldecl=False)
-        return web.Response(body=out.getvalue(), content_type="image/svg+xml")
+        lang = "en" if request.query.get("lang") == "en" else "de"
+        if lang not in self._qr_svg:
+            out = io.BytesIO()
+            segno.make(self.url + ("?lang=en" if lang == "en" else ""), error="m").save(
+                out, kind="svg", scale=8, border=2, xmldecl=False)
+            self._qr_svg[lang] = out.getvalue()
+        return web.Response(body=self._qr_svg[lang], content_type="image/svg+xml")
 
     async def py_index(self, request):
         return web.json_response(sorted(check.py_files()))
@@ -229,35 +287,45 @@ class WebView:
                             charset="utf-8")
 
     async def action(self, request):
-        lang = request.query.get("lang", "de")
-        try:
-            body = await request.json()
-            if not isinstance(body, dict):
-                raise ValueError("not an object")
-        except ValueError:
-            body = {}
+        """A table word from the page: only as JSON from the page's own origin, with the key of the
+        terminal's QR code or the PIN (limited: guard.PinLimiter); Refused in one line otherwise."""
         if self.pin is None:
-            return _refuse(403, tr(lang, "web.watch_only"))
-        if not hmac.compare_digest(str(body.get("pin", "")).encode(), self.pin.encode()):
-            await asyncio.sleep(WRONG_PIN_S)
-            return _refuse(403, tr(lang, "web.no_pin"))
-        word = " ".join(str(body.get("word", "")).split())
-        words = word.split()
-        if len(words) != 2 or words[0] not in WORDS or not words[1].isdigit() or int(words[1]) < 1:
-            return _refuse(400, tr(lang, "web.bad_word", word=repr(word[:40])))
-        try:
-            taken = self.request(WORDS[words[0]], int(words[1]) - 1)
-        except Exception as e:  # noqa: BLE001 - the table's word must not take the server down
-            return _refuse(500, "%s: %s" % (type(e).__name__, e))
-        if not taken:
-            return _refuse(409, tr(lang, "web.watch_only"))
-        return web.json_response({"ok": True, "word": word})
+            raise Refused(403, "web.watch_only")
+        check_origin(request)
+        body = await action_body(request)
+        what, seat = word_of(body.get("word"), len(self.hub.state.players) or 99)
+        self._check_credentials(body, client_of(request.remote))
+        if not self.request(what, seat):
+            raise Refused(409, "web.watch_only")
+        return web.json_response({"ok": True, "word": body["word"].strip(" ")})
+
+    def _check_credentials(self, body, client):
+        """The key is checked whenever it is sent; a PIN only when the limiter lets this client try one
+        now. No await between the check and the count: parallel guesses cannot overdraw the budget."""
+        key, pin = body.get("key"), body.get("pin")
+        if isinstance(key, str) and key and hmac.compare_digest(key.encode(), self.key.encode()):
+            return
+        if not isinstance(pin, str) or not PIN_FORMAT.fullmatch(pin):
+            raise Refused(403, "web.no_pin")
+        wait = self.limiter.wait_s(client)
+        if wait > 0:
+            raise Refused(429, "web.too_many", retry_after=wait, seconds=int(wait + 0.999))
+        if not hmac.compare_digest(pin.encode(), self.pin.encode()):
+            self.limiter.wrong(client)
+            raise Refused(403, "web.no_pin")
+        self.limiter.right(client)
 
     async def events(self, request):
         """Server-Sent Events: after a Last-Event-ID (header, or ?last=N) the events past it, else all of
         them; then the model; then each new burst the same way. ?game=ID: a browser that saw another game (or
-        more events than there are: another log) is told to reset and gets everything."""
+        more events than there are: another log) is told to reset and gets everything. Open pages are
+        capped per client and overall; a page that does not take a write in time is let go."""
         hub = self.hub
+        client = client_of(request.remote)
+        if len(self.sent) >= MAX_SUBSCRIBERS:
+            raise Refused(503, "web.busy", retry_after=5)
+        if sum(1 for c in self.watchers.values() if c == client) >= SUBSCRIBERS_PER_ADDRESS:
+            raise Refused(429, "web.busy", retry_after=5)
         try:
             last = int(request.headers.get("Last-Event-ID") or request.query.get("last") or 0)
         except ValueError:
@@ -266,49 +334,47 @@ class WebView:
         resp = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache",
                                            "X-Accel-Buffering": "no"})
         await resp.prepare(request)
+        pieces = Pieces(resp, self.connections.of(request) if self.connections else None)
         woken = asyncio.Event()
         hub.subscribers.add(woken)
         self.sent[woken] = last
+        self.watchers[woken] = client
         try:
             head = "retry: 1000\n\n"
             if last < 0 or last > len(hub.events) or (game and hub.game_id and game != hub.game_id):
                 head += "event: reset\ndata: {}\n\n"
                 last = 0
-            await _write(resp, head)
+            await pieces.send([head])
             first, version = True, None
             while not self.closing:
                 woken.clear()
                 n, now = len(hub.events), hub.version   # before the write: what changes during it comes next
                 if n > last or first or version != now:
-                    chunk = [_message("ev", hub.events[i], i + 1) for i in range(last, n)]
-                    chunk.append(_message("view", hub.view()))
-                    await _write(resp, "".join(chunk))
+                    await pieces.send(_burst(hub, last, n))
                     last, first, version = n, False, now
                     self.sent[woken] = n
                 try:
                     await asyncio.wait_for(woken.wait(), KEEPALIVE_S)
                 except asyncio.TimeoutError:
-                    await _write(resp, ": ping\n\n")
-        except (ConnectionError, asyncio.TimeoutError, RuntimeError):
+                    await pieces.send([": ping\n\n"])
+        except (ConnectionError, RuntimeError):
             pass                       # the browser went away; it comes back with its Last-Event-ID
+        except TimeoutError:
+            if request.transport is not None:
+                request.transport.abort()   # it took no write in time: its buffers go with it
         finally:
             hub.subscribers.discard(woken)
             self.sent.pop(woken, None)
+            self.watchers.pop(woken, None)
         return resp
 
 
-def _message(kind, data, ident=None):
-    head = "id: %d\n" % ident if ident is not None else ""
-    return "%sevent: %s\ndata: %s\n\n" % (head, kind, json.dumps(data, ensure_ascii=False,
-                                                                   separators=(",", ":")))
-
-
-async def _write(resp, text):
-    await asyncio.wait_for(resp.write(text.encode("utf-8")), WRITE_S)
-
-
-def _refuse(status, why):
-    return web.json_response({"ok": False, "error": why}, status=status)
+def _burst(hub, first, end):
+    """The SSE messages of events ``first`` to ``end`` (ids from 1), then the model as of now."""
+    view = hub.view_text()
+    for i in range(first, end):
+        yield "id: %d\nevent: ev\ndata: %s\n\n" % (i + 1, hub.lines[i])
+    yield "event: view\ndata: %s\n\n" % view
 
 
 class Both:

@@ -10,6 +10,16 @@ let view = null;
 let gameId = null;
 let source = null;
 
+// The terminal's QR code carries the table's key after the # (the page's own QR code does not): kept for this
+// tab only and taken out of the address bar, so a shared link or a photo of the screen does not carry it.
+const KEY_STORE = "schocken-key";
+const hashKey = new URLSearchParams(location.hash.slice(1)).get("k");
+if (hashKey) {
+  sessionStorage.setItem(KEY_STORE, hashKey);
+  history.replaceState(null, "", location.pathname + location.search);
+}
+let tableKey = sessionStorage.getItem(KEY_STORE);
+
 window.schocken = {
   events,                                   // every event so far, in log order (events[i] is line i + 1)
   onEvent(cb) { listeners.push(cb); },      // cb(event, id) for each new event
@@ -202,8 +212,14 @@ async function sendAction(e) {
   const out = $("action-result");
   try {
     const r = await fetch(`/action?lang=${lang}`, {method: "POST", headers: {"Content-Type": "application/json"},
-      body: JSON.stringify({pin: $("action-pin").value, word})});
+      body: JSON.stringify(tableKey ? {key: tableKey, word} : {pin: $("action-pin").value, word})});
     const answer = await r.json();
+    if (tableKey && r.status === 403) {         // a key of an earlier game: the PIN again
+      sessionStorage.removeItem(KEY_STORE);
+      tableKey = null;
+      $("pin-label").hidden = false;
+      $("key-note").textContent = "";
+    }
     out.textContent = answer.ok ? t("sent", {word}) : t("refused", {why: answer.error});
     out.className = answer.ok ? "ok" : "refused";
   } catch (err) {
@@ -246,6 +262,7 @@ async function main() {
   $("actions-title").textContent = t("actions");
   $("seat-label").textContent = t("seat");
   $("action-send").textContent = t("send");
+  if (tableKey) { $("pin-label").hidden = true; $("key-note").textContent = t("key"); }
   for (const w of ["drop", "ein", "wait", "forfeit"]) $("opt-" + w).textContent = t(w);
   $("action-form").addEventListener("submit", sendAction);
   $("turn").textContent = t("waiting");
