@@ -4,6 +4,7 @@ parsing, and the real `schocken watch` / `schocken play --web` as subprocesses o
 
 import asyncio
 import json
+import os
 import re
 import socket
 import subprocess
@@ -386,6 +387,51 @@ def wait_for(fn, timeout=30, what="condition"):
             pass
         time.sleep(0.1)
     raise AssertionError("timed out waiting for %s" % what)
+
+
+def listening(pid):
+    """The TCP sockets process ``pid`` listens on (its event loop's own socket pair is no TCP socket)."""
+    inodes = set()
+    for fd in Path("/proc/%d/fd" % pid).iterdir():
+        try:
+            target = os.readlink(fd)
+        except OSError:
+            continue                  # a file it closed meanwhile (the log, read and closed)
+        if target.startswith("socket:["):
+            inodes.add(target[len("socket:["):-1])
+    found = []
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        for row in Path(table).read_text().splitlines()[1:]:
+            fields = row.split()
+            if fields[3] == "0A" and fields[9] in inodes:
+                found.append(fields[1])
+    return found
+
+
+def test_watch_without_web_follows_the_log_in_the_terminal_and_listens_on_nothing(tmp_path):
+    log = tmp_path / "game.jsonl"
+    raw = GAME.read_text(encoding="utf-8").splitlines(keepends=True)
+    log.write_text("".join(raw[:100]), encoding="utf-8")
+    out = tmp_path / "watch.out"
+    with open(out, "w") as f:
+        proc = subprocess.Popen(SCHOCKEN + ["--lang", "en", "watch", str(log)], stdout=f,
+                                stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, cwd=ROOT)
+    try:
+        wait_for(lambda: "Round" in out.read_text(), what="the first lines")
+        assert not listening(proc.pid), "watch without --web listens"
+        assert proc.poll() is None, out.read_text()         # the game is not over: it follows
+        with open(log, "a", encoding="utf-8") as f:
+            f.write("".join(raw[100:]))
+        assert proc.wait(30) == 0, out.read_text()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    text = out.read_text()
+    assert "http" not in text and "PIN" not in text
+    assert text.rstrip().endswith("Game over: Bot 4 lost."), text[-500:]
+    coach = subprocess.run(SCHOCKEN + ["--lang", "en", "watch", str(log), "--coach"], capture_output=True,
+                           text=True, cwd=ROOT, timeout=60)
+    assert coach.returncode == 2 and coach.stderr.strip().endswith("only together with --web"), coach.stderr
 
 
 def test_watch_follows_a_log_while_it_grows(tmp_path):

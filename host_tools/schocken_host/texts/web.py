@@ -11,6 +11,8 @@ TEXTS = {
                  "--web {address}: address not available ({error})"),
     "web.watch_no_log": ("{path}: Spielprotokoll gibt es nicht", "{path}: no such game log"),
     "web.watching": ("Verfolge {path} (Strg-C beendet)", "Following {path} (Ctrl-C ends)"),
+    "web.coach_needs_web": ("--coach zeigt sich auf der Seite: nur zusammen mit --web",
+                            "--coach shows on the page: only together with --web"),
     "web.bad_line": ("{path}: Zeile {line}: {error}", "{path}: line {line}: {error}"),
 
     # --- the page (views/web/static/app.js)

@@ -16,7 +16,7 @@ FOLLOW_S = 0.2          # how often a followed log is looked at
 class Hub:
     """``coach``: the model gets a "coach" field (table/coach.py), the answer for the seat on turn."""
 
-    def __init__(self, coach=False):
+    def __init__(self, coach=False, on_event=None):
         self.events = []             # raw events, as in the log
         self.lines = []              # each event as its JSON text, made once for every browser
         self.state = TableState()
@@ -27,6 +27,7 @@ class Hub:
         self._view_text = None
         self.version = 0             # the model's version: a new event, or a coach's answer
         self.coach = Coach(on_ready=self._changed) if coach else None
+        self.on_event = on_event     # (state, ev) after each event the state took: `watch` in a terminal
 
     def _changed(self):
         """The model changed without an event (a coach's answer came): every browser gets it again."""
@@ -52,6 +53,9 @@ class Hub:
                 self.tracker.update(self.state, ev)
             except (LogError, KeyError, TypeError, ValueError, IndexError) as e:
                 self.error = (len(self.events), str(e))
+            else:
+                if self.on_event is not None:
+                    self.on_event(self.state, ev)
         self._changed()
 
     def view(self):
