@@ -273,3 +273,27 @@ def test_a_page_that_does_not_read_is_let_go_and_holds_little_meanwhile(monkeypa
         assert not view.sent, "the page that does not read is still served"
         sock.close()
     run_server(test, monkeypatch, WRITE_S=1.0)
+
+
+def test_at_the_cap_of_open_pages_a_guest_with_none_takes_the_place_of_one_who_holds_many(monkeypatch):
+    async def open_page(view, address):
+        reader, writer = await connect(view, address)
+        writer.write(b"GET /events HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n\r\n" % view.port)
+        return reader, writer, (await asyncio.wait_for(reader.readline(), 5)).split(b" ")[1]
+
+    async def test(view):
+        hog = [await open_page(view, "127.0.7.1") for _ in range(3)]
+        other = await open_page(view, "127.0.7.2")
+        assert [h[2] for h in hog] + [other[2]] == [b"200"] * 4
+        tv = await open_page(view, "127.0.7.3")          # the cap is full: the hog's oldest page makes room
+        assert tv[2] == b"200"
+        assert await asyncio.wait_for(hog[0][0].read(), 5) is not None
+        assert hog[0][0].at_eof()
+        assert len(view.pages) == 4
+        # a guest with one page does not push out another guest with one: 503
+        _, _, status = await open_page(view, "127.0.7.4")
+        _, _, again = await open_page(view, "127.0.7.2")
+        assert (status, again) == (b"200", b"503")
+        for reader, writer, _ in hog + [other, tv]:
+            writer.close()
+    run_server(test, monkeypatch, MAX_SUBSCRIBERS=4)

@@ -307,6 +307,42 @@ class Gate(asyncio.Protocol):
             self.transport.abort()
 
 
+class Pages:
+    """The open pages (Server-Sent Events streams) by client: SUBSCRIBERS_PER_ADDRESS per client; at the
+    overall cap, a client with fewer pages takes the place of the oldest page of the client with the most
+    (a guest holding many streams loses one to a TV that has none), else 503."""
+
+    def __init__(self):
+        self.open = {}            # the stream's asyncio.Event -> (client, transport), oldest first
+
+    def __contains__(self, woken):
+        return woken in self.open
+
+    def __len__(self):
+        return len(self.open)
+
+    def admit(self, woken, client, transport):
+        counts = collections.Counter(c for c, _ in self.open.values())
+        if counts[client] >= SUBSCRIBERS_PER_ADDRESS:
+            raise Refused(429, "web.busy", retry_after=5)
+        if len(self.open) >= MAX_SUBSCRIBERS:
+            most, n = counts.most_common(1)[0]
+            if n <= counts[client] + 1:
+                raise Refused(503, "web.busy", retry_after=5)
+            self.let_go(next(w for w, (c, _) in self.open.items() if c == most))
+        self.open[woken] = (client, transport)
+
+    def let_go(self, woken):
+        """End a page's stream: its loop sees it gone when woken, its connection is aborted now."""
+        client, transport = self.open.pop(woken, (None, None))
+        woken.set()
+        if transport is not None:
+            transport.abort()
+
+    def drop(self, woken):
+        self.open.pop(woken, None)
+
+
 class Pieces:
     """Writes a response in pieces of about PIECE bytes; each waits until the last has left the process
     (at most WRITE_S), so a client that does not read holds at most a piece here and is then let go."""

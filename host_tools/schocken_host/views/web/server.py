@@ -25,9 +25,8 @@ from aiohttp import web
 from schocken_host.i18n import LANGS, TEXTS, tr
 from schocken_host.views.web import check
 from schocken_host.views.web.guard import (
-    HEADER_S, MAX_CONNECTIONS, MAX_SUBSCRIBERS, PIN_FORMAT, SUBSCRIBERS_PER_ADDRESS, Connections, PinLimiter,
-    Pieces, Refused, action_body, check_origin, client_of, host_allowed, refusal_response, security_headers,
-    word_of)
+    HEADER_S, MAX_CONNECTIONS, PIN_FORMAT, Connections, Pages, PinLimiter, Pieces, Refused, action_body,
+    check_origin, client_of, host_allowed, refusal_response, security_headers, word_of)
 from schocken_host.views.web.hub import Hub
 from schocken_host.views.web.listening import bind, is_ip, lan_address, raise_open_files
 
@@ -79,7 +78,7 @@ class WebView:
         self.connections = None
         self.closing = False
         self.sent = {}                 # subscriber -> id of the last event sent to it
-        self.watchers = {}             # subscriber -> its client (guard.client_of)
+        self.pages = Pages()           # the open pages by client, capped
         self.serving = None            # after finish: the task that closes the server when the loop ends
         self.failures = 0              # handlers that failed (answered 500 in one line)
         self._qr_svg = {}
@@ -321,11 +320,8 @@ class WebView:
         more events than there are: another log) is told to reset and gets everything. Open pages are
         capped per client and overall; a page that does not take a write in time is let go."""
         hub = self.hub
-        client = client_of(request.remote)
-        if len(self.sent) >= MAX_SUBSCRIBERS:
-            raise Refused(503, "web.busy", retry_after=5)
-        if sum(1 for c in self.watchers.values() if c == client) >= SUBSCRIBERS_PER_ADDRESS:
-            raise Refused(429, "web.busy", retry_after=5)
+        woken = asyncio.Event()
+        self.pages.admit(woken, client_of(request.remote), request.transport)
         try:
             last = int(request.headers.get("Last-Event-ID") or request.query.get("last") or 0)
         except ValueError:
@@ -333,12 +329,14 @@ class WebView:
         game = request.query.get("game")
         resp = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache",
                                            "X-Accel-Buffering": "no"})
-        await resp.prepare(request)
+        try:
+            await resp.prepare(request)
+        except BaseException:
+            self.pages.drop(woken)
+            raise
         pieces = Pieces(resp, self.connections.of(request) if self.connections else None)
-        woken = asyncio.Event()
         hub.subscribers.add(woken)
         self.sent[woken] = last
-        self.watchers[woken] = client
         try:
             head = "retry: 1000\n\n"
             if last < 0 or last > len(hub.events) or (game and hub.game_id and game != hub.game_id):
@@ -346,7 +344,7 @@ class WebView:
                 last = 0
             await pieces.send([head])
             first, version = True, None
-            while not self.closing:
+            while not self.closing and woken in self.pages:
                 woken.clear()
                 n, now = len(hub.events), hub.version   # before the write: what changes during it comes next
                 if n > last or first or version != now:
@@ -365,7 +363,7 @@ class WebView:
         finally:
             hub.subscribers.discard(woken)
             self.sent.pop(woken, None)
-            self.watchers.pop(woken, None)
+            self.pages.drop(woken)
         return resp
 
 
