@@ -53,3 +53,16 @@ def raise_open_files():
         return soft
     except (ImportError, ValueError, OSError):
         return 1024
+
+
+def own_names(given):
+    """The host names the server answers to besides the address a client connected to: localhost, this
+    machine's name (and its mDNS .local name, as a phone may type it), and the name given to --web."""
+    names = {"localhost"}
+    machine = socket.gethostname().lower().rstrip(".")
+    if machine:
+        names |= {machine, machine.split(".")[0] + ".local"}
+    given = given.lower().rstrip(".")
+    if given and not is_ip(given):
+        names.add(given)
+    return names

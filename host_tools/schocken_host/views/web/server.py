@@ -28,7 +28,7 @@ from schocken_host.views.web.guard import (
     HEADER_S, MAX_CONNECTIONS, PIN_FORMAT, Connections, Pages, PinLimiter, Pieces, Refused, action_body,
     check_origin, client_of, host_allowed, refusal_response, security_headers, word_of)
 from schocken_host.views.web.hub import Hub
-from schocken_host.views.web.listening import bind, is_ip, lan_address, raise_open_files
+from schocken_host.views.web.listening import bind, lan_address, own_names, raise_open_files
 
 # MicroPython's WebAssembly port: a browser runs a module only with a JavaScript type, wasm only as wasm.
 mimetypes.add_type("text/javascript", ".mjs")
@@ -62,8 +62,7 @@ class WebView:
             shown = lan_address()
         self.url = "http://%s:%d/" % (shown, port)
         self.port = port
-        given = address[0].lower().rstrip(".")
-        self.names = {"localhost"} | ({given} if given and not is_ip(given) else set())
+        self.names = own_names(address[0])
         self.pin = "%06d" % secrets.randbelow(10 ** 6) if actions else None
         # The key goes in the terminal's QR code only: a phone that scans it acts without typing the PIN,
         # and 128 bits need no limiter (the page's own QR code is public and carries none).
