@@ -495,3 +495,18 @@ def test_play_with_web_takes_the_tables_word_with_the_pin_only(tmp_path, micropy
     log = next(tmp_path.glob("*.jsonl"))
     penalties = [e for e in read_log(log) if e["ev"] == "penalty"]
     assert [e["seat"] for e in penalties] == [0, 1], out.read_text()[-2000:]
+
+
+def test_the_terminals_qr_code_carries_the_key_and_still_fits_80x24():
+    view = WebView(("127.0.0.1", 0))
+    try:
+        view.url = "http://192.168.178.123:65535/"        # the longest address a LAN gives
+        assert view.join_url() == view.url + "#k=" + view.key and len(view.key) >= 22   # 128 bits
+        lines = view.qr_text().splitlines()
+        assert len(lines) <= 17 and max(len(line) for line in lines) <= 37, (len(lines), len(lines[0]))
+        assert view.join_info()["qr_url"] == view.url + "qr.svg"      # the page's own code: no key
+        watch = WebView(("127.0.0.1", 0), actions=False)
+        assert watch.key is None and watch.join_url() == watch.url
+        watch.sock.close()
+    finally:
+        view.sock.close()

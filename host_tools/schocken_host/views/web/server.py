@@ -113,9 +113,10 @@ class WebView:
 
     def qr_text(self, border=2):
         """The terminal's QR code (``join_url``) as text: two rows of modules per line in half blocks (it
-        reads right on a dark or light background: segno draws both colours)."""
+        reads right on a dark or light background: segno draws both colours). Error level L keeps the code
+        with the key as small as the page's plain address at M: 17 lines, within 80x24 with its labels."""
         qr = io.StringIO()
-        segno.make(self.join_url(), error="m").terminal(out=qr, compact=True, border=border)
+        segno.make(self.join_url(), error="l").terminal(out=qr, compact=True, border=border)
         return qr.getvalue().rstrip("\n")
 
     def join_info(self):
