@@ -65,8 +65,9 @@ class WebView:
         self.names = own_names(address[0])
         self.pin = "%06d" % secrets.randbelow(10 ** 6) if actions else None
         # The key goes in the terminal's QR code only: a phone that scans it acts without typing the PIN,
-        # and 128 bits need no limiter (the page's own QR code is public and carries none).
-        self.key = secrets.token_urlsafe(16) if actions else None
+        # and 120 bits need no limiter (the page's own QR code is public and carries none). 15 bytes keep the
+        # code at version 3 (17 lines) for the longest LAN address.
+        self.key = secrets.token_urlsafe(15) if actions else None
         if self.key and os.environ.get(KEY_FILE):
             Path(os.environ[KEY_FILE]).write_text(self.key, encoding="utf-8")
         self.limiter = PinLimiter(time.monotonic)
