@@ -14,13 +14,13 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from aiohttp.test_utils import TestClient, TestServer
 
 from schocken_host.commands.replay import replay
 from schocken_host.views.web.hub import Hub
 from schocken_host.views.web.server import Both, WebView
 
 from kits import scorekit
+from kits.webkit import with_client
 from kits.tablekit import ROOT, SCHOCKEN, read_log, schocken
 
 GAME = ROOT / "tests" / "data" / "web_game.jsonl"
@@ -36,17 +36,6 @@ class FakeReferee:
 
     def request(self, what, seat):
         self.requests.append((what, seat))
-
-
-def with_client(view, test):
-    """Run ``await test(client)`` against ``view``'s app in aiohttp's test server."""
-    async def main():
-        async with TestClient(TestServer(view.app())) as client:
-            return await test(client)
-    try:
-        return asyncio.run(main())
-    finally:
-        view.sock.close()
 
 
 def loaded_view(actions=True, path=GAME):

@@ -8,12 +8,12 @@ import json
 import socket
 
 import pytest
-from aiohttp.test_utils import TestClient, TestServer
 
 from schocken_host.views.web import guard, server
 from schocken_host.views.web.guard import PinLimiter, Refused, host_allowed, word_of
 from schocken_host.views.web.server import WebView
 
+from kits.webkit import with_client
 from kits.tablekit import ROOT
 
 GAME = ROOT / "tests" / "data" / "web_game.jsonl"
@@ -112,16 +112,6 @@ def test_the_host_header_names_this_server(header, local, port, answer):
 
 
 # --- malformed and cross-site actions, through aiohttp's test client ----------------------------------------
-def with_client(view, test):
-    async def main():
-        async with TestClient(TestServer(view.app())) as client:
-            return await test(client)
-    try:
-        return asyncio.run(main())
-    finally:
-        view.sock.close()
-
-
 def test_every_malformed_or_cross_site_action_is_a_4xx_and_never_reaches_the_referee():
     view = WebView(("127.0.0.1", 0))
     view.attach_log(GAME)
