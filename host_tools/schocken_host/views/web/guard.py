@@ -200,7 +200,7 @@ class PinLimiter:
 
 # --- connections --------------------------------------------------------------------------------------------
 _REFUSAL = ("HTTP/1.1 %d %s\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: %d\r\n"
-            "Retry-After: 5\r\nConnection: close\r\n\r\n%s")
+            "Retry-After: 5\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n%s")
 
 
 class Connections:
@@ -232,6 +232,7 @@ class Connections:
             if idle is None:
                 return 503, "Service Unavailable"
             idle.close()
+            self.forget(idle)     # now: the next connection of the same burst must not pick it again
         self.gates[gate] = None
         self.by_client[gate.client] += 1
         self.by_transport[gate.transport] = gate
