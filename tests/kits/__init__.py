@@ -7,6 +7,8 @@ None of them is a test.
 - casekit: runs the shared rule cases of tests/cases/*.json (CPython, and MicroPython through mp_cases)
 - cupkit: an emulated cup reached only through its real inputs (CupDriver)
 - fake_i2c: a fake I2C bus and the driver checks both interpreters run
+- hostile: hostile guests of the live page on raw sockets, each from its own 127.x address (and the host they
+  attack), for tests/test_web_hostile.py and bench/web_hostile.py
 - mp_cases: the script that runs casekit's cases under the MicroPython unix port
 - mp_fuzz: the script that fuzzes the cup's side of the link (MicroPython unix port, and CPython)
 - rulekit: hypothesis strategies for the rules package
@@ -15,6 +17,7 @@ None of them is a test.
 - scorekit: a table that makes events the way the referee does, for the scoreboard
 - tablekit: whole tables of emulated cups refereed by the host, run side by side
 - tracekit: the shipped shake traces and what a detector must make of them
+- webkit: the live page's server under aiohttp's test client
 
 The scripts MicroPython runs (mp_cases, mp_fuzz, fake_i2c) import a sibling by its bare name (mp_cases
 imports casekit): the tests run them with this folder on MICROPYPATH.
