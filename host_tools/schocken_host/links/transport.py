@@ -116,7 +116,8 @@ class Transport:
 
     async def recv(self, timeout=None):
         """The next message from the queue the transport's reader fills; a closed link raises for good."""
-        item = await asyncio.wait_for(self.queue.get(), timeout)
+        async with asyncio.timeout(timeout):   # not wait_for: it can drop the caller's cancellation (3.11)
+            item = await self.queue.get()
         if isinstance(item, Exception):
             self.queue.put_nowait(item)  # stays closed for every later reader
             raise item

@@ -116,9 +116,10 @@ class Bot:
     async def _changes(self, timeout):
         """Until the table or the cup's LEDs change, at most ``timeout`` s; True if they did."""
         try:
-            await asyncio.wait_for(self._changed.wait(), timeout)
+            async with asyncio.timeout(timeout):   # not wait_for: it can drop a cancellation (Python 3.11)
+                await self._changed.wait()
             return True
-        except asyncio.TimeoutError:
+        except TimeoutError:
             return False
 
     async def until(self, check, what, cup_ms=0, host_s=HOST_S, since=None):

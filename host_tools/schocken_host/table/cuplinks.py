@@ -290,8 +290,11 @@ class CupLinks:
             seat.asked_at = seat.asked_first = None
         while True:
             try:
-                link, item = await asyncio.wait_for(seat.inbox.get(), TICK)
-            except asyncio.TimeoutError:
+                # asyncio.timeout, not wait_for: Python 3.11's wait_for returns a message that meets the
+                # game's cancellation in the same turn of the loop and drops the cancellation.
+                async with asyncio.timeout(TICK):
+                    link, item = await seat.inbox.get()
+            except TimeoutError:
                 await self._tick(seat_no)
                 continue
             if link != seat.link:

@@ -233,8 +233,9 @@ async def _look(cup, own, moment, on_seen):
                 on_seen()
             changed.clear()
             try:
-                await asyncio.wait_for(changed.wait(), min(0.25, max(0.0, end - loop.time())))
-            except asyncio.TimeoutError:
+                async with asyncio.timeout(min(0.25, max(0.0, end - loop.time()))):   # keeps a cancellation
+                    await changed.wait()
+            except TimeoutError:
                 pass  # p.revealed comes with an event, not a frame: looked at again
         if not told:
             on_seen()
