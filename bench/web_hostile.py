@@ -218,6 +218,19 @@ def report(slow, pins):
         print("  (the crowd failed: %s)" % slow["crowd_error"])
 
 
+def on_fresh_host(folder, game, measure, a):
+    """``measure(host, a)`` against a host of its own in ``folder``; its result says whether the host printed
+    a traceback."""
+    folder.mkdir()
+    host = hostile.PlayHost(folder, game)
+    try:
+        result = asyncio.run(measure(host, a))
+        result["traceback"] = "Traceback" in host.text()
+    finally:
+        host.stop()
+    return result
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--idle", type=int, default=400, help="connections that send nothing")
@@ -232,24 +245,10 @@ def main(argv=None):
     ap.add_argument("--time-scale", type=float, default=5.0, help="the host's --time-scale (game speed)")
     a = ap.parse_args(argv)
     hostile.raise_open_files(max(8192, 2 * (a.idle + a.slow + a.sinks + a.guessers) + 512))
+    game = ["--emulate", "4", "--bots", "4", "--time-scale", "%g" % a.time_scale]
     with tempfile.TemporaryDirectory() as tmp:
-        (Path(tmp) / "slow").mkdir()
-        game = ["--emulate", "4", "--bots", "4", "--time-scale", "%g" % a.time_scale]
-        host = hostile.PlayHost(Path(tmp) / "slow", game)
-        try:
-            slow = asyncio.run(slow_clients(host, a))
-            slow["traceback"] = "Traceback" in host.text()
-        finally:
-            host.stop()
-        pins = None
-        if a.guessers:
-            (Path(tmp) / "pins").mkdir()
-            host = hostile.PlayHost(Path(tmp) / "pins", game)
-            try:
-                pins = asyncio.run(pin_guessing(host, a))
-                pins["traceback"] = "Traceback" in host.text()
-            finally:
-                host.stop()
+        slow = on_fresh_host(Path(tmp) / "slow", game, slow_clients, a)
+        pins = on_fresh_host(Path(tmp) / "pins", game, pin_guessing, a) if a.guessers else None
     report(slow, pins)
     print(json.dumps({"bench": "web_hostile", "slow": slow, "pins": pins}, default=str))
     return 0
