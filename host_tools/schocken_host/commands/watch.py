@@ -19,7 +19,7 @@ def add_arguments(p):
                         "--web the game is followed in the terminal)" % WEB_PORT)
     p.add_argument("--coach", action="store_true",
                    help="the page shows the player on turn his chance from what the table shows "
-                        "(docs/odds.md)")
+                        "(only with --web; docs/odds.md)")
 
 
 async def serve(view, path):

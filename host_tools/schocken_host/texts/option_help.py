@@ -199,10 +199,12 @@ TEXTS = {
                            "folder of game logs (default: the user data directory)"),
     "help.watch_log": ("ein Spiel-Log (.jsonl), fertig oder noch im Entstehen",
                        "a game log (.jsonl), finished or still being written"),
-    "help.watch_web": ("wo die Seite zu sehen ist (Vorgabe: Port 8015 auf jeder Adresse)",
-                       "where to serve the page (default port 8015 on every address)"),
+    "help.watch_web": ("das Spiel als Live-Webseite zeigen (Vorgabe: Port 8015 auf jeder Adresse; ohne --web "
+                       "folgt das Terminal dem Spiel)",
+                       "serve the game as a live web page (default port 8015 on every address; without --web "
+                       "the game is followed in the terminal)"),
     "help.watch_coach": ("die Seite zeigt dem Spieler am Zug seine Chance aus dem, was der Tisch zeigt "
-                         "(docs/odds.md)",
+                         "(nur mit --web; docs/odds.md)",
                          "the page shows the player on turn his chance from what the table shows "
-                         "(docs/odds.md)"),
+                         "(only with --web; docs/odds.md)"),
 }
