@@ -117,8 +117,7 @@ class Bot:
         """Until the table or the cup's LEDs change, at most ``timeout`` s; True if they did."""
         try:
             async with asyncio.timeout(timeout):   # not wait_for: it can drop a cancellation (Python 3.11)
-                await self._changed.wait()
-            return True
+                return await self._changed.wait()   # True
         except TimeoutError:
             return False
 

@@ -290,9 +290,7 @@ class CupLinks:
             seat.asked_at = seat.asked_first = None
         while True:
             try:
-                # asyncio.timeout, not wait_for: Python 3.11's wait_for returns a message that meets the
-                # game's cancellation in the same turn of the loop and drops the cancellation.
-                async with asyncio.timeout(TICK):
+                async with asyncio.timeout(TICK):   # not wait_for: it can drop the game's cancellation (3.11)
                     link, item = await seat.inbox.get()
             except TimeoutError:
                 await self._tick(seat_no)
