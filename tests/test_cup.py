@@ -47,7 +47,7 @@ def test_whole_turn_with_set_aside_peek_stand_reveal(cup):
     assert cup.faces() == [0, 0, 0]
     cup.die(0)                                               # set the one aside: public from now on
     p = cup.recv("progress")
-    assert p["event"] == "aside" and p["public"] == [[0, 1]]
+    assert p["public"] == [[0, 1]] and p["throws"] == 1 and "event" not in p
     cup.settle()
     assert cup.faces() == [1, 0, 0]
     p = cup.throw(1, 3)
@@ -72,7 +72,7 @@ def test_take_back_within_throw_but_not_after(cup):
     assert cup.recv("progress")["public"] == [[2, 2]]
     cup.die(2)                                                 # changed his mind: back into the cup
     p = cup.recv("progress")
-    assert p["event"] == "back" and p["public"] == []
+    assert p["public"] == [] and p["throws"] == 1
     cup.die(0)
     cup.recv("progress")
     cup.throw(6, 6)
@@ -87,7 +87,7 @@ def test_sechsen_drehen_and_limit(cup):
     cup.throw(6, 3, 6)
     cup.die_long(0)                                            # a long press on a six turns the sixes
     p = cup.recv("progress")
-    assert p["event"] == "turn" and p["public"] == [[0, 1]]
+    assert p["public"] == [[0, 1]] and p["throws"] == 1
     cup.die(2)                                                 # beton: the other six goes back into the cup
     assert "goes back" in cup.recv("error")["msg"]
     # Second and last throw: the turn ends by itself.

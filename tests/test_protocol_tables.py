@@ -44,6 +44,14 @@ def test_fields_gives_pairs_in_order():
     assert hostside.fields(protocol.HOST_TO_CUP["status"]) == [("id", "i?")]
 
 
+def test_an_old_cups_progress_with_its_event_field_is_understood():
+    """Older firmware names the move in every progress (`event`); the host never read it and ignores it, as it
+    ignores every field it does not know."""
+    line = b'{"t": "progress", "round": 1, "throws": 1, "public": [[0, 1]], "event": "aside"}\n'
+    assert hostside.check_fields(protocol.decode(line, hostside.CUP_TO_HOST))["public"] == [[0, 1]]
+    assert "event" not in dict(hostside.fields(hostside.CUP_TO_HOST["progress"]))
+
+
 def test_validate_follows_the_spec():
     assert protocol.validate({"t": "turn", "round": 2}, protocol.HOST_TO_CUP) == "turn"  # limit optional
     assert protocol.validate({"t": "turn", "round": 2, "limit": None}, protocol.HOST_TO_CUP) == "turn"

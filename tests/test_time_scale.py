@@ -231,7 +231,7 @@ def test_a_cup_under_load_counts_every_shake_and_press_in_cup_time(burner):
             wait_frame(drv.cup, n, lambda dice: dice == [0, 0, 0])      # ...and covered again
             drv.cup.hold(0, 60)
             p = drv.recv("progress")
-            assert (p["event"], p["public"]) == ("aside", [[0, 1]]), p
+            assert (p["throws"], p["public"]) == (1, [[0, 1]]), p
             drv.cup.control("dice 5 5")
             drv.cup.shake(400)
             assert drv.recv("progress")["throws"] == 2

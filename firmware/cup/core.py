@@ -168,7 +168,7 @@ class Cup:
             self.state = DONE
             self.peeking = False
             self.commit = protocol.commitment(self.round, self.turn.dice(), self.nonce)
-        self._progress("throw")
+        self._progress()
         if self.state == DONE:
             self.send({"t": "done", "round": self.round, "throws": self.turn.throws_used,
                        "commit": self.commit})
@@ -228,17 +228,14 @@ class Cup:
                 if button not in sixes:
                     return self._refuse(_NO_SIXES)
                 turn.turn_sixes(sixes)
-                event = "turn"
             elif turn.state[button] == IN_CUP:
                 turn.set_aside(button)
-                event = "aside"
             else:
                 turn.take_back(button)
-                event = "back"
         except RuleError as e:
             return self._refuse(str(e))
         if button != MAIN:
-            return self._progress(event)
+            return self._progress()
         self.state = DONE
         self.commit = protocol.commitment(self.round, turn.dice(), self.nonce)
         self.save()  # the commitment is in flash before anyone hears of it
@@ -358,10 +355,10 @@ class Cup:
         self.send(msg)
         self.view.show(self)
 
-    def _progress(self, event):
+    def _progress(self):
         self.save()
         self.send({"t": "progress", "round": self.round, "throws": self.turn.throws_used,
-                   "public": [[s, v] for s, v in self.turn.public()], "event": event})
+                   "public": [[s, v] for s, v in self.turn.public()]})
         self.view.show(self)
 
     def _report(self, code, re, what, *args):

@@ -167,7 +167,3 @@ class Pixels:
     def write(self):
         # Deprecated alias in neopixel.NeoPixel; kept so code written for it runs unchanged.
         self.show()
-
-    def deinit(self):
-        self.fill(0)
-        self.show()

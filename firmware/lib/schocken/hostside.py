@@ -15,7 +15,7 @@ CUP_TO_HOST = {
     "identity": "v:i cup:s name:s fw:s board:s battery:i? presets:l nonce:h?",
     "ok": "re:s name:s? seat:i?",               # configure: the name and seat the cup took
     "error": "code:s msg:s re:s?",
-    "progress": "round:i throws:i public:l event:s",
+    "progress": "round:i throws:i public:l",
     "done": "round:i throws:i commit:h",
     "revealed": "round:i dice:d nonce:h throws:i hand:b transcript:l seed:h?",
     "seed": "round:i hash:h",                   # fair play: the cup's seed, committed

@@ -82,11 +82,6 @@ def help_rows(lang):
     return [(shown.format(space=space), tr(lang, "keys." + name)) for name, _, shown in ROWS]
 
 
-def help_line(lang, sep=" · "):
-    """The key help in one line, e.g. "s schütteln · 1 2 3 Würfel beiseite/zurück · ..."."""
-    return sep.join("%s %s" % row for row in help_rows(lang))
-
-
 def help_text(lang, width=None):
     """The key help with its title, "Tasten: s schütteln · ...", broken into lines of at most ``width``
     characters between its entries (never inside one: "q beenden" stays together). A line broken after an
