@@ -33,41 +33,21 @@ def add_arguments(p):
 
 
 async def serial_scan(ports=None, timeout=2.0, note=None):
-    """Cups on serial ports (likely USB ports plus ``ports``, which may be URLs: links/urls.py): identity,
-    then status for the seat. ``note(error)`` hears of each port of ``ports`` that does not open (a typo in
-    a host name, a bridge that is not running): the user named it, so its silence would mislead."""
-    from schocken_host.links.serial import SerialLink, likely_ports
-    from schocken_host.links.transport import hello
-    names = list(ports or [])
-    try:
-        names = likely_ports() + [p for p in names if p not in likely_ports()]
-    except Exception:  # noqa: BLE001 - no pyserial port listing here
-        pass
+    """Cups on serial ports (links/serial.py ``discover``: the likely USB ports plus ``ports``): identity,
+    then status for the seat; ``note(error)`` hears of each port of ``ports`` that does not open."""
+    from schocken_host.links.serial import discover
+    refused = []
+    found = await discover(ports or [], timeout, note, refused.append)
     out = []
-    for port in names:
-        t = SerialLink(port)
+    for t, ident in found:
         try:
-            try:
-                await t.open()
-            except TransportClosed as e:
-                if note is not None and port in (ports or []):
-                    note(e)
-                continue
-            try:
-                ident = await hello(t, timeout)
-            except TransportClosed:
-                refused = _refused_identity(t)
-                if refused is None:
-                    raise
-                out.append(refused)
-                continue
             status = None
             await t.send({"t": "status"})
             while status is None:
                 msg = await t.recv(timeout)
                 if msg["t"] == "status":
                     status = msg
-            out.append({"via": "serial", "address": port, "rssi": None, "cup": ident["cup"],
+            out.append({"via": "serial", "address": t.port, "rssi": None, "cup": ident["cup"],
                         "name": status.get("name") or ident["name"], "seat": status.get("seat"),
                         "battery": ident.get("battery"), "state": status.get("state"), "seq": None,
                         "paired": "here" if t.session is not None else None})
@@ -75,7 +55,7 @@ async def serial_scan(ports=None, timeout=2.0, note=None):
             pass
         finally:
             t.close()
-    return out
+    return out + [entry for entry in map(_refused_identity, refused) if entry is not None]
 
 
 def _refused_identity(t):
