@@ -1,13 +1,19 @@
 """Bad input to every verb of `schocken`, typed as a hostile new user would: bad arguments, missing files,
 folders, binary garbage, broken and deeply nested TOML/JSON, empty input, impossible tables. Each is refused
-through the real command line (a subprocess) with one line on standard error, exit status 2, nothing on
-standard output, no traceback, and nothing lost: a refused `play` makes no log and leaves the logs there
-alone.
+with one line on standard error, exit status 2, nothing on standard output, no traceback, and nothing lost: a
+refused `play` makes no log and leaves the logs there alone.
+
+Most cases run `cli.main` in this process, as the command would (its own folder, environment and standard
+streams as bytes: `schocken`); a few of each kind of failure (argparse's, a CommandError, a file that cannot
+be read) and the arguments the shell hands over as bytes go through the real entry point in a subprocess
+(`schocken_process`), and the two are compared on the same cases.
 
 The verbs come from cli.py's parser: a new verb is walked with bad arguments at once, and must get cases of
 its own in CASES. No case starts a cup: the errors are found before."""
 
+import argparse
 import hashlib
+import io
 import os
 import re
 import subprocess
@@ -19,6 +25,7 @@ import pytest
 from schocken_host import cli
 from schocken_host.table.table_file import read_table
 from schocken_host.errors import CommandError
+from schocken_host.input_checks import OneLineParser
 
 ROOT = Path(__file__).resolve().parents[1]
 DEEP = "[" * 100000
@@ -140,13 +147,51 @@ def _env(root):
     return env
 
 
-def schocken(root, argv):
-    stdin = subprocess.DEVNULL
+def _stdin(argv):
+    """argv without its "<<" part, and the bytes given on standard input (None: /dev/null)."""
     if "<<" in argv:
-        argv, stdin = argv[:argv.index("<<")], argv[argv.index("<<") + 1]
-    return subprocess.run([sys.executable, "-m", "schocken_host.cli"] + list(argv), cwd=root, env=_env(root),
+        return argv[:argv.index("<<")], argv[argv.index("<<") + 1]
+    return argv, None
+
+
+def schocken_process(root, argv):
+    """`schocken ARGV` through the real entry point: a new Python running schocken_host.cli in ``root``."""
+    argv, stdin = _stdin(list(argv))
+    return subprocess.run([sys.executable, "-m", "schocken_host.cli"] + argv, cwd=root, env=_env(root),
                           capture_output=True, timeout=60,
-                          **({"input": stdin} if isinstance(stdin, bytes) else {"stdin": stdin}))
+                          **({"input": stdin} if stdin is not None else {"stdin": subprocess.DEVNULL}))
+
+
+def schocken(root, argv):
+    """`schocken ARGV` as cli.main runs it in this process, with what the subprocess would have: ``root`` as
+    the current folder, its log and data folders, standard input, output and error as UTF-8 bytes, and
+    SystemExit turned into the exit status. Returns what subprocess.run returns."""
+    argv, stdin = _stdin(list(argv))
+    out, err = io.BytesIO(), io.BytesIO()
+    streams = (io.TextIOWrapper(io.BytesIO(stdin or b""), encoding="utf-8"),
+               io.TextIOWrapper(out, encoding="utf-8", write_through=True),
+               io.TextIOWrapper(err, encoding="utf-8", errors="backslashreplace", write_through=True))
+    with pytest.MonkeyPatch.context() as mp:
+        mp.chdir(root)
+        mp.setenv("SCHOCKEN_LOG_DIR", str(root / "logs"))
+        mp.setenv("SCHOCKEN_DATA_DIR", str(root / "data"))
+        mp.delenv("SCHOCKEN_DEBUG", raising=False)
+        mp.setattr(sys, "stdin", streams[0])
+        mp.setattr(sys, "stdout", streams[1])
+        mp.setattr(sys, "stderr", streams[2])
+        # cli.main makes argparse speak the chosen language for the rest of the process: only for this run.
+        mp.setattr(argparse, "_", argparse._)
+        mp.setattr(OneLineParser, "lang", OneLineParser.lang)
+        try:
+            status = cli.main(argv)
+        except SystemExit as e:
+            status = e.code
+            if isinstance(status, str):  # as Python's exit does: the text on standard error, status 1
+                sys.stderr.write(status + "\n")
+                status = 1
+        for stream in streams[1:]:
+            stream.flush()
+        return subprocess.CompletedProcess(argv, status or 0, out.getvalue(), err.getvalue())
 
 
 def snapshot(folder):
@@ -186,7 +231,8 @@ def test_the_readme_example_without_its_file_and_the_recursion_bomb(workdir):
     assert "nested too deeply" in line
 
 
-# Every argument that names a file to read, given a device that reads forever or a named pipe nobody writes.
+# Every argument that names a file to read, given a device that reads forever or a named pipe nobody writes:
+# through the real entry point, whose timeout ends a run that reads forever (in this process it would hang).
 SPECIAL = [["replay", "{x}"], ["play", "--resume", "{x}"], ["play", "--table", "{x}", "--emulate", "2"],
            ["shake-replay", "{x}"], ["cup", "--emulate", "--board", "{x}"], ["watch", "{x}"]]
 
@@ -197,22 +243,41 @@ def test_a_device_or_a_pipe_for_a_file_is_refused_not_read_forever(workdir, argv
     if not fifo.exists():
         os.mkfifo(fifo)
     for special in ("/dev/zero", str(fifo)):
-        line = assert_refused(schocken(workdir, ["--lang", "en"] + [a.format(x=special) for a in argv]))
+        line = assert_refused(schocken_process(workdir, ["--lang", "en"] + [a.format(x=special)
+                                                                            for a in argv]))
         assert special in line, line
+
+
+NOT_UTF8 = b"A\xff"
 
 
 def test_an_argument_that_is_not_utf8_is_one_line_for_every_verb(workdir):
     """The shell hands over bytes; Python makes those that are no UTF-8 lone surrogates, which reached a cup's
     command line and a log line as a crash ("--names $'A\\xff'")."""
     for verb in cli.verb_names():
-        proc = subprocess.run([sys.executable, "-m", "schocken_host.cli", verb, b"A\xff"], cwd=workdir,
-                              env=_env(workdir), capture_output=True, timeout=60, stdin=subprocess.DEVNULL)
-        assert "ist kein UTF-8-Text" in assert_refused(proc), verb
+        assert "ist kein UTF-8-Text" in assert_refused(schocken(workdir, [verb, os.fsdecode(NOT_UTF8)])), verb
+    # The bytes themselves, through the real entry point: what Python makes of them is what main() gets.
     before = snapshot(workdir)
     proc = subprocess.run([sys.executable, "-m", "schocken_host.cli", "play", "--emulate", "2", "--names",
-                           b"A\xff,B"], cwd=workdir, env=_env(workdir), capture_output=True, timeout=60,
+                           NOT_UTF8 + b",B"], cwd=workdir, env=_env(workdir), capture_output=True, timeout=60,
                           stdin=subprocess.DEVNULL)
     assert "ist kein UTF-8-Text" in assert_refused(proc) and snapshot(workdir) == before
+
+
+# One case of each kind of refusal through the real entry point, compared with the same case in this process:
+# argparse's (SystemExit from the parser), a verb's CommandError, a file that is not there, standard input
+# that is no UTF-8, input nested too deeply (a RecursionError on the way).
+REAL = [["play", "--emulate", "x"], ["--lang", "en", "play", "--emulate", "4", "--bots", "5"],
+        ["--lang", "en", "play", "--table", "tisch.toml"], ["replay", "folder"], ["rank", "<<", b"\xff\xfe"],
+        ["--lang", "en", "rank", "<<", ("[" * 100000 + "\n").encode()]]
+
+
+@pytest.mark.parametrize("argv", REAL, ids=_ids([(None, a) for a in REAL]))
+def test_the_real_command_line_refuses_as_main_does_in_this_process(workdir, argv):
+    proc = schocken_process(workdir, argv)
+    assert_refused(proc)
+    ran = schocken(workdir, argv)
+    assert (ran.returncode, ran.stdout, ran.stderr) == (proc.returncode, proc.stdout, proc.stderr)
 
 
 def test_lang_and_argparse_errors(workdir):
