@@ -14,8 +14,8 @@ With ``--runs N`` every size plays N games (seeds ``--seed`` to ``--seed``+N-1) 
 how many the p99 met ``--aim`` (10 ms).
 
 No host module is changed for this: the bench wraps `SerialLink._put` (stamps `_rx` into the decoded message
-dict, a key the referee never copies into an event), `SerialLink.recv` and `CupLinks.wait_for` (to know which
-message an event came from) and `Referee.emit`, in this process. Tables of 16 cups and more play with
+dict, a key the referee never copies into an event), `CupLinks.wait_for` and `CupLinks._progress` (to know
+which message an event came from) and `EventSink.emit`, in this process. Tables of 16 cups and more play with
 ``--deckel-large`` Deckel in the middle (default 5) to keep a game short; the others with ``--deckel`` (13,
 the rules' default).
 """
@@ -31,11 +31,11 @@ from pathlib import Path
 
 from schocken_host.commands import play as play_cmd
 from schocken_host.links.serial import SerialLink
-from schocken_host.table.referee import Referee
+from schocken_host.table.cuplinks import CupLinks
+from schocken_host.table.sink import EventSink
 from schocken_host.views.plain import PlainUI
 
 _put = SerialLink._put
-_recv = SerialLink.recv
 
 
 def put(self, item):
@@ -44,36 +44,35 @@ def put(self, item):
     _put(self, item)
 
 
-async def recv(self, timeout=None):
-    msg = await _recv(self, timeout)
-    self.last_msg = msg  # the pump emits progress from the message it just took
-    return msg
+_emit = EventSink.emit
+_wait_for = CupLinks.wait_for
+_progress = CupLinks._progress
+latencies = []      # (event kind, s from the line read to the event applied, logged and shown)
+accepted = {}       # seat -> the message its last wait took (done, revealed)
 
 
-class BenchReferee(Referee):
-    latencies = []
+async def wait_for(self, seat_no, accept, fresh=True):
+    def taking(item):
+        got = accept(item)
+        if got is not None:
+            accepted[seat_no] = item
+        return got
+    return await _wait_for(self, seat_no, taking, fresh)
 
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.accepted = {}  # seat -> the message its last wait took (done, revealed)
 
-    async def wait_for(self, seat_no, accept, fresh=True):
-        def taking(item):
-            got = accept(item)
-            if got is not None:
-                self.accepted[seat_no] = item
-            return got
-        return await super().wait_for(seat_no, taking, fresh)
+def progress(self, seat_no, msg):
+    accepted[seat_no] = msg   # the pump emits progress from the message it just took
+    _progress(self, seat_no, msg)
 
-    def emit(self, ev):
-        kind, source = ev["ev"], None
-        if kind == "progress":
-            source = getattr(self.seats[ev["seat"]].transport, "last_msg", None)
-        elif kind in ("done", "reveal"):
-            source = self.accepted.get(ev["seat"])
-        super().emit(ev)
-        if isinstance(source, dict) and "_rx" in source:
-            BenchReferee.latencies.append((kind, time.perf_counter() - source.pop("_rx")))
+
+def emit(self, ev):
+    kind, source = ev["ev"], None
+    if kind in ("progress", "done", "reveal"):
+        source = accepted.get(ev["seat"])
+    state = _emit(self, ev)
+    if isinstance(source, dict) and "_rx" in source:
+        latencies.append((kind, time.perf_counter() - source.pop("_rx")))
+    return state
 
 
 def plain_view():
@@ -97,12 +96,12 @@ def run(cups, deckel, seed, log_dir):
     play_cmd.add_arguments(parser)
     args = parser.parse_args(["--emulate", str(cups), "--strategy", "fast", "--seed", str(seed), "--set",
                               "deckel_total=%d" % deckel, "--log-dir", str(log_dir)])
-    BenchReferee.latencies = []
+    latencies.clear()
     start = time.perf_counter()
     state = asyncio.run(play_cmd.play(args, plain_view))
     wall = time.perf_counter() - start
-    every = [x * 1000 for _, x in BenchReferee.latencies]
-    reveals = [x * 1000 for kind, x in BenchReferee.latencies if kind == "reveal"]
+    every = [x * 1000 for _, x in latencies]
+    reveals = [x * 1000 for kind, x in latencies if kind == "reveal"]
     return {"cups": cups, "seed": seed, "deckel": deckel, "wall_s": wall, "rounds": state.game.rounds,
             "over": state.over, "events": len(every), "median_ms": statistics.median(every),
             "p99_ms": pct(every, 99), "max_ms": max(every),
@@ -119,8 +118,9 @@ def main(argv=None):
     ap.add_argument("--aim", type=float, default=10.0, help="p99 aim in ms for the summary")
     a = ap.parse_args(argv)
     SerialLink._put = put
-    SerialLink.recv = recv
-    play_cmd.Referee = BenchReferee
+    EventSink.emit = emit
+    CupLinks.wait_for = wait_for
+    CupLinks._progress = progress
     print("cups  seed  Deckel  rounds  events  median     p99        max        reveal p99  game wall time")
     with tempfile.TemporaryDirectory() as tmp:
         for cups in (int(s) for s in a.sizes.split(",")):

@@ -10,7 +10,7 @@ process (it downloads no browser of its own). The game waits until the page has 
 check is ready, so that the load is measured on its own and every event of the game is seen live.
 
 - latency: for every event, from the moment the referee emits it (``time.time()`` at the top of
-  `Referee.emit`: before it is applied, logged and shown) to the moment the page has drawn the model that
+  `EventSink.emit`: before it is applied, logged and shown) to the moment the page has drawn the model that
   follows it (``window.schocken.shown[i]``: ``performance.timeOrigin + performance.now()`` right after
   `render()`). Both are the wall clock of this machine; their offset is measured before and after the game
   (the page's clock read between two of Python's, the closest of ten tries) and the one before is taken off.
@@ -20,7 +20,7 @@ check is ready, so that the load is measured on its own and every event of the g
   start of check.js to its first report: MicroPython's WebAssembly port loaded, the check's Python imported,
   the events so far checked) and the time since navigation start until that report was there (to a frame).
 
-Every run gets a fresh browser context (no cache). No host module is changed: the bench wraps `Referee.emit`
+Every run gets a fresh browser context (no cache). No host module is changed: the bench wraps `EventSink.emit`
 and `Table.build` (the gate) in this process.
 """
 
@@ -36,7 +36,7 @@ import time
 from pathlib import Path
 
 from schocken_host.commands import play as play_cmd
-from schocken_host.table.referee import Referee
+from schocken_host.table.sink import EventSink
 from schocken_host.views.plain import PlainUI
 from schocken_host.views.web import check
 from schocken_host.views.web.server import WebView
@@ -54,12 +54,13 @@ LOAD = """() => {
 }"""
 
 
-class BenchReferee(Referee):
-    stamps = []         # time.time() of each emit, in log order
+_emit = EventSink.emit
+stamps = []         # time.time() of each emit, in log order
 
-    def emit(self, ev):
-        BenchReferee.stamps.append(time.time())
-        super().emit(ev)
+
+def emit(self, ev):
+    stamps.append(time.time())
+    return _emit(self, ev)
 
 
 class GatedTable(play_cmd.Table):
@@ -132,7 +133,7 @@ def run(cups, deckel, seed, log_dir, with_check=True):
                               "deckel_total=%d" % deckel, "--log-dir", str(log_dir)])
     args.web_view = WebView(("127.0.0.1", 0), "de")
     args.web_banner = False
-    BenchReferee.stamps = []
+    stamps.clear()
     GatedTable.gate.clear()
     done, out = threading.Event(), {"expect": 0}
     page = threading.Thread(target=browse, args=(args.web_view.url, done, out, with_check),
@@ -143,12 +144,12 @@ def run(cups, deckel, seed, log_dir, with_check=True):
         state = asyncio.run(play_cmd.play(args, plain_view))
         wall = time.perf_counter() - start
     finally:
-        out["expect"] = len(BenchReferee.stamps)
+        out["expect"] = len(stamps)
         done.set()
         page.join(WAIT_MS / 1000 + 30)
     if "error" in out:
         raise SystemExit("the page: %s" % out["error"])
-    stamps, shown = BenchReferee.stamps, out["shown"]
+    shown = out["shown"]
     offset = out["offset"][0]
     lat = [s - t * 1000 - offset for t, s in zip(stamps, shown)]
     load = out["load"]
@@ -194,7 +195,7 @@ def main(argv=None):
     a = ap.parse_args(argv)
     if CHROMIUM is None:
         raise SystemExit("no system Chromium (apt-get install chromium)")
-    play_cmd.Referee = BenchReferee
+    EventSink.emit = emit
     play_cmd.Table = GatedTable
     print("latency: referee emit -> page drawn (ms); load: since navigation start (ms)")
     print("cups  seed  rounds  events  p50      p99      max (event)        | first paint  FCP      DCL      "

@@ -210,13 +210,25 @@ def test_the_host_has_no_import_circles():
 
 
 def test_the_layer_checks_can_fail():
-    graph = {"schocken_host.links.serial": {"schocken_host.table.referee"},
-             "schocken_host.table.referee": {"schocken_host.table.cuplinks"},
-             "schocken_host.table.cuplinks": {"schocken_host.table.referee"}}
-    assert upward_imports(graph) == ["schocken_host.links.serial imports schocken_host.table.referee"]
-    assert import_circles(graph) == [["schocken_host.table.cuplinks", "schocken_host.table.referee"]]
+    graph = {"schocken_host.links.serial": {"schocken_host.table.left"},
+             "schocken_host.table.left": {"schocken_host.table.right"},
+             "schocken_host.table.right": {"schocken_host.table.left"}}
+    assert upward_imports(graph) == ["schocken_host.links.serial imports schocken_host.table.left"]
+    assert import_circles(graph) == [["schocken_host.table.left", "schocken_host.table.right"]]
     parsed = host_imports(HOST / "schocken_host" / "commands" / "play.py")
     assert "schocken_host.table.gamelog" in parsed and "schocken_host.table.referee" in parsed
+
+
+def test_the_table_is_composed_not_inherited():
+    """The referee's parts (links, turns, sink) are objects it holds, not classes it derives from or that
+    derive from each other: no part can call its owner through ``self``."""
+    parts = {"Referee", "CupLinks", "Turns", "EventSink"}
+    found = {}
+    for path in sources("host_tools/schocken_host/table"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef) and node.name in parts:
+                found[node.name] = [ast.unparse(b) for b in node.bases]
+    assert found == {name: [] for name in parts}
 
 
 def test_host_modules_stay_small():

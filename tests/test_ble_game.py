@@ -9,7 +9,7 @@ from kits import blekit  # noqa: F401  (puts firmware/ on sys.path)
 from cup.buttons import LONG, MAIN
 from schocken.rules import Rules
 from schocken_host.table.referee import Referee
-from schocken_host.table.cuplinks import Seat
+from schocken_host.table.seating import Seat
 
 run = blekit.run
 

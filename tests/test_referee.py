@@ -10,7 +10,7 @@ from schocken.rules import Rules
 from schocken_host.views.plain import PlainUI
 from schocken_host.table.referee import Referee
 from schocken_host.table.state import LOG_VERSION
-from schocken_host.table.cuplinks import Seat
+from schocken_host.table.seating import Seat
 from schocken_host.links.transport import Transport
 
 
@@ -34,11 +34,11 @@ def test_referee_tells_the_table_of_a_cup_in_trouble(lang, words, code, text):
     async def main():
         link.queue = asyncio.Queue()
         seats[1].inbox = asyncio.Queue()
-        pump = asyncio.create_task(ref._pump(1, seats[1].link))
+        pump = asyncio.create_task(ref.links._pump(1, seats[1].link))
         await link.queue.put(protocol.error(code, text, None))
         await link.queue.put({"t": "done", "round": 1, "throws": 1, "commit": "ab" * 32})
         try:
-            return await ref.wait_for(1, lambda m: m if m["t"] == "done" else None)
+            return await ref.links.wait_for(1, lambda m: m if m["t"] == "done" else None)
         finally:
             pump.cancel()
     assert asyncio.run(main())["t"] == "done"
@@ -69,6 +69,6 @@ def test_whatever_a_cup_hears_of_is_on_disk_first():
                   "rules": Rules("standard").to_dict(), "reveal": "all", "cheat": "replay", "fair": False,
                   "players": [{"seat": i, "name": s.name, "cup": "emu%d" % i, "kind": "cup"}
                               for i, s in enumerate(seats)]})
-        await ref.send(1, {"t": "status", "id": 1})
+        await ref.links.send(1, {"t": "status", "id": 1})
     asyncio.run(main())
     assert steps == [("append", "start"), ("sync",), ("send", "status")]

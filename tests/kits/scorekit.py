@@ -1,9 +1,10 @@
 """Scoreboard test helpers: a table that makes events the way the referee does (table/referee.py), computed
-with the rules package (the referee's own ``_peek_throw_off`` / ``_peek_round`` on a copy of the game), and
+with the rules package (``_peek_throw_off`` / ``_peek_round`` on a copy of the game, to make them ahead), and
 the dice of a whole game of three (tests/test_scoreboard.py); running Textual tests and their SVG
 snapshots."""
 
 import asyncio
+import copy
 import functools
 import re
 from pathlib import Path
@@ -12,10 +13,18 @@ from schocken.rules import Rules
 from schocken.throws import evaluate
 
 from schocken_host.links import ledframe
-from schocken_host.table.referee import _peek_round, _peek_throw_off
 from schocken_host.table.state import LOG_VERSION, TableState
 
 NAMES = ("Anna", "Ben", "Cem")
+
+
+def _peek_throw_off(game, dice):
+    """The throw-off's opener, on a copy: the events are made before they are applied."""
+    return copy.deepcopy(game).throw_off(dice)
+
+
+def _peek_round(game, entries, forfeit):
+    return copy.deepcopy(game).play_round(entries, set(forfeit))
 
 
 # --- events, the way the referee makes them ------------------------------------------------------------
@@ -107,7 +116,6 @@ class Table:
         # What the referee adds when the round ended a half or the game: computed on a copy.
         probe = TableState()
         probe.__dict__.update({k: v for k, v in self.st.__dict__.items() if k != "game"})
-        import copy
         probe.game = copy.deepcopy(game)
         probe.game.play_round([tuple(e) for e in entries], set())
         if probe.game.phase != game.phase:

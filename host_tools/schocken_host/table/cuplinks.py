@@ -1,5 +1,4 @@
-"""The referee's side of each seat's link: one pump per cup that no message can kill, and waits that all end.
-
+"""The seats' links, a part of the referee: one pump per cup that no message can kill, and waits that all end.
 Every message from a cup passes its seat's pump, which serves fair play at once (the seed commitment, a nonce
 for each shake) and hands everything else to the seat's inbox. A message the pump cannot take (malformed, of
 another round, a bug in a handler or a view) is a ``fault`` of that cup, logged and shown; the pump goes on.
@@ -17,7 +16,6 @@ import secrets
 
 from schocken import protocol
 
-from schocken_host.i18n import tr
 from schocken_host.links.transport import TransportClosed, hello
 
 PING_AFTER = 2.0          # s of silence, while the referee waits on a cup, before it is asked its status
@@ -31,36 +29,28 @@ class Forfeit(Exception):
     """The table ruled that an absent (or endlessly slow) cup's player takes the round's Deckel."""
 
 
-class Seat:
-    def __init__(self, name, transport, kind="cup", reconnect=None):
-        self.name = name
-        self.transport = transport
-        self.kind = kind              # "bot", "human" (an emulated cup on the keyboard) or "cup"
-        self.reconnect = reconnect    # async () -> Transport, for a cup that went away
-        self.identity = None
-        self.inbox = None
-        self.pump = None
-        self.link = 0                 # which connection the inbox's items came from (a new one drops the old)
-        self.heard = 0.0              # loop time of the cup's last message
-        self.ping_id = 0              # id of the last status request
-        self.ping_at = None           # loop time of an unanswered status request
-        self.fresh_from = 1           # a status answers the present only if its id is at least this
-        self.away_since = None        # loop time the seat was paused (link lost or silent)
-        self.away_before = 0.0        # s the link was lost before in this task: a flapping cup's add up
-        self.since = 0.0              # loop time the present task with the seat began (--turn-timeout)
-        self.asked_at = None          # loop time the table was asked about this seat
-        self.asked_first = None       # ... first in the present task: its silence counts from there
-        self.faults = {}              # round -> faults reported
-
-
 class CupLinks:
-    """The seats' links; the referee builds the game on ``connect``, ``send``, ``wait_for``, ``ask_status``.
-    Expects ``self.seats``, ``self.state``, ``self.emit``, ``self.note``, ``self.refused``, ``self.fair`` and
-    the timeouts from the referee."""
+    """The seats' links, for the referee and a seat's turns: ``connect``, ``send``, ``post``, ``wait_for``,
+    ``ask_status``, ``fault``. Every event goes to the ``sink`` (table/sink.py), and what the links know of
+    the game they read from its state; ``decide(seat)`` is the table's word on a seat it was asked about
+    ("wait", "forfeit" or None), taken once."""
 
     ping_after = PING_AFTER
-    reply_timeout = REPLY_TIMEOUT
-    playing = 0   # the round in play (the referee's): a seat ruled out before its turn event belongs to it
+
+    def __init__(self, seats, sink, rules, decide, fair=False, absent_timeout=120.0, turn_timeout=600.0,
+                 reply_timeout=REPLY_TIMEOUT):
+        self.seats = seats
+        self.sink = sink
+        self.emit = sink.emit
+        self.rules = rules
+        self.decide = decide
+        self.fair = fair
+        self.absent_timeout = absent_timeout  # seconds a cup may be gone or silent before the table is asked
+        self.turn_timeout = turn_timeout      # seconds a present seat may take before the table is asked
+        self.reply_timeout = reply_timeout
+        self.playing = 0     # the round in play: a seat ruled out before its turn event belongs to it
+        self.closing = False
+        self.refusals = {}   # seat -> the cup's words for the last input it refused (a bot reads them)
 
     # --- connecting -------------------------------------------------------------------------------------
     async def connect(self, seat_no):
@@ -88,7 +78,7 @@ class CupLinks:
         if (await self._status_now(seat_no)).get("state") in ("idle", "revealed"):
             # A cup in the middle of a round keeps the configuration it plays it with (it would refuse, and
             # flash a refusal its player did not cause).
-            await self._configure(seat_no)
+            await self.configure(seat_no)
         seat.pump = asyncio.create_task(self._pump(seat_no, seat.link))
 
     async def _status_now(self, seat_no, timeout=2.0):
@@ -114,13 +104,13 @@ class CupLinks:
         lost = TransportClosed("link.failed", kind=type(error).__name__, error=error)
         seat.inbox.put_nowait((seat.link, lost))
 
-    async def _configure(self, seat_no):
+    async def configure(self, seat_no):
         name = self.seats[seat_no].name[:protocol.MAX_NAME]  # a longer one: refused, then every turn
         await self._raw_send(seat_no, {"t": "configure", "rules": self.rules.to_dict(),
                                        "name": name, "seat": seat_no, "fair": self.fair})
 
     async def _raw_send(self, seat_no, msg):
-        self.log.sync()  # what a cup hears of is on disk first (the turn, the nonce, the outcome's round)
+        self.sink.sync()  # what a cup hears of is on disk first (the turn, the nonce, the outcome's round)
         seat = self.seats[seat_no]
         if msg["t"] != "status":
             seat.fresh_from = seat.ping_id + 1  # what the cup said before this command is old news
@@ -156,13 +146,13 @@ class CupLinks:
         seat = self.seats[seat_no]
         seat.heard = asyncio.get_running_loop().time()
         seat.ping_at = None
-        if self.state.paused.get(seat_no, "").startswith("silent"):
+        if self.sink.state.paused.get(seat_no, "").startswith("silent"):
             seat.away_since = seat.asked_at = None
             self.emit({"ev": "resume", "seat": seat_no})
 
     async def _serve(self, seat_no, msg):
         """What the pump answers itself; True when the message needs nothing else."""
-        st = self.state
+        st = self.sink.state
         kind = msg["t"]
         mine = st.on_turn == seat_no and msg.get("round") == st.round  # the seat's turn in this round
         if kind == "seed":
@@ -175,15 +165,13 @@ class CupLinks:
             return True
         if kind == "progress":
             if mine:
-                self.emit({"ev": "progress", "round": msg["round"], "seat": seat_no, "throws": msg["throws"],
-                           "public": msg["public"]})
+                self._progress(seat_no, msg)
             return True
         if kind == "status" and mine:
-            p = self.state.players[seat_no]
+            p = self.sink.state.players[seat_no]
             if msg["state"] == "turn" and (msg["throws"], msg["public"]) != (p.throws, p.public):
                 # A progress line got lost (or the host restarted after it): the table sees what lies open.
-                self.emit({"ev": "progress", "round": msg["round"], "seat": seat_no, "throws": msg["throws"],
-                           "public": msg["public"]})
+                self._progress(seat_no, msg)
             if self.fair and msg.get("seed"):
                 self._seed(seat_no, msg["seed"])
             if self.fair and msg.get("awaiting"):
@@ -193,7 +181,9 @@ class CupLinks:
             return False   # a reveal wait counts it too
         if kind == "error":
             if msg.get("re") == "input":
-                self.refused(seat_no, msg["msg"])
+                self.refusals[seat_no] = msg["msg"]
+                if self.seats[seat_no].kind == "human":   # a bot reads it from ``refusals``
+                    self.sink.refused(seat_no, self.seats[seat_no].name, msg["msg"])
                 return True
             # The cup's own trouble: a failed RNG (no silent wait: the table reads why it does not roll), or
             # beside what it answered a bug it survived, a flash that refused its state. Shown and logged as
@@ -202,14 +192,18 @@ class CupLinks:
             if code is None or (code == "internal" and msg.get("re") is not None):
                 return False
             if self.fault(seat_no, "%s: %s" % (msg["code"], msg["msg"])):
-                self.note(tr(self.lang, "play.cup_" + code, n=seat_no + 1, msg=str(msg["msg"])[:120]))
+                self.sink.say("play.cup_" + code, n=seat_no + 1, msg=str(msg["msg"])[:120])
             return True
         return kind in ("ok", "identity")
 
+    def _progress(self, seat_no, msg):
+        self.emit({"ev": "progress", "round": msg["round"], "seat": seat_no, "throws": msg["throws"],
+                   "public": msg["public"]})
+
     def _seed(self, seat_no, seed_hash):
-        p = self.state.players[seat_no]
+        p = self.sink.state.players[seat_no]
         if p.seed_hash is None:
-            self.emit({"ev": "seed", "round": self.state.round, "seat": seat_no, "hash": seed_hash})
+            self.emit({"ev": "seed", "round": self.sink.state.round, "seat": seat_no, "hash": seed_hash})
         elif p.seed_hash != seed_hash:
             self.fault(seat_no, "a second seed commitment in one turn (the first one stands)")
 
@@ -217,7 +211,7 @@ class CupLinks:
         """The host's nonce for a throw. Logged once per throw, sent again as often as asked (the same one):
         a cup restarted between its shake and the nonce gets the nonce it was waiting for, never a second
         chance. Never before the seed commitment is known: without it the throw could not be checked."""
-        st = self.state
+        st = self.sink.state
         p = st.players[seat_no]
         if p.seed_hash is None:
             await self.ask_status(seat_no, wait=False)  # its status carries the commitment
@@ -236,12 +230,12 @@ class CupLinks:
         """A cup sent what it must not: logged (up to FAULTS_LOGGED per round) and shown; nothing else. True
         when it was logged."""
         seat = self.seats[seat_no]
-        rnd = self.playing or self.state.round
+        rnd = self.playing or self.sink.state.round
         n = seat.faults[rnd] = seat.faults.get(rnd, 0) + 1
         if n <= FAULTS_LOGGED:
             self.emit({"ev": "fault", "round": rnd, "seat": seat_no, "reason": str(reason)[:200]})
         elif n == FAULTS_LOGGED + 1:
-            self.note(tr(self.lang, "play.faults_muted", n=seat_no + 1))
+            self.sink.say("play.faults_muted", n=seat_no + 1)
         return n <= FAULTS_LOGGED
 
     # --- waiting ----------------------------------------------------------------------------------------
@@ -312,12 +306,12 @@ class CupLinks:
         if seat.ping_at is None and now - seat.heard > self.ping_after:
             await self.ask_status(seat_no, wait=False)
         elif seat.ping_at is not None and now - seat.ping_at > self.reply_timeout:
-            if seat_no not in self.state.paused:
+            if seat_no not in self.sink.state.paused:
                 seat.away_since = now
                 self.emit({"ev": "pause", "seat": seat_no,
                            "reason": "silent: no answer for %d s" % round(now - seat.heard)})
             await self.ask_status(seat_no, wait=False)
-        if seat_no in self.state.paused:
+        if seat_no in self.sink.state.paused:
             self._ask_table(seat_no, seat.away_since or seat.since, self.absent_timeout, "absent")
         else:
             self._ask_table(seat_no, seat.since, self.turn_timeout, "slow")
@@ -334,21 +328,21 @@ class CupLinks:
             if seat.asked_first is None:
                 seat.asked_first = now
             self.emit({"ev": "absent", "seat": seat_no, "after": round(now - start), "reason": why})
-        decision = self._decision(seat_no)
+        decision = self.decide(seat_no)
         if decision is None and now - seat.asked_first > timeout:
             # Nobody at the table answers: the wait ends all the same. Counted from the first question of the
             # task: a cup that comes back and drops out again is asked again, not given the time again.
             decision = "timeout"
         if decision == "wait":
             seat.asked_at = seat.asked_first = None
-            self.emit({"ev": "wait", "seat": seat_no, "round": self.playing or self.state.round})
+            self.emit({"ev": "wait", "seat": seat_no, "round": self.playing or self.sink.state.round})
             seat.since = now
             seat.away_before = 0.0
             if seat.away_since is not None:
                 seat.away_since = now
         elif decision in ("forfeit", "timeout"):
             seat.asked_at = seat.asked_first = None
-            self.emit({"ev": "forfeit", "round": self.playing or self.state.round, "seat": seat_no,
+            self.emit({"ev": "forfeit", "round": self.playing or self.sink.state.round, "seat": seat_no,
                        "by": "table" if decision == "forfeit" else "timeout"})
             raise Forfeit(seat_no)
 
@@ -357,7 +351,7 @@ class CupLinks:
         seat = self.seats[seat_no]
         loop = asyncio.get_running_loop()
         left = loop.time()
-        if seat_no not in self.state.paused:
+        if seat_no not in self.sink.state.paused:
             self.emit({"ev": "pause", "seat": seat_no, "reason": reason})
             seat.away_since = left - seat.away_before
         elif seat.away_since is None:
@@ -381,14 +375,6 @@ class CupLinks:
         self.emit({"ev": "resume", "seat": seat_no})
         await self.ask_status(seat_no, wait=False)  # a cup that is done sends its commitment again
         return back - left
-
-    def _decision(self, seat):
-        """The table's word on an asked seat: "wait" or "forfeit" (see request), or None."""
-        for i, (what, s) in enumerate(self.requests):
-            if s == seat and what in ("wait", "forfeit"):
-                del self.requests[i]
-                return what
-        return None
 
     def close(self):
         self.closing = True

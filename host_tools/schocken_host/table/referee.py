@@ -1,23 +1,23 @@
 """The referee: drives a whole game through the cups, ranks with the rules package, moves the Deckel.
 
-Everything that happens becomes an event: applied to the TableState (which recomputes the game with the rules
-package, so an event the rules refuse is never written), written to the game log, then shown. A round is
-played as a continuation: what the state already knows (a cup that is done, a reveal that was checked) is not
-asked again, so a cup that reconnects, or a host that resumes from its log, goes on where the game was without
-re-throwing anything. A seat's turn and its reveal (their checks, fair play's among them) are in
-table/turns.py; the links to the cups (the pumps, every bounded wait, reconnects, the table's word on an
-absent cup, fair play's nonces) in table/cuplinks.py.
+It is three parts and a sink. Everything that happens becomes an event and goes to the ``EventSink``
+(table/sink.py): applied to the TableState (which computes the game with the rules package, so an event the
+rules refuse is never written), written to the game log, shown, told to the listeners. The ``CupLinks``
+(table/cuplinks.py) keep the links to the cups (the pumps, every bounded wait, reconnects, the table's word on
+an absent cup, fair play's nonces); the ``Turns`` (table/turns.py) are a seat's turn and its reveal with their
+checks; the referee plays the rounds with them. A round is played as a continuation: what the state already
+knows (a cup that is done, a reveal that was checked) is not asked again, so a cup that reconnects, or a host
+that resumes from its log, goes on where the game was without re-throwing anything.
 """
 
 import asyncio
-import time
 import uuid
 
 from schocken import RuleError
 
-from schocken_host.table.cuplinks import CupLinks, Forfeit, Seat  # noqa: F401  (Seat: for the tables)
+from schocken_host.table.cuplinks import REPLY_TIMEOUT, CupLinks, Forfeit
+from schocken_host.table.sink import EventSink
 from schocken_host.table.turns import Turns, VoidThrow
-from schocken_host.i18n import refusal, tr
 from schocken_host.table.state import TableState, LogError, LOG_VERSION
 from schocken_host.links.transport import TransportClosed
 
@@ -29,82 +29,59 @@ class TableStopped(Exception):
     """Every seat of a round was void MAX_REPLAYS times in a row: no game can go on at this table."""
 
 
-class Referee(Turns, CupLinks):
+class Referee:
     def __init__(self, rules, seats, log, ui, reveal="all", cheat="replay", state=None, reply_timeout=None,
                  fair=False, absent_timeout=120.0, turn_timeout=600.0, reveal_pause=0.0):
         self.rules = rules
         self.seats = seats
-        self.log = log
-        self.ui = ui
-        self.lang = getattr(ui, "lang", "de")
+        self.sink = EventSink(state or TableState(), log, ui)
+        self.emit = self.sink.emit
         self.reveal_mode = reveal     # "all": the host uncovers every cup; "button": each player presses
         self.cheat_policy = cheat     # "replay": play the round again; "deckel": the cheater takes the Deckel
-        self.state = state or TableState()
-        if reply_timeout is not None:
-            self.reply_timeout = reply_timeout
-        self.closing = False
         self.fair = fair              # dice from each cup's committed seed and the host's nonces per throw
-        self.absent_timeout = absent_timeout  # seconds a cup may be gone or silent before the table is asked
-        self.turn_timeout = turn_timeout      # seconds a present seat may take before the table is asked
         # Seconds between a round's (or a throw-off's) result and the next turn, so that the table sees every
         # revealed throw and who takes the Deckel: `play` gives REVEAL_PAUSE_S divided by its time scale.
         self.reveal_pause = reveal_pause
         self.requests = []            # ("penalty" | "einwuerfeln" | "wait" | "forfeit", seat) from the table
-        self.listeners = []           # callables(ev) after each event is applied and shown: bots wait on them
-        self.refusals = {}            # seat -> the cup's words for the last input it refused
+        self.links = CupLinks(seats, self.sink, rules, self._decision, fair=fair,
+                              absent_timeout=absent_timeout, turn_timeout=turn_timeout,
+                              reply_timeout=reply_timeout or REPLY_TIMEOUT)
+        self.turns = Turns(self.links, self.sink, rules, fair=fair, reveal_mode=reveal)
 
-    # --- events -------------------------------------------------------------------------------------
-    def emit(self, ev):
-        ev["ts"] = round(time.time(), 3)
-        self.state.apply(ev)   # first: what the rules refuse raises here, before anything is written
-        self.log.append(ev)
-        self._show(ev)
-        for listener in list(self.listeners):
-            listener(ev)
+    # --- what the table's other parts read (views, bots, keys) -------------------------------------------
+    @property
+    def state(self):
+        return self.sink.state
 
-    def _show(self, ev):
-        try:
-            self.ui.update(self.state, ev)
-        except Exception as e:  # a view must never take the referee down with it
-            self.note("%s: %s: %s" % (ev.get("ev"), type(e).__name__, e))
+    @property
+    def ui(self):
+        return self.sink.ui
+
+    @property
+    def listeners(self):
+        return self.sink.listeners
+
+    @property
+    def refusals(self):
+        return self.links.refusals
 
     def note(self, text):
-        try:
-            self.ui.note(text)
-        except Exception:
-            pass
+        self.sink.note(text)
 
-    def refused(self, seat_no, text):
-        """The cup refused a button press: a person at the keyboard sees why, in his language (a bot reads it
-        from ``refusals`` for its bot_fallback event)."""
-        self.refusals[seat_no] = text
-        if self.seats[seat_no].kind != "human":
-            return
-        reason = refusal(self.lang, text)
-        show = getattr(self.ui, "refused", None)
-        try:
-            if show is not None:
-                show(seat_no, reason)
-            else:
-                self.note(tr(self.lang, "play.refused", name=self.seats[seat_no].name, reason=reason))
-        except Exception as e:  # a view's bug is not the cup's fault, and must not end the pump
-            self.note("refused: %s: %s" % (type(e).__name__, e))
-
-    def _note(self, key, **kw):
-        """A line for the table in the UI's language (German unless the UI says otherwise)."""
-        self.note(tr(self.lang, key, **kw))
+    def close(self):
+        self.links.close()
 
     # --- the game -----------------------------------------------------------------------------------
     async def run(self, opener=None):
         for n in range(len(self.seats)):
             try:
-                await self.connect(n)
+                await self.links.connect(n)
             except (TransportClosed, asyncio.TimeoutError, OSError) as e:
                 if self.state.game is None and isinstance(e, asyncio.TimeoutError):
                     raise TransportClosed("link.cup_silent", name=self.seats[n].transport.name)  # this one
                 if self.state.game is None:
                     raise  # a new game: nobody can be seated at a cup that is not there
-                self.lost_at_start(n, e)  # a resumed game waits for it like for any cup that went away
+                self.links.lost_at_start(n, e)  # a resumed game waits for it like for any cup that went away
         if self.state.game is None:
             self.emit({"ev": "start", "version": LOG_VERSION, "game_id": uuid.uuid4().hex[:12],
                        "rules": self.rules.to_dict(), "reveal": self.reveal_mode, "cheat": self.cheat_policy,
@@ -133,26 +110,32 @@ class Referee(Turns, CupLinks):
         """The table reports a dropped die ("penalty"), a player throwing back in ("einwuerfeln"), or rules on
         a seat it was asked about ("wait", "forfeit")."""
         if not isinstance(seat, int) or not 0 <= seat < len(self.seats):
-            return self._note("play.no_seat", n=seat + 1 if isinstance(seat, int) else seat)
+            return self.sink.say("play.no_seat", n=seat + 1 if isinstance(seat, int) else seat)
         if what in ("wait", "forfeit") and seat not in self.state.asked:
-            return self._note("play.not_asked", n=seat + 1)  # a word kept for later would rule unasked
+            return self.sink.say("play.not_asked", n=seat + 1)  # a word kept for later would rule unasked
         self.requests.append((what, seat))
+
+    def _decision(self, seat):
+        """The table's word on an asked seat: "wait" or "forfeit" (see request), or None; taken once."""
+        for i, (what, s) in enumerate(self.requests):
+            if s == seat and what in ("wait", "forfeit"):
+                del self.requests[i]
+                return what
+        return None
 
     def _table_requests(self):
         keep = [r for r in self.requests if r[0] in ("wait", "forfeit")]  # for an asked seat, not now
         self.requests = [r for r in self.requests if r[0] not in ("wait", "forfeit")]
         while self.requests and not self.state.over:
             what, seat = self.requests.pop(0)
-            try:
-                moves = _peek(self.state.game, what, seat)
-            except RuleError as e:
-                self.note("%s %s: %s" % (what, seat + 1, e))
-                continue
             phase = self.state.game.phase
             try:
-                self.emit({"ev": what, "seat": seat, "moves": [[m[0], m[1]] for m in moves]})
+                self.emit({"ev": what, "seat": seat})   # the state computes its moves, or the rules refuse
             except LogError as e:
-                self.note(e.localized(self.lang))
+                rule = e.message.fields.get("error")
+                self.note("%s %s: %s" % (what, seat + 1, rule) if isinstance(rule, RuleError)
+                          else e.localized(self.sink.lang))
+                continue
             self._half_change(phase)
         self.requests = keep + self.requests
 
@@ -174,9 +157,9 @@ class Referee(Turns, CupLinks):
         if throws is None:
             return
         dice = [throws[s]["dice"] for s in seats]
-        opener = _peek_throw_off(st.game, dice)
-        self.emit({"ev": "throw_off", "round": round_id, "seats": seats, "dice": dice, "opener": opener})
-        if opener is not None:
+        decided = {"ev": "throw_off", "round": round_id, "seats": seats, "dice": dice}
+        self.emit(decided)   # the state decides the opener (None: a Stechen) and writes it into the event
+        if decided["opener"] is not None:
             # A throw-off that costs Deckel (throw_off_deckel) starts the first half with them: a Schock-Aus
             # in it ends that half at once, and the table is told who lost it like after a round.
             self._half_change("half1")
@@ -199,13 +182,11 @@ class Referee(Turns, CupLinks):
             else:
                 entries.append([t["dice"], t["throws"], t["hand"]])
         phase = st.game.phase
-        result, moves = _peek_round(st.game, entries, [order.index(s) for s in forfeit])
-        self.emit({"ev": "round", "round": round_id, "order": order, "entries": entries, "forfeit": forfeit,
-                   "ranking": [order[i] for i in result.ranking], "best": order[result.best],
-                   "worst": order[result.worst], "deckel": result.deckel,
-                   "moves": [[m[0], m[1]] for m in moves]})
+        # Ranked once, by the state the sink applies it to (a void seat's entry stands in there).
+        st = self.emit({"ev": "round", "round": round_id, "order": order, "entries": entries,
+                        "forfeit": forfeit})
         self._half_change(phase)
-        await self._outcome(round_id, order, order[result.worst])
+        await self._outcome(round_id, order, st.last_round["worst"])
         await self._let_it_show()
 
     async def _let_it_show(self):
@@ -218,14 +199,14 @@ class Referee(Turns, CupLinks):
         """Turns in seating order, then the reveals and their checks. Returns {seat: reveal or None (void)},
         or None when the round has to be played again (or the throw-off was decided without it)."""
         st = self.state
-        self.playing = round_id
+        self.links.playing = round_id
         void = {}                     # seat -> "absent" | "cheat" | "lost"
         for pos, s in enumerate(order):
             if st.round == round_id and st.players[s].flagged is not None:
                 void[s] = "cheat"  # caught in this round before a resume: the verdict stands, not asked again
                 continue
             try:
-                await self._turn_of(round_id, order, kind, limit, pos, s)
+                await self.turns.turn_of(round_id, order, kind, limit, pos, s)
             except Forfeit:
                 void[s] = "absent"
             except VoidThrow as e:
@@ -233,8 +214,9 @@ class Referee(Turns, CupLinks):
         # Everyone is done: uncover every cup at once (with reveal "all" the cup needs no round_end first).
         due = [s for s in order if s not in void and st.players[s].revealed is None]
         uncover = {"t": "reveal" if self.reveal_mode == "all" else "round_end", "round": round_id}
-        await asyncio.gather(*(self.post(s, dict(uncover)) for s in due))  # a slow link (BLE) delays no other
-        void.update(await self._reveals(round_id, order, kind, limit, due))
+        # One post per cup at once: a slow link (BLE) delays no other.
+        await asyncio.gather(*(self.links.post(s, dict(uncover)) for s in due))
+        void.update(await self.turns.reveals(round_id, order, kind, limit, due))
         out = {s: None if s in void else st.players[s].revealed for s in order}
         if not void:
             return out
@@ -274,22 +256,5 @@ class Referee(Turns, CupLinks):
             return {"t": "outcome", "round": round_id, "result": result, "deckel": st.deckel(s),
                     "middle": st.middle()}
         # An absent cup hears the outcome from the next status it is asked for.
-        await asyncio.gather(*(self.post(s, outcome(s)) for s in order if s not in st.paused))
+        await asyncio.gather(*(self.links.post(s, outcome(s)) for s in order if s not in st.paused))
 
-
-def _peek_throw_off(game, dice):
-    """What the throw-off will give, computed on a copy so the event can be logged before it is applied."""
-    import copy
-    return copy.deepcopy(game).throw_off(dice)
-
-
-def _peek(game, what, seat):
-    import copy
-    g = copy.deepcopy(game)
-    return g.penalty(seat) if what == "penalty" else g.einwuerfeln(seat)
-
-
-def _peek_round(game, entries, forfeit):
-    import copy
-    filled = [e if e is not None else ([1, 1, 1], 1, True) for e in entries]
-    return copy.deepcopy(game).play_round(filled, set(forfeit))

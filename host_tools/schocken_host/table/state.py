@@ -15,6 +15,10 @@ from schocken_host.table.events import bad_field
 
 LOG_VERSION = 1
 
+# What the rules compute from an event of the referee (TableState.apply with ``live``), by event.
+RESULTS = {"round": ("ranking", "best", "worst", "deckel", "moves"), "throw_off": ("opener",),
+           "penalty": ("moves",), "einwuerfeln": ("moves",)}
+
 
 class LogError(LocalizedValueError):
     """A log that is no game: an event this host does not know, or one the rules recompute otherwise."""
@@ -104,13 +108,17 @@ class TableState:
         return self.players[seat].name
 
     # --- applying events --------------------------------------------------------------------------
-    def apply(self, ev):
+    def apply(self, ev, live=False):
+        """Apply one event; LogError (the state unchanged) for one the rules refuse or that is malformed.
+        ``live``: the referee's own event (table/sink.py), whose results the rules compute here, once, and
+        write into it (``RESULTS``); a logged event carries them and they are checked."""
         kind = ev.get("ev")
         handler = getattr(self, "_ev_" + str(kind), None)
         if handler is None:
             raise LogError("log.unknown_event", kind=kind)
         bad = bad_field(ev, len(self.players))
-        if bad is not None:
+        # A live event's results come last in its fields (events.py), so all before them were checked.
+        if bad is not None and not (live and bad[1] == "missing" and bad[0] in RESULTS.get(kind, ())):
             raise LogError("log.field_" + bad[1], kind=kind, field=bad[0])
         try:
             handler(ev)
@@ -200,7 +208,9 @@ class TableState:
         if ev["seats"] != seats:
             raise LogError("log.throw_off_seats", logged=ev["seats"], expected=seats)
         opener = self.game.throw_off([list(d) for d in ev["dice"]])
-        if opener != ev["opener"]:
+        if "opener" not in ev:
+            ev["opener"] = opener   # the referee's throw-off, decided here
+        elif opener != ev["opener"]:
             raise LogError("log.throw_off_opener", opener=opener, logged=ev["opener"])
         self.closed = ev["round"]
         self.replays = 0
@@ -222,6 +232,9 @@ class TableState:
         result, moves = self.game.play_round(entries, forfeit)
         got = {"best": order[result.best], "worst": order[result.worst], "deckel": result.deckel,
                "moves": [[m[0], m[1]] for m in moves]}
+        if "best" not in ev:   # the referee's round, ranked here: the log holds what the state applied
+            ev["ranking"] = [order[i] for i in result.ranking]
+            ev.update(got)
         for key in got:
             if ev[key] != got[key]:
                 raise LogError("log.round_differs", round=ev["round"], field=key, logged=ev[key],
@@ -233,13 +246,13 @@ class TableState:
 
     def _ev_penalty(self, ev):
         moves = [[m[0], m[1]] for m in self.game.penalty(ev["seat"])]
-        if moves != ev["moves"]:
+        if moves != ev.setdefault("moves", moves):
             raise LogError("log.penalty_moves", logged=ev["moves"], rules=moves)
         self._after_change()
 
     def _ev_einwuerfeln(self, ev):
         moves = [[m[0], m[1]] for m in self.game.einwuerfeln(ev["seat"])]
-        if moves != ev["moves"]:
+        if moves != ev.setdefault("moves", moves):
             raise LogError("log.einwuerfeln_moves", logged=ev["moves"], rules=moves)
 
     def _ev_pause(self, ev):

@@ -23,18 +23,27 @@ class VoidThrow(Exception):
 
 
 class Turns:
-    """A mixin of the referee: expects its ``state``, ``rules``, ``fair``, ``reveal_mode``, ``emit`` and the
-    links' ``ask_status``, ``wait_for``, ``send``, ``post``, ``fresh``, ``fault``, ``_configure``."""
+    """The seats' turns and reveals of a round, a part of the referee: they talk to the cups through the
+    ``links`` (table/cuplinks.py), every event goes to the ``sink`` (table/sink.py) and what they know of the
+    round they read from its state."""
 
-    async def _turn_of(self, round_id, order, kind, limit, pos, s):
+    def __init__(self, links, sink, rules, fair=False, reveal_mode="all"):
+        self.links = links
+        self.sink = sink
+        self.emit = sink.emit
+        self.rules = rules
+        self.fair = fair
+        self.reveal_mode = reveal_mode
+
+    async def turn_of(self, round_id, order, kind, limit, pos, s):
         """One seat's turn of the round; a cup that kept its state goes on with it."""
-        st = self.state
+        st = self.sink.state
         p = st.players[s]
         if st.round == round_id and p.revealed is not None:
             return  # its throw is public and checked already
         lim = self._limit_of(round_id, kind, limit, pos)
         # Ask first: a cup that kept its state (the host restarted, the link dropped) goes on with it.
-        status = await self.ask_status(s)
+        status = await self.links.ask_status(s)
         if _holds(status, round_id):
             if st.round == round_id and p.done:
                 return
@@ -48,12 +57,12 @@ class Turns:
         def done_or_lost(msg):
             if msg["t"] == "done" and msg["round"] == round_id:
                 return msg
-            if msg["t"] == "status" and self.fresh(s, msg) and not _holds(msg, round_id):
+            if msg["t"] == "status" and self.links.fresh(s, msg) and not _holds(msg, round_id):
                 return msg  # the cup does not know its turn (the line got lost, or the cup lost its flash)
             return None
         fresh = True
         while True:
-            got = await self.wait_for(s, done_or_lost, fresh)
+            got = await self.links.wait_for(s, done_or_lost, fresh)
             fresh = False
             if got["t"] == "done":
                 break
@@ -71,7 +80,7 @@ class Turns:
         """The throws the seat at ``pos`` of the order may use: a throw-off's ``limit``; in a round None for
         the opener, and for the first seat to play when those before it were ruled out before their turn (the
         round has no turn event yet), else the round's (the first done's throws: TableState.limit)."""
-        st = self.state
+        st = self.sink.state
         if kind == "throw_off":
             return limit
         return None if pos == 0 or st.round != round_id else st.limit
@@ -79,24 +88,25 @@ class Turns:
     def _lost_after_nonce(self, round_id, s):
         """A cup that no longer holds its turn after the host's nonce for one of its throws may have seen
         those dice: it is not given the turn again (a second chance at them), its throw is void."""
-        p = self.state.players[s]
-        if self.state.round == round_id and p.nonces:
-            self.fault(s, "lost its turn of round %d after the nonce of throw %d" % (round_id, max(p.nonces)))
+        p = self.sink.state.players[s]
+        if self.sink.state.round == round_id and p.nonces:
+            why = "lost its turn of round %d after the nonce of throw %d" % (round_id, max(p.nonces))
+            self.links.fault(s, why)
             raise VoidThrow("lost")
 
     async def _start_turn(self, round_id, order, kind, lim, s, status):
         # Logged before the cup hears of it: the seed the cup sends at once belongs to this turn.
         self.emit({"ev": "turn", "round": round_id, "seat": s, "limit": lim, "kind": kind, "order": order})
         if status.get("seat") is None:
-            await self._configure(s)  # a cup that lost its configuration refuses every turn
+            await self.links.configure(s)  # a cup that lost its configuration refuses every turn
         msg = {"t": "turn", "round": round_id, "limit": lim}
         if status.get("state") not in ("idle", "revealed") and status.get("round") not in (None, round_id):
             msg["void"] = status["round"]  # back from a round the table ruled it out of: that turn is void
-        await self.send(s, msg)
+        await self.links.send(s, msg)
 
     async def _reveal_of(self, s, round_id, lim):
         """Wait for the seat's reveal and check it. None: a reveal event was logged; else why it is void."""
-        st = self.state
+        st = self.sink.state
         p = st.players[s]
         problems = []
         # A wrong answer counts once per request: after asking again, what was already on its way (noise, a
@@ -113,7 +123,7 @@ class Turns:
                 return ("again" if barrier["id"] is None else "noise", detail)
             if kind == "status" and barrier["id"] is not None and msg.get("id", -1) >= barrier["id"]:
                 barrier["id"] = None  # everything sent before the last request has arrived
-            if kind == "status" and self.fresh(s, msg):
+            if kind == "status" and self.links.fresh(s, msg):
                 # The request or the answer got lost on the way (a garbled line, a restarted cup).
                 if not _holds(msg, round_id):
                     return ("lost", "the cup no longer holds its throw of round %d" % round_id)
@@ -126,32 +136,32 @@ class Turns:
             return None
         fresh = True
         while True:
-            what, detail = await self.wait_for(s, answer, fresh)
+            what, detail = await self.links.wait_for(s, answer, fresh)
             fresh = False
             if what == "reveal":
                 break
             if what == "lost":
-                self.fault(s, detail)
+                self.links.fault(s, detail)
                 return "lost"
             if what == "noise":
-                self.fault(s, detail)
+                self.links.fault(s, detail)
                 continue
             if what == "ask":
-                await self.ask_status(s, wait=False)
+                await self.links.ask_status(s, wait=False)
                 continue
             if what == "again":
-                self.fault(s, detail)
+                self.links.fault(s, detail)
                 problems.append(detail)
                 if len(problems) >= REVEAL_TRIES:
                     self.emit({"ev": "cheat", "round": round_id, "seat": s,
                                "reason": "no valid reveal after %d requests: %s" % (REVEAL_TRIES, detail)})
                     return "cheat"
-                await self.ask_status(s, wait=False)
-                barrier["id"] = self.seats[s].ping_id
+                await self.links.ask_status(s, wait=False)
+                barrier["id"] = self.links.seats[s].ping_id
             if detail == "round_end":  # reveal "button": the player uncovers when the cup is armed
-                await self.post(s, {"t": "round_end", "round": round_id})
+                await self.links.post(s, {"t": "round_end", "round": round_id})
                 continue
-            await self.post(s, {"t": "reveal", "round": round_id})
+            await self.links.post(s, {"t": "reveal", "round": round_id})
         rev = detail
         try:
             throw = hostside.check_reveal(self.rules, lim, p.commit, rev, stood=p.throws if p.done else None)
@@ -166,7 +176,7 @@ class Turns:
                    "seed": rev.get("seed"), "label": throw.label, "kind": throw.kind})
         return None
 
-    async def _reveals(self, round_id, order, kind, limit, seats):
+    async def reveals(self, round_id, order, kind, limit, seats):
         """The seats' reveals, each checked and logged as it arrives: an early one never waits behind a slower
         seat. Returns {seat: why void} for the seats whose throw is void."""
         async def reveal_of(s):
