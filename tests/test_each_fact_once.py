@@ -47,3 +47,20 @@ def test_serial_ports_are_searched_for_cups_in_one_place():
     assert callers("likely_ports", HOST) == {("host_tools/schocken_host/links/serial.py", "discover"),
                                              ("host_tools/schocken_host/provision/device.py", "find_port")}
     assert callers("comports", HOST) == {("host_tools/schocken_host/links/serial.py", "likely_ports")}
+
+
+def assigned(name, *folders):
+    """Files under ``folders`` that bind ``name`` at their top level (an assignment or a def)."""
+    found = set()
+    for path in python_files(*folders):
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
+            names = {getattr(t, "id", None) for t in targets} | {getattr(node, "name", None)}
+            if name in names:
+                found.add(path.relative_to(ROOT).as_posix())
+    return found
+
+
+def test_one_pip_table():
+    """The faces' pips are schocken.turn's PIPS: the cup's LEDs and the host's frame codec import it."""
+    assert assigned("PIPS", ROOT / "firmware", HOST) == {"firmware/lib/schocken/turn.py"}

@@ -271,7 +271,7 @@ DIE_KINDS = {"cup": DIE, "aside": DIE_KEPT}
 def test_ledframe_knows_the_layout_and_colors_of_the_leds():
     assert (ledframe.N_PIXELS, ledframe.N_DICE, ledframe.PIPS_PER_DIE, ledframe.STATUS_INDEX) == (
         N_PIXELS, N_DICE, PIPS_PER_DIE, STATUS_INDEX)
-    assert ledframe.PIPS == tuple(PIPS)
+    assert ledframe.PIPS is PIPS  # one table: schocken.turn.PIPS
     assert ledframe.DEFAULT_BRIGHTNESS == common.DEFAULT_BRIGHTNESS
     assert {kind: rgb(color) for kind, color in DIE_KINDS.items()} == ledframe.DIE_COLORS
     for color, name in STATUS_NAMES:

@@ -10,7 +10,7 @@ Inside each die the pips are wired row by row, left to right, seen from the top 
     2 3 4       2 middle-left  3 center      4 middle-right
     5 . 6       5 bottom-left  6 bottom-right
 
-``PIPS[face]`` is a 7-bit mask, bit i = pip i lit; ``PIPS[0]`` is a blank die.
+``PIPS[face]`` (schocken.turn) is a 7-bit mask, bit i = pip i lit; ``PIPS[0]`` is a blank die.
 
 Power: USB gives 500 mA. The board with its radio on (ESP32 BLE ~130 mA, Pico W less), the
 sensor (< 1 mA) and margin take 200 mA, leaving LED_BUDGET_MA = 300 mA for the LEDs. A WS2812B
@@ -22,6 +22,8 @@ puts the brightness back if something else raised it.
 A view change (``show_die``, ``status``, ``refresh``, ``flash``, ``update``) allocates nothing: colors are
 0xRRGGBB small ints, the pixel object's buffers are made once, arithmetic is on small ints.
 """
+
+from schocken.turn import PIPS  # face -> pips (bit i = pip i), the host's table too
 
 try:
     from micropython import const
@@ -40,16 +42,6 @@ LED_BUDGET_MA = const(300)
 _MA_PER_CHANNEL = const(20)
 _MA_IDLE = const(1)
 BRIGHTNESS_CAP = (LED_BUDGET_MA - N_PIXELS * _MA_IDLE) / (N_PIXELS * 3 * _MA_PER_CHANNEL)
-
-# Face -> pips (bit i = pip i, order as in the docstring); standard die faces. A bytes literal: its data stays
-# in the firmware image, only a small header takes heap.
-PIPS = (b"\x00"    # 0: blank                  0b0000000
-        b"\x08"    # 1: center                 0b0001000
-        b"\x41"    # 2: top-left, bottom-right 0b1000001
-        b"\x49"    # 3: diagonal               0b1001001
-        b"\x63"    # 4: corners                0b1100011
-        b"\x6b"    # 5: corners + center       0b1101011
-        b"\x77")   # 6: two columns of three   0b1110111
 
 # Colors are 0xRRGGBB ints, as neopixel takes them: small ints are no objects, so passing them allocates
 # nothing and the cup keeps no tuple per color.

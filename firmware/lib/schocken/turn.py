@@ -49,6 +49,12 @@ IN_CUP = 0     # fell in the latest throw, goes into the next one
 PENDING = 1    # fell in the latest throw, set aside; may still be taken back
 ASIDE = 2      # set aside for good (an earlier throw, or a six turned into a one)
 
+# Face -> the pips a die shows, bit i = pip i (row by row seen from the top: 0 TL, 1 TR, 2 ML, 3 C, 4 MR,
+# 5 BL, 6 BR), face 0 a blank die. The one table of the cup's LEDs (cup/leds.py) and the host's LED frame
+# codec (links/ledframe.py). A bytes literal: its data stays in the firmware image, only a small header takes
+# heap.
+PIPS = b"\x00\x08\x41\x49\x63\x6b\x77"
+
 
 class Turn:
     def __init__(self, rules, limit):  # limit None: the rules' max_throws (the round's opener)

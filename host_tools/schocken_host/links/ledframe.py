@@ -9,6 +9,8 @@ firmware's.
 ``frame_from`` builds a frame as the firmware does. Text for a terminal is views/render.py.
 """
 
+from schocken.turn import PIPS  # face -> pip mask (bit i = pip i): the cup's own table
+
 N_PIXELS = 22
 
 
@@ -22,10 +24,6 @@ STATUS_INDEX = 21
 
 
 DEFAULT_BRIGHTNESS = 0.2  # firmware/boards/common.py and every hardware/boards/*.json
-
-
-# Face -> pip mask (bit i = pip i), the table of firmware/cup/leds.py.
-PIPS = (0b0000000, 0b0001000, 0b1000001, 0b1001001, 0b1100011, 0b1101011, 0b1110111)
 
 
 # Position of each pip in a 3x3 grid (row, column).
