@@ -3,7 +3,7 @@
     .venv/bin/python bench/botgame.py [--scales 1,50] [--games 1,10] [--cups 4] [--deckel 13]
 
 For each time scale K (with the number of games given at the same position of --games) full games run one
-after the other through `play_cmd.play` (the code of `schocken play --emulate 4 --strategy fast
+after the other through a GameSession (the code of `schocken play --emulate 4 --strategy fast
 --time-scale K`: standard rules, 13 Deckel, fair play, authenticated links, a game log): 4 emulated cups on
 the MicroPython unix port, all played by bots. Prints each game (seconds, rounds, seconds per round) and per K
 the median and max seconds per game. Wall time from starting the cups to the last one closed. A bot that
@@ -18,8 +18,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from schocken_host.commands import play as play_cmd
+from schocken.rules import Rules
+
 from schocken_host.table import seating
+from schocken_host.table.session import GameConfig, GameSession
 
 
 class CountedBot(seating.Bot):
@@ -41,13 +43,11 @@ class QuietUI:
 
 
 def one_game(scale, cups, deckel, log_dir):
-    p = argparse.ArgumentParser()
-    play_cmd.add_arguments(p)
-    args = p.parse_args(["--emulate", str(cups), "--strategy", "fast", "--set", "deckel_total=%d" % deckel,
-                         "--time-scale", str(scale), "--log-dir", str(log_dir)])
+    config = GameConfig(emulate=cups, strategy="fast", rules=Rules("standard", deckel_total=deckel),
+                        time_scale=scale, log_dir=Path(log_dir))
     CountedBot.made = []
     start = time.perf_counter()
-    state = asyncio.run(play_cmd.play(args, QuietUI))
+    state = asyncio.run(GameSession(config).run(QuietUI))
     return time.perf_counter() - start, state, [e for b in CountedBot.made for e in b.errors]
 
 

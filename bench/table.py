@@ -4,7 +4,7 @@
     .venv/bin/python bench/table.py --sizes 16 --runs 10     # ten games at 16 cups (seeds 1..10)
     .venv/bin/python bench/table.py --sizes 24,32            # the large tables
 
-For each game (one full game through `commands.play.play`, the code of `schocken play`) it prints:
+For each game (one full game through a GameSession, the code of `schocken play`) it prints:
 - event latency: from the moment the link's reader thread has read and decoded a cup's line (progress, done,
   revealed) to the moment the referee has finished with the event made from it: applied to the TableState,
   written to the fsynced game log and shown by the view of `--plain` (writing into memory); median, p99 and
@@ -29,9 +29,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from schocken_host.commands import play as play_cmd
+from schocken.rules import Rules
+
 from schocken_host.links.serial import SerialLink
 from schocken_host.table.cuplinks import CupLinks
+from schocken_host.table.session import GameConfig, GameSession
 from schocken_host.table.sink import EventSink
 from schocken_host.views.plain import PlainUI
 
@@ -92,13 +94,11 @@ def print_summary(cups, aim, p99s):
 
 
 def run(cups, deckel, seed, log_dir):
-    parser = argparse.ArgumentParser()
-    play_cmd.add_arguments(parser)
-    args = parser.parse_args(["--emulate", str(cups), "--strategy", "fast", "--seed", str(seed), "--set",
-                              "deckel_total=%d" % deckel, "--log-dir", str(log_dir)])
+    config = GameConfig(emulate=cups, strategy="fast", seed=seed, fair=False,
+                        rules=Rules("standard", deckel_total=deckel), log_dir=Path(log_dir))
     latencies.clear()
     start = time.perf_counter()
-    state = asyncio.run(play_cmd.play(args, plain_view))
+    state = asyncio.run(GameSession(config).run(plain_view))
     wall = time.perf_counter() - start
     every = [x * 1000 for _, x in latencies]
     reveals = [x * 1000 for kind, x in latencies if kind == "reveal"]

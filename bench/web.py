@@ -3,11 +3,12 @@
     .venv/bin/python bench/web.py                            # 4 and 16 cups, one game each, seed 1
     .venv/bin/python bench/web.py --sizes 16 --runs 3        # three games at 16 cups (seeds 1..3)
 
-One full game per run through `commands.play.play` (the code of `schocken play --web`; emulated cups on the
-MicroPython unix port, bots with the fast strategy; 16 cups and more with ``--deckel-large`` Deckel in the
-middle) with one page open on it: the system Chromium, headless, driven by Playwright in a thread of this
-process (it downloads no browser of its own). The game waits until the page has loaded and its in-browser
-check is ready, so that the load is measured on its own and every event of the game is seen live.
+One full game per run through a GameSession with the page beside it (the code of `schocken play --web`;
+emulated cups on the MicroPython unix port, bots with the fast strategy; 16 cups and more with
+``--deckel-large`` Deckel in the middle) with one page open on it: the system Chromium, headless, driven by
+Playwright in a thread of this process (it downloads no browser of its own). The game waits until the page
+has loaded and its in-browser check is ready, so that the load is measured on its own and every event of the
+game is seen live.
 
 - latency: for every event, from the moment the referee emits it (``time.time()`` at the top of
   `EventSink.emit`: before it is applied, logged and shown) to the moment the page has drawn the model that
@@ -35,7 +36,11 @@ import threading
 import time
 from pathlib import Path
 
-from schocken_host.commands import play as play_cmd
+from schocken.rules import Rules
+
+from schocken_host.commands.play import WebSide
+from schocken_host.table import seating, session as game_session
+from schocken_host.table.session import GameConfig, GameSession
 from schocken_host.table.sink import EventSink
 from schocken_host.views.plain import PlainUI
 from schocken_host.views.web import check
@@ -63,7 +68,7 @@ def emit(self, ev):
     return _emit(self, ev)
 
 
-class GatedTable(play_cmd.Table):
+class GatedTable(seating.Table):
     gate = threading.Event()   # set by the browser once the page is loaded and its check ready
 
     async def build(self):
@@ -127,21 +132,18 @@ def browse(url, done, out, with_check=True):
 
 
 def run(cups, deckel, seed, log_dir, with_check=True):
-    parser = argparse.ArgumentParser()
-    play_cmd.add_arguments(parser)
-    args = parser.parse_args(["--emulate", str(cups), "--strategy", "fast", "--seed", str(seed), "--set",
-                              "deckel_total=%d" % deckel, "--log-dir", str(log_dir)])
-    args.web_view = WebView(("127.0.0.1", 0), "de")
-    args.web_banner = False
+    config = GameConfig(emulate=cups, strategy="fast", seed=seed, fair=False,
+                        rules=Rules("standard", deckel_total=deckel), log_dir=Path(log_dir))
+    web = WebSide(WebView(("127.0.0.1", 0), "de"), banner=False)
     stamps.clear()
     GatedTable.gate.clear()
     done, out = threading.Event(), {"expect": 0}
-    page = threading.Thread(target=browse, args=(args.web_view.url, done, out, with_check),
+    page = threading.Thread(target=browse, args=(web.view.url, done, out, with_check),
                             daemon=True)
     page.start()
     try:
         start = time.perf_counter()
-        state = asyncio.run(play_cmd.play(args, plain_view))
+        state = asyncio.run(GameSession(config, web=web).run(plain_view))
         wall = time.perf_counter() - start
     finally:
         out["expect"] = len(stamps)
@@ -196,7 +198,7 @@ def main(argv=None):
     if CHROMIUM is None:
         raise SystemExit("no system Chromium (apt-get install chromium)")
     EventSink.emit = emit
-    play_cmd.Table = GatedTable
+    game_session.Table = GatedTable
     print("latency: referee emit -> page drawn (ms); load: since navigation start (ms)")
     print("cups  seed  rounds  events  p50      p99      max (event)        | first paint  FCP      DCL      "
           "load     check ready (check.js)  clock offset before/after  game")

@@ -216,7 +216,7 @@ def test_the_layer_checks_can_fail():
     assert upward_imports(graph) == ["schocken_host.links.serial imports schocken_host.table.left"]
     assert import_circles(graph) == [["schocken_host.table.left", "schocken_host.table.right"]]
     parsed = host_imports(HOST / "schocken_host" / "commands" / "play.py")
-    assert "schocken_host.table.gamelog" in parsed and "schocken_host.table.referee" in parsed
+    assert "schocken_host.table.gamelog" in parsed and "schocken_host.table.session" in parsed
 
 
 def test_the_table_is_composed_not_inherited():

@@ -111,8 +111,8 @@ class PlainRecording(tablekit.RecordingUI):
 
 
 GAMES = {
-    "evidence": (["--rules", "standard", "--no-fair", "--set", "deckel_total=3"], the_evidence),
-    "fallbacks": (["--rules", "wuerfel63", "--no-fair", "--set", "deckel_total=3", "--strategy", "schock"],
+    "evidence": (dict(preset="standard", fair=False, settings={"deckel_total": 3}), the_evidence),
+    "fallbacks": (dict(preset="wuerfel63", fair=False, settings={"deckel_total": 3}, strategy="schock"),
                   fallbacks),
 }
 
@@ -120,8 +120,8 @@ GAMES = {
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory):
     lab = tablekit.Lab(tmp_path_factory.mktemp("fallback"))
-    for name, (argv, hook) in GAMES.items():
-        lab.game(name, argv, hook=hook, cups=3, ui_class=PlainRecording)
+    for name, (config, hook) in GAMES.items():
+        lab.game(name, hook=hook, cups=3, ui_class=PlainRecording, **config)
     lab.cli("one-throw", ["--emulate", 4, "--bots", 4, "--set", "max_throws=1", "--set", "deckel_total=3"])
     yield lab
     lab.close()

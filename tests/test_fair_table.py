@@ -35,7 +35,7 @@ def test_fair_play_is_the_default_and_scripted_dice_turn_it_off():
     import argparse
     from schocken_host.errors import CommandError
     from schocken_host.commands.play import add_arguments
-    from schocken_host.table.seating import fair_mode
+    from schocken_host.commands.play_table import fair_mode
     parser = argparse.ArgumentParser()
     add_arguments(parser)
     assert fair_mode(parser.parse_args([]), None) is True

@@ -23,7 +23,7 @@ from kits.tablekit import arm_at_first_round, finished
 
 pytestmark = pytest.mark.skipif(micropython_path() is None, reason="needs the micropython unix port")
 
-SHORT = ["--set", "deckel_total=2", "--strategy", "fast"]
+SHORT = {"settings": {"deckel_total": 2}, "strategy": "fast"}
 MALFORMED = [  # signed by the cup, valid JSON, wrong inside: each a fault, none a crash
     {"t": "progress", "round": 1, "throws": 1, "public": [5], "event": "aside"},
     {"t": "progress", "round": 1, "throws": 1, "public": [[0, {}]], "event": "aside"},
@@ -144,20 +144,20 @@ def slow_first_reveal(ui, st, ev):
 
 
 GAMES = {
-    "malformed": (["--opener", "1"], inject_malformed, PlainRecording),
-    "view-bug": (["--opener", "1"], None, RaisingUI),
-    "reveal-round": (["--opener", "1"], arm_at_first_round(1, "cheat round"), None),
-    "reveal-round-always": (["--opener", "1", "--cheat", "replay"],
+    "malformed": ({"opener": 0}, inject_malformed, PlainRecording),
+    "view-bug": ({"opener": 0}, None, RaisingUI),
+    "reveal-round": ({"opener": 0}, arm_at_first_round(1, "cheat round"), None),
+    "reveal-round-always": ({"opener": 0, "cheat": "replay"},
                             arm_at_first_round(1, "cheat round always"), None),
-    "garbage-once": (["--opener", "1"], arm_at_first_round(1, "cheat garbage"), None),
-    "garbage-burst": (["--opener", "1"], garbage_burst_before_reveal, None),
-    "malformed-transcript": (["--opener", "1", "--cheat", "deckel"], arm_at_first_round(1, "cheat malformed"),
+    "garbage-once": ({"opener": 0}, arm_at_first_round(1, "cheat garbage"), None),
+    "garbage-burst": ({"opener": 0}, garbage_burst_before_reveal, None),
+    "malformed-transcript": ({"opener": 0, "cheat": "deckel"}, arm_at_first_round(1, "cheat malformed"),
                              None),
-    "throw-off-always": (["--cheat", "deckel"], arm_before_throw_off, None),
-    "nonce-restart": (["--opener", "1"], restart_before_nonce, None),
-    "silent": (["--opener", "1", "--absent-timeout", "2"], freeze_after_done, None),
-    "thief": (["--opener", "1"], steal_lines, None),
-    "slow-reveal": (["--opener", "1"], slow_first_reveal, None),
+    "throw-off-always": ({"cheat": "deckel"}, arm_before_throw_off, None),
+    "nonce-restart": ({"opener": 0}, restart_before_nonce, None),
+    "silent": ({"opener": 0, "absent_timeout": 2.0}, freeze_after_done, None),
+    "thief": ({"opener": 0}, steal_lines, None),
+    "slow-reveal": ({"opener": 0}, slow_first_reveal, None),
 }
 
 
@@ -173,8 +173,8 @@ def lab(tmp_path_factory):
         return await send(self, msg)
     SerialLink.send = recording
     lab = tablekit.Lab(tmp_path_factory.mktemp("faults"))
-    for name, (argv, hook, ui_class) in GAMES.items():
-        lab.game(name, argv + SHORT, hook=hook, cups=3, ui_class=ui_class)
+    for name, (config, hook, ui_class) in GAMES.items():
+        lab.game(name, hook=hook, cups=3, ui_class=ui_class, **config, **SHORT)
     yield lab
     lab.close()
     SerialLink.send = send

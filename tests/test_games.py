@@ -23,6 +23,7 @@ pytestmark = pytest.mark.skipif(micropython_path() is None, reason="needs the mi
 PRESETS = ("standard", "verein", "wuerfel63", "beton", "ludomax")
 NAMES = ["Anna", "Bert", "Cleo", "Dora"]
 SHORT = ["--set", "deckel_total=3", "--strategy", "fast"]
+QUICK = {"settings": {"deckel_total": 3}, "strategy": "fast"}   # SHORT, for a GameConfig
 RESUME_ARGV = ["--emulate", 4, "--rules", "standard", "--seed", 7] + SHORT
 CHEATS = [("dice", "replay"), ("transcript", "deckel"), ("dice", "deckel"), ("transcript", "replay")]
 WAIT = tablekit.GAME_TIMEOUT + 30
@@ -72,6 +73,7 @@ def cheat_everywhere(ui, st, ev):
 
 
 STOPPED_ARGV = ["--rules", "standard", "--seed", 13, "--cheat", "replay"] + SHORT
+STOPPED = dict(preset="standard", seed=13, cheat="replay", **QUICK)
 
 
 def stopped_flow(lab):
@@ -110,13 +112,12 @@ CRASH_POINTS = random.Random(CRASH_SEED).sample(range(8, 70), 2)
 def lab(tmp_path_factory):
     lab = tablekit.Lab(tmp_path_factory.mktemp("table"))
     for n, preset in enumerate(PRESETS):
-        lab.game("preset-" + preset, ["--rules", preset, "--seed", 100 + n] + SHORT, names=NAMES)
-    lab.game("restart", ["--rules", "standard", "--seed", 5] + SHORT, hook=restart_hook)
+        lab.game("preset-" + preset, names=NAMES, preset=preset, seed=100 + n, **QUICK)
+    lab.game("restart", hook=restart_hook, seed=5, **QUICK)
     for kind, policy in CHEATS:
-        lab.game("cheat-%s-%s" % (kind, policy),
-                 ["--rules", "standard", "--seed", 11, "--cheat", policy] + SHORT,
-                 hook=cheat_hook(kind, 1), cups=3)
-    lab.game("stopped", STOPPED_ARGV, hook=cheat_everywhere, cups=2)
+        lab.game("cheat-%s-%s" % (kind, policy), hook=cheat_hook(kind, 1), cups=3, seed=11, cheat=policy,
+                 **QUICK)
+    lab.game("stopped", hook=cheat_everywhere, cups=2, **STOPPED)
     lab.in_background("stopped-resumed", lambda: stopped_flow(lab))
     lab.in_background("resume", lambda: resume_flow(lab))
     for k, n in enumerate(CRASH_POINTS):

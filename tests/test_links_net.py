@@ -26,6 +26,7 @@ from schocken_host.input_checks import check_port
 from schocken_host.links import transport
 from schocken_host.links.serial import SerialLink
 from schocken_host.table import seating
+from schocken_host.table.session import GameSession
 
 ROOT = Path(__file__).resolve().parents[1]
 needs_mp = pytest.mark.skipif(micropython_path() is None, reason="needs the micropython unix port")
@@ -216,11 +217,11 @@ def test_a_game_over_bridges_runs_to_the_end_through_a_bridge_that_went_away(tmp
         elif ev["ev"] == "absent" and ev.get("seat") == 1 and killed and killed[0].stop.is_set():
             killed[0].revive()
 
-    args = tablekit.play_args(["--emulate", 3, "--names", "Anna,Bert,Cleo", "--strategy", "fast", "--set",
-                               "deckel_total=2", "--opener", 1, "--absent-timeout", 1, "--log-dir", tmp_path]
-                              + tablekit.SCALED)
+    session = GameSession(tablekit.game_config(["Anna", "Bert", "Cleo"], tmp_path, strategy="fast",
+                                               settings={"deckel_total": 2}, opener=0, absent_timeout=1.0),
+                          inputs=play_cmd.person_inputs(plain=False))
     ui = tablekit.RecordingUI(hook)
-    state = asyncio.run(asyncio.wait_for(play_cmd.play(args, lambda: ui), 120))
+    state = asyncio.run(asyncio.wait_for(session.run(lambda: ui), 120))
     assert state.over and not ui.errors, ui.errors
     assert [c.port.split(":")[0] for c in BridgedCup.made] == ["socket", "rfc2217", "socket"]
     assert any(BridgedCup.made[1].port in note for note in ui.notes)   # "Becher ... an rfc2217://..."
@@ -266,12 +267,13 @@ def test_a_cup_whose_link_keeps_dropping_is_put_to_the_table(tmp_path, monkeypat
             threading.Thread(target=flap, args=(BridgedCup.made[2].bridge,), daemon=True).start()
 
     # A person at the table: no --time-scale. The person opens: the first turn is the flapping seat's.
-    args = tablekit.play_args(["--emulate", 3, "--bots", 2, "--names", "Anna,Bert,Cleo", "--opener", 3,
-                               "--turn-timeout", 3, "--absent-timeout", 2, "--log-dir", tmp_path])
+    session = GameSession(tablekit.game_config(["Anna", "Bert", "Cleo"], tmp_path, bots=2, opener=2,
+                                               turn_timeout=3.0, absent_timeout=2.0, time_scale=1),
+                          inputs=play_cmd.person_inputs(plain=False))
     ui = KeyedUI(hook)
 
     async def until_forfeit():
-        game = asyncio.ensure_future(play_cmd.play(args, lambda: ui))
+        game = asyncio.ensure_future(session.run(lambda: ui))
         try:
             end = time.monotonic() + 40
             while not any(e["ev"] == "forfeit" for e in ui.events) and not game.done():

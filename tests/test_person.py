@@ -23,11 +23,12 @@ import pytest
 from schocken_host.views import keymap
 from schocken_host.commands import play as play_cmd
 from schocken_host.links import ledframe
+from schocken_host.table.session import GameSession
 from schocken_host.views.scoreboard import Scoreboard
 
 from conftest import micropython_path
 from kits.scorekit import run_async
-from kits.tablekit import play_args, read_log
+from kits.tablekit import game_config, play_args, read_log
 from kits.termkit import Terminal
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -62,9 +63,9 @@ async def wait(pilot, check, timeout, what, show=lambda: ""):
 @run_async
 async def test_a_persons_turn_on_the_scoreboard(tmp_path):
     # Seat 1 is the person (the bots take the first emulated cups); he opens, so he has three throws.
-    args = play_args(["--emulate", 2, "--bots", 1, "--opener", 2, "--no-fair", "--names", "Bot,Anna",
-                      "--log-dir", tmp_path])
-    app = Scoreboard(lang="de", game=lambda ui_factory: play_cmd.play(args, ui_factory))
+    session = GameSession(game_config(["Bot", "Anna"], tmp_path, bots=1, opener=1, fair=False, time_scale=1),
+                          inputs=play_cmd.person_inputs(plain=False))
+    app = Scoreboard(lang="de", game=session.run)
     async with app.run_test(size=(120, 50)) as pilot:
         def show():
             return "panel:\n%s\nlog:\n%s" % (app.own_text() if app.own else "-", app.text_of("#log")[-1500:])
@@ -117,8 +118,8 @@ async def test_a_persons_turn_on_the_scoreboard(tmp_path):
         await pilot.press("q")
         await pilot.pause()
     assert not app.finished and app.final_state is None
-    assert play_cmd.resume_hint(args, "de") == ("Spiel unterbrochen. Weiter mit: schocken play --resume %s"
-                                                % args.log_path)
+    assert play_cmd.resume_hint(play_args([]), session.log_path, "de") == (
+        "Spiel unterbrochen. Weiter mit: schocken play --resume %s" % session.log_path)
 
 
 # --- --plain: lines on standard input ---------------------------------------------------------------------
@@ -226,8 +227,9 @@ from schocken_host.commands import play
 play.STOP_S = 0.5
 log = sys.argv[1]
 open(log, "w").write("{}\\n")
-args = types.SimpleNamespace(log_path=log, port=[], ble=[], table=None)
-signal.signal(signal.SIGINT, play._stop_in_time(args, "en"))
+args = types.SimpleNamespace(port=[], ble=[], table=None)
+session = types.SimpleNamespace(log_path=log)
+signal.signal(signal.SIGINT, play._stop_in_time(args, session, "en"))
 ready = False
 while True:  # a stop that never ends: every KeyboardInterrupt swallowed
     try:

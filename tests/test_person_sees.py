@@ -18,11 +18,12 @@ from schocken_host.commands import play as play_cmd
 from schocken_host.links import ledframe
 from schocken_host.table import seating
 from schocken_host.table.referee import REVEAL_PAUSE_S
+from schocken_host.table.session import GameSession
 from schocken_host.views.scoreboard import Scoreboard
 
 from conftest import micropython_path
 from kits.scorekit import run_async
-from kits.tablekit import TIME_SCALE, RecordingCup, play_args, read_log
+from kits.tablekit import TIME_SCALE, RecordingCup, game_config, read_log
 from test_person import START_S, STEP_S, Lines, Terminal, needs_tmux, the_log, wait
 
 needs_mp = pytest.mark.skipif(micropython_path() is None, reason="needs the micropython unix port")
@@ -73,10 +74,10 @@ async def test_the_person_sees_his_dice_after_his_only_throw_and_every_reveal_st
     # Cem opens and stands after one throw, so Anna's limit is 1; Ben plays after her. His cup is frozen (it
     # does not answer, SIGSTOP) while she throws, so no reveal comes before the host's look at her stood cup.
     monkeypatch.setattr(seating, "EmulatedCup", RecordingCup)
-    args = play_args(["--emulate", 3, "--bots", 2, "--opener", 2, "--strategy", "fast", "--no-fair",
-                      "--names", "Ben,Cem,Anna", "--log-dir", tmp_path])
+    session = GameSession(game_config(["Ben", "Cem", "Anna"], tmp_path, bots=2, opener=1, strategy="fast",
+                                      fair=False, time_scale=1), inputs=play_cmd.person_inputs(plain=False))
     app = Scoreboard(lang="de")
-    app.game = lambda ui_factory: play_cmd.play(args, ui_factory)
+    app.game = session.run
     seen = recording(app)
     async with app.run_test(size=(120, 50)) as pilot:
         def show():
@@ -124,7 +125,7 @@ async def test_the_person_sees_his_dice_after_his_only_throw_and_every_reveal_st
     for seat, entry in zip(ranked["order"], ranked["entries"]):
         assert ("Runde 1: %s" % "".join("⚀⚁⚂⚃⚄⚅"[d - 1] for d in entry[0])) in cards[seat], cards[seat]
     assert "Runde 1: ⚀⚃⚁ 421 · 1 Wurf" in cards[2]
-    events = read_log(args.log_path)
+    events = read_log(session.log_path)
     gaps = pauses(events)
     assert gaps and all(gap >= REVEAL_PAUSE_S - 0.002 for _, _, gap in gaps), gaps
 
@@ -159,16 +160,16 @@ def test_plain_with_max_throws_1_the_person_reads_his_dice_before_the_reveal(tmp
 @needs_mp
 @run_async
 async def test_every_reveal_stays_on_the_scoreboard_for_3_s_over_k_and_until_the_next_throw(tmp_path):
-    args = play_args(["--emulate", 3, "--bots", 3, "--strategy", "fast", "--set", "deckel_total=3",
-                      "--time-scale", TIME_SCALE, "--log-dir", tmp_path])
+    session = GameSession(game_config([], tmp_path, emulate=3, strategy="fast", settings={"deckel_total": 3}),
+                          inputs=play_cmd.person_inputs(plain=False))
     app = Scoreboard(lang="de")
-    app.game = lambda ui_factory: play_cmd.play(args, ui_factory)
+    app.game = session.run
     seen = recording(app)
     async with app.run_test(size=(120, 50)) as pilot:
         await wait(pilot, lambda: app.finished or app.error is not None, GAME_S, "the end of the game",
                    lambda: app.text_of("#log")[-2000:])
         assert app.error is None, app.error
-    events = read_log(args.log_path)
+    events = read_log(session.log_path)
     assert events[-1]["ev"] == "game_over"
     gaps = pauses(events)
     assert [k for k, _, _ in gaps].count("throw_off") >= 1 and [k for k, _, _ in gaps].count("round") >= 2

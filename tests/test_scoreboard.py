@@ -8,7 +8,6 @@ compared after normalizing what Textual varies between runs; delete a file to ac
 """
 
 import asyncio
-from types import SimpleNamespace
 
 import pytest
 from textual.app import App
@@ -274,7 +273,7 @@ def test_die_faces_follow_the_pip_table():
 
 # --- the game as a worker inside the app ----------------------------------------------------------------
 def fake_play(steps, delay=0.0, fail=None, closed=None):
-    """A stand-in for play_cmd.play: emits ``steps`` events through the UI it gets from ui_factory."""
+    """A stand-in for a GameSession's run: emits ``steps`` events through the UI it gets from ui_factory."""
     async def play(args, ui_factory):
         table = Table()
         ui = ui_factory()
@@ -343,13 +342,13 @@ def _headless(monkeypatch):
 
 def test_run_scoreboard_returns_the_final_state(monkeypatch):
     _headless(monkeypatch)
-    args = SimpleNamespace(auto_exit=0.05)
-    state = run_scoreboard(args, fake_play(whole_game), "en")
+    play = fake_play(whole_game)
+    state = run_scoreboard(lambda ui_factory: play(None, ui_factory), "en", auto_exit=0.05)
     assert state.over and state.loser == 1
 
 
 def test_run_scoreboard_raises_the_game_error_after_the_screen_is_gone(monkeypatch):
     _headless(monkeypatch)
     with pytest.raises(CommandError, match="at least two cups"):
-        run_scoreboard(SimpleNamespace(),
-                       fake_play(lambda t: iter(()), fail=CommandError("seating.too_few_cups")), "de")
+        play = fake_play(lambda t: iter(()), fail=CommandError("seating.too_few_cups"))
+        run_scoreboard(lambda ui_factory: play(None, ui_factory), "de")

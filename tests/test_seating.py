@@ -31,7 +31,7 @@ def test_seeded_dice_are_a_function_of_round_seat_throw():
 def test_at_most_32_emulated_cups():
     """32 emulated cups are a table bench/table.py measures; one more is refused before any cup starts."""
     from kits.tablekit import play_args
-    from schocken_host.table.seating import plan
+    from schocken_host.commands.play_table import plan
     names, ports, rules = plan(play_args(["--emulate", 32]))
     assert ports == [] and rules.name == "standard"
     with pytest.raises(CommandError) as refused:

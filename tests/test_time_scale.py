@@ -256,7 +256,7 @@ def test_full_default_bot_game_in_scaled_time(tmp_path):
     from kits import tablekit
     lab = tablekit.Lab(tmp_path)
     try:
-        game = lab.game("full", ["--strategy", "fast"]).result(tablekit.GAME_TIMEOUT + 30)
+        game = lab.game("full", strategy="fast").result(tablekit.GAME_TIMEOUT + 30)
     finally:
         lab.close()
     st = game.state

@@ -18,7 +18,7 @@ from kits.tablekit import arm_at_first_round, finished
 
 pytestmark = pytest.mark.skipif(micropython_path() is None, reason="needs the micropython unix port")
 
-SHORT = ["--set", "deckel_total=2", "--strategy", "fast"]
+SHORT = {"settings": {"deckel_total": 2}, "strategy": "fast"}
 
 
 def lose_turn_after_nonce(ui, st, ev):
@@ -45,17 +45,17 @@ def next_opener_goes_silent(ui, st, ev):
 
 
 GAMES = {
-    "done-lie": (["--opener", "1", "--cheat", "deckel"], arm_at_first_round(0, "cheat throws")),
-    "lost-after-nonce": (["--opener", "1"], lose_turn_after_nonce),
-    "opener-gone": (["--absent-timeout", "2"], next_opener_goes_silent),
+    "done-lie": ({"opener": 0, "cheat": "deckel"}, arm_at_first_round(0, "cheat throws")),
+    "lost-after-nonce": ({"opener": 0}, lose_turn_after_nonce),
+    "opener-gone": ({"absent_timeout": 2.0}, next_opener_goes_silent),
 }
 
 
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory):
     lab = tablekit.Lab(tmp_path_factory.mktemp("claims"))
-    for name, (argv, hook) in GAMES.items():
-        lab.game(name, argv + SHORT, hook=hook, cups=3)
+    for name, (config, hook) in GAMES.items():
+        lab.game(name, hook=hook, cups=3, **config, **SHORT)
     yield lab
     lab.close()
 

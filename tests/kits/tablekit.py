@@ -1,9 +1,10 @@
 """Test helpers for whole tables: games of emulated cups (MicroPython) refereed by the host, run side by side.
 
-Two ways to run a game, both through the real `schocken play`:
-- ``Lab.game(...)``: ``play_cmd.play(args, ui_factory)`` as one asyncio task among several in a background
-  event loop of the test process; a ``RecordingUI`` sees every event as the referee emits it and may act on
-  the table (restart a cup, arm a cheat) from a hook; the result is the live ``TableState``.
+Two ways to run a game, both through the code of `schocken play`:
+- ``Lab.game(...)``: a ``GameSession`` (table/session.py) of a ``GameConfig`` as one asyncio task among
+  several in a background event loop of the test process; a ``RecordingUI`` sees every event as the referee
+  emits it and may act on the table (restart a cup, arm a cheat) from a hook; the result is the live
+  ``TableState``.
 - ``Lab.cli(...)``: ``schocken play --plain ...`` as a subprocess (``SCHOCKEN_LOG_DIR`` points into the test's
   tmp folder); ``Lab.cli_killed(...)`` kills it with SIGKILL once the log shows enough events.
 
@@ -22,8 +23,11 @@ import threading
 import time
 from pathlib import Path
 
+from schocken.rules import Rules
+
 from schocken_host.commands import play as play_cmd
 from schocken_host.table import seating
+from schocken_host.table.session import GameConfig, GameSession
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHOCKEN = [sys.executable, "-m", "schocken_host.cli"]
@@ -61,9 +65,21 @@ def replay_json(path, env=None):
 
 
 def play_args(argv):
+    """`schocken play`'s options parsed, for the tests of the command line itself."""
     p = argparse.ArgumentParser()
     play_cmd.add_arguments(p)
     return p.parse_args([str(a) for a in argv])
+
+
+def game_config(names, log_dir, preset="standard", settings=None, **options):
+    """The GameConfig of an emulated table of bots in scaled time, as `schocken play --emulate N` makes it:
+    ``names`` seated in order, the ``preset`` rules with ``settings``, fair play unless the dice are scripted
+    (``seed``); ``options``: any other GameConfig field."""
+    options.setdefault("emulate", len(names))
+    options.setdefault("fair", options.get("seed") is None)
+    options.setdefault("time_scale", TIME_SCALE)
+    return GameConfig(names=list(names), log_dir=Path(log_dir), rules=Rules(preset, **(settings or {})),
+                      **options)
 
 
 # --- in-process games ------------------------------------------------------------------------------
@@ -145,21 +161,21 @@ class Lab:
             t.start()
             self.threads.append(t)
 
-    def game(self, name, argv, hook=None, names=None, cups=4, ui_class=None):
+    def game(self, name, hook=None, names=None, cups=4, ui_class=None, **config):
         """Start an in-process game; returns a concurrent Future of the Game. ``ui_class`` (default
-        RecordingUI) is called with the hook."""
+        RecordingUI) is called with the hook; ``config``: game_config's arguments (preset, settings, any
+        GameConfig field)."""
         self._ensure_loop()
         names = names or ["%s-%d" % (name, i) for i in range(cups)]
         log_dir = self.root / name
         game = Game(name, log_dir, names)
-        args = play_args(["--emulate", cups, "--log-dir", log_dir, "--names", ",".join(names)] + SCALED
-                         + list(argv))
+        session = GameSession(game_config(names, log_dir, **config))
 
         async def run():
             start = time.monotonic()
             game.ui = (ui_class or RecordingUI)(hook)
             game.ui.game = game
-            game.state = await asyncio.wait_for(play_cmd.play(args, lambda: game.ui), GAME_TIMEOUT)
+            game.state = await asyncio.wait_for(session.run(lambda: game.ui), GAME_TIMEOUT)
             game.seconds = time.monotonic() - start
             return game
         fut = asyncio.run_coroutine_threadsafe(run(), self.loop)

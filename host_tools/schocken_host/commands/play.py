@@ -1,31 +1,26 @@
-"""`schocken play`: seat the players, connect their cups (serial ports and/or emulated cups), run the referee
-with a scoreboard, log everything; `--resume` continues a logged game."""
+"""`schocken play`: its options made a checked GameConfig (commands/play_table.py) and played as a GameSession
+(table/session.py) with what only the command line knows: the scoreboard or the plain lines, the web page
+beside them, the people's keys, the standings and the resume hint at the end; `--resume` continues a logged
+game."""
 
 import argparse
 import asyncio
-import gc
 import os
 import shutil
 import signal
 import sys
 import threading
-import time
 
-
-from schocken_host.table import gamelog
-from schocken_host.table.bots import STRATEGIES
+from schocken_host.commands.play_table import game_config
+from schocken_host.errors import CommandError
 from schocken_host.i18n import tr
 from schocken_host.input_checks import (WEB_PORT, OneLineParser, count, heap_size, seat_number, seconds,
                                         seconds_or_zero, web_address)
+from schocken_host.table.bots import STRATEGIES
+from schocken_host.table.gamelog import read_log
+from schocken_host.table.session import GameSession
 from schocken_host.views.plain import PlainUI
 from schocken_host.views.play_keys import keyboard, ui_keys
-from schocken_host.table.referee import REVEAL_PAUSE_S, Referee
-from schocken_host.table.gamelog import read_log
-from schocken_host.table.table_file import read_table  # noqa: F401  (the table file, docs/table-file.md)
-from schocken_host.links.transport import TransportClosed
-from schocken_host.errors import CommandError
-from schocken_host.table.gamelog import flash_folder, open_resume
-from schocken_host.table.seating import Table, fair_mode
 
 
 def add_arguments(p):
@@ -110,129 +105,75 @@ def game_log(path):
     return path
 
 
-async def play(args, ui_factory):
-    state = None
-    log = None
-    start = None
-    if args.resume:
-        log, state, start = open_resume(args)
-        if state.over:
-            # The host died after the last round but before game_over: the game is decided, write its end.
-            log.append({"ev": "game_over", "loser": state.loser, "blattschuss": bool(state.game.blattschuss),
-                        "ts": round(time.time(), 3)})
-            ui = ui_factory()
-            lang = getattr(ui, "lang", "de")
-            ui.note(tr(lang, "play.log_repaired", path=log.path, what=log.repaired) if log.repaired
-                    else tr(lang, "play.log", path=log.path))
-            state.apply({"ev": "game_over", "loser": state.loser,
-                         "blattschuss": bool(state.game.blattschuss)})
-            log.close()
-            return state
-    web_view = getattr(args, "web_view", None)
-    table = Table(args, start)
-    try:
-        if web_view is not None:
-            await web_view.start()
-        if log is None:
-            try:
-                log = gamelog.GameLog.new(args.log_dir)
-            except gamelog.LogFileError as e:
-                raise CommandError.of(e)
-        # Emulated cups keep their flash beside the log, as a real cup keeps its own: after a host crash the
-        # new cup processes come back with their turns, and nobody throws again.
-        table.flash = flash_folder(log.path)
-        await table.build()
-        rules = table.rules()
-        table.warm(rules, coach=getattr(args, "coach", False))  # before the first turn: no decision pays
-        args.log_path = log.path  # run() says how to continue a game stopped midway
-        ui = ui_factory()
+class WebSide:
+    """The live web page beside the terminal's view (views/web/server.WebView), as a GameSession uses it."""
+
+    def __init__(self, view, banner):
+        self.view = view
+        self.banner = banner          # print URL, QR code and PIN (--plain: the scoreboard shows them itself)
+
+    @property
+    def referee(self):
+        return self.view.referee
+
+    @referee.setter
+    def referee(self, referee):
+        self.view.referee = referee   # who takes the page's table actions
+
+    async def start(self):
+        await self.view.start()
+
+    def attach(self, ui, log_path):
+        """The view of both (nothing the page does reaches the referee) and the lines that announce it."""
+        from schocken_host.views.web.server import Both
+        self.view.attach_log(log_path)
         lang = getattr(ui, "lang", "de")
-        notes = []
-        if web_view is not None:
-            from schocken_host.views.web.server import Both
-            web_view.attach_log(log.path)
-            ui = Both(ui, web_view)
-            notes += [tr(lang, "web.url", url=web_view.url), tr(lang, "web.pin", pin=web_view.pin)]
-        notes.append(tr(lang, "play.log", path=log.path))
-        if log.repaired:
-            notes.append(tr(lang, "play.log_repaired", path=log.path.name, what=log.repaired))
-        notes += [tr(lang, "play.cup", cup=cup.cup_id, port=cup.port, interpreter=cup.interpreter)
-                  for cup in table.cups]
-        # Said once the log holds the game's first line: a start the cups refuse names no log (it stays empty
-        # and is removed), and prints nothing on standard output.
-        log.when_written(lambda: announce(args, web_view, ui, notes))
-        fair = fair_mode(args, start)
-        referee = Referee(rules, table.seats, log, ui, reveal=args.reveal, cheat=args.cheat, state=state,
-                          fair=fair, absent_timeout=args.absent_timeout, turn_timeout=args.turn_timeout,
-                          reveal_pause=REVEAL_PAUSE_S / getattr(args, "time_scale", 1))
-        if web_view is not None:
-            web_view.referee = referee
-        args.table_state = referee.state   # run() prints the standings, also of a game stopped midway
-        tasks = [asyncio.create_task(b.run(referee)) for b in table.bots]
-        human = getattr(table, "human", None)
+        said = [tr(lang, "web.url", url=self.view.url), tr(lang, "web.pin", pin=self.view.pin)]
+        return Both(ui, self.view), said
+
+    def announce(self):
+        if self.banner:
+            print(self.view.banner(self.view.lang), flush=True)
+
+    async def stop(self, finished):
+        """The browsers get the game's last events (a finished game's, bounded); the server goes on serving
+        the final page until the host exits (the scoreboard shows the end until q; --plain exits at once)."""
+        from schocken_host.views.web.server import FLUSH_S
+        await self.view.finish(FLUSH_S if finished else 0)
+
+
+def person_inputs(plain):
+    """What the people at the table type: a person's keys through the scoreboard, or lines on standard input
+    (his keys, and the table's words; --plain reads them also without a person at an emulated cup)."""
+    def inputs(referee, table, ui):
         if hasattr(ui, "keys"):
-            tasks.append(asyncio.create_task(ui_keys(ui.keys, human, referee, table)))
-        elif human is not None or (not sys.stdin.isatty() and args.plain):
-            tasks.append(asyncio.create_task(keyboard(human, referee, table)))
-        # What was built to seat the table lives as long as the game: out of the collector's way, so that no
-        # full collection (several ms, tens on a loaded machine) lands on a round's reveals.
-        gc.collect()
-        gc.freeze()
-        try:
-            await referee.run(opener=args.opener)
-        except TransportClosed as e:  # only a cup that cannot be reached at the start gets here
-            raise CommandError.of(e)
-        except asyncio.TimeoutError:
-            raise CommandError("play.no_answer", cups=", ".join(s.transport.name for s in table.seats))
-        except gamelog.LogFileError as e:
-            raise CommandError("play.log_failed", error=e)
-        finally:
-            gc.unfreeze()
-            for t in tasks:
-                t.cancel()
-            referee.close()
-        return referee.state
-    finally:
-        if web_view is not None:
-            await _stop_web(web_view, log)
-        table.close()
-        if log is not None:
-            log.close()
-            if not args.resume and log.path.exists() and log.path.stat().st_size == 0:
-                log.path.unlink()  # no game was started: leave no empty log behind
-            if not log.path.exists() or gamelog.finished(log.path):
-                shutil.rmtree(flash_folder(log.path), ignore_errors=True)  # nothing left to resume
+            return [ui_keys(ui.keys, table.human, referee, table)]
+        if table.human is not None or (not sys.stdin.isatty() and plain):
+            return [keyboard(table.human, referee, table)]
+        return []
+    return inputs
 
 
-def announce(args, web_view, ui, notes):
-    """The page's URL, QR code and PIN once (--plain: the scoreboard shows them itself), then the notes."""
-    if web_view is not None and getattr(args, "web_banner", False):
-        print(web_view.banner(web_view.lang), flush=True)
-    for note in notes:
-        ui.note(note)
-
-
-async def _stop_web(web_view, log):
-    """The browsers get the game's last events (a finished game's, bounded); the server goes on serving the
-    final page until the host exits (the scoreboard shows the end until q; --plain exits at once)."""
-    from schocken_host.views.web.server import FLUSH_S
-    try:
-        done = log is not None and log.path.exists() and gamelog.finished(log.path)
-        await web_view.finish(FLUSH_S if done else 0)
-    except Exception:  # noqa: BLE001 - closing a page must not hide how the game ended
-        pass
+def session_of(args, lang):
+    """The GameSession of `schocken play` ARGS: the options checked in full (play_table.game_config), the web
+    page bound (a port in use is refused before anything starts)."""
+    web = None
+    if args.web is not None:
+        from schocken_host.views.web.server import WebView
+        web = WebSide(WebView(args.web, lang, coach=args.coach), banner=args.plain or not sys.stdout.isatty())
+    return GameSession(game_config(args), web=web, inputs=person_inputs(args.plain))
 
 
 STOP_S = 10.0   # after Ctrl-C the host has this long to close its cups and its log; then it ends regardless
 
 
-def _stop_in_time(args, lang):
+def _stop_in_time(args, session, lang):
     """SIGINT handler of --plain: raises KeyboardInterrupt (the game stops, cups and log are closed) and
     starts a watchdog: should the stopping itself hang (a wait that swallowed the cancellation, a thread that
     does not come back), the host still ends after STOP_S with the resume hint. The log is safe either way:
     every event in it was fsynced when it was written."""
     def force_exit():
-        hint = resume_hint(args, lang)
+        hint = resume_hint(args, session.log_path, lang)
         if hint:
             print(hint, flush=True)
         os._exit(0)
@@ -248,39 +189,34 @@ def _stop_in_time(args, lang):
 
 def run(args):
     lang = getattr(args, "lang", "de")
-    # The scoreboard leaves this long after the game is over (0: at once).
-    args.auto_exit = None if args.exit_after is None else max(args.exit_after, 0.001)
-    args.web_view = None
-    if args.web is not None:
-        from schocken_host.views.web.server import WebView
-        # bound now: a port in use is refused before anything starts
-        args.web_view = WebView(args.web, lang, coach=getattr(args, "coach", False))
-        args.web_banner = args.plain or not sys.stdout.isatty()   # the scoreboard shows URL and PIN itself
+    session = session_of(args, lang)
     try:
         if args.plain or not sys.stdout.isatty():
             if threading.current_thread() is threading.main_thread():
-                signal.signal(signal.SIGINT, _stop_in_time(args, lang))
-            state = asyncio.run(play(args, lambda: PlainUI(lang)))
+                signal.signal(signal.SIGINT, _stop_in_time(args, session, lang))
+            state = asyncio.run(session.run(lambda: PlainUI(lang)))
         else:
             from schocken_host.views.scoreboard import run_scoreboard
-            state = run_scoreboard(args, play, lang)
+            # The scoreboard leaves this long after the game is over (0: at once).
+            auto_exit = None if args.exit_after is None else max(args.exit_after, 0.001)
+            state = run_scoreboard(session.run, lang, auto_exit=auto_exit, coach=args.coach,
+                                   web=session.web.view if session.web else None)
     except (KeyboardInterrupt, asyncio.CancelledError):  # --plain: Ctrl-C, a quit key, the end of the input
         state = None
     if state is None:
-        state = getattr(args, "table_state", None)
-    print_end(args, state, lang)
+        state = session.state
+    print_end(session.log_path, state, lang)
     if state is None or not state.over:
         # Stopped midway by the people at the table (q, Ctrl-C): not a failure; the log holds the game.
-        hint = resume_hint(args, lang)
+        hint = resume_hint(args, session.log_path, lang)
         if hint:
             print(hint, flush=True)
     return 0
 
 
-def print_end(args, state, lang):
+def print_end(path, state, lang):
     """After the game (over, or stopped midway), on the terminal the scoreboard has left: the standings and
-    where the log is. Nothing when no game began (a refused start leaves no log to name)."""
-    path = getattr(args, "log_path", None)
+    where the log is (``path``). Nothing when no game began (a refused start leaves no log to name)."""
     if path is None or not os.path.exists(path) or os.path.getsize(path) == 0:
         return
     from schocken_host.commands.replay import standings_lines
@@ -295,11 +231,11 @@ def print_end(args, state, lang):
     print("\n".join(lines), flush=True)
 
 
-def resume_hint(args, lang):
-    """The line that tells how to continue an interrupted game from its log, or None when no game began."""
+def resume_hint(args, path, lang):
+    """The line that tells how to continue an interrupted game from its log (``path``), or None when no game
+    began."""
     import shlex
 
-    path = getattr(args, "log_path", None)
     if path is None or not os.path.exists(path) or os.path.getsize(path) == 0:
         return None
     words = invoked_command() + ["play", "--resume", str(path)]

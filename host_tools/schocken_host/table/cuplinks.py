@@ -274,8 +274,8 @@ class CupLinks:
     async def wait_for(self, seat_no, accept, fresh=True):
         """The first message of the seat for which ``accept(msg)`` is not None; returns that value. Raises
         Forfeit when the table rules the seat out. Messages it does not take are dropped (the pump reported
-        what was wrong with them). ``fresh``: a new task of the seat, whose time --turn-timeout counts; False
-        goes on counting (a turn asked for again and again is still one turn)."""
+        what was wrong with them). ``fresh``: a new task of the seat, whose time the turn timeout counts;
+        False goes on counting (a turn asked for again and again is still one turn)."""
         seat = self.seats[seat_no]
         loop = asyncio.get_running_loop()
         if fresh:

@@ -306,21 +306,10 @@ def read_log(path):
         raise CommandError("gamelog.nested", path=path)
 
 
-
-def open_resume(args):
-    """The log to continue (``--resume [LOG]``): (GameLog, TableState, start event). The log is locked, then
-    read (a torn last line is not part of the game), then its torn tail repaired; a log that does not replay
-    is refused naming the line, and left as it was."""
-    if args.resume == "latest":
-        path = latest(args.log_dir, unfinished=True)
-        if path is None:
-            newest = latest(args.log_dir)
-            where = log_dir() if args.log_dir is None else args.log_dir
-            if newest is not None and newest.stat().st_size == 0:
-                raise CommandError("gamelog.newest_empty", path=newest)
-            raise CommandError("gamelog.none_unfinished", folder=where)
-    else:
-        path = args.resume
+def open_resume(path):
+    """The log of a game to continue: (GameLog, TableState, start event). The log is locked, then read (a torn
+    last line is not part of the game), then its torn tail repaired; a log that does not replay is refused
+    naming the line, and left as it was."""
     try:
         log = GameLog(path, repair=False) if os.path.exists(path) else None
     except LogFileError as e:

@@ -387,13 +387,12 @@ class Scoreboard(App):
         return self._cards[seat]
 
 
-def run_scoreboard(args, play, lang="de"):
-    """Run ``play(args, ui_factory)`` inside the scoreboard; keep the final screen until q. Returns the final
-    TableState (the last one seen if the game was stopped); an error of the game is raised again after the
-    screen is gone, so the command line reports it as usual."""
-    app = Scoreboard(lang=lang, game=lambda ui_factory: play(args, ui_factory),
-                     auto_exit=getattr(args, "auto_exit", None), coach=getattr(args, "coach", False),
-                     web=getattr(args, "web_view", None))
+def run_scoreboard(game, lang="de", auto_exit=None, coach=False, web=None):
+    """Run ``game(ui_factory)`` (a GameSession's ``run``) inside the scoreboard; keep the final screen until q
+    (or ``auto_exit`` seconds after the game is over). Returns the final TableState (the last one seen if the
+    game was stopped); an error of the game is raised again after the screen is gone, so the command line
+    reports it as usual. ``web``: the page's WebView, whose address the scoreboard shows."""
+    app = Scoreboard(lang=lang, game=game, auto_exit=auto_exit, coach=coach, web=web)
     app.run()
     if app.error is not None:
         raise app.error
