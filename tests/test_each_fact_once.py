@@ -64,3 +64,16 @@ def assigned(name, *folders):
 def test_one_pip_table():
     """The faces' pips are schocken.turn's PIPS: the cup's LEDs and the host's frame codec import it."""
     assert assigned("PIPS", ROOT / "firmware", HOST) == {"firmware/lib/schocken/turn.py"}
+
+
+def test_a_log_is_replayed_into_a_table_state_in_one_place():
+    """A TableState outside the live game is made only to be handed to table/replay.py's Replay (the web
+    page's hub and the browser's check get theirs from it); table/gamelog.py's resume still has a loop of its
+    own, to go over to Replay with the rest of the table's work of issue 33."""
+    made = {path for path, _ in callers("TableState", HOST)}
+    live = {"table/referee.py", "table/session.py", "table/sink.py"}   # the live game's own state
+    assert made <= {"host_tools/schocken_host/" + name for name in live | {
+        "table/replay.py", "table/gamelog.py", "commands/replay.py", "commands/stats.py"}}, made
+    for reader in ("commands/replay.py", "commands/stats.py", "views/web/hub.py", "views/web/check/check.py"):
+        source = (HOST / reader).read_text(encoding="utf-8")
+        assert "from schocken_host.table.replay import" in source, reader

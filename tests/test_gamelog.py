@@ -119,7 +119,7 @@ def test_a_tail_torn_inside_a_character_is_a_torn_line_not_a_broken_log(logs, tm
     lines = data.split(b"\n")
     lines[5] = lines[5][:30] + b"\xff" + lines[5][30:]
     log.write_bytes(b"\n".join(lines))
-    assert "line 6 is not UTF-8" in one_line_error(tablekit.schocken("--lang", "en", "replay", log))
+    assert "line 6: not UTF-8 (byte " in one_line_error(tablekit.schocken("--lang", "en", "replay", log))
 
 
 # One field of one event made wrong as a broken or forged log could have it (docs/gamelog.md lists the kinds).

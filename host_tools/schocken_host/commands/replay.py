@@ -2,27 +2,42 @@
 
 import json
 import sys
+from pathlib import Path
 
-from schocken_host.table.state import TableState, LogError
 from schocken_host.errors import CommandError
-from schocken_host.i18n import tr
-from schocken_host.table.gamelog import read_log
+from schocken_host.i18n import os_reason, tr
+from schocken_host.table.gamelog import check_readable
+from schocken_host.table.replay import Replay
+from schocken_host.table.state import TableState
 
 PHASES = ("setup", "throw_off", "half1", "half2", "final", "over")
 
 
+def read_bytes(path):
+    """A log's bytes; every way it cannot be read is a CommandError naming the file, in the words every verb
+    that reads a log uses."""
+    check_readable(path)
+    try:
+        return Path(path).read_bytes()
+    except OSError as e:
+        raise CommandError("input.unreadable", path=path, error=os_reason(e))
+
+
 def replay(path):
-    """A log -> TableState, every game-changing event recomputed; CommandError names the first bad line."""
-    events = read_log(path)
-    if not events or events[0][1].get("ev") != "start":
-        raise CommandError("replay.no_start", path=path)
+    """A log -> TableState, every game-changing event recomputed (table/replay.py); CommandError names the
+    first line refused. ``torn``: the number of a torn last line, else None."""
     state = TableState()
-    state.torn = events.torn
-    for n, ev in events:
-        try:
-            state.apply(ev)
-        except LogError as e:
-            raise CommandError("gamelog.bad_line", path=path, line=n, error=e)
+
+    def apply(ev):
+        if not state.events and ev["ev"] != "start":
+            raise CommandError("replay.no_start", path=path)
+        state.apply(ev)
+    done = Replay(state, apply).log(read_bytes(path))
+    if done.refused is not None:
+        raise CommandError("gamelog.bad_line", path=path, line=done.refused[0], error=done.refused[1])
+    if not state.events:
+        raise CommandError("replay.no_start", path=path)
+    state.torn = done.torn
     return state
 
 

@@ -4,12 +4,13 @@ import json
 import sys
 from pathlib import Path
 
+from schocken_host.commands.replay import read_bytes
 from schocken_host.errors import CommandError
 from schocken_host.i18n import tr
 from schocken_host.table import gamelog
-from schocken_host.table.gamelog import read_log
+from schocken_host.table.replay import replay
 from schocken_host.table.seating import canonical_name
-from schocken_host.table.state import TableState, LogError
+from schocken_host.table.state import TableState
 
 
 def _who(state, seat):
@@ -19,41 +20,40 @@ def _who(state, seat):
 def stats(paths):
     """Per player name: games, halves lost, finals lost, games lost, Schock-Aus thrown, Deckel taken. A
     default name counts as one player whatever the language of its game ("Player 4" of older English logs is
-    "Spieler 4": table/seating.py, canonical_name)."""
+    "Spieler 4": table/seating.py, canonical_name). A log the rules refuse at a line counts for what it had
+    before that line, and not as a game (table/replay.py)."""
     table = {}
     games = 0
     for path in paths:
         try:
-            events = read_log(path)
+            data = read_bytes(path)
         except CommandError:
             continue  # not a log (any more): the others still count
-        if not events:
-            continue  # a log a failed start left empty is no game
         state = TableState()
-        try:
-            for _, ev in events:
-                phase = state.phase()
-                state.apply(ev)
-                # Halves lost from the rules, not from the half_lost events: a host that died right after a
-                # round never wrote its half_lost (the resumed host goes on in the next half).
-                lost = state.half_loser_since(phase)
-                if lost is not None:
-                    table[_who(state, lost)]["finals_lost" if phase == "final" else "halves_lost"] += 1
-                if ev["ev"] == "start":
-                    for p in ev["players"]:
-                        table.setdefault(canonical_name(p["name"]), {
-                            "games": 0, "halves_lost": 0, "finals_lost": 0, "games_lost": 0, "schock_aus": 0,
-                            "deckel_taken": 0})["games"] += 1
-                elif ev["ev"] == "reveal" and ev.get("kind") == "schock_aus":
-                    table[_who(state, ev["seat"])]["schock_aus"] += 1
-                elif ev["ev"] == "round":
-                    taken = sum(m[1] for m in ev["moves"])
-                    table[_who(state, ev["worst"])]["deckel_taken"] += taken
-                elif ev["ev"] == "game_over":
-                    table[_who(state, ev["loser"])]["games_lost"] += 1
-        except LogError:
-            continue  # a broken log counts for what it had before the break
-        games += 1
+
+        def count(ev, state=state):
+            phase = state.phase()
+            state.apply(ev)
+            # Halves lost from the rules, not from the half_lost events: a host that died right after a
+            # round never wrote its half_lost (the resumed host goes on in the next half).
+            lost = state.half_loser_since(phase)
+            if lost is not None:
+                table[_who(state, lost)]["finals_lost" if phase == "final" else "halves_lost"] += 1
+            if ev["ev"] == "start":
+                for p in ev["players"]:
+                    table.setdefault(canonical_name(p["name"]), {
+                        "games": 0, "halves_lost": 0, "finals_lost": 0, "games_lost": 0, "schock_aus": 0,
+                        "deckel_taken": 0})["games"] += 1
+            elif ev["ev"] == "reveal" and ev.get("kind") == "schock_aus":
+                table[_who(state, ev["seat"])]["schock_aus"] += 1
+            elif ev["ev"] == "round":
+                taken = sum(m[1] for m in ev["moves"])
+                table[_who(state, ev["worst"])]["deckel_taken"] += taken
+            elif ev["ev"] == "game_over":
+                table[_who(state, ev["loser"])]["games_lost"] += 1
+        done = replay(data, state, count)
+        if state.events and done.refused is None:  # a log a failed start left empty is no game
+            games += 1
     return games, table
 
 

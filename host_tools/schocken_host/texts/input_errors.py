@@ -162,6 +162,11 @@ TEXTS = {
                          "{path}: no game in this log (it has no start event)"),
     "gamelog.over": ("{path}: dieses Spiel ist schon aus", "{path}: this game is over already"),
 
+    # --- table/replay.py: a line of a log that is no event (LogError; the reader names the line)
+    "log.not_json": ("kein JSON", "not JSON"),
+    "log.not_an_event": ("kein Ereignis", "not an event"),
+    "log.not_utf8": ("kein UTF-8 (Byte {offset})", "not UTF-8 (byte {offset})"),
+
     # --- table/state.py: a log that does not replay (LogError)
     "log.unknown_event": ("unbekanntes Ereignis {kind!r}", "unknown event {kind!r}"),
     "log.rules_refuse": ("{kind}-Ereignis: die Regeln lehnen es ab: {error}",

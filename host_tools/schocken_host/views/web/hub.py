@@ -1,13 +1,14 @@
 """The game as the web view holds it: every event in log order (an event's id is its line number in the log,
-1 for the start), a TableState of its own rebuilt from them, and the page's model. Browsers subscribe and are
-woken after each event; ``follow`` reads a log file as it grows (`schocken watch`)."""
+1 for the start), a TableState of its own replayed from them (table/replay.py: the first event refused stops
+it, and is named on the page), and the page's model. Browsers subscribe and are woken after each event;
+``follow`` reads a log file as it grows (`schocken watch`)."""
 
 import asyncio
 import json
 import os
 
 from schocken_host.table.coach import Coach
-from schocken_host.table.state import LogError, TableState
+from schocken_host.table.replay import Replay
 from schocken_host.views.web.model import Tracker, view
 
 FOLLOW_S = 0.2          # how often a followed log is looked at
@@ -19,9 +20,10 @@ class Hub:
     def __init__(self, coach=False, on_event=None):
         self.events = []             # raw events, as in the log
         self.lines = []              # each event as its JSON text, made once for every browser
-        self.state = TableState()
         self.tracker = Tracker()
-        self.error = None            # the first event the rules refused: (line, text)
+        # The page's model must never stop a game: what it cannot take is a refusal too, named on the page.
+        self.replay = Replay(apply=self._apply, refusals=(KeyError, TypeError, ValueError, IndexError))
+        self.state = self.replay.state
         self.subscribers = set()     # asyncio.Event of each open browser connection
         self._view = None
         self._view_text = None
@@ -41,21 +43,26 @@ class Hub:
     def game_id(self):
         return self.state.game_id
 
+    @property
+    def error(self):
+        """The first line refused (not an event, or the rules refuse its event): (line, text), else None."""
+        if self.replay.refused is None:
+            return None
+        return self.replay.refused[0], str(self.replay.refused[1])
+
+    def _apply(self, ev):
+        self.state.apply(ev)
+        self.tracker.update(self.state, ev)
+
     def feed(self, ev):
-        """One event (a copy is kept); never raises: an event the state refuses is kept and named."""
+        """One event (a copy is kept); never raises: an event the state refuses is kept and named, and the
+        events after it are kept, not applied."""
         line = _text(ev)
         ev = json.loads(line)
         self.events.append(ev)
         self.lines.append(line)
-        if self.error is None:
-            try:
-                self.state.apply(ev)
-                self.tracker.update(self.state, ev)
-            except (LogError, KeyError, TypeError, ValueError, IndexError) as e:
-                self.error = (len(self.events), str(e))
-            else:
-                if self.on_event is not None:
-                    self.on_event(self.state, ev)
+        if self.replay.event(ev) and self.on_event is not None:
+            self.on_event(self.state, ev)
         self._changed()
 
     def view(self):
@@ -99,16 +106,15 @@ class Hub:
         end = data.rfind(b"\n")
         if end < 0:
             return offset
+        refused = self.replay.refused
+        at = offset
         for line in data[:end].split(b"\n"):
-            if line.strip():
-                try:
-                    ev = json.loads(line)
-                except ValueError as e:
-                    if self.error is None:
-                        self.error = (len(self.events) + 1, "not JSON: %s" % e)
-                    continue
-                if isinstance(ev, dict):
-                    self.feed(ev)
+            ev = self.replay.event_of(line, offset=at)
+            at += len(line) + 1
+            if ev is not None:
+                self.feed(ev)
+        if self.replay.refused is not refused:  # a line that is no event: the page names it
+            self._changed()
         return offset + end + 1
 
     async def follow(self, path, offset=0):

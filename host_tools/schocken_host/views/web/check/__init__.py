@@ -4,8 +4,8 @@
 - ``/check/vendor/``: MicroPython's WebAssembly port from npm (``vendor_dir()``; None where it is not
   installed, and ``missing()`` says why in one line);
 - ``/py/``: the Python the check runs in the browser (``py_files()``: URL path -> file): the unchanged rules
-  package, the host's ``table/state.py`` and ``table/events.py`` with the texts they need, and this folder's
-  ``i18n_shim.py`` in place of ``schocken_host/i18n.py``.
+  package, the host's ``table/state.py``, ``table/events.py`` and ``table/replay.py`` with the texts they
+  need, and this folder's ``i18n_shim.py`` in place of ``schocken_host/i18n.py``.
 
 Nothing here imports the web server: it only names files."""
 
@@ -41,6 +41,7 @@ def py_files():
         "schocken_host/texts/input_errors.py": HOST / "texts" / "input_errors.py",
         "schocken_host/table/__init__.py": HOST / "table" / "__init__.py",
         "schocken_host/table/events.py": HOST / "table" / "events.py",
+        "schocken_host/table/replay.py": HOST / "table" / "replay.py",
         "schocken_host/table/state.py": HOST / "table" / "state.py",
         "check.py": CHECK_DIR / "check.py",
     })

@@ -17,7 +17,7 @@ export const PY_FILES = [
   "schocken/texts.py", "schocken/throws.py", "schocken/turn.py",
   "schocken_host/__init__.py", "schocken_host/i18n.py", "schocken_host/texts/__init__.py",
   "schocken_host/texts/input_errors.py", "schocken_host/table/__init__.py", "schocken_host/table/events.py",
-  "schocken_host/table/state.py", "check.py",
+  "schocken_host/table/replay.py", "schocken_host/table/state.py", "check.py",
 ];
 
 const TEXTS = {

@@ -3,7 +3,8 @@ recheck every reveal (commitment, transcript, and in fair play every throw from 
 report the first event where the browser and the host differ. Runs inside MicroPython's WebAssembly port
 (check.js loads it as module ``check``) and on CPython (the same module, tests/test_web_check.py).
 
-``Check().feed(event)`` one event at a time (a live game), ``compare(standings)`` with the host's standings
+``Check().feed(event)`` one event at a time (a live game; ``feed_line`` a line of a log, table/replay.py's
+rules for a torn or refused line), ``compare(standings)`` with the host's standings
 at that point, ``report()`` the result: {ok, events, first_difference: {index, event, host, browser, reason},
 throws_checked, throws_total, fair, standings, throws: [[index, round, seat, n], ...]}.
 docs/web-check.md says what it proves."""
@@ -13,7 +14,8 @@ import json
 from schocken import RuleError
 from schocken.fair import check_dice
 from schocken.hostside import check_reveal
-from schocken_host.table.state import LogError, TableState
+from schocken_host.table.replay import Replay, log_lines
+from schocken_host.table.state import LogError
 
 _PROBLEMS = (RuleError, KeyError, TypeError, IndexError, ValueError, AttributeError)
 
@@ -40,8 +42,9 @@ def _fields(error):
 
 class Check:
     def __init__(self):
-        self.state = TableState()
-        self.index = 0               # events fed so far
+        self.replay = Replay(apply=self._apply, refusals=(Differs, LogError) + _PROBLEMS)
+        self.state = self.replay.state
+        self.index = 0               # events (and lines that are none) fed so far
         self.fair = False
         self.limits = {}             # seat -> its throw limit from its turn event (None: the opener's own)
         self.reveals = {}            # (round, seat) -> [dice, throws, hand]
@@ -53,37 +56,56 @@ class Check:
 
     # --- feeding events ---------------------------------------------------------------------------
     def feed(self, ev):
-        i = self.index
         self.index += 1
         self.last = ev
-        if self.first_difference is not None:
+        if self.first_difference is not None:  # the standings differed (compare): the check stops there too
             return False
-        try:
-            if not isinstance(ev, dict):
-                raise Differs("an event", repr(ev)[:80], "not an event")
-            kind = ev.get("ev")
-            if kind == "reveal":
-                self._reveal(i, ev)
-            elif kind == "round":
-                self._entries(ev)
-            elif kind == "throw_off":
-                self._throw_off(ev)
-            self.state.apply(ev)
-            if kind == "start":
-                self.fair = bool(ev.get("fair"))
-            elif kind == "turn":
-                self.limits[ev["seat"]] = ev.get("limit")
-                if not ev.get("continued"):  # a turn started afresh voids the seat's reveal of the round
-                    self.reveals.pop((ev["round"], ev["seat"]), None)
-        except Differs as d:
-            self._differ(i, ev, d.host, d.browser, d.reason)
-        except LogError as e:
-            f = _fields(e)
-            browser = f.get("rules", f.get("expected", f.get("opener")))
-            self._differ(i, ev, f.get("logged"), browser, str(e))
-        except _PROBLEMS as e:
-            self._differ(i, ev, None, None, "%s: %s" % (type(e).__name__, e))
+        self.replay.event(ev)
+        return self._settled()
+
+    def feed_line(self, line, last=False):
+        """A line of a log: its event fed, or a line that is no event the first difference (a torn last line
+        is no part of the game: ``last``, no line with anything on it follows)."""
+        ev = self.replay.event_of(line, last)
+        if ev is not None:
+            return self.feed(ev)
+        if self.replay.refused is not None and self.first_difference is None:
+            self.index += 1
+            self.last = line
+        return self._settled()
+
+    def _settled(self):
+        """The first refusal of the replay as the first difference; True while there is none."""
+        if self.first_difference is None and self.replay.refused is not None:
+            e = self.replay.refused[1]
+            if isinstance(e, Differs):
+                self._differ(self.index - 1, self.last, e.host, e.browser, e.reason)
+            elif isinstance(e, LogError):
+                f = _fields(e)
+                browser = f.get("rules", f.get("expected", f.get("opener")))
+                self._differ(self.index - 1, self.last, f.get("logged"), browser, str(e))
+            else:
+                self._differ(self.index - 1, self.last, None, None, "%s: %s" % (type(e).__name__, e))
         return self.first_difference is None
+
+    def _apply(self, ev):
+        """One event through the checks the host's referee made before it logged it, then onto the state."""
+        if not isinstance(ev, dict):
+            raise Differs("an event", repr(ev)[:80], "not an event")
+        kind = ev.get("ev")
+        if kind == "reveal":
+            self._reveal(self.index - 1, ev)
+        elif kind == "round":
+            self._entries(ev)
+        elif kind == "throw_off":
+            self._throw_off(ev)
+        self.state.apply(ev)
+        if kind == "start":
+            self.fair = bool(ev.get("fair"))
+        elif kind == "turn":
+            self.limits[ev["seat"]] = ev.get("limit")
+            if not ev.get("continued"):  # a turn started afresh voids the seat's reveal of the round
+                self.reveals.pop((ev["round"], ev["seat"]), None)
 
     def feed_json(self, line):
         return self.feed(json.loads(line))
@@ -158,17 +180,11 @@ class Check:
 
 
 def check_lines(text):
-    """A whole log (its JSON lines) checked: the report. A line that is not JSON is the first difference."""
+    """A whole log (its JSON lines) checked: the report. A line that is no event is the first difference; a
+    torn last line is no part of the game (table/replay.py)."""
     c = Check()
-    lines = [ln for ln in text.split("\n") if ln.strip()]
-    for n, line in enumerate(lines):
-        try:
-            ev = json.loads(line)
-        except ValueError:
-            if n == len(lines) - 1:  # a torn last line (the host died writing it): gamelog.read drops it too
-                break
-            ev = line
-        if not c.feed(ev):
+    for line, last, _ in log_lines(text):
+        if not c.feed_line(line, last):
             break
     return c.report()
 
