@@ -33,7 +33,7 @@ from schocken.turn import ASIDE, IN_CUP, PENDING
 from schocken_host.odds.classes import distribution, model_for, turn_at
 from schocken_host.odds.model import ROLLS, merge, remove, solve, worth
 
-_CACHE = {}
+_CACHE: dict[object, object] = {}
 _CACHE_SIZE = 4096
 
 

@@ -19,7 +19,7 @@ from schocken.turn import IN_CUP, Turn
 
 from schocken_host.odds.model import ROLLS, Model, solve
 
-_MODELS = {}
+_MODELS: dict[object, Model] = {}
 
 
 def model_for(rules, cup_sixes=False):

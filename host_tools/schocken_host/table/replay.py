@@ -13,7 +13,7 @@ import json
 from schocken_host.table.state import LogError, TableState
 
 try:
-    _NESTED = RecursionError
+    _NESTED: type[Exception] = RecursionError
 except NameError:  # MicroPython: a line nested too deeply runs out of stack
     _NESTED = RuntimeError
 

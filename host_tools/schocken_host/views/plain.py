@@ -1,11 +1,20 @@
 """Plain output: one line per event, for logs, screen readers and when standard output is not a terminal."""
 
 import sys
+from typing import TYPE_CHECKING
 
 from schocken.throws import ALL
 
 from schocken_host.views import keymap
 from schocken_host.i18n import LANGS, refusal, tr
+
+if TYPE_CHECKING:   # the events as types for mypy (table/event_types.py); nothing of it at run time
+    from schocken_host.table.event_types import (
+        AbsentEvent, BotFallbackEvent, CheatEvent, DoneEvent, EinwuerfelnEvent, FaultEvent, ForfeitEvent,
+        GameOverEvent, HalfLostEvent, OpenerEvent, PauseEvent, PenaltyEvent, ProgressEvent,
+        ReplayRoundEvent, ResumeEvent, ResumedEvent, RevealEvent, RoundEvent, StartEvent, StopEvent,
+        ThrowOffEvent, TurnEvent, WaitEvent)
+    from schocken_host.table.state import TableState
 
 PHASES = ("half1", "half2", "final")
 FALLBACK_WORDS = ("schock", "stand", "throw", "look_again")   # what a bot does instead (bot_fallback)
@@ -70,71 +79,71 @@ class PlainUI:
         if fn:
             fn(st, ev)
 
-    def _start(self, st, ev):
+    def _start(self, st: "TableState", ev: "StartEvent") -> None:
         self.say("start", game_id=ev["game_id"], rules=ev["rules"]["preset"],
                  players=", ".join("%d %s" % (p["seat"] + 1, p["name"]) for p in ev["players"]))
 
-    def _opener(self, st, ev):
+    def _opener(self, st: "TableState", ev: "OpenerEvent") -> None:
         self.say("opener_void" if ev.get("reason") else "opener", name=st.name(ev["seat"]))
 
-    def _turn(self, st, ev):
+    def _turn(self, st: "TableState", ev: "TurnEvent") -> None:
         limit = self.tr("limit", n=self._throws(ev["limit"])) if ev.get("limit") else ""
         self.say("turn", round=ev["round"], name=st.name(ev["seat"]), limit=limit)
 
-    def _progress(self, st, ev):
+    def _progress(self, st: "TableState", ev: "ProgressEvent") -> None:
         public = self.tr("public", dice=_dice(v for _, v in ev["public"])) if ev["public"] else ""
         self.say("progress", name=st.name(ev["seat"]), throws=ev["throws"], public=public)
 
-    def _done(self, st, ev):
+    def _done(self, st: "TableState", ev: "DoneEvent") -> None:
         self.say("done", name=st.name(ev["seat"]), throws=self._throws(ev["throws"], "after_throws"))
 
-    def _reveal(self, st, ev):
+    def _reveal(self, st: "TableState", ev: "RevealEvent") -> None:
         self.say("reveal", name=st.name(ev["seat"]), dice=_dice(ev["dice"]), label=ev["label"],
                  throws=self._throws(ev["throws"]), built="" if ev["hand"] else self.tr("built"))
 
-    def _throw_off(self, st, ev):
+    def _throw_off(self, st: "TableState", ev: "ThrowOffEvent") -> None:
         if ev["opener"] is None:
             self.say("throw_off_again", names=", ".join(st.name(s) for s in st.game.throw_off_seats))
         else:
             self.say("throw_off", name=st.name(ev["opener"]))
 
-    def _round(self, st, ev):
+    def _round(self, st: "TableState", ev: "RoundEvent") -> None:
         # What moved, not what the best throw is worth: with less left in the middle, less is taken.
         deckel = self.tr("all") if ev["deckel"] == ALL else sum(n for _, n in ev["moves"])
         standings = ", ".join("%s %d" % (p.name, st.deckel(p.seat)) for p in st.players)
         self.say("round", round=ev["round"], best=st.name(ev["best"]), worst=st.name(ev["worst"]),
                  deckel=deckel, middle=st.middle(), standings=standings)
 
-    def _cheat(self, st, ev):
+    def _cheat(self, st: "TableState", ev: "CheatEvent") -> None:
         self.say("cheat", name=st.name(ev["seat"]), reason=ev["reason"])
 
-    def _replay_round(self, st, ev):
+    def _replay_round(self, st: "TableState", ev: "ReplayRoundEvent") -> None:
         self.say("replay_round", round=ev["round"])
 
-    def _half_lost(self, st, ev):
+    def _half_lost(self, st: "TableState", ev: "HalfLostEvent") -> None:
         phase = ev["phase"]
         self.say("half_lost", name=st.name(ev["seat"]), phase=self.tr(phase) if phase in PHASES else phase)
 
-    def _game_over(self, st, ev):
+    def _game_over(self, st: "TableState", ev: "GameOverEvent") -> None:
         self.say("game_over", name=st.name(ev["loser"]), blatt=self.tr("blatt") if ev["blattschuss"] else "")
 
-    def _pause(self, st, ev):
+    def _pause(self, st: "TableState", ev: "PauseEvent") -> None:
         self.say("pause", name=st.name(ev["seat"]), reason=ev["reason"])
 
-    def _resume(self, st, ev):
+    def _resume(self, st: "TableState", ev: "ResumeEvent") -> None:
         self.say("resume", name=st.name(ev["seat"]))
 
-    def _absent(self, st, ev):
+    def _absent(self, st: "TableState", ev: "AbsentEvent") -> None:
         key = "absent_slow" if ev.get("reason") == "slow" else "absent"
         self.say(key, name=st.name(ev["seat"]), after=ev["after"], n=ev["seat"] + 1)
 
-    def _forfeit(self, st, ev):
+    def _forfeit(self, st: "TableState", ev: "ForfeitEvent") -> None:
         self.say("forfeit_timeout" if ev.get("by") == "timeout" else "forfeit", name=st.name(ev["seat"]))
 
-    def _wait(self, st, ev):
+    def _wait(self, st: "TableState", ev: "WaitEvent") -> None:
         self.say("wait", name=st.name(ev["seat"]))
 
-    def _fault(self, st, ev):
+    def _fault(self, st: "TableState", ev: "FaultEvent") -> None:
         self.say("fault", name=st.name(ev["seat"]), reason=ev["reason"])
 
     def _step(self, step):
@@ -147,20 +156,20 @@ class PlainUI:
             return self.tr("step_turn", n="+".join(str(s + 1) for s in step[1] if isinstance(s, int)))
         return self.tr("step_" + step[0])
 
-    def _bot_fallback(self, st, ev):
+    def _bot_fallback(self, st: "TableState", ev: "BotFallbackEvent") -> None:
         move = ", ".join(self._step(step) for step in ev["move"]) or self.tr("step_none")
         fallback = ev["fallback"]
         self.say("bot_fallback", name=st.name(ev["seat"]), move=move, reason=refusal(self.lang, ev["reason"]),
                  fallback=self.tr("fallback_" + fallback) if fallback in FALLBACK_WORDS else fallback)
 
-    def _stop(self, st, ev):
+    def _stop(self, st: "TableState", ev: "StopEvent") -> None:
         self.say("stop", reason=ev["reason"])
 
-    def _resumed(self, st, ev):
+    def _resumed(self, st: "TableState", ev: "ResumedEvent") -> None:
         self.say("resumed")
 
-    def _penalty(self, st, ev):
+    def _penalty(self, st: "TableState", ev: "PenaltyEvent") -> None:
         self.say("penalty", name=st.name(ev["seat"]))
 
-    def _einwuerfeln(self, st, ev):
+    def _einwuerfeln(self, st: "TableState", ev: "EinwuerfelnEvent") -> None:
         self.say("einwuerfeln", name=st.name(ev["seat"]))

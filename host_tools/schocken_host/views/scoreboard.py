@@ -20,10 +20,11 @@ is involved (a call from another thread is handed over with ``call_from_thread``
 import asyncio
 import io
 import threading
+from typing import ClassVar
 
 from rich.text import Text
 from textual.app import App, ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, Vertical
 from textual.css.query import NoMatches
 from textual.widgets import Digits, Footer, RichLog, Static
@@ -72,10 +73,10 @@ class Scoreboard(App):
     TITLE = "Schocken"
     ENABLE_COMMAND_PALETTE = False
     CSS = CSS
-    # The quit keys of the one key map (views/keymap.py), bound whatever has the focus; the footer shows q.
-    BINDINGS = ([Binding(key, "quit_game", tr("de", "board.quit"), show=key == "q", priority=True)
-                 for key in keymap.QUIT_BINDINGS]
-                + [Binding(QR_KEY, "qr_code", tr("de", "board.qr_key"), priority=True)])
+    BINDINGS: ClassVar[list[BindingType]] = [   # the one key map's quit keys, whatever has the focus; c: QR
+        *(Binding(key, "quit_game", tr("de", "board.quit"), show=key == "q", priority=True)
+          for key in keymap.QUIT_BINDINGS),
+        Binding(QR_KEY, "qr_code", tr("de", "board.qr_key"), priority=True)]
 
     def __init__(self, state=None, lang="de", game=None, auto_exit=None, coach=False, web=None):
         super().__init__()
