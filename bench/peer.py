@@ -31,7 +31,8 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO / "firmware" / "lib"))
+# The rules package, and MicroPython's const for CPython (host_tools/micropython.py) whatever the venv has.
+sys.path[:0] = [str(REPO / "firmware" / "lib"), str(REPO / "host_tools")]
 
 from schocken.rules import PRESETS, Rules  # noqa: E402
 from schocken.throws import all_throws, evaluate  # noqa: E402

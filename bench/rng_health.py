@@ -29,7 +29,8 @@ from multiprocessing import Pool
 from pathlib import Path
 
 FIRMWARE = Path(__file__).resolve().parents[1] / "firmware"
-sys.path.insert(0, str(FIRMWARE))
+# The cup's roller, the rules package, and MicroPython's const for CPython (host_tools/micropython.py).
+sys.path[:0] = [str(FIRMWARE), str(FIRMWARE / "lib"), str(FIRMWARE.parent / "host_tools")]
 
 from cup import roller  # noqa: E402
 from cup.roller import Roller, RollRefused  # noqa: E402

@@ -22,11 +22,7 @@ import sys
 from cup.roller import Roller
 from schocken import text
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 MICROPYTHON = sys.implementation.name == "micropython"
 _CONTROL_LINE = const(1100)  # bytes of a control line at most: "inject" and a message of protocol.MAX_LINE

@@ -27,11 +27,7 @@ import time
 
 from cup import clock as shim
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 STEP_MS = const(20)           # the most cup time moves at once: twice the app's 10 ms sample/button loop
 _MASK = const(0x3FFFFFFF)     # a board's ticks_ms period is 2**30

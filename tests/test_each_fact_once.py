@@ -77,3 +77,55 @@ def test_a_log_is_replayed_into_a_table_state_in_one_place():
     for reader in ("commands/replay.py", "commands/stats.py", "views/web/hub.py", "views/web/check/check.py"):
         source = (HOST / reader).read_text(encoding="utf-8")
         assert "from schocken_host.table.replay import" in source, reader
+
+
+# --- MicroPython's const under CPython: host_tools/micropython.py -----------------------------------------
+STAND_IN = ROOT / "host_tools" / "micropython.py"
+
+
+def test_no_module_brings_a_const_of_its_own():
+    """``from micropython import const`` as it is, everywhere: no ``try`` around it and no ``def const``;
+    under CPython host_tools/micropython.py answers it."""
+    own = set()
+    for path in python_files(ROOT / "firmware", ROOT / "host_tools", ROOT / "bench", ROOT / "tests"):
+        if path == STAND_IN:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == "const":
+                own.add(path.relative_to(ROOT).as_posix())
+            elif isinstance(node, ast.Try) and any(isinstance(n, ast.ImportFrom) and n.module == "micropython"
+                                                   for n in ast.walk(node)):
+                own.add(path.relative_to(ROOT).as_posix())
+    assert not own
+
+
+def test_the_stand_in_is_all_cpython_needs_to_import_the_firmware():
+    """A CPython without site-packages (so without Blinka's ``micropython``), the firmware's folders and
+    host_tools on its path: every firmware module that needs no hardware imports, with the stand-in."""
+    import subprocess
+    import sys
+    lib = ROOT / "firmware" / "lib"
+    names = sorted(
+        ".".join(path.relative_to(lib if lib in path.parents else ROOT / "firmware").with_suffix("").parts)
+        for path in python_files(ROOT / "firmware")
+        if "from micropython import const" in path.read_text(encoding="utf-8")
+        and path.stem not in ("mcu", "rp2", "esp32"))  # these need the board's `machine`
+    assert len(names) > 15
+    code = ("import sys; sys.path[:0] = %r\nimport micropython\nprint(micropython.__file__)\n"
+            "for name in %r: __import__(name)\n"
+            % ([str(ROOT / "host_tools"), str(ROOT / "firmware" / "lib"), str(ROOT / "firmware")], names))
+    proc = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == str(STAND_IN)
+
+
+def test_no_board_gets_the_stand_in():
+    """The boards have the real module: deploy, build (firmware/ compiled) and the mip and frozen packages
+    carry only firmware/, where no micropython.py is."""
+    from schocken_host.provision import packages
+    from schocken_host.provision.boards import board_names
+    assert not list((ROOT / "firmware").rglob("micropython.py"))
+    for board in board_names():
+        assert not [f for f in packages.board_sources(board) if f.endswith("micropython.py")], board
+    assert not [url for url, _ in packages.rules_package()["urls"] if "micropython" in url]
+    assert not [f for f in packages.frozen_sources() if "micropython" in f]

@@ -21,11 +21,7 @@ from cup.blelink import Tracker
 from cup.clock import sleep_ms
 from schocken.bleformat import ADV_INTERVAL_US, RX_UUID, SERVICE_UUID, TX_UUID, WANT_MTU, payload_size
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 RX_BUFFER = const(2048)        # host bytes waiting for the app; a flood beyond this is dropped
 NOTIFY_RETRIES = const(50)     # a full notification queue (OSError ENOMEM on NimBLE): wait 2 ms, try again

@@ -4,11 +4,7 @@
 
 import sys
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 # Bytes taken from a console per take at most (fewer if the buffer is smaller): a longer burst takes a few
 # passes of the cup's loop, the inputs between them; on a console each byte costs a read and a poll anyway.

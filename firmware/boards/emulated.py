@@ -10,11 +10,7 @@ from boards import common
 from cup import clock  # read at call time: emulate.py may have put a scaled clock in (timescale.py)
 from schocken import text
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 NAME = "emulated"
 _N_BUTTONS = const(4)  # 0..2 = die buttons, 3 = main

@@ -11,11 +11,7 @@ from neopixel import NeoPixel
 
 from boards import common
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 BUTTON_ROLES = ("button_die1", "button_die2", "button_die3", "button_main")  # bit 0..3
 _I2C_FREQ = const(400000)

@@ -5,11 +5,7 @@ from machine import ADC, Pin
 
 from boards.mcu import McuBoard
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 # A constant object (an Ellipsis: no heap object). Without one MicroPython keeps the heap object after this
 # module's table of names alive with the module (docs/firmware.md, Memory; tests/test_micropython.py).

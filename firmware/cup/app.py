@@ -10,11 +10,7 @@ is the only way to the hardware, so the same app runs on a board and emulated on
 import sys
 from gc import collect
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 from schocken import protocol, text
 

@@ -5,11 +5,7 @@ been stable for _DEBOUNCE_MS. Each button reports press, release (with whether i
 when it has been held for long_ms. Integers only: no allocation per poll.
 """
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 from cup.clock import ticks_diff
 

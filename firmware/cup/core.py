@@ -15,11 +15,7 @@ from schocken.turn import Turn, IN_CUP
 
 from cup.buttons import MAIN, PRESS, RELEASE, LONG
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):
-        return x
+from micropython import const
 
 FIRMWARE = "0.1.0"
 

@@ -23,14 +23,9 @@ A view change (``show_die``, ``status``, ``refresh``, ``flash``, ``update``) all
 0xRRGGBB small ints, the pixel object's buffers are made once, arithmetic is on small ints.
 """
 
+from micropython import const
+
 from schocken.turn import PIPS  # face -> pips (bit i = pip i), the host's table too
-
-try:
-    from micropython import const
-except ImportError:
-
-    def const(x):
-        return x
 
 
 N_PIXELS = const(22)

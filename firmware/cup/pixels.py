@@ -22,12 +22,7 @@ tuple (adafruit_pixelbuf returns a list). On boards with single-precision floats
 differ from CPython's by one step for some brightness values; on CPython it is exact.
 """
 
-try:
-    from micropython import const
-except ImportError:
-
-    def const(x):
-        return x
+from micropython import const
 
 
 _BPP = const(3)

@@ -33,12 +33,7 @@ them. After a failure the roller stays unhealthy and ``roll`` raises ``RollRefus
 the next shake or turn, so a false alarm never lasts).
 """
 
-try:
-    from micropython import const
-except ImportError:
-
-    def const(x):
-        return x
+from micropython import const
 
 from schocken import text
 

@@ -22,11 +22,7 @@ would silently become a heap-allocated long int. Hence inputs are scaled to
 
 from array import array
 
-try:
-    from micropython import const
-except ImportError:  # CPython: const() is only a compiler hint
-    def const(x):
-        return x
+from micropython import const
 
 IDLE = "idle"
 SHAKING = "shaking"

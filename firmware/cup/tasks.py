@@ -7,11 +7,7 @@ as long as it runs (issue 16)."""
 import asyncio
 from gc import collect
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 from cup.clock import sleep_ms
 

@@ -5,11 +5,7 @@ only while the owner peeks and after the reveal. The status pixel tells the stat
 red for a second, then the state color returns.
 """
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 from schocken.turn import IN_CUP
 

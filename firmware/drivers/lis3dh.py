@@ -3,11 +3,7 @@
 # The I2C object is injected (machine.I2C on a board, a fake in tests), so this module imports no hardware.
 # read_into() allocates nothing: it runs at 100 Hz in the shake loop.
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 from drivers.i2cdev import I2CDevice
 

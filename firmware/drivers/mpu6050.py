@@ -3,13 +3,13 @@
 # Only the accelerometer is used: the gyros are put in standby to save ~3.6 mA.
 # The I2C object is injected; read_into() allocates nothing (100 Hz shake loop).
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 from drivers.i2cdev import I2CDevice
+
+# A constant object (an Ellipsis: no heap object). Without one MicroPython keeps the heap object after this
+# module's table of names alive with the module (docs/firmware.md, Memory; tests/test_micropython.py).
+_CONSTANT = ...
 
 ADDR = const(0x68)  # AD0 low; 0x69 with AD0 high
 ID = const(0x68)  # WHO_AM_I value (sec. 4.32): bits 6..1 of the address, AD0 not reflected

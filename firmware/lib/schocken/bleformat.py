@@ -10,11 +10,7 @@ over one connection is reliable and ordered) and cuts lines with ``protocol.Line
 starts with an empty reassembler, so a line cut off by a dropped link never runs into the next one.
 """
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):
-        return x
+from micropython import const
 
 from binascii import unhexlify
 

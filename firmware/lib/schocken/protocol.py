@@ -11,11 +11,7 @@ import json
 import sys
 from binascii import hexlify
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):
-        return x
+from micropython import const
 
 try:
     import hashlib

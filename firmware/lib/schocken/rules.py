@@ -6,11 +6,7 @@ Every difference between the seeds is an option, so any option can be switched o
 
 from schocken import RuleError, text
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):
-        return x
+from micropython import const
 
 # Texts of schocken.texts (schocken.text): a number each, so this module keeps no string per message.
 _NEEDS_BOOL = const(27)

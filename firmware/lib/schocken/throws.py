@@ -6,11 +6,7 @@ wins, then the earlier player) belong to the round, see ``schocken.ranking``.
 
 import sys
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):
-        return x
+from micropython import const
 
 from schocken import RuleError
 

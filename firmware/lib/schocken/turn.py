@@ -10,11 +10,7 @@ The transcript records every accepted move, so the host can replay a revealed tu
 
 from schocken import RuleError, text
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):
-        return x
+from micropython import const
 
 # Texts of schocken.texts (schocken.text): a number each, so this module keeps no string per message.
 _LIMIT_RANGE = const(0)
