@@ -17,6 +17,7 @@ from pathlib import Path
 from schocken_host.errors import CommandError
 from schocken_host.i18n import LocalizedError, Message, os_reason
 from schocken_host.input_checks import special_file
+from schocken_host.table.replay import Replay
 from schocken_host.table.state import LogError, TableState
 
 
@@ -317,27 +318,28 @@ def open_resume(path):
     if log is None:
         raise CommandError("gamelog.no_such_log", path=path)
     try:
-        state, start = TableState(), None
+        state, seen = TableState(), {}
+
+        def take(ev):
+            state.apply(ev)
+            if ev["ev"] == "start" and seen.get("start") is None:
+                seen["start"] = ev
+            seen["last"] = ev
         try:
-            events = read(path)
-        except LogError as e:
-            raise CommandError("gamelog.bad", path=path, error=e)
-        for n, ev in events:
-            try:
-                state.apply(ev)
-            except LogError as e:
-                raise CommandError("gamelog.bad_line", path=path, line=n, error=e)
-            if ev["ev"] == "start" and start is None:
-                start = ev
-        if start is None:
+            done = Replay(state, take).log(Path(path).read_bytes())   # a torn last line is no part of it
+        except OSError as e:
+            raise CommandError("input.unreadable", path=path, error=os_reason(e))
+        if done.refused is not None:
+            raise CommandError("gamelog.bad_line", path=path, line=done.refused[0], error=done.refused[1])
+        if seen.get("start") is None:
             raise CommandError("gamelog.no_start", path=path)
-        if events[-1][1]["ev"] == "game_over":
+        if seen["last"]["ev"] == "game_over":
             raise CommandError("gamelog.over", path=path)
         log.repaired = log.repair()  # only now: a log refused above keeps its bytes, a torn tail included
     except BaseException:
         log.close()
         raise
-    return log, state, start
+    return log, state, seen["start"]
 
 
 def flash_folder(log_path):
