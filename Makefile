@@ -17,7 +17,7 @@ define pip_step
 		echo "make: installing $(1) failed; the whole log is $(INSTALL_LOG)"; exit 1; }
 endef
 
-.PHONY: demo play web test venv dev bench enclosure clean
+.PHONY: demo play web test check venv dev bench enclosure clean
 
 $(BIN)/python:
 	@echo "make: creating $(VENV)"
@@ -52,8 +52,16 @@ web: venv
 play: venv
 	$(BIN)/schocken play --emulate 4 --bots 3
 
+# The suite in lanes (docs/testing.md): `test` runs all of it, `check` the pure tests (no MicroPython, games,
+# browser or CAD) in under a minute. pytest-xdist runs WORKERS at once, each test file whole in one of them.
+WORKERS ?= 2
+PYTEST := $(BIN)/python -m pytest -n $(WORKERS) --dist loadgroup
+
 test: dev
-	$(BIN)/python -m pytest
+	$(PYTEST)
+
+check: dev
+	$(PYTEST) -m "not (cup or table or browser or cad or slow)"
 
 bench: dev
 	$(BIN)/python bench/rules.py

@@ -39,8 +39,9 @@ class CupDriver:
                 return protocol.decode(line, hostside.CUP_TO_HOST)
         return None
 
-    def recv(self, kind, timeout=5.0):
-        """The next message of type ``kind``; others are kept in inbox."""
+    def recv(self, kind, timeout=20.0):
+        """The next message of type ``kind``; others are kept in inbox. The wait ends with the message: its
+        bound is for a cup that never answers, with room for a machine busy with the suite's other workers."""
         for i, msg in enumerate(self.inbox):
             if msg["t"] == kind:
                 return self.inbox.pop(i)
