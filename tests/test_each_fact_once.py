@@ -67,9 +67,8 @@ def test_one_pip_table():
 
 
 def test_a_log_is_replayed_into_a_table_state_in_one_place():
-    """A TableState outside the live game is made only to be handed to table/replay.py's Replay (the web
-    page's hub and the browser's check get theirs from it); table/gamelog.py's resume still has a loop of its
-    own, to go over to Replay with the rest of the table's work of issue 33."""
+    """A TableState outside the live game is made only to be handed to table/replay.py's Replay (a resume,
+    replay and stats do so; the web page's hub and the browser's check get theirs from it)."""
     made = {path for path, _ in callers("TableState", HOST)}
     live = {"table/referee.py", "table/session.py", "table/sink.py"}   # the live game's own state
     assert made <= {"host_tools/schocken_host/" + name for name in live | {
