@@ -153,10 +153,13 @@ board.apply_control("shake 400")
 run(1500, stall_at=STALL)
 print("throws", len(throws))
 """
-    assert "throws 1" in run_firmware_code(code.replace("STALL", "20"))
+    # The firmware is compiled from source here, and near 64 KB whether a module's compile finds room depends
+    # on every source's size (the second run passes at 60 and 68 KB and fails at some of 64 to 66): the heap
+    # leaves the compiler room, the clock is what is tested.
+    assert "throws 1" in run_firmware_code(code.replace("STALL", "20"), heap="96k")
     # The same stall on a clock that scales all real time and jumps: 2000 ms between two samples of one shake.
     assert "throws 0" in run_firmware_code(code.replace("c = timescale.install(20)", NAIVE)
-                                           .replace("STALL", "20"))
+                                           .replace("STALL", "20"), heap="96k")
 
 
 def test_hold_on_cpython_board_and_usage():
