@@ -153,14 +153,18 @@ SLOW = {
     "test_web_hostile.py::test_pin_guesses_from_twenty_addresses_are_checked_ten_times_then_429",
     "test_web_hostile.py::test_every_malformed_request_gets_a_4xx_and_no_traceback",
 }
-# The files that take longest, longest first (measured): pytest-xdist hands them out first, so a run does not
-# end with one worker on a long file and the other idle.
+# The files that take longest, longest first (measured), of the whole suite and then of the pure tests:
+# pytest-xdist hands them out first, so a run does not end with one worker on a long file and the other idle.
 LONGEST_FIRST = ("test_screens.py", "test_web_browser.py", "test_games.py", "test_bot_moves.py",
                  "test_enclosure.py", "test_cup.py", "test_cli_words.py", "test_faults.py", "test_web.py",
-                 "test_web_guard.py", "test_soak.py", "test_packages.py", "test_gamelog.py")
+                 "test_web_guard.py", "test_soak.py", "test_packages.py", "test_gamelog.py",
+                 "test_odds.py", "test_odds_check.py", "test_cli_errors.py")
 # Files whose tests share no module-scoped fixture and no cache: each test may go to any worker (a whole game
-# through the keys of a terminal is over a minute on its own).
-SPREAD = {"test_screens.py", "test_bot_moves.py", "test_web_guard.py", "test_person_sees.py", "test_web.py"}
+# through the keys of a terminal is over a minute on its own; test_cli_rules is 28 subprocesses).
+SPREAD = {"test_screens.py", "test_bot_moves.py", "test_web_guard.py", "test_person_sees.py", "test_web.py",
+          "test_cli_rules.py", "test_scoreboard.py", "test_rule_properties.py", "test_turn_properties.py",
+          "test_architecture.py", "test_micropython.py", "test_shake.py", "test_fuzz.py", "test_keymap.py",
+          "test_texts.py"}
 LANE_NAMES = ("cup", "table", "browser", "cad", "slow")
 _NEEDS_FIRMWARE_TOOLS = re.compile(r"micropython|mpy-cross", re.I)
 
@@ -192,23 +196,45 @@ def pytest_collection_modifyitems(config, items):
     items.sort(key=first)
 
 
-def pytest_ignore_collect(collection_path, config):
-    """A test file none of whose tests `-m` can select is not imported at all (build123d, Playwright and the
-    games' kits take seconds to import): only for an expression of lane names alone, judged on the file's
-    lanes above and those its tests may add ("cup" by their fixtures, "slow")."""
+def _can_select(config, lanes, may_add=("cup", "slow")):
+    """Whether `-m` can select a test in ``lanes`` that may be in any of ``may_add`` too; True for no `-m` and
+    for an expression of more than lane names."""
     markexpr = config.getoption("markexpr", "")
-    if not markexpr or not collection_path.name.startswith("test_") or not set(
-            re.findall(r"\w+", markexpr)) <= {"and", "or", "not", *LANE_NAMES}:
-        return None
+    if not markexpr or not set(re.findall(r"\w+", markexpr)) <= {"and", "or", "not", *LANE_NAMES}:
+        return True
     from _pytest.mark.expression import Expression
     expression = Expression.compile(markexpr)
-    lanes = LANES.get(collection_path.name, ())
-    extra = [lane for lane in ("cup", "slow") if lane not in lanes]
+    extra = [lane for lane in may_add if lane not in lanes]
     for added in itertools.product((False, True), repeat=len(extra)):
         have = set(lanes) | {lane for lane, on in zip(extra, added) if on}
         if expression.evaluate(lambda name, **kwargs: name in have):
-            return None
-    return True
+            return True
+    return False
+
+
+def pytest_ignore_collect(collection_path, config):
+    """A test file none of whose tests `-m` can select is not imported at all (build123d, Playwright and the
+    games' kits take seconds to import), judged on the file's lanes above and those its tests may add."""
+    name = collection_path.name
+    if name.startswith("test_") and not _can_select(config, LANES.get(name, ())):
+        return True
+    return None
+
+
+def pytest_sessionstart(session):
+    """Under pytest-xdist, on the controller before its workers start: the firmware compiled for the unix port
+    and its ROM image built once, so that no worker's cup starts from a tree another worker is still writing
+    (compile_firmware copies main.py in place) in a fresh checkout."""
+    config = session.config
+    if hasattr(config, "workerinput") or not config.getoption("numprocesses", None) or not _can_select(
+            config, ("cup",), LANE_NAMES):
+        return
+    from schocken_host.emulation import romfs
+    from schocken_host.provision.build import compile_firmware, find_tool
+    if find_tool("mpy-cross") and find_tool("micropython"):
+        tree = compile_firmware()
+        if romfs.available():
+            romfs.build_image(tree)
 
 
 def pytest_collection_finish(session):

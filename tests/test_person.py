@@ -273,7 +273,8 @@ def test_plain_ctrl_c_midway_exits_0_with_the_resume_hint(tmp_path):
 @needs_mp
 @needs_tmux
 def test_q_midway_in_a_real_terminal_exits_0_and_resume_continues_the_log(tmp_path):
-    term = Terminal(tmp_path)
+    # Wide enough for the resume hint with the log's path in one line: pytest-xdist's tmp_path is longer.
+    term = Terminal(tmp_path, width=240)
     logs = tmp_path / "logs"
     try:
         term.start(["play", "--emulate", 2, "--bots", 1, "--opener", 2, "--names", "Bot,Anna"], logs)
