@@ -36,16 +36,18 @@ def test_fair_play_is_the_default_and_scripted_dice_turn_it_off():
     from schocken_host.errors import CommandError
     from schocken_host.commands.play import add_arguments
     from schocken_host.commands.play_table import fair_mode
+    from schocken_host.table.session import GameConfig, fair_play
     parser = argparse.ArgumentParser()
     add_arguments(parser)
-    assert fair_mode(parser.parse_args([]), None) is True
-    assert fair_mode(parser.parse_args(["--no-fair"]), None) is False
-    assert fair_mode(parser.parse_args(["--seed", "3"]), None) is False     # scripted dice are not fair dice
+    assert fair_mode(parser.parse_args([])) is True
+    assert fair_mode(parser.parse_args(["--no-fair"])) is False
+    assert fair_mode(parser.parse_args(["--seed", "3"])) is False     # scripted dice are not fair dice
     with pytest.raises(CommandError, match="--seed"):
-        fair_mode(parser.parse_args(["--seed", "3", "--fair"]), None)
-    # a resumed game keeps the mode its log started with, whatever the flags say now
-    assert fair_mode(parser.parse_args(["--no-fair"]), {"ev": "start", "fair": True}) is True
-    assert fair_mode(parser.parse_args([]), {"ev": "start", "fair": False}) is False
+        fair_mode(parser.parse_args(["--seed", "3", "--fair"]))
+    # a resumed game keeps the mode its log started with, whatever the config says now
+    assert fair_play(GameConfig(fair=False), {"ev": "start", "fair": True}) is True
+    assert fair_play(GameConfig(fair=True), {"ev": "start", "fair": False}) is False
+    assert fair_play(GameConfig(fair=True), None) is True
 
 
 def test_fair_game_every_throw_from_seed_and_nonce(tmp_path):

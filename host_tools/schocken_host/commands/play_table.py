@@ -26,7 +26,7 @@ def game_config(args):
     names, ports, rules = plan(args, resuming=resume is not None)
     return GameConfig(
         names=names, emulate=args.emulate, bots=args.bots, ports=ports, ble=list(args.ble), rules=rules,
-        strategy=args.strategy, seed=args.seed, fair=fair_mode(args, None) if resume is None else False,
+        strategy=args.strategy, seed=args.seed, fair=fair_mode(args) if resume is None else False,
         reveal=args.reveal, cheat=args.cheat, absent_timeout=args.absent_timeout,
         turn_timeout=args.turn_timeout, opener=args.opener, resume=resume,
         log_dir=Path(args.log_dir) if args.log_dir else None, heap=args.heap,
@@ -123,11 +123,9 @@ def plan(args, resuming=False):
     return names, ports, rules
 
 
-def fair_mode(args, start):
-    """Fair play is the default. A resumed game keeps the mode of its log (the session takes it from there);
-    scripted dice (--seed) are not fair dice, so --seed turns it off, and --seed with --fair is refused."""
-    if start is not None:
-        return bool(start.get("fair"))
+def fair_mode(args):
+    """Fair play is the default for a new game (a resumed one keeps its log's: session.fair_play); scripted
+    dice (--seed) are not fair dice, so --seed turns it off, and --seed with --fair is refused."""
     if args.seed is not None:
         if args.fair:
             raise CommandError("seating.seed_and_fair")

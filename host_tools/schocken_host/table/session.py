@@ -50,6 +50,12 @@ class GameConfig:
     auth: bool = True                 # each emulated cup gets a fresh secret and signs every message
 
 
+def fair_play(config, start):
+    """Fair play at this game: a resumed game (``start``, its log's start event) keeps the mode its log
+    started with, whatever the config says now."""
+    return bool(start.get("fair")) if start is not None else config.fair
+
+
 class GameSession:
     """``run(ui_factory)`` plays the game and returns its TableState; ``ui_factory()`` makes the terminal's
     view once the table is seated. ``web`` (or None) is a page beside it: ``start()``, ``attach(ui,
@@ -140,10 +146,9 @@ class GameSession:
         # Said once the log holds the game's first line: a start the cups refuse names no log (it stays empty
         # and is removed), and prints nothing on standard output.
         log.when_written(lambda: self._announce(ui, notes))
-        fair = bool(start.get("fair")) if start is not None else cfg.fair   # a resumed game keeps its log's
         referee = Referee(rules, table.seats, log, ui, reveal=cfg.reveal, cheat=cfg.cheat, state=state,
-                          fair=fair, absent_timeout=cfg.absent_timeout, turn_timeout=cfg.turn_timeout,
-                          reveal_pause=REVEAL_PAUSE_S / cfg.time_scale)
+                          fair=fair_play(cfg, start), absent_timeout=cfg.absent_timeout,
+                          turn_timeout=cfg.turn_timeout, reveal_pause=REVEAL_PAUSE_S / cfg.time_scale)
         if web is not None:
             web.referee = referee
         self.state = referee.state
