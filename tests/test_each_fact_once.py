@@ -42,9 +42,9 @@ def callers(name, *folders):
 
 
 def test_serial_ports_are_searched_for_cups_in_one_place():
-    """links/serial.py ``discover`` is the one search for cups on serial ports (play and scan); deploy's
-    ``find_port`` looks for one board to flash, with no cup's hello."""
-    assert callers("likely_ports", HOST) == {("host_tools/schocken_host/links/serial.py", "discover"),
+    """links/serial.py ``cups_on_ports`` is the one search for cups on serial ports (play through
+    ``discover``, and scan); deploy's ``find_port`` looks for one board to flash, with no cup's hello."""
+    assert callers("likely_ports", HOST) == {("host_tools/schocken_host/links/serial.py", "cups_on_ports"),
                                              ("host_tools/schocken_host/provision/device.py", "find_port")}
     assert callers("comports", HOST) == {("host_tools/schocken_host/links/serial.py", "likely_ports")}
 

@@ -33,13 +33,17 @@ def add_arguments(p):
 
 
 async def serial_scan(ports=None, timeout=2.0, note=None):
-    """Cups on serial ports (links/serial.py ``discover``: the likely USB ports plus ``ports``): identity,
-    then status for the seat; ``note(error)`` hears of each port of ``ports`` that does not open."""
-    from schocken_host.links.serial import discover
-    refused = []
-    found = await discover(ports or [], timeout, note, refused.append)
+    """Cups on serial ports (links/serial.py ``cups_on_ports``: the likely USB ports plus ``ports``), one at a
+    time: identity, then status for the seat; ``note(error)`` hears of each port of ``ports`` that does not
+    open."""
+    from schocken_host.links.serial import cups_on_ports
     out = []
-    for t, ident in found:
+
+    def refused(t):
+        entry = _refused_identity(t)
+        if entry is not None:
+            out.append(entry)
+    async for t, ident in cups_on_ports(ports or [], timeout, note, refused):
         try:
             status = None
             await t.send({"t": "status"})
@@ -54,8 +58,8 @@ async def serial_scan(ports=None, timeout=2.0, note=None):
         except (TransportClosed, asyncio.TimeoutError, OSError):
             pass
         finally:
-            t.close()
-    return out + [entry for entry in map(_refused_identity, refused) if entry is not None]
+            t.close()  # before the next port opens: two links must not share one cup
+    return out
 
 
 def _refused_identity(t):

@@ -262,19 +262,19 @@ def likely_ports(ports=None):
     return [p.device for p in ports if getattr(p, "vid", None) in LIKELY_VIDS]
 
 
-async def discover(ports=(), timeout=2.0, note=None, refused=None):
-    """The one search for cups on serial ports (``schocken play`` and ``scan``): each likely USB port and
-    each of ``ports`` (named by the user, a URL too: links/urls.py) greeted with hello. Returns
-    [(transport, identity)] of those that answer, still open: the caller closes them. ``note(error)`` hears of
-    each port of ``ports`` that does not open (a typo in a host name, a bridge that is not running: the user
-    named it, so its silence would mislead); ``refused(transport)`` of each whose answer hello refused
-    (closed; the line it answered with in ``last_raw``)."""
+async def cups_on_ports(ports=(), timeout=2.0, note=None, refused=None):
+    """The one search for cups on serial ports (``schocken play`` through ``discover``, and ``scan``):
+    each likely USB port and each of ``ports`` (named by the user, a URL too: links/urls.py) greeted with
+    hello, one after the other. Yields (transport, identity) of each that answers, still open (the caller
+    closes it); the next port is opened only when the caller asks for it. ``note(error)`` hears of each port
+    of ``ports`` that does not open (a typo in a host name, a bridge that is not running: the user named it,
+    so its silence would mislead); ``refused(transport)`` of each whose answer hello refused (closed; the
+    line it answered with in ``last_raw``)."""
     named = list(ports)
     try:
         listed = likely_ports()
     except Exception:  # noqa: BLE001 - no pyserial port listing here
         listed = []
-    found = []
     for port in listed + [p for p in named if p not in listed]:
         t = SerialLink(port)
         try:
@@ -284,11 +284,19 @@ async def discover(ports=(), timeout=2.0, note=None, refused=None):
                 note(e)
             continue
         try:
-            found.append((t, await hello(t, timeout)))
+            ident = await hello(t, timeout)
         except TransportClosed:
             t.close()
             if refused is not None:
                 refused(t)
+            continue
         except (asyncio.TimeoutError, OSError):
             t.close()
-    return found
+            continue
+        yield t, ident
+
+
+async def discover(ports=(), timeout=2.0):
+    """Every cup that answers on a serial port (``cups_on_ports``), all open at once: [(transport,
+    identity)]."""
+    return [found async for found in cups_on_ports(ports, timeout)]
