@@ -2,6 +2,7 @@
 and the MicroPython subset of the firmware."""
 
 import ast
+import warnings
 from pathlib import Path
 
 import pytest
@@ -231,9 +232,24 @@ def test_the_table_is_composed_not_inherited():
     assert found == {name: [] for name in parts}
 
 
+# A host module that is one idea may pass 400 lines, named here with why: the test warns for it instead of
+# failing, so nothing is split into siblings only to stay under the count; any other module over it fails.
+ONE_IDEA = {}   # "host_tools/schocken_host/....py": "why it is one module"
+
+
 def test_host_modules_stay_small():
     for path in sources("host_tools/schocken_host"):
-        assert len(path.read_text(encoding="utf-8").splitlines()) <= 400, path
+        name, lines = path.relative_to(REPO).as_posix(), len(path.read_text(encoding="utf-8").splitlines())
+        if name in ONE_IDEA:
+            if lines > 400:
+                warnings.warn("%s: %d lines, one idea: %s" % (name, lines, ONE_IDEA[name]))
+            continue
+        assert lines <= 400, "%s: %d lines: split it along a seam, or name it in ONE_IDEA with why" % (
+            name, lines)
+
+
+def test_one_idea_names_modules_that_exist():
+    assert [name for name in ONE_IDEA if not (REPO / name).is_file()] == []
 
 
 # The MicroPython subset (DEVELOPERS.md): modules the unix port and the boards do not have. (Every firmware
