@@ -47,7 +47,7 @@ async def test_a_whole_game_phase_by_phase():
         assert "wartet" in app.card_text(2)
         assert "Auswürfeln: Ben ist am Zug" not in app.text_of("#log")
         assert "Runde 1: Ben ist am Zug (höchstens 1 Wurf)." in app.text_of("#log")
-        check_snapshot(app, "throw_off")
+        await check_snapshot(pilot, app, "throw_off")
         table.emit_all(events[until(events, "turn", seat=1):])
         await pilot.pause()
         assert app.text_of("#phase").startswith("1. Hälfte")
@@ -66,7 +66,7 @@ async def test_a_whole_game_phase_by_phase():
         assert app.text_of("#seat-1 .dice").splitlines()[1].startswith("  ●     ●  ")
         assert "-on-turn" in card_classes(app, 1)
         # The result line still tells the throw-off until the first round is over.
-        check_snapshot(app, "half1_turn")
+        await check_snapshot(pilot, app, "half1_turn")
         # Cem follows with the limit Ben set.
         rest = events[until(events, "progress", seat=1, throws=2):]
         table.emit_all(rest[:until(rest, "turn", seat=2)])
@@ -94,7 +94,7 @@ async def test_a_whole_game_phase_by_phase():
         assert app.text_of("#turn-line") == ""
         assert "Runde 2: Ben hat den besten Wurf, Anna verliert und bekommt 4 Deckel." in app.text_of("#log")
         assert app.text_of("#halves") == "Hälften verloren: noch keine"
-        check_snapshot(app, "after_round")
+        await check_snapshot(pilot, app, "after_round")
 
         # Cem's Schock-Aus: Ben loses the 1. Hälfte; the 2. Hälfte starts with Ben opening.
         events = table.round(ROUND_3)
@@ -118,7 +118,7 @@ async def test_a_whole_game_phase_by_phase():
         assert "Ben verliert die 1. Hälfte." in app.text_of("#log")
         # The round's first throw (Ben's) ends what the cards kept of round 3 (issue 31).
         assert not any("Runde 3:" in app.card_text(s) for s in range(3))
-        check_snapshot(app, "half2")
+        await check_snapshot(pilot, app, "half2")
 
         # Cem again: Anna loses the 2. Hälfte, the Finale is Anna against Ben; Cem is out (greyed).
         table.emit_all(nxt[until(nxt, "progress", seat=1, throws=1):])
@@ -136,7 +136,7 @@ async def test_a_whole_game_phase_by_phase():
         assert "Runde 4: ⚀⚀⚀ Schock-Aus · 1 Wurf" in app.card_text(2)
         assert app.text_of("#result") == ("Runde 4: Anna verliert: Schock-Aus von Cem, alle Deckel! "
                                           "– Anna verliert die 2. Hälfte.")
-        check_snapshot(app, "final")
+        await check_snapshot(pilot, app, "final")
 
         # Anna's Schock-Aus in the Finale: Ben loses the game.
         table.emit_all(fin[until(fin, "turn", seat=1):])
@@ -148,7 +148,7 @@ async def test_a_whole_game_phase_by_phase():
         assert "hat das Spiel verloren" in app.card_text(1) and "-loser" in card_classes(app, 1)
         assert app.text_of("#result") == "Runde 5: Ben verliert: Schock-Aus von Anna, alle Deckel!"
         assert "Spiel aus: Ben hat verloren." in app.text_of("#log")
-        check_snapshot(app, "game_over")
+        await check_snapshot(pilot, app, "game_over")
 
 
 @run_async
@@ -172,7 +172,7 @@ async def test_a_cup_caught_cheating_is_flagged_in_red():
         assert app.text_of("#seat-2 .flag") == "✗ UNGÜLTIG: " + reason
         assert "ACHTUNG: Becher von Cem ist ungültig: " + reason in app.text_of("#log")
         assert "Runde 1 wird wiederholt." in app.text_of("#log")
-        check_snapshot(app, "cheat")
+        await check_snapshot(pilot, app, "cheat")
 
 
 @run_async
@@ -190,7 +190,7 @@ async def test_a_paused_cup_shows_a_message_until_it_is_back():
         assert app.text_of("#banner") == "PAUSE: Becher von Anna ist weg (link lost). Warte …"
         assert "⏸ PAUSE: link lost" in app.card_text(0) and "-paused" in card_classes(app, 0)
         assert app.text_of("#turn-line") == "▶ Anna ist am Zug · Wurf 0/2"
-        check_snapshot(app, "paused")
+        await check_snapshot(pilot, app, "paused")
         table.emit({"ev": "resume", "seat": 0})
         await pilot.pause()
         assert not app.query_one("#banner").display
@@ -219,7 +219,7 @@ async def test_english_labels_keep_the_german_game_terms():
         assert app.text_of("#result") == ("Round 2: Anna loses and takes 4 Deckel from the middle "
                                           "(Ben: Schock 4).")
         assert "best throw" in app.card_text(1) and "built" in app.card_text(1)
-        check_snapshot(app, "english")
+        await check_snapshot(pilot, app, "english")
 
 
 @run_async
@@ -259,7 +259,7 @@ async def test_the_persons_panel_shows_his_own_cup_his_keys_and_a_refusal():
         assert app.query_one("#own").border_title == "Dein Becher · Anna"
         assert "Anna: abgelehnt – spicken geht jetzt nicht" in app.text_of("#log")
         assert "beiseite: 1" in app.card_text(0) and "4" not in app.card_text(0).splitlines()[3]
-        check_snapshot(app, "person")
+        await check_snapshot(pilot, app, "person")
         app.refused(1, "nicht dein Zug")                  # another seat's refusal: the log only
         await pilot.pause()
         assert "✗ spicken geht jetzt nicht" in app.own_text()

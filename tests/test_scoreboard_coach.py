@@ -41,7 +41,7 @@ async def test_the_coach_line_shows_the_chance_of_the_seat_on_turn_only_with_coa
             line = await coach_line(app, pilot)
             assert re.fullmatch(r"Tipp für Cem: \d+ % Chance, jeden Wurf vor dir zu schlagen · erwartet "
                                 r"\d,\d Deckel", line), line
-            check_snapshot(app, "coach")
+            await check_snapshot(pilot, app, "coach")
             # After his first throw (of 2): the chance if he throws again, and from which throw standing pays.
             rest = events[until(events, "turn", seat=2):]
             table.emit_all(rest[:until(rest, "progress", seat=2)])

@@ -146,7 +146,7 @@ async def test_the_small_layout_after_a_ranked_round_at_80x24():
         for name in ("Anna", "Ben", "Cem", "Dora"):
             assert name in rows
         assert "Schock 4" in rows and "zusammengewürfelt" in rows
-        check_snapshot(app, "small_80x24")
+        await check_snapshot(pilot, app, "small_80x24")
 
 
 class GameLog:

@@ -180,8 +180,17 @@ def normalize_svg(svg):
     return svg
 
 
-def check_snapshot(app, name):
+async def check_snapshot(pilot, app, name):
+    """The screen against tests/snapshots/scoreboard_NAME.svg, once it has settled: two captures 50 ms
+    apart agree (a log's scroll to its end, a widget's refresh, come after the event that caused them, later
+    on a loaded machine)."""
     svg = normalize_svg(app.export_screenshot(title="schocken %s" % name))
+    for _ in range(40):
+        await pilot.pause(0.05)
+        again = normalize_svg(app.export_screenshot(title="schocken %s" % name))
+        if again == svg:
+            break
+        svg = again
     path = SNAPSHOTS / ("scoreboard_%s.svg" % name)
     if not path.exists():
         SNAPSHOTS.mkdir(exist_ok=True)
