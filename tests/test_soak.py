@@ -1,8 +1,8 @@
 """bench/soak.py end to end on two games, so that the soak cannot rot: the real `schocken play --plain
 --emulate 4 --bots 3 --time-scale 20` with the bots' default strategy, a scripted person at the keyboard on
 the fourth seat, preset and turn options from the soak's cycle; every game finished, no stall, no false
-accusation, no corrupt log, and the person played his turns through his keys. About 30 s: there is no slow
-marker in pyproject.toml to put it under."""
+accusation, no corrupt log, and the person played his turns through his keys. About 30 s: in the `table` and
+`slow` lanes (tests/conftest.py), outside `make check`."""
 
 import re
 import subprocess
