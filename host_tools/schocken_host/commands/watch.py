@@ -34,14 +34,11 @@ async def follow_in_terminal(path, lang):
     """The game's events as plain lines, those in the log first, then each as it comes; returns at game over
     (1 when the rules refuse an event of the log: its line is named)."""
     from schocken_host.views.plain import PlainUI
-    from schocken_host.views.web.hub import FOLLOW_S, Hub
+    from schocken_host.views.web.hub import Hub
 
     ui = PlainUI(lang)
     hub = Hub(on_event=ui.update)
-    offset = 0
-    while hub.error is None and not hub.state.over:
-        offset = hub.read_lines(path, offset)
-        await asyncio.sleep(FOLLOW_S)
+    await hub.follow(path, until=lambda: hub.error is not None or hub.state.over)
     if hub.error is not None:
         ui.note(tr(lang, "web.bad_line", path=path, line=hub.error[0], error=hub.error[1]))
         return 1

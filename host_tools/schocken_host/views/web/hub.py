@@ -117,10 +117,12 @@ class Hub:
             self._changed()
         return offset + end + 1
 
-    async def follow(self, path, offset=0):
-        """Read ``path`` as it grows, for as long as the task runs."""
+    async def follow(self, path, offset=0, until=None):
+        """Read ``path`` as it grows, as long as the task runs or until ``until()`` is true after a read."""
         while True:
             offset = self.read_lines(path, offset)
+            if until is not None and until():
+                return
             await asyncio.sleep(FOLLOW_S)
 
 
