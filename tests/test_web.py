@@ -16,11 +16,12 @@ from pathlib import Path
 import pytest
 
 from schocken_host.commands.replay import replay
+from schocken_host.table.state import TableState
 from schocken_host.views.web.hub import Hub
 from schocken_host.views.web.server import Both, WebView
 
 from kits import scorekit
-from kits.webkit import with_client
+from kits.webkit import Played, with_client
 from kits.tablekit import ROOT, SCHOCKEN, read_log, schocken
 
 GAME = ROOT / "tests" / "data" / "web_game.jsonl"
@@ -119,8 +120,9 @@ def test_events_come_all_then_the_model_and_a_returning_browser_gets_only_what_i
 def test_new_events_reach_every_open_browser():
     events = lines(GAME)
     view = WebView(("127.0.0.1", 0))
+    play = Played(view)
     for ev in events[:10]:
-        view.update(None, ev)
+        play(ev)
 
     async def test(client):
         a = await client.get("/events")
@@ -128,7 +130,7 @@ def test_new_events_reach_every_open_browser():
         await sse(a, lambda m: m and m[-1][0] == "view")
         await sse(b, lambda m: m and m[-1][0] == "view")
         for ev in events[10:20]:
-            view.update(None, ev)
+            play(ev)
         for resp in (a, b):
             got = await sse(resp, lambda m: any(x[1] == 20 for x in m if x[0] == "ev")
                             and m[-1][0] == "view")
@@ -172,8 +174,9 @@ def test_the_model_has_a_coach_only_with_coach_and_it_is_of_the_seat_on_turn():
 
 def test_the_coachs_answer_reaches_the_open_browsers_without_a_new_event():
     view = WebView(("127.0.0.1", 0), coach=True)
+    play = Played(view)
     for ev in coached_events():
-        view.update(None, ev)
+        play(ev)
 
     async def test(client):
         texts = await (await client.get("/texts.json?lang=en")).json()
@@ -227,6 +230,38 @@ def test_a_rounds_reveals_stay_on_the_cards_until_the_next_rounds_first_throw():
                if p["seat"] in last["order"])
 
 
+def test_a_played_game_shows_what_its_log_replayed_shows_and_is_applied_once(tmp_path):
+    """The page of a game this host plays reads the referee's state (``Hub.live``, as table/sink.py hands
+    it): after every event its model and lines are the ones a replay of the log gives, and no event is
+    applied a second time. A resumed game: the log's events replayed first, then the live state."""
+    events = lines(GAME)
+    replayed, view = Hub(coach=True), WebView(("127.0.0.1", 0), coach=True)
+    play = Played(view)
+    for n, ev in enumerate(events, 1):
+        replayed.feed(ev)
+        play(ev)
+        assert view.hub.view() == replayed.view(), (n, ev)
+    assert view.hub.lines == replayed.lines and view.hub.state is play.state
+    assert play.state.events == len(events) and view.hub.error is None
+    view.sock.close()
+    half = len(events) // 2
+    log = tmp_path / "resumed.jsonl"
+    log.write_text("".join(line + "\n" for line in replayed.lines[:half]), encoding="utf-8")
+    resumed = WebView(("127.0.0.1", 0))
+    resumed.attach_log(log)
+    play = Played(resumed)
+    for ev in events[:half]:
+        play.state.apply(ev)            # the referee's own replay of the log (gamelog.open_resume)
+    for ev in events[half:]:
+        play(ev)
+    whole = Hub()
+    for ev in events:
+        whole.feed(ev)
+    assert resumed.hub.view() == whole.view() and resumed.hub.lines == whole.lines
+    assert resumed.hub.state is play.state
+    resumed.sock.close()
+
+
 def test_only_play_has_table_actions_on_the_page_and_the_join_data_is_there_for_the_terminal():
     for actions in (True, False):
         view = loaded_view(actions=actions)
@@ -251,8 +286,9 @@ def test_the_server_serves_the_final_page_after_the_game_until_its_loop_ends():
 
     async def main():
         await view.start()
+        play = Played(view)
         for ev in lines(GAME):
-            view.update(None, ev)
+            play(ev)
         await asyncio.wait_for(view.finish(0.1), 10)
         async with aiohttp.ClientSession() as session:
             state = await (await session.get("http://127.0.0.1:%d/state.json" % port)).json()
@@ -318,8 +354,8 @@ def test_a_web_view_that_fails_never_reaches_the_referee_nor_the_terminal():
     both.update(None, {"ev": "x"})
     assert both.events == [{"ev": "x"}] and both.lang == "en"
     view = WebView(("127.0.0.1", 0))
-    view.update(None, {"ev": "nonsense"})      # the hub names it, nothing is raised
-    assert view.hub.view()["error"]["line"] == 1
+    view.update(TableState(), {"ev": "reveal"})   # no seat: the page's tracker cannot take it
+    assert view.hub.view()["error"]["line"] == 1      # the hub names it, nothing is raised
     view.sock.close()
 
 

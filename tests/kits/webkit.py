@@ -1,6 +1,7 @@
 """The live web view's server under aiohttp's test client, for the tests of its endpoints and its defences."""
 
 import asyncio
+import json
 
 from aiohttp.test_utils import TestClient, TestServer
 
@@ -15,3 +16,18 @@ def with_client(view, test):
         return asyncio.run(main())
     finally:
         view.sock.close()
+
+
+class Played:
+    """A game as table/sink.py shows it to the web view: each event applied to the game's one TableState,
+    then handed to ``view.update`` with that state (the page reads it, and applies nothing itself)."""
+
+    def __init__(self, view):
+        from schocken_host.table.state import TableState
+        self.view = view
+        self.state = TableState()
+
+    def __call__(self, ev):
+        ev = json.loads(json.dumps(ev))     # the game's own event, as the sink would have made it
+        self.state.apply(ev)
+        self.view.update(self.state, ev)

@@ -1,7 +1,12 @@
-"""The game as the web view holds it: every event in log order (an event's id is its line number in the log,
-1 for the start), a TableState of its own replayed from them (table/replay.py: the first event refused stops
-it, and is named on the page), and the page's model. Browsers subscribe and are woken after each event;
-``follow`` reads a log file as it grows (`schocken watch`)."""
+"""The game as the web view holds it: every event in log order as its JSON line (an event's id is its place in
+the log, 1 for the start), the TableState the page's model reads, and what the page keeps beside it
+(model.Tracker). Browsers subscribe and are woken after each event.
+
+Where the state comes from depends on who plays the game. A game this host plays (`schocken play --web`) hands
+each event with the referee's own state, already applied by table/sink.py (``live``): the page reads that
+state, and no event is applied twice. A log the hub did not play (`schocken watch`, ``follow``; a resumed
+game's earlier events, ``read_lines``) is replayed into a TableState of the hub's own (table/replay.py: the
+first event refused stops it, and is named on the page)."""
 
 import asyncio
 import json
@@ -18,12 +23,11 @@ class Hub:
     """``coach``: the model gets a "coach" field (table/coach.py), the answer for the seat on turn."""
 
     def __init__(self, coach=False, on_event=None):
-        self.events = []             # raw events, as in the log
         self.lines = []              # each event as its JSON text, made once for every browser
         self.tracker = Tracker()
         # The page's model must never stop a game: what it cannot take is a refusal too, named on the page.
-        self.replay = Replay(apply=self._apply, refusals=(KeyError, TypeError, ValueError, IndexError))
-        self.state = self.replay.state
+        self.replay = Replay(apply=self._replayed, refusals=(KeyError, TypeError, ValueError, IndexError))
+        self.state = self.replay.state   # the live game's own once ``live`` hands it
         self.subscribers = set()     # asyncio.Event of each open browser connection
         self._view = None
         self._view_text = None
@@ -50,16 +54,37 @@ class Hub:
             return None
         return self.replay.refused[0], str(self.replay.refused[1])
 
-    def _apply(self, ev):
+    @property
+    def count(self):
+        """The events the hub holds: the id of the last one."""
+        return len(self.lines)
+
+    def _replayed(self, ev):
+        """An event of a log: the hub's own state applies it."""
         self.state.apply(ev)
         self.tracker.update(self.state, ev)
 
+    def _tracked(self, ev):
+        """An event the live game's state has applied already: only the tracker follows it."""
+        self.tracker.update(self.state, ev)
+
     def feed(self, ev):
-        """One event (a copy is kept); never raises: an event the state refuses is kept and named, and the
-        events after it are kept, not applied."""
+        """One event of a log the hub replays (a copy is applied); never raises: an event the state refuses is
+        kept and named, and the events after it are kept, not applied."""
         line = _text(ev)
-        ev = json.loads(line)
-        self.events.append(ev)
+        self._take(json.loads(line), line)
+
+    def live(self, state, ev):
+        """One event of the game this host plays, already applied to ``state`` (the referee's, handed on by
+        table/sink.py): from now on the page reads that state (a resumed game's replayed one gives way to it)
+        and the hub applies nothing; never raises: what the tracker cannot take is named as a refused
+        line."""
+        if state is not self.state:
+            self.state = state
+            self.replay.apply = self._tracked
+        self._take(ev, _text(ev))
+
+    def _take(self, ev, line):
         self.lines.append(line)
         if self.replay.event(ev) and self.on_event is not None:
             self.on_event(self.state, ev)
@@ -68,7 +93,7 @@ class Hub:
     def view(self):
         """The page's model as of the last event (made once per burst)."""
         if self._view is None:
-            self._view = view(self.state, self.tracker, len(self.events))
+            self._view = view(self.state, self.tracker, self.count)
             if self.error is not None:
                 self._view["error"] = {"line": self.error[0], "text": self.error[1]}
             if self.coach is not None:

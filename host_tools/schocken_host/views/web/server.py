@@ -88,7 +88,7 @@ class WebView:
         pass                           # the terminal's lines stay in the terminal
 
     def update(self, state, ev):
-        self.hub.feed(ev)
+        self.hub.live(state, ev)      # the referee's state, applied once by the sink: the page reads it
 
     def attach_log(self, path):
         """The events already in the log (a resumed game): ids stay the log's line numbers."""
@@ -212,7 +212,7 @@ class WebView:
     async def _flush(self, flush):
         loop = asyncio.get_running_loop()
         end = loop.time() + flush
-        while loop.time() < end and any(n < len(self.hub.events) for n in self.sent.values()):
+        while loop.time() < end and any(n < self.hub.count for n in self.sent.values()):
             await asyncio.sleep(0.05)
 
     async def stop(self, flush=FLUSH_S):
@@ -252,7 +252,7 @@ class WebView:
         return web.json_response({"actions": self.pin is not None}, headers={"Cache-Control": "no-cache"})
 
     async def state_json(self, request):
-        n, view = len(self.hub.events), self.hub.view_text()
+        n, view = self.hub.count, self.hub.view_text()
         return await self._stream(request, "application/json", ['{"view":', view, ',"events":%d}' % n])
 
     async def log(self, request):
@@ -340,14 +340,14 @@ class WebView:
         self.sent[woken] = last
         try:
             head = "retry: 1000\n\n"
-            if last < 0 or last > len(hub.events) or (game and hub.game_id and game != hub.game_id):
+            if last < 0 or last > hub.count or (game and hub.game_id and game != hub.game_id):
                 head += "event: reset\ndata: {}\n\n"
                 last = 0
             await pieces.send([head])
             first, version = True, None
             while not self.closing and woken in self.pages:
                 woken.clear()
-                n, now = len(hub.events), hub.version   # before the write: what changes during it comes next
+                n, now = hub.count, hub.version   # before the write: what changes during it comes next
                 if n > last or first or version != now:
                     await pieces.send(_burst(hub, last, n))
                     last, first, version = n, False, now
