@@ -28,7 +28,7 @@ GAME = ROOT / "tests" / "data" / "web_game.jsonl"
 
 
 def lines(path):
-    return [json.loads(line) for line in Path(path).read_text(encoding="utf-8").splitlines() if line.strip()]
+    return read_log(path)
 
 
 class FakeReferee:

@@ -26,7 +26,7 @@ from pathlib import Path
 from schocken.rules import Rules
 
 from schocken_host.commands import play as play_cmd
-from schocken_host.table import seating
+from schocken_host.table import gamelog, seating
 from schocken_host.table.session import GameConfig, GameSession
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -45,7 +45,9 @@ def schocken(*argv, env=None, timeout=60):
 
 
 def read_log(path):
-    return [json.loads(line) for line in Path(path).read_text(encoding="utf-8").splitlines() if line.strip()]
+    """The events of a log, its lines taken as the host takes them (table/gamelog.read): a torn last line (a
+    host still writing it, or killed while it did) is no part of them; a line that is no event raises."""
+    return [ev for _, ev in gamelog.read(path)]
 
 
 def events(log, kind):

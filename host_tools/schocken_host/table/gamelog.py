@@ -17,7 +17,7 @@ from pathlib import Path
 from schocken_host.errors import CommandError
 from schocken_host.i18n import LocalizedError, Message, os_reason
 from schocken_host.input_checks import special_file
-from schocken_host.table.replay import Replay
+from schocken_host.table.replay import Replay, event_in
 from schocken_host.table.state import LogError, TableState
 
 
@@ -76,7 +76,7 @@ class GameLog:
             return None
         keep_to = _last_newline(self.fd, size)
         fragment = os.pread(self.fd, size - keep_to, keep_to)
-        if _event(fragment) is not None:
+        if event_in(fragment) is not None:
             _write_all(self.fd, b"\n")
             os.fsync(self.fd)
             return Message("gamelog.completed_last_line")
@@ -197,15 +197,6 @@ def _last_newline(fd, end):
     return 0
 
 
-def _event(fragment):
-    """The event a line's bytes hold, or None (torn, not JSON, not an object with "ev")."""
-    try:
-        ev = json.loads(fragment.decode("utf-8"))
-    except (ValueError, UnicodeError, RecursionError):
-        return None
-    return ev if isinstance(ev, dict) and "ev" in ev else None
-
-
 class Events(list):
     """The events of a log, as (line number, event); ``torn``: the number of a torn last line that is not part
     of them (the host died while writing it, or is writing it now), else None."""
@@ -213,31 +204,17 @@ class Events(list):
 
 
 def read(path):
-    """Events of a log as (line number, event). A torn last line (the host died while writing it) is
-    dropped, its number kept in ``torn``; anything else that is not an event raises LogError (a ValueError)
-    naming the line."""
+    """Events of a log as (line number, event), its lines taken as every reader takes them (table/replay.py):
+    a torn last line (the host died while writing it) is dropped, its number kept in ``torn``; the first line
+    that is no event raises LogError (a ValueError) naming the line, in the words of `schocken replay`."""
     if special_file(path):
-        raise LogError("gamelog.not_a_file")
-    lines = Path(path).read_bytes().split(b"\n")
+        raise LogError("gamelog.bad", path=path, error=Message("gamelog.not_a_file"))
     out = Events()
-    offset = 0
-    for n, raw in enumerate(lines, 1):
-        start, offset = offset, offset + len(raw) + 1
-        if not raw.strip():
-            continue
-        last = n >= len(lines) - 1 and not any(rest.strip() for rest in lines[n:])
-        try:
-            ev = json.loads(raw.decode("utf-8"))
-        except (ValueError, RecursionError) as e:  # UnicodeError is a ValueError
-            if last:  # only the very last line may be cut short (even inside a character)
-                out.torn = n
-                break
-            if isinstance(e, UnicodeError):
-                raise LogError("gamelog.not_utf8", line=n, offset=start + e.start)
-            raise LogError("gamelog.line_not_json", line=n)
-        if not isinstance(ev, dict) or "ev" not in ev:
-            raise LogError("gamelog.line_not_an_event", line=n)
-        out.append((n, ev))
+    reader = Replay(apply=lambda ev: out.append((reader.lines, ev)))
+    reader.log(Path(path).read_bytes())
+    if reader.refused is not None:
+        raise LogError("gamelog.bad_line", path=path, line=reader.refused[0], error=reader.refused[1])
+    out.torn = reader.torn
     return out
 
 
@@ -251,7 +228,7 @@ def finished(path):
             tail = f.read().rstrip(b"\n").rsplit(b"\n", 1)[-1]
     except OSError:
         return False
-    return (_event(tail) or {}).get("ev") == "game_over"
+    return (event_in(tail) or {}).get("ev") == "game_over"
 
 
 def latest(directory=None, unfinished=False):
@@ -275,7 +252,7 @@ def _starts_a_game(path):
             first = f.readline(1 << 20)
     except OSError:
         return False
-    return (_event(first) or {}).get("ev") == "start"
+    return (event_in(first) or {}).get("ev") == "start"
 
 
 def check_readable(path):
@@ -302,7 +279,7 @@ def read_log(path):
         check_readable(path)
         raise CommandError("input.unreadable", path=path, error=os_reason(e))
     except LogError as e:
-        raise CommandError("gamelog.bad", path=path, error=e)
+        raise CommandError.of(e)
     except RecursionError:
         raise CommandError("gamelog.nested", path=path)
 

@@ -31,6 +31,29 @@ def log_lines(data):
         offset += len(lines[n]) + 1
 
 
+def _loads(raw, offset):
+    """(the JSON value of a line, None), or (None, LogError) for a line that is not UTF-8 or not JSON."""
+    try:
+        return json.loads(raw.decode("utf-8") if isinstance(raw, bytes) else raw), None
+    except (ValueError, _NESTED) as e:  # UnicodeError is a ValueError
+        start = getattr(e, "start", None) if isinstance(e, UnicodeError) else None
+        return None, (LogError("log.not_json") if start is None
+                      else LogError("log.not_utf8", offset=offset + start))
+
+
+def _is_event(value):
+    return isinstance(value, dict) and "ev" in value
+
+
+def event_in(raw):
+    """The event one line holds (bytes or text), else None: blank, cut short, not JSON, not an event. For a
+    look at a single line (gamelog.py: a log's tail, its first line); a log is read with ``Replay``."""
+    if not raw.strip():
+        return None
+    value, error = _loads(raw, 0)
+    return value if error is None and _is_event(value) else None
+
+
 class Replay:
     """A log replayed a line (``line``, ``log``) or an event (``event``, as a live game's come) at a time.
     ``apply(event)`` puts an event on ``state`` (``state.apply`` unless the reader does more around it: the
@@ -61,19 +84,14 @@ class Replay:
         ``offset``: where the line starts in the file, named when it is not UTF-8."""
         error = None
         if raw.strip():
-            try:
-                ev = json.loads(raw.decode("utf-8") if isinstance(raw, bytes) else raw)
-            except (ValueError, _NESTED) as e:  # UnicodeError is a ValueError
-                if last:  # only the very last line may be cut short (even inside a character)
-                    self.lines += 1
-                    self.torn = self.lines
-                    return None
-                start = getattr(e, "start", None) if isinstance(e, UnicodeError) else None
-                error = (LogError("log.not_json") if start is None
-                         else LogError("log.not_utf8", offset=offset + start))
-            else:
-                if isinstance(ev, dict) and "ev" in ev:
-                    return ev
+            value, error = _loads(raw, offset)
+            if error is not None and last:  # only the last line may be cut short (even inside a character)
+                self.lines += 1
+                self.torn = self.lines
+                return None
+            if error is None:
+                if _is_event(value):
+                    return value
                 error = LogError("log.not_an_event")
         self.lines += 1
         if error is not None and self.refused is None:
