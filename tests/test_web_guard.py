@@ -162,7 +162,7 @@ def test_every_malformed_or_cross_site_action_is_a_4xx_and_never_reaches_the_ref
         assert same.status == 200, await same.text()
     with_client(view, test)
     assert referee.requests == [("wait", 0)]
-    assert view.failures == 0
+    assert view.door.failures == 0
 
 
 # --- a real server: caps and timeouts -----------------------------------------------------------------------
@@ -251,7 +251,7 @@ def test_a_page_that_does_not_read_is_let_go_and_holds_little_meanwhile(monkeypa
         sock.send(b"GET /events HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n\r\n" % view.port)
         while not view.sent:
             await asyncio.sleep(0.05)
-        gate = next(iter(view.connections.gates))
+        gate = next(iter(view.door.connections.gates))
         for n in range(400):              # the game goes on; this page never reads
             view.hub.feed({"ev": "note", "text": "x" * 2000, "n": n})
             await asyncio.sleep(0)
@@ -279,7 +279,7 @@ def test_at_the_cap_of_open_pages_a_guest_with_none_takes_the_place_of_one_who_h
         assert tv[2] == b"200"
         assert await asyncio.wait_for(hog[0][0].read(), 5) is not None
         assert hog[0][0].at_eof()
-        assert len(view.pages) == 4
+        assert len(view.door.pages) == 4
         # a guest with one page does not push out another guest with one: 503
         _, _, status = await open_page(view, "127.0.7.4")
         _, _, again = await open_page(view, "127.0.7.2")

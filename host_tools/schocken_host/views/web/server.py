@@ -1,8 +1,9 @@
 """The live web view's server (aiohttp, in the game's own event loop): the page and its assets, the game as
 Server-Sent Events (every event in log order with its line number as id, then the page's model; a browser that
 comes back with Last-Event-ID gets what it missed), the log, the Python sources the in-browser check runs, a
-QR code of the page, and the table's actions behind a PIN or the key in the terminal's QR code; guard.py holds
-every request and connection of a guest within bounds (docs/web.md, "Threat model").
+QR code of the page, and the table's actions behind a PIN or the key in the terminal's QR code. Every request
+passes door.py first, and guard.py holds every request and connection of a guest within bounds (docs/web.md,
+"Threat model").
 
 ``WebView`` is the view the referee talks to (``note``, ``update``) and owns the server; ``Both`` puts it
 beside the terminal's view, so that nothing the web view does can reach the referee. The server lives as long
@@ -10,13 +11,11 @@ as the host: at the end of a game (``finish``) it goes on serving the final page
 then still gets the standings, and closes when the event loop ends (the host exits) or on ``stop``."""
 
 import asyncio
-import hmac
 import io
 import logging
 import mimetypes
 import os
 import secrets
-import time
 from pathlib import Path
 
 import segno
@@ -24,9 +23,8 @@ from aiohttp import web
 
 from schocken_host.i18n import LANGS, TEXTS, tr
 from schocken_host.views.web import check
-from schocken_host.views.web.guard import (
-    HEADER_S, MAX_CONNECTIONS, PIN_FORMAT, Connections, Pages, PinLimiter, Pieces, Refused, action_body,
-    check_origin, client_of, host_allowed, refusal_response, security_headers, word_of)
+from schocken_host.views.web.door import Door
+from schocken_host.views.web.guard import HEADER_S, MAX_CONNECTIONS, Connections, Refused, security_headers
 from schocken_host.views.web.hub import Hub
 from schocken_host.views.web.listening import bind, lan_address, own_names, raise_open_files
 
@@ -62,7 +60,6 @@ class WebView:
             shown = lan_address()
         self.url = "http://%s:%d/" % (shown, port)
         self.port = port
-        self.names = own_names(address[0])
         self.pin = "%06d" % secrets.randbelow(10 ** 6) if actions else None
         # The key goes in the terminal's QR code only: a phone that scans it acts without typing the PIN,
         # and 120 bits need no limiter (the page's own QR code is public and carries none). 15 bytes keep the
@@ -70,17 +67,14 @@ class WebView:
         self.key = secrets.token_urlsafe(15) if actions else None
         if self.key and os.environ.get(KEY_FILE):
             Path(os.environ[KEY_FILE]).write_text(self.key, encoding="utf-8")
-        self.limiter = PinLimiter(time.monotonic)
+        self.door = Door(port, own_names(address[0]), self.lang, self.pin, self.key)
         self.hub = Hub(coach)
         self.referee = None            # who takes the table's actions (Referee.request)
         self.runner = None
         self.server = None
-        self.connections = None
         self.closing = False
         self.sent = {}                 # subscriber -> id of the last event sent to it
-        self.pages = Pages()           # the open pages by client, capped
         self.serving = None            # after finish: the task that closes the server when the loop ends
-        self.failures = 0              # handlers that failed (answered 500 in one line)
         self._qr_svg = {}
 
     # --- the view the referee talks to -----------------------------------------------------------------
@@ -135,7 +129,7 @@ class WebView:
 
     # --- the server ------------------------------------------------------------------------------------
     def app(self):
-        app = web.Application(client_max_size=64 * 1024, middlewares=[self._guard()])
+        app = web.Application(client_max_size=64 * 1024, middlewares=[self.door.middleware()])
         app.on_response_prepare.append(security_headers)
         app.router.add_get("/", self.index)
         app.router.add_get("/texts.json", self.texts)
@@ -154,45 +148,13 @@ class WebView:
         app.router.add_static("/check/", check.CHECK_DIR)
         return app
 
-    def _guard(self):
-        """Every request: its Host checked, counted as its connection's work (an idle connection may be
-        closed to make room, a busy one not), and whatever goes wrong answered in one line, never a
-        traceback."""
-        @web.middleware
-        async def guard(request, handler):
-            gate = self.connections.of(request) if self.connections is not None else None
-            if gate is not None:
-                gate.busy += 1
-            lang = request.query.get("lang", self.lang)
-            try:
-                local = request.transport.get_extra_info("sockname") if request.transport else None
-                local = local or ("", self.port)
-                if not host_allowed(request.headers.get("Host"), local[0], local[1], self.names):
-                    raise Refused(421, "web.bad_host")
-                return await handler(request)
-            except Refused as refused:
-                return refusal_response(refused, tr(lang, refused.key, **refused.fields))
-            except (web.HTTPException, asyncio.CancelledError):
-                raise
-            except (ConnectionError, TimeoutError):
-                if request.transport is not None:
-                    request.transport.abort()    # a client that stopped reading: its buffers go with it
-                raise web.HTTPRequestTimeout() from None
-            except Exception:  # noqa: BLE001 - a guest's request must never print a traceback
-                self.failures += 1
-                return refusal_response(Refused(500, "web.failed"), tr(lang, "web.failed"))
-            finally:
-                if gate is not None:
-                    gate.busy -= 1
-        return guard
-
     async def start(self):
         total = min(MAX_CONNECTIONS, raise_open_files() // 2)
         self.runner = web.AppRunner(self.app(), handle_signals=False, access_log=None, shutdown_timeout=1.0,
                                     keepalive_timeout=HEADER_S, max_line_size=4096, max_field_size=4096)
         await self.runner.setup()
-        self.connections = Connections(self.runner.server, total=total)
-        self.server = await asyncio.get_running_loop().create_server(self.connections, sock=self.sock)
+        self.door.connections = Connections(self.runner.server, total=total)
+        self.server = await asyncio.get_running_loop().create_server(self.door.connections, sock=self.sock)
 
     async def finish(self, flush=FLUSH_S):
         """The game has ended (or stopped): every open browser gets the last events (at most ``flush``
@@ -230,8 +192,8 @@ class WebView:
             except (asyncio.TimeoutError, OSError):
                 pass
             self.runner = None
-        if self.connections is not None:
-            self.connections.close_all()
+        if self.door.connections is not None:
+            self.door.connections.close_all()
 
     # --- handlers --------------------------------------------------------------------------------------
     async def index(self, request):
@@ -263,7 +225,7 @@ class WebView:
         """A response written in pieces (guard.Pieces): a client that does not read holds little here."""
         resp = web.StreamResponse(headers={"Content-Type": content_type, "Cache-Control": "no-cache"})
         await resp.prepare(request)
-        await Pieces(resp, self.connections.of(request) if self.connections else None).send(parts)
+        await self.door.pieces(resp, request).send(parts)
         await resp.write_eof()
         return resp
 
@@ -287,33 +249,11 @@ class WebView:
                             charset="utf-8")
 
     async def action(self, request):
-        """A table word from the page: only as JSON from the page's own origin, with the key of the
-        terminal's QR code or the PIN (limited: guard.PinLimiter); Refused in one line otherwise."""
-        if self.pin is None:
-            raise Refused(403, "web.watch_only")
-        check_origin(request)
-        body = await action_body(request)
-        what, seat = word_of(body.get("word"), len(self.hub.state.players) or 99)
-        self._check_credentials(body, client_of(request.remote))
+        """A table word from the page, once the door let it through (door.Door.action)."""
+        what, seat, word = await self.door.action(request, lambda: len(self.hub.state.players) or 99)
         if not self.request(what, seat):
             raise Refused(409, "web.watch_only")
-        return web.json_response({"ok": True, "word": body["word"].strip(" ")})
-
-    def _check_credentials(self, body, client):
-        """The key is checked whenever it is sent; a PIN only when the limiter lets this client try one
-        now. No await between the check and the count: parallel guesses cannot overdraw the budget."""
-        key, pin = body.get("key"), body.get("pin")
-        if isinstance(key, str) and key and hmac.compare_digest(key.encode(), self.key.encode()):
-            return
-        if not isinstance(pin, str) or not PIN_FORMAT.fullmatch(pin):
-            raise Refused(403, "web.no_pin")
-        wait = self.limiter.wait_s(client)
-        if wait > 0:
-            raise Refused(429, "web.too_many", retry_after=wait, seconds=int(wait + 0.999))
-        if not hmac.compare_digest(pin.encode(), self.pin.encode()):
-            self.limiter.wrong(client)
-            raise Refused(403, "web.no_pin")
-        self.limiter.right(client)
+        return web.json_response({"ok": True, "word": word})
 
     async def events(self, request):
         """Server-Sent Events: after a Last-Event-ID (header, or ?last=N) the events past it, else all of
@@ -322,7 +262,7 @@ class WebView:
         capped per client and overall; a page that does not take a write in time is let go."""
         hub = self.hub
         woken = asyncio.Event()
-        self.pages.admit(woken, client_of(request.remote), request.transport)
+        self.door.admit_page(woken, request)
         try:
             last = int(request.headers.get("Last-Event-ID") or request.query.get("last") or 0)
         except ValueError:
@@ -333,9 +273,9 @@ class WebView:
         try:
             await resp.prepare(request)
         except BaseException:
-            self.pages.drop(woken)
+            self.door.pages.drop(woken)
             raise
-        pieces = Pieces(resp, self.connections.of(request) if self.connections else None)
+        pieces = self.door.pieces(resp, request)
         hub.subscribers.add(woken)
         self.sent[woken] = last
         try:
@@ -345,7 +285,7 @@ class WebView:
                 last = 0
             await pieces.send([head])
             first, version = True, None
-            while not self.closing and woken in self.pages:
+            while not self.closing and woken in self.door.pages:
                 woken.clear()
                 n, now = hub.count, hub.version   # before the write: what changes during it comes next
                 if n > last or first or version != now:
@@ -364,7 +304,7 @@ class WebView:
         finally:
             hub.subscribers.discard(woken)
             self.sent.pop(woken, None)
-            self.pages.drop(woken)
+            self.door.pages.drop(woken)
         return resp
 
 
