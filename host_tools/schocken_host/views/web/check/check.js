@@ -177,7 +177,7 @@ function failure(panel, e) {
 /** The live page: check window.schocken's events as they come, against its standings. */
 export async function mountLive(section, table) {
   say(section, t("loading"), "loading");
-  let checker, fed = 0, pending = false;
+  let checker, fed = 0, pending = false, awaiting = false;
   try {
     checker = await newChecker();
   } catch (e) {
@@ -194,7 +194,16 @@ export async function mountLive(section, table) {
     while (fed < events.length) checker.feed(events[fed++]);
     if (typeof table.standings === "function") {
       const host = await table.standings();
-      if (fed === (table.events || []).length && host) checker.compare(host);
+      // A burst's model comes after its events: standings of fewer events than were fed are compared once
+      // the model of these has come (the page's view carries the count of its events as its id).
+      const model = typeof table.view === "function" ? table.view() : null;
+      if (fed === (table.events || []).length && host) {
+        if (!model || model.id === fed) checker.compare(host);
+        else if (!awaiting) {
+          awaiting = true;
+          setTimeout(() => { awaiting = false; catchUp(); }, 100);
+        }
+      }
     }
     render(section, checker.report());
     window.schockenCheck = checker.report();
