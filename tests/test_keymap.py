@@ -4,6 +4,7 @@ the cup's refusal texts (i18n.refusal). Fast: no cup is started here (tests/test
 cups)."""
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,7 @@ from textual._xterm_parser import XTermParser
 
 from schocken_host import i18n
 from schocken_host.i18n import tr
+from schocken_host.texts import refusals
 from schocken_host.views import keymap
 from schocken_host.views.keyboard import _decode_keys
 from schocken_host.views.own_cup import OwnCup
@@ -104,21 +106,19 @@ def test_readme_lists_the_keys_of_the_map():
         assert "`%s`" % shown.split("/")[0].split()[0] in readme, name
 
 
-# --- the cup's refusal texts, translated --------------------------------------------------------------
-def _refuse_literals():
-    """The texts of firmware/cup/core.py's ``_refuse`` calls: by number (``_NAME = const(n)``) in
-    cup/texts.py, or picked by a condition (``_NOT_YOUR_TURN if ... else _NO_THROW_LEFT``)."""
+# --- the cup's refusals, translated ------------------------------------------------------------------------
+def _refuse_numbers():
+    """The refusals of firmware/cup/core.py's ``_refuse`` calls, as (texts module, number): by number
+    (``_NAME = const(n)``, a text of cup/texts.py), or picked by a condition (``_NOT_YOUR_TURN if ... else
+    _NO_THROW_LEFT``)."""
     tree = ast.parse((ROOT / "firmware" / "cup" / "core.py").read_text(encoding="utf-8"))
-    texts = _texts_table(ROOT / "firmware" / "cup" / "texts.py")
     numbers = _const_numbers(tree)
     out = []
     for node in ast.walk(tree):
         if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
                 and node.func.attr == "_refuse"):
-            out += [texts[numbers[n.id]] for n in ast.walk(node.args[0])
+            out += [(refusals.CUP, numbers[n.id]) for n in ast.walk(node.args[0])
                     if isinstance(n, ast.Name) and n.id in numbers]
-            out += [n.value for n in ast.walk(node.args[0])
-                    if isinstance(n, ast.Constant) and isinstance(n.value, str)]
     return out
 
 
@@ -135,51 +135,76 @@ def _const_numbers(tree):
             and getattr(n.value.func, "id", None) == "const"}
 
 
-def _turn_errors():
-    """The RuleError texts of schocken.turn.Turn's moves and checks, which the cup passes on with
-    _refuse(str(e)), with numbers filled in the way they are formatted (the constructor's are the host's).
-    Turn raises ``RuleError(text(_NAME, ...))``: the text is schocken.texts' entry of that number."""
+def _turn_refusals():
+    """The RuleErrors of schocken.turn.Turn's moves and checks (``RuleError(_NAME, *args)``, a text of
+    schocken/texts.py), which the cup passes on as an error's why: (texts module, number, arguments), the
+    arguments made up (the constructor's are the host's)."""
     tree = ast.parse((ROOT / "firmware" / "lib" / "schocken" / "turn.py").read_text(encoding="utf-8"))
-    texts = _texts_table(ROOT / "firmware" / "lib" / "schocken" / "texts.py")
     numbers = _const_numbers(tree)
     turn = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Turn")
     methods = [n for n in turn.body if isinstance(n, ast.FunctionDef) and n.name != "__init__"]
+    texts = _texts_table(ROOT / "firmware" / "lib" / "schocken" / "texts.py")
     out = []
     for node in (n for m in methods for n in ast.walk(m)):
         if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "RuleError" and node.args:
-            arg = node.args[0]
-            if isinstance(arg, ast.Call) and getattr(arg.func, "id", None) == "text":
-                fmt = texts[numbers[arg.args[0].id]]
-            else:
-                fmt = arg.left.value if isinstance(arg, ast.BinOp) else arg.value
-            out.append(fmt.replace("%d", "2").replace("%r", "[7]"))
+            n = numbers[node.args[0].id]
+            args = tuple(2 if kind == "d" else [7] for kind in re.findall(r"%([dr])", texts[n]))
+            out.append((refusals.RULES, n) + args)
     return out
 
 
+def _english(why):
+    """What a cup of protocol version 1 sent for a refusal: the firmware's text with its arguments."""
+    folder = "cup" if why[0] == refusals.CUP else "lib/schocken"
+    table = _texts_table(ROOT / "firmware" / folder / "texts.py")
+    return table[why[1]] % tuple(why[2:])
+
+
 def test_the_firmware_refuses_with_these_texts():
-    assert set(_refuse_literals()) >= {"not your turn", "no throw left", "peeking is not allowed now",
-                                       "nothing to do", "the round is not over", "the dice are in the air"}
-    assert "die 2 is already set aside" in _turn_errors()
+    assert {_english(w) for w in _refuse_numbers()} >= {
+        "not your turn", "no throw left", "peeking is not allowed now", "nothing to do",
+        "the round is not over", "the dice are in the air"}
+    assert "die 2 is already set aside" in {_english(w) for w in _turn_refusals()}
 
 
-@pytest.mark.parametrize("text", _refuse_literals() + _turn_errors())
-def test_every_refusal_of_the_cup_has_a_translation(text):
-    assert i18n.refusal_known(text), text
-    de, en = i18n.refusal("de", text), i18n.refusal("en", text)
+@pytest.mark.parametrize("why", _refuse_numbers() + _turn_refusals(), ids=str)
+def test_every_refusal_of_the_cup_has_a_translation(why):
+    """By its number (a cup of protocol version 2) and by its English text (version 1), in both languages."""
+    assert i18n.refusal_known(list(why)) and i18n.refusal_known(_english(why)), why
+    de, en = i18n.refusal("de", list(why)), i18n.refusal("en", list(why))
     assert de and en and "%" not in de + en and "{" not in de + en
-    assert de != text, (text, de)
+    assert de != _english(why), (why, de)
+    assert (de, en) == (i18n.refusal("de", _english(why)), i18n.refusal("en", _english(why)))
+    assert i18n.firmware_text(list(why)) == _english(why)
 
 
 def test_refusal_fills_in_the_numbers_and_keeps_an_unknown_text():
-    assert i18n.refusal("de", "not your turn") == "nicht dein Zug"
+    assert i18n.refusal("de", "not your turn") == i18n.refusal("de", ["cup.texts", 0]) == "nicht dein Zug"
     assert i18n.refusal("en", "die 3 shows 4, not a six") == "die 3 shows 4, not a six"
     assert i18n.refusal("de", "die 3 shows 4, not a six") == "Würfel 3 zeigt 4, keine Sechs"
+    assert i18n.refusal("de", ["schocken.texts", 16, 3, 4]) == "Würfel 3 zeigt 4, keine Sechs"
     assert i18n.refusal("de", "throw limit reached: 2 of 2 used") == "kein Wurf mehr (2 von 2)"
     assert i18n.refusal("de", "a new text") == "a new text" and not i18n.refusal_known("a new text")
+    # A number this host has no reason for: the firmware's words, or the number itself.
+    assert i18n.refusal("de", ["cup.texts", 12]) == "configure the cup first"
+    assert i18n.refusal("de", ["cup.texts", 999, 1]) == "cup.texts 999 1"
     assert (i18n.tr("de", "play.refused", name="Anna", reason="nicht dein Zug")
             == "Anna: abgelehnt – nicht dein Zug")
     assert (i18n.tr("en", "play.refused", name="Anna", reason="not your turn")
             == "Anna: refused – not your turn")
+
+
+def test_the_hosts_refusals_are_named_by_the_firmwares_numbers():
+    core = _const_numbers(ast.parse((ROOT / "firmware" / "cup" / "core.py").read_text(encoding="utf-8")))
+    turn = _const_numbers(ast.parse((ROOT / "firmware" / "lib" / "schocken" / "turn.py").read_text(
+        encoding="utf-8")))
+    assert refusals.NOT_YOUR_TURN == (refusals.CUP, core["_NOT_YOUR_TURN"])
+    assert refusals.ROUND_NOT_OVER == (refusals.CUP, core["_ROUND_NOT_OVER"])
+    assert refusals.CUP_EMPTY == (refusals.RULES, turn["_CUP_EMPTY"])
+    assert refusals.TURN_OVER == (refusals.RULES, turn["_OVER"])
+    assert refusals.THROW_FIRST == (refusals.RULES, turn["_THROW_FIRST"])
+    assert {k for k in refusals.REFUSALS if k[0] == refusals.HOST} == {refusals.NOTHING_TO_REVEAL,
+                                                                       refusals.GAME_OVER}
 
 
 # --- the person's own cup -----------------------------------------------------------------------------
@@ -232,25 +257,28 @@ def test_own_cup_keeps_the_previous_listener_of_the_cup():
     assert len(seen) == 1
 
 
-def test_the_host_refuses_what_it_knows_with_the_firmwares_words():
-    assert OwnCup(FakeCup(), 1, TableState()).refusal(("shake",)) == "not your turn"   # before the game
+def test_the_host_refuses_what_it_knows_with_the_firmwares_numbers():
+    before = OwnCup(FakeCup(), 1, TableState())
+    assert before.refusal(("shake",)) == refusals.NOT_YOUR_TURN   # the game has not begun
     table = _table()
     person = OwnCup(FakeCup(), 1, table.st)
-    assert person.refusal(("shake",)) == "not your turn"           # nobody on turn yet
+    assert person.refusal(("shake",)) == refusals.NOT_YOUR_TURN           # nobody on turn yet
     _turn(table, 0)
-    assert person.refusal(("shake",)) == "not your turn"
-    assert person.refusal(("peek",)) == "not your turn" and person.refusal(("quit",)) is None
+    assert person.refusal(("shake",)) == refusals.NOT_YOUR_TURN
+    assert person.refusal(("peek",)) == refusals.NOT_YOUR_TURN and person.refusal(("quit",)) is None
     table.emit({"ev": "done", "round": 1, "seat": 0, "throws": 1, "commit": "00" * 32})
     _turn(table, 1, limit=1)
-    assert person.refusal(("peek",)) == "throw first" and person.refusal(("stand",)) == "throw first"
-    assert person.refusal(("tap", 0)) == "throw first" and person.refusal(("long", 2)) == "throw first"
+    assert person.refusal(("peek",)) == refusals.THROW_FIRST == person.refusal(("stand",))
+    assert person.refusal(("tap", 0)) == refusals.THROW_FIRST == person.refusal(("long", 2))
     assert person.refusal(("shake",)) is None
-    assert person.refusal(("reveal",)) == "nothing to reveal"
+    assert person.refusal(("reveal",)) == refusals.NOTHING_TO_REVEAL
     _progress(table, 1, 1, [[0, 2], [1, 3], [2, 4]])
-    assert person.refusal(("shake",)) == "no die left in the cup: stand instead"
+    assert person.refusal(("shake",)) == refusals.CUP_EMPTY
+    assert i18n.refusal("en", person.refusal(("shake",))) == "no die in the cup: stand"
     assert person.refusal(("stand",)) is None and person.refusal(("tap", 1)) is None
     table.emit({"ev": "done", "round": 1, "seat": 1, "throws": 1, "commit": "00" * 32})
-    assert person.refusal(("shake",)) == "the turn is over"
+    assert person.refusal(("shake",)) == refusals.TURN_OVER
     assert person.refusal(("peek",)) is None        # his own dice: he may look until the reveal (issue 31)
-    assert person.refusal(("reveal",)) == "the round is not over"   # seat 2 still to play
+    assert person.refusal(("reveal",)) == refusals.ROUND_NOT_OVER   # seat 2 still to play
+    assert i18n.refusal("de", person.refusal(("reveal",))) == "die Runde läuft noch"
     assert all(i18n.refusal_known(person.refusal(a)) for a in (("shake",), ("reveal",)))

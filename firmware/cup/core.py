@@ -19,8 +19,9 @@ from micropython import const
 
 FIRMWARE = "0.1.0"
 
-# Refusals and errors by number in cup.texts (schocken.text): loaded for one message, so the cup keeps no
-# string per message (each about 40 B of heap with the firmware in ROM, 60 B plus its length as .mpy files).
+# Refusals and errors by number in cup.texts: sent as numbers (an error's "why"), or put into words by
+# schocken.text, which loads the texts for one message, so the cup keeps no string per message (each about
+# 40 B of heap with the firmware in ROM, 60 B plus its length as .mpy files).
 _NOT_YOUR_TURN = const(0)
 _NO_THROW_LEFT = const(1)
 _WAITING_NONCE = const(2)
@@ -156,7 +157,7 @@ class Cup:
         try:
             self.turn.roll(dice)
         except RuleError as e:
-            return self._refuse(str(e))
+            return self._refuse(e)
         if self.turn.throws_used >= self.turn.limit:
             # The last permitted throw ends the turn (its owner may still look: on_button). Throw, stand and
             # commitment in one save: reset between two, a cup woke on turn, no throw left, never to stand.
@@ -229,7 +230,7 @@ class Cup:
             else:
                 turn.take_back(button)
         except RuleError as e:
-            return self._refuse(str(e))
+            return self._refuse(e)
         if button != MAIN:
             return self._progress()
         self.state = DONE
@@ -266,8 +267,9 @@ class Cup:
             self._rolled(_fair().derive_dice(self.seed, msg["nonce"], self.round, len(self.nonces),
                                              len(self.turn.in_cup())))
         elif kind == "hello":
-            if msg["v"] != protocol.VERSION:
-                return self._report(protocol.E_VERSION, kind, _VERSION, msg["v"], protocol.VERSION)
+            if msg["v"] != protocol.VERSION:  # in words: a host of another version reads msg, not why
+                return self._report(protocol.E_VERSION, kind,
+                                    text(_VERSION, msg["v"], protocol.VERSION, module="cup.texts"))
             battery = self.identity.get("battery")
             out = {"t": "identity", "v": protocol.VERSION, "cup": self.identity["cup"], "name": self.name,
                    "fw": FIRMWARE, "board": self.identity["board"],
@@ -281,7 +283,7 @@ class Cup:
             try:
                 rules = from_dict(msg["rules"])
             except RuleError as e:
-                return self._report(protocol.E_BAD_MESSAGE, kind, str(e))
+                return self._report(protocol.E_BAD_MESSAGE, kind, e)
             if msg["seat"] < 0 or len(msg["name"]) > protocol.MAX_NAME:
                 return self._report(protocol.E_BAD_MESSAGE, kind, _SEAT_NAME)
             # The state stays: a revealed throw may still be owed to a host that restarted before logging it.
@@ -358,10 +360,14 @@ class Cup:
         self.view.show(self)
 
     def _report(self, code, re, what, *args):
-        # what: a text of cup.texts by number (formatted with args), or a text made already (a RuleError's)
-        self.view.refuse(self)  # first: the status pixel flashes even when there is no memory for the text
-        if type(what) is not str:
-            what = text(what, *args, module="cup.texts")
+        # what: a text of cup.texts by number (with args), a RuleError, or a text made already. A numbered
+        # text goes out as its number, the error's "why" (docs/protocol.md): the cup loads no texts for it.
+        self.view.refuse(self)  # first: the status pixel flashes even when there is no memory for a text
+        if type(what) is int:
+            what = ["cup.texts", what] + list(args)
+        elif isinstance(what, RuleError):
+            a = what.args
+            what = ["schocken.texts"] + list(a) if a and type(a[0]) is int else str(what)
         self.send(protocol.error(code, what, re))
 
     def _refuse(self, what):

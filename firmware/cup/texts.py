@@ -3,8 +3,9 @@
 As schocken.texts for the rules package: cup.core, cup.app and the modules below them (the errors of a wrong
 argument too) name a text by their own ``_NAME = const(n)``
 (tests/test_texts_lazy.py checks names, numbers and arguments), and the module is loaded for one message and
-dropped again, so the cup does not keep a string per message it might send. The host translates the
-refusals (host_tools/schocken_host/texts/refusals.py). New texts go at the end.
+dropped again, so the cup does not keep a string per message it might send. The cup's refusals and answers go
+out by number (an error's "why", docs/protocol.md) and the host puts them into words
+(host_tools/schocken_host/texts/refusals.py): a text keeps its number, new texts go at the end.
 """
 
 TEXTS = (

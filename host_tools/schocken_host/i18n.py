@@ -9,11 +9,14 @@ Where the language is not known yet (an error raised deep in a layer, printed by
 ``--lang``), a ``Message`` carries the key and its fields, and is put into words where it is shown; ``str()``
 of a Message, and of a ``LocalizedError``, is the English text, for logs and tests."""
 
+import ast
 import re
+from pathlib import Path
 
+import schocken
 from schocken_host.texts import (board_tools, cli, coach, cup, input_errors, link_errors, odds,
                                  option_help, play, releases, scoreboard, web)
-from schocken_host.texts.refusals import REFUSALS, RULE_PHRASES, RULE_TEXTS
+from schocken_host.texts.refusals import HOST, REFUSALS, RULE_PHRASES, RULE_TEXTS
 
 LANGS = ("de", "en")
 
@@ -108,7 +111,78 @@ def _pattern(text):
                       .replace("%s", "(.+?)"))
 
 
-_REFUSAL_PATTERNS = [(_pattern(k), v) for k, v in REFUSALS.items() if "%" in k]
+_FIRMWARE_TEXTS: dict[str, tuple] = {}     # texts module -> its TEXTS, read when first needed
+_REFUSAL_PATTERNS = None  # (pattern of the firmware's text, (module, number)) per refusal, when needed
+
+
+def firmware_texts(module):
+    """The TEXTS of a firmware texts module ("schocken.texts", "cup.texts"): the English of what a cup names
+    by number. cup/texts.py is firmware, not a host module: read from the checkout beside the rules package
+    (without it, as in an installed host without the firmware: empty)."""
+    if module not in _FIRMWARE_TEXTS:
+        if module == "schocken.texts":
+            from schocken import texts
+            _FIRMWARE_TEXTS[module] = texts.TEXTS
+        else:
+            firmware = Path(schocken.__file__).resolve().parents[2]   # firmware/lib/schocken/__init__.py
+            path = firmware.joinpath(*module.split(".")).with_suffix(".py")
+            try:
+                tree = ast.parse(path.read_text(encoding="utf-8"))
+                _FIRMWARE_TEXTS[module] = next(ast.literal_eval(n.value) for n in tree.body
+                                               if isinstance(n, ast.Assign)
+                                               and getattr(n.targets[0], "id", None) == "TEXTS")
+            except (OSError, SyntaxError, ValueError, StopIteration):
+                _FIRMWARE_TEXTS[module] = ()
+    return _FIRMWARE_TEXTS[module]
+
+
+def firmware_text(why):
+    """A text a cup names by number (an error's ``why``: [texts module, number, argument, ...]) in the
+    firmware's English, as a cup of protocol version 1 sent it; one this host cannot put into words is named
+    as the cup does without room for its texts ("cup.texts 9"), with its arguments."""
+    module, n, args = why[0], why[1], tuple(why[2:])
+    try:
+        if module == HOST:
+            return REFUSALS[(module, n)][1]
+        text = firmware_texts(module)[n]
+        return text % args if args else text
+    except (KeyError, IndexError, TypeError, ValueError):
+        return " ".join(["%s %s" % (module, n)] + [repr(a) for a in args])
+
+
+def _refusal_key(why):
+    """(module, number) and the text's arguments of a refusal: named by number (a list or tuple), or an
+    English text of the firmware matched against its texts (a cup of protocol version 1, a game log's
+    ``bot_fallback.reason``); (None, ()) for a text this host does not know."""
+    global _REFUSAL_PATTERNS
+    if not isinstance(why, str):
+        return (why[0], why[1]), tuple(why[2:])
+    if _REFUSAL_PATTERNS is None:
+        _REFUSAL_PATTERNS = [(_pattern(firmware_texts(key[0])[key[1]]), key) for key in REFUSALS
+                             if key[0] != HOST and key[1] < len(firmware_texts(key[0]))]
+    for pattern, key in _REFUSAL_PATTERNS:
+        m = pattern.match(why)
+        if m:
+            return key, m.groups()
+    return None, ()
+
+
+def refusal_known(why):
+    """True when ``why`` (a refusal's number, or an English text of the firmware) has a translation."""
+    return _refusal_key(why)[0] in REFUSALS
+
+
+def refusal(lang, why):
+    """A cup's refusal as a short reason in ``lang``: by its number (``[module, number, argument, ...]``, an
+    error's ``why``; the host's own: texts/refusals.py) or by the firmware's English text (a cup of protocol
+    version 1): ["cup.texts", 0] or "not your turn" -> "nicht dein Zug". What this host does not know is given
+    in the firmware's words, so no reason is ever lost."""
+    key, args = _refusal_key(why)
+    if key not in REFUSALS:
+        return why if isinstance(why, str) else firmware_text(why)
+    return REFUSALS[key][1 if lang == "en" else 0].format(*args)
+
+
 _RULE_PATTERNS = None    # (pattern, (German, English)) per numbered text of the rules package, when needed
 
 
@@ -194,21 +268,3 @@ def json_error(e):
     if key is None or not hasattr(e, "lineno"):
         return str(e)
     return Message("json.at", what=Message(key), line=e.lineno, column=e.colno, pos=e.pos)
-
-
-def refusal_known(msg):
-    """True when ``msg`` (a refusal text of the firmware) has a translation."""
-    return msg in REFUSALS or any(p.match(msg) for p, _ in _REFUSAL_PATTERNS)
-
-
-def refusal(lang, msg):
-    """A cup's refusal text (English, from the firmware) as a short reason in ``lang``: "not your turn" ->
-    "nicht dein Zug". A text this host does not know is given as it came, so no reason is ever lost."""
-    i = 1 if lang == "en" else 0
-    if msg in REFUSALS:
-        return REFUSALS[msg][i]
-    for pattern, texts in _REFUSAL_PATTERNS:
-        m = pattern.match(msg)
-        if m:
-            return texts[i].format(*m.groups())
-    return msg

@@ -7,6 +7,7 @@ import serial
 
 from schocken import hostside, protocol
 from schocken_host.emulation.emulator import EmulatedCup, HEAP
+from schocken_host.i18n import firmware_text
 from schocken_host.links import ledframe
 
 
@@ -36,7 +37,10 @@ class CupDriver:
             if line:
                 if hostside.is_noise(line):
                     continue
-                return protocol.decode(line, hostside.CUP_TO_HOST)
+                msg = protocol.decode(line, hostside.CUP_TO_HOST)
+                if msg["t"] == "error" and msg.get("msg") is None:
+                    msg["msg"] = firmware_text(msg["why"])  # in words, as the host's transport reads it
+                return msg
         return None
 
     def recv(self, kind, timeout=20.0):

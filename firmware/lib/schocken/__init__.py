@@ -12,7 +12,16 @@ __distribution__ = "schocken-cup"
 
 
 class RuleError(ValueError):
-    """A move, an input or a rule option that the rules do not allow. The message names the problem."""
+    """A move, an input or a rule option that the rules do not allow. The message names the problem: a text
+    made already, or a text's number in schocken.texts and its arguments (``RuleError(n, *args)``), put into
+    words only when somebody reads it (``str``). A cup passes the number on (cup.core: an error's ``why``) and
+    never loads the texts for it."""
+
+    def __str__(self):
+        a = self.args
+        if a and type(a[0]) is int:
+            return text(*a)
+        return str(a[0]) if len(a) == 1 else str(a)
 
 
 def text(n, *args, **keywords):

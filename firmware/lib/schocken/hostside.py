@@ -14,7 +14,7 @@ CUP_TO_HOST = {
     # nonce: the cup's part of the session
     "identity": "v:i cup:s name:s fw:s board:s battery:i? presets:l nonce:h?",
     "ok": "re:s name:s? seat:i?",               # configure: the name and seat the cup took
-    "error": "code:s msg:s re:s?",
+    "error": "code:s msg:s? re:s? why:l?",     # msg or why (a numbered text: WHY_TEXTS), never neither
     "progress": "round:i throws:i public:l",
     "done": "round:i throws:i commit:h",
     "revealed": "round:i dice:d nonce:h throws:i hand:b transcript:l seed:h?",
@@ -22,6 +22,13 @@ CUP_TO_HOST = {
     "shake": "round:i throw:i public:l",        # fair play: shaken, waiting for the nonce
     "status": "state:s round:i? throws:i public:l seat:i? name:s seed:h? awaiting:i? id:i?",
 }
+
+
+# The protocol versions this host speaks: 2, and 1 (whose errors always carry msg).
+VERSIONS = (2, 1)
+# The texts modules an error's "why" names (its first item, the import name), then the text's number there
+# and its arguments.
+WHY_TEXTS = ("cup.texts", "schocken.texts")
 
 
 def fields(spec):
@@ -33,7 +40,8 @@ def fields(spec):
 
 def check_fields(msg):
     """What the table format cannot say about a cup's message: the dice lying open (``public``) are pairs
-    [slot 0..2, value 1..6] on different slots, and throw counts are 0..3. Raises ProtocolError, so a message
+    [slot 0..2, value 1..6] on different slots, throw counts are 0..3, an error has ``msg`` or a ``why`` that
+    names a texts module and a number (and at most six arguments). Raises ProtocolError, so a message
     that would break a view or a log line is a reported fault of its cup, never an exception in the host."""
     public = msg.get("public")
     if public is not None:
@@ -45,6 +53,13 @@ def check_fields(msg):
                     or not _small(pair[1], 1, 6) or pair[0] in slots):
                 raise ProtocolError(E_BAD_MESSAGE, "public: %r is no [slot 0..2, value 1..6]" % (pair,))
             slots.append(pair[0])
+    if msg.get("t") == "error":
+        why = msg.get("why")
+        if why is None and msg.get("msg") is None:
+            raise ProtocolError(E_BAD_MESSAGE, "error: neither msg nor why")
+        if why is not None and (len(why) < 2 or why[0] not in WHY_TEXTS or not _small(why[1], 0, 999)
+                                or len(why) > 8):
+            raise ProtocolError(E_BAD_MESSAGE, "why: %r is no [texts, number, argument, ...]" % (why[:8],))
     for name in ("throws", "throw", "awaiting"):
         if name in msg and msg[name] is not None and not _small(msg[name], 0, 3):
             raise ProtocolError(E_BAD_MESSAGE, "%s: %r is not 0..3" % (name, msg[name]))

@@ -37,11 +37,12 @@ _NO_HASHLIB = const(47)
 # it. CPython's json takes no memoryview and guesses UTF-16 and -32 in bytes: the host decodes UTF-8 first.
 _IN_PLACE = sys.implementation.name == "micropython"
 
-VERSION = const(1)
+VERSION = const(2)       # 2: an error may name its text by number (why) instead of msg
 MAX_LINE = const(1024)   # bytes per line, newline included; longer lines are refused unread
 MAX_NAME = const(24)     # characters of a player's or cup's name
 
-# Error codes, sent as {"t": "error", "code": ..., "msg": ...}.
+# Error codes, sent as {"t": "error", "code": ..., "msg": ...} or, for a numbered text of the firmware, as
+# {"t": "error", "code": ..., "why": [texts module, number, argument, ...]} (docs/protocol.md).
 E_TOO_LONG = "too_long"
 E_BAD_JSON = "bad_json"
 E_BAD_MESSAGE = "bad_message"      # not an object, or a field missing or of the wrong type
@@ -237,9 +238,11 @@ def line(body):
 
 
 def error(code, msg, re):
-    """An error message; ``re`` (None: left out) names the message it answers. No default: a function with
+    """An error message; ``msg`` is its text, or a list (a numbered text: [texts module, number, argument,
+    ...]) sent as ``why``; ``re`` (None: left out) names the message it answers. No default: a function with
     defaults is an object twice the size in a cup's heap (docs/benchmarks.md)."""
-    out = {"t": "error", "code": code, "msg": msg}
+    out = {"t": "error", "code": code}
+    out["why" if type(msg) is list else "msg"] = msg
     if re is not None:
         out["re"] = re
     return out

@@ -5,7 +5,9 @@ numbers below are the contract (tests/test_texts_lazy.py checks names, numbers a
 use). Why a module of its own: a string constant of a module costs a cup heap for as long as the module is
 loaded (about 40 bytes with the firmware in ROM, where its characters stay; 60 bytes plus its length from a
 .mpy file), and these are the messages of refusals and broken lines a cup seldom sends. ``text`` loads this
-module for one message and, on MicroPython, drops it again; the host keeps it. New texts go at the end.
+module for one message and, on MicroPython, drops it again; the host keeps it. A RuleError raised by number
+(``RuleError(n, *args)``) goes out from a cup by that number (docs/protocol.md, "Errors by number"): a text
+keeps its number, new texts go at the end.
 """
 
 TEXTS = (

@@ -8,11 +8,12 @@ RuleError with a reason a player understands; the turn is unchanged after a refu
 The transcript records every accepted move, so the host can replay a revealed turn and check it.
 """
 
-from schocken import RuleError, text
+from schocken import RuleError
 
 from micropython import const
 
-# Texts of schocken.texts (schocken.text): a number each, so this module keeps no string per message.
+# Texts of schocken.texts by number (``RuleError(_NAME, *args)``, put into words when read): this module keeps
+# no string per message, and a cup passes a refusal on as its number (cup.core).
 _LIMIT_RANGE = const(0)
 _NO_THROW = const(1)
 _TURNED_THROW = const(2)
@@ -57,7 +58,7 @@ class Turn:
         self.rules = rules
         self.limit = rules.max_throws if limit is None else limit
         if not 1 <= self.limit <= rules.max_throws:
-            raise RuleError(text(_LIMIT_RANGE, rules.max_throws, limit))
+            raise RuleError(_LIMIT_RANGE, rules.max_throws, limit)
         self.values = [0, 0, 0]
         self.state = [IN_CUP, IN_CUP, IN_CUP]
         self.locked = [False, False, False]  # a six that must go back into the cup after Sechsen drehen
@@ -94,9 +95,9 @@ class Turn:
         # Imported here: only the host ranks throws, so a cup never loads schocken.throws.
         from schocken.throws import evaluate
         if not self.throws_used:
-            raise RuleError(text(_NO_THROW))
+            raise RuleError(_NO_THROW)
         if self.turned:
-            raise RuleError(text(_TURNED_THROW))
+            raise RuleError(_TURNED_THROW)
         return evaluate(self.values, self.throws_used, self.hand(), self.rules)
 
     # --- moves ------------------------------------------------------------------------------------
@@ -105,21 +106,21 @@ class Turn:
     def roll(self, dice):
         """The dice that fell for the slots in the cup, in slot order."""
         if self.finished:
-            raise RuleError(text(_OVER))
+            raise RuleError(_OVER)
         if self.throws_used >= self.limit:
-            raise RuleError(text(_LIMIT_REACHED, self.throws_used, self.limit))
+            raise RuleError(_LIMIT_REACHED, self.throws_used, self.limit)
         if self.throws_used and self.rules.ones_must_stay:
             for i in range(3):
                 if self.state[i] == IN_CUP and self.values[i] == 1 and not self.locked[i]:
-                    raise RuleError(text(_ONE_STAYS, i + 1))
+                    raise RuleError(_ONE_STAYS, i + 1)
         slots = self.in_cup()
         if not slots:
-            raise RuleError(text(_CUP_EMPTY))
+            raise RuleError(_CUP_EMPTY)
         if not isinstance(dice, (list, tuple)) or len(dice) != len(slots):
-            raise RuleError(text(_DICE_COUNT, len(slots), dice))
+            raise RuleError(_DICE_COUNT, len(slots), dice)
         for d in dice:
             if not isinstance(d, int) or isinstance(d, bool) or not 1 <= d <= 6:
-                raise RuleError(text(_DIE_VALUE, d))
+                raise RuleError(_DIE_VALUE, d)
         for i in range(3):
             if self.state[i] == PENDING:
                 self.state[i] = ASIDE
@@ -132,29 +133,29 @@ class Turn:
 
     def set_aside(self, slot):
         if self.finished:
-            raise RuleError(text(_OVER))
+            raise RuleError(_OVER)
         if not self.throws_used:
-            raise RuleError(text(_THROW_FIRST))
+            raise RuleError(_THROW_FIRST)
         if not isinstance(slot, int) or isinstance(slot, bool) or not 0 <= slot <= 2:
-            raise RuleError(text(_SLOT, slot))
+            raise RuleError(_SLOT, slot)
         if self.state[slot] != IN_CUP:
-            raise RuleError(text(_ALREADY_ASIDE, slot + 1))
+            raise RuleError(_ALREADY_ASIDE, slot + 1)
         if self.locked[slot]:
-            raise RuleError(text(_OTHER_SIX, slot + 1))
+            raise RuleError(_OTHER_SIX, slot + 1)
         if self.rules.aside_only_ones and self.values[slot] != 1:
-            raise RuleError(text(_ONLY_ONES, slot + 1, self.values[slot]))
+            raise RuleError(_ONLY_ONES, slot + 1, self.values[slot])
         self.state[slot] = PENDING
         self.transcript.append(["aside", slot])
 
     def take_back(self, slot):
         if self.finished:
-            raise RuleError(text(_OVER))
+            raise RuleError(_OVER)
         if not isinstance(slot, int) or isinstance(slot, bool) or not 0 <= slot <= 2:
-            raise RuleError(text(_SLOT, slot))
+            raise RuleError(_SLOT, slot)
         if self.state[slot] == ASIDE:
-            raise RuleError(text(_FOR_GOOD, slot + 1))
+            raise RuleError(_FOR_GOOD, slot + 1)
         if self.state[slot] == IN_CUP:
-            raise RuleError(text(_NOT_ASIDE, slot + 1))
+            raise RuleError(_NOT_ASIDE, slot + 1)
         self.state[slot] = IN_CUP
         self.transcript.append(["back", slot])
 
@@ -168,27 +169,27 @@ class Turn:
     def turn_sixes(self, slots):
         """Sechsen drehen: two sixes of the latest throw -> one 1 set aside, three sixes -> two 1s."""
         if self.finished:
-            raise RuleError(text(_OVER))
+            raise RuleError(_OVER)
         if not self.throws_used:
-            raise RuleError(text(_THROW_FIRST))
+            raise RuleError(_THROW_FIRST)
         if not self.rules.sixes_turn:
-            raise RuleError(text(_NO_SIXES_TURN))
+            raise RuleError(_NO_SIXES_TURN)
         if not isinstance(slots, (list, tuple)) or len(slots) not in (2, 3):
-            raise RuleError(text(_SIXES_DICE))
+            raise RuleError(_SIXES_DICE)
         for s in slots:  # before set(): a transcript from a cup may hold anything, a dict is not hashable
             if not isinstance(s, int) or isinstance(s, bool) or not 0 <= s <= 2:
-                raise RuleError(text(_SLOT, s))
+                raise RuleError(_SLOT, s)
         if len(set(slots)) != len(slots):
-            raise RuleError(text(_SIXES_DICE))
+            raise RuleError(_SIXES_DICE)
         for s in slots:
             if self.state[s] == ASIDE:
-                raise RuleError(text(_SIX_NOT_NOW, s + 1))
+                raise RuleError(_SIX_NOT_NOW, s + 1)
             if self.values[s] != 6:
-                raise RuleError(text(_NOT_SIX, s + 1, self.values[s]))
+                raise RuleError(_NOT_SIX, s + 1, self.values[s])
         if self.turned:
-            raise RuleError(text(_TURNED_ALREADY))
+            raise RuleError(_TURNED_ALREADY)
         if self.throws_used >= self.limit:
-            raise RuleError(text(_SIXES_LAST))
+            raise RuleError(_SIXES_LAST)
         ordered = sorted(slots)
         for s in ordered[:-1]:
             self.values[s] = 1
@@ -202,11 +203,11 @@ class Turn:
     def stand(self):
         """Finish the turn (stand early, or after the last throw)."""
         if self.finished:
-            raise RuleError(text(_OVER))
+            raise RuleError(_OVER)
         if not self.throws_used:
-            raise RuleError(text(_THROW_FIRST))
+            raise RuleError(_THROW_FIRST)
         if self.turned:
-            raise RuleError(text(_TURNED_STAND))
+            raise RuleError(_TURNED_STAND)
         self.finished = True
         self.transcript.append(["stand"])
 
@@ -217,16 +218,16 @@ _MOVES = ("roll", "aside", "back", "turn", "stand")
 def apply_steps(turn, transcript):
     """Apply a transcript's steps to a Turn; raises RuleError naming the first illegal step."""
     if not isinstance(transcript, (list, tuple)):
-        raise RuleError(text(_NOT_A_LIST))
+        raise RuleError(_NOT_A_LIST)
     for n, step in enumerate(transcript):
         if not isinstance(step, (list, tuple)) or not step or step[0] not in _MOVES:
-            raise RuleError(text(_UNKNOWN_MOVE, n + 1, step))
+            raise RuleError(_UNKNOWN_MOVE, n + 1, step)
         move = step[0]
         try:
             if move == "stand":
                 turn.stand()
             elif len(step) != 2:
-                raise RuleError(text(_ONE_ARGUMENT, move))
+                raise RuleError(_ONE_ARGUMENT, move)
             elif move == "roll":
                 turn.roll(step[1])
             elif move == "aside":
@@ -236,5 +237,5 @@ def apply_steps(turn, transcript):
             else:
                 turn.turn_sixes(step[1])
         except RuleError as e:
-            raise RuleError(text(_STEP, n + 1, move, e))
+            raise RuleError(_STEP, n + 1, move, e)
     return turn

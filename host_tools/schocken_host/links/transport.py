@@ -14,7 +14,7 @@ from schocken import RuleError
 from schocken import fair
 from schocken import protocol
 from schocken import hostside
-from schocken_host.i18n import LocalizedError, Message
+from schocken_host.i18n import LocalizedError, Message, firmware_text
 from schocken_host.links.keys import REGISTERED_SECRETS, deployed_keys
 
 
@@ -85,6 +85,10 @@ class Transport:
             return {"t": "garbage", "code": e.code, "msg": _escaped(e.msg)}
         except RecursionError:  # JSON nested deeper than the parser goes
             return {"t": "garbage", "code": protocol.E_BAD_JSON, "msg": "line nested too deep"}
+        if msg["t"] == "error" and msg.get("msg") is None:
+            # A text the cup named by number (protocol version 2): every reader above has it in words as from
+            # a cup of version 1, in the firmware's English; "why" stays for a translation (i18n.refusal).
+            msg["msg"] = firmware_text(msg["why"])
         msg["_raw"] = raw
         return msg
 
@@ -129,21 +133,28 @@ class Transport:
 
 async def hello(transport, timeout=2.0, keys=None):
     """Ask the cup who it is; returns the identity message, raises TransportClosed, or asyncio.TimeoutError
-    when no identity has come within ``timeout`` s (whatever else came meanwhile). The hello carries a
-    nonce: a cup with a secret answers with its own nonce and a signed identity, and the transport gets the
-    session (everything after is signed and checked). ``keys``: cup id -> secret hex; by default the cups
-    this host deployed (cups.json) and those registered in this process (register_key)."""
+    when no identity has come within ``timeout`` s (whatever else came meanwhile). The hello says this host's
+    protocol version (2); a cup that answers ``bad_version`` is asked once more in version 1, which an older
+    cup speaks (the identity says which: hostside.VERSIONS). The hello carries a nonce: a cup with a secret
+    answers with its own nonce and a signed identity, and the transport gets the session (everything after is
+    signed and checked). ``keys``: cup id -> secret hex; by default the cups this host deployed (cups.json)
+    and those registered in this process (register_key)."""
     transport.session = None  # a new hello is a new session; the old key is dropped
     host_nonce = secrets.token_hex(16)
-    await transport.send({"t": "hello", "v": protocol.VERSION, "nonce": host_nonce})
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout  # for the whole exchange: a cup that chatters without an identity ends too
-    while True:
-        msg = await transport.recv(max(0.0, end - loop.time()))  # asyncio.TimeoutError, as for silence
-        if msg["t"] == "identity":
-            return _authenticate(transport, msg, host_nonce, keys)
-        if msg["t"] == "error" and msg.get("code") == protocol.E_VERSION:
-            raise TransportClosed("link.refused", name=transport.name, error=msg["msg"])
+    for version in hostside.VERSIONS:
+        await transport.send({"t": "hello", "v": version, "nonce": host_nonce})
+        while True:
+            msg = await transport.recv(max(0.0, end - loop.time()))  # asyncio.TimeoutError, as for silence
+            if msg["t"] == "identity":
+                if msg["v"] not in hostside.VERSIONS:
+                    raise TransportClosed("link.refused", name=transport.name,
+                                          error="identity of protocol version %d" % msg["v"])
+                return _authenticate(transport, msg, host_nonce, keys)
+            if msg["t"] == "error" and msg.get("code") == protocol.E_VERSION:
+                break
+    raise TransportClosed("link.refused", name=transport.name, error=msg["msg"])
 
 
 # C0 and C1 control characters; the invisible ones that change how a terminal shows the text after them

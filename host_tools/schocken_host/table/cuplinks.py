@@ -181,9 +181,9 @@ class CupLinks:
             return False   # a reveal wait counts it too
         if kind == "error":
             if msg.get("re") == "input":
-                self.refusals[seat_no] = msg["msg"]
+                self.refusals[seat_no] = msg["msg"]   # the firmware's English (the transport's words for why)
                 if self.seats[seat_no].kind == "human":   # a bot reads it from ``refusals``
-                    self.sink.refused(seat_no, self.seats[seat_no].name, msg["msg"])
+                    self.sink.refused(seat_no, self.seats[seat_no].name, msg.get("why") or msg["msg"])
                 return True
             # The cup's own trouble: a failed RNG (no silent wait: the table reads why it does not roll), or
             # beside what it answered a bug it survived, a flash that refused its state. Shown and logged as

@@ -52,9 +52,10 @@ class EventSink:
         """A note in the views' language (German unless the view says otherwise)."""
         self.note(tr(self.lang, key, **kw))
 
-    def refused(self, seat_no, name, text):
-        """A cup refused its person's button press: he sees why, in his language."""
-        reason = refusal(self.lang, text)
+    def refused(self, seat_no, name, why):
+        """A cup refused its person's button press: he sees why, in his language (``why``: the refusal's
+        number, an error's ``why``, or a cup's English text: i18n.refusal)."""
+        reason = refusal(self.lang, why)
         show = getattr(self.ui, "refused", None)
         try:
             if show is not None:

@@ -1,62 +1,64 @@
-"""Why a cup refused a button or a shake, as a short reason in German and English.
+"""Why a cup refused a button or a shake, as a short reason in German and English, by the refusal's number.
 
-The firmware's refusal texts (English, in ``{"t": "error", "code": "refused", "re": "input", "msg": ...}``):
-the ones of firmware/cup/core.py's ``_refuse`` calls (their texts in firmware/cup/texts.py) and the RuleError
-texts of the rules package's Turn (firmware/lib/schocken/turn.py, texts in schocken/texts.py) that
-``_refuse(str(e))`` passes on, written as there (%d, %r); plus the host's own ("nothing to reveal", "the game
-is over") for keys it refuses before the cup sees them. tests/test_keymap.py checks that every refusal text
-of core.py and turn.py is here; ``i18n.refusal`` looks them up."""
+A cup (protocol version 2) names a refusal by its texts module and number (``{"t": "error", "code":
+"refused", "re": "input", "why": ["cup.texts", 0]}``): the numbers of firmware/cup/texts.py (core.py's
+``_refuse`` calls) and of the rules package's schocken/texts.py (the RuleError of a move its ``Turn`` refuses,
+which the cup passes on). The host's own refusals of keys it refuses before the cup sees them are numbered
+under "host". ``i18n.refusal`` looks a number up here; an older cup's English text (version 1) is matched
+against the firmware's own texts of these numbers. tests/test_keymap.py checks that every refusal of core.py
+and turn.py is here and that the names below are the firmware's numbers."""
 
+CUP = "cup.texts"          # firmware/cup/texts.py
+RULES = "schocken.texts"   # firmware/lib/schocken/texts.py
+HOST = "host"              # the host's own, never on the wire: English in REFUSALS
+
+# The refusals the host names itself (views/own_cup.py), by the firmware's numbers where the cup has the text.
+NOT_YOUR_TURN = (CUP, 0)        # cup.core._NOT_YOUR_TURN
+ROUND_NOT_OVER = (CUP, 8)       # cup.core._ROUND_NOT_OVER
+CUP_EMPTY = (RULES, 5)          # schocken.turn._CUP_EMPTY
+TURN_OVER = (RULES, 20)         # schocken.turn._OVER
+THROW_FIRST = (RULES, 21)       # schocken.turn._THROW_FIRST
+NOTHING_TO_REVEAL = (HOST, 0)
+GAME_OVER = (HOST, 1)
+
+# (texts module, number) -> (German, English); the text's arguments are {0}, {1}.
 REFUSALS = {
-    # firmware/cup/core.py
-    "not your turn": ("nicht dein Zug", "not your turn"),
-    "no throw left": ("kein Wurf mehr", "no throw left"),
-    "waiting for the host's nonce": ("die Würfel rollen noch", "the dice are still rolling"),
-    "the dice are in the air": ("die Würfel rollen noch", "the dice are still rolling"),
-    "Sechsen drehen is not possible now": ("Sechsen drehen geht jetzt nicht", "no Sechsen drehen now"),
-    "peeking is not allowed now": ("spicken geht jetzt nicht", "no peeking now"),
-    "nothing to do": ("jetzt nicht", "not now"),
-    "the round is not over": ("die Runde läuft noch", "the round is still on"),
-    # firmware/lib/schocken/turn.py, passed on by the cup
-    "throw limit reached: %d of %d used": ("kein Wurf mehr ({0} von {1})",
-                                           "no throw left ({0} of {1} used)"),
-    "a one that fell must stay out (die %d)": ("eine gefallene Eins bleibt draußen (Würfel {0})",
-                                               "a one that fell stays out (die {0})"),
-    "no die left in the cup: stand instead": ("kein Würfel mehr im Becher: stehen",
-                                              "no die in the cup: stand"),
-    "expected %d dice for the cup, got %r": ("Würfel passen nicht zum Becher", "the dice do not fit the cup"),
-    "a die shows 1 to 6, got %r": ("Würfel passen nicht zum Becher", "the dice do not fit the cup"),
-    "die %d is already set aside": ("Würfel {0} liegt schon draußen", "die {0} is set aside already"),
-    "die %d is the other six: it goes back into the cup": ("Würfel {0} ist die andere Sechs: zurück in den "
-                                                           "Becher",
-                                                           "die {0} is the other six: back into the cup"),
-    "only ones may be set aside, die %d shows %d": ("nur Einsen kommen raus, Würfel {0} zeigt {1}",
-                                                    "only ones go aside, die {0} shows {1}"),
-    "die %d was set aside for good and never goes back into the cup": (
-        "Würfel {0} liegt für immer draußen", "die {0} stays out for good"),
-    "die %d is not set aside": ("Würfel {0} liegt nicht draußen", "die {0} is not set aside"),
-    "Sechsen drehen is not played with these rules": ("kein Sechsen drehen bei diesen Regeln",
-                                                      "no Sechsen drehen with these rules"),
-    "Sechsen drehen needs two or three different dice": ("Sechsen drehen braucht zwei oder drei Sechsen",
-                                                         "Sechsen drehen needs two or three sixes"),
-    "die %d did not fall in this throw: only sixes of the same throw turn": (
-        "Würfel {0} fiel nicht in diesem Wurf", "die {0} did not fall in this throw"),
-    "die %d shows %d, not a six": ("Würfel {0} zeigt {1}, keine Sechs", "die {0} shows {1}, not a six"),
-    "the sixes of this throw were turned already": ("die Sechsen sind schon gedreht",
-                                                    "the sixes are turned already"),
-    "Sechsen drehen only while another throw is left": ("Sechsen drehen nur mit einem Wurf übrig",
-                                                        "Sechsen drehen needs a throw left"),
-    "after Sechsen drehen the next throw must be taken": ("nach Sechsen drehen erst würfeln",
-                                                          "after Sechsen drehen throw first"),
-    "after Sechsen drehen throw again first": ("nach Sechsen drehen erst würfeln",
-                                               "after Sechsen drehen throw first"),
-    "the turn is over": ("du stehst schon", "you stand already"),
-    "throw first": ("erst würfeln", "throw first"),
-    "no throw yet": ("erst würfeln", "throw first"),
-    "die number must be 1 to 3, got %r": ("nur Würfel 1 bis 3", "only dice 1 to 3"),
+    # firmware/cup/texts.py, refused by cup/core.py
+    (CUP, 0): ("nicht dein Zug", "not your turn"),
+    (CUP, 1): ("kein Wurf mehr", "no throw left"),
+    (CUP, 2): ("die Würfel rollen noch", "the dice are still rolling"),       # waiting for the host's nonce
+    (CUP, 4): ("die Würfel rollen noch", "the dice are still rolling"),       # in the air
+    (CUP, 5): ("Sechsen drehen geht jetzt nicht", "no Sechsen drehen now"),
+    (CUP, 6): ("spicken geht jetzt nicht", "no peeking now"),
+    (CUP, 7): ("jetzt nicht", "not now"),
+    (CUP, 8): ("die Runde läuft noch", "the round is still on"),
+    # firmware/lib/schocken/texts.py, raised by schocken/turn.py and passed on by the cup
+    (RULES, 1): ("erst würfeln", "throw first"),                                 # no throw yet
+    (RULES, 2): ("nach Sechsen drehen erst würfeln", "after Sechsen drehen throw first"),
+    (RULES, 3): ("kein Wurf mehr ({0} von {1})", "no throw left ({0} of {1} used)"),
+    (RULES, 4): ("eine gefallene Eins bleibt draußen (Würfel {0})", "a one that fell stays out (die {0})"),
+    (RULES, 5): ("kein Würfel mehr im Becher: stehen", "no die in the cup: stand"),
+    (RULES, 6): ("Würfel passen nicht zum Becher", "the dice do not fit the cup"),
+    (RULES, 7): ("Würfel passen nicht zum Becher", "the dice do not fit the cup"),
+    (RULES, 8): ("Würfel {0} liegt schon draußen", "die {0} is set aside already"),
+    (RULES, 9): ("Würfel {0} ist die andere Sechs: zurück in den Becher",
+                 "die {0} is the other six: back into the cup"),
+    (RULES, 10): ("nur Einsen kommen raus, Würfel {0} zeigt {1}", "only ones go aside, die {0} shows {1}"),
+    (RULES, 11): ("Würfel {0} liegt für immer draußen", "die {0} stays out for good"),
+    (RULES, 12): ("Würfel {0} liegt nicht draußen", "die {0} is not set aside"),
+    (RULES, 13): ("kein Sechsen drehen bei diesen Regeln", "no Sechsen drehen with these rules"),
+    (RULES, 14): ("Sechsen drehen braucht zwei oder drei Sechsen", "Sechsen drehen needs two or three sixes"),
+    (RULES, 15): ("Würfel {0} fiel nicht in diesem Wurf", "die {0} did not fall in this throw"),
+    (RULES, 16): ("Würfel {0} zeigt {1}, keine Sechs", "die {0} shows {1}, not a six"),
+    (RULES, 17): ("die Sechsen sind schon gedreht", "the sixes are turned already"),
+    (RULES, 18): ("Sechsen drehen nur mit einem Wurf übrig", "Sechsen drehen needs a throw left"),
+    (RULES, 19): ("nach Sechsen drehen erst würfeln", "after Sechsen drehen throw first"),
+    (RULES, 20): ("du stehst schon", "you stand already"),
+    (RULES, 21): ("erst würfeln", "throw first"),
+    (RULES, 22): ("nur Würfel 1 bis 3", "only dice 1 to 3"),
     # the host's own
-    "nothing to reveal": ("nichts aufzudecken", "nothing to reveal"),
-    "the game is over": ("das Spiel ist aus", "the game is over"),
+    NOTHING_TO_REVEAL: ("nichts aufzudecken", "nothing to reveal"),
+    GAME_OVER: ("das Spiel ist aus", "the game is over"),
 }
 
 # The rules package's other texts (firmware/lib/schocken/texts.py), by their number there: a rule set or an

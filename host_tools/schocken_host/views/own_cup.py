@@ -9,14 +9,16 @@ status pixel. It reads nothing else, so nobody's hidden dice, not even the perso
 reach the screen.
 
 ``refusal(action)`` is the host's check of a key against the table (``state.TableState``): a shake when it is
-not the person's turn, a peek or a stand before the first throw, ... It answers with the firmware's own
-refusal text ("not your turn"), which ``i18n.refusal`` turns into the person's language like the cup's own.
+not the person's turn, a peek or a stand before the first throw, ... It answers with the refusal's number, the
+firmware's where the cup has the same refusal (texts/refusals.py: ``NOT_YOUR_TURN`` is cup.texts 0), which
+``i18n.refusal`` turns into the person's language like the cup's own.
 """
 
 import threading
 
 from schocken_host.i18n import tr
 from schocken_host.links import ledframe
+from schocken_host.texts import refusals
 from schocken_host.views import render
 
 def _white(rgb):
@@ -118,37 +120,37 @@ class OwnCup:
 
     # --- the host's check of a key ---------------------------------------------------------------------
     def refusal(self, action):
-        """The refusal text (the firmware's wording, English) for a key the table does not allow now, or None.
-        Only what the host knows for sure; everything else the cup decides (and says why)."""
+        """The refusal (its number: texts/refusals.py) of a key the table does not allow now, or None. Only
+        what the host knows for sure; everything else the cup decides (and says why)."""
         kind = action[0]
         st = self.state
         if kind == "quit":
             return None
         if st is None or not st.players:
-            return "not your turn"   # the game has not begun
+            return refusals.NOT_YOUR_TURN   # the game has not begun
         if st.over:
-            return "the game is over"
+            return refusals.GAME_OVER
         p = st.players[self.seat]
         if kind == "reveal":
             if not p.done or p.revealed is not None:
-                return "nothing to reveal"
+                return refusals.NOTHING_TO_REVEAL
             if not all(st.players[s].done for s in st.order):
-                return "the round is not over"
+                return refusals.ROUND_NOT_OVER
             return None
         if kind == "peek" and p.done and p.throws:
             # His cup hides his dice from the others, not from him: he looks until the reveal (and after it a
             # press changes nothing: they are open).
             return None
         if p.done:
-            return "the turn is over"
+            return refusals.TURN_OVER
         if st.on_turn != self.seat:
-            return "not your turn"
+            return refusals.NOT_YOUR_TURN
         if kind == "shake":
             # The last permitted throw stands the cup by itself (done above), so only a full table is left.
             if p.throws and len(p.public) >= 3:
-                return "no die left in the cup: stand instead"
+                return refusals.CUP_EMPTY
             return None
         if not p.throws:
-            return "throw first"
+            return refusals.THROW_FIRST
         return None
 
