@@ -45,14 +45,9 @@ def check_fields(msg):
     that would break a view or a log line is a reported fault of its cup, never an exception in the host."""
     public = msg.get("public")
     if public is not None:
-        if len(public) > 3:
-            raise ProtocolError(E_BAD_MESSAGE, "public: more than three dice")
-        slots = []
-        for pair in public:
-            if (not isinstance(pair, list) or len(pair) != 2 or not _small(pair[0], 0, 2)
-                    or not _small(pair[1], 1, 6) or pair[0] in slots):
-                raise ProtocolError(E_BAD_MESSAGE, "public: %r is no [slot 0..2, value 1..6]" % (pair,))
-            slots.append(pair[0])
+        problem = open_dice_problem(public)
+        if problem is not None:
+            raise ProtocolError(E_BAD_MESSAGE, "public: " + problem)
     if msg.get("t") == "error":
         why = msg.get("why")
         if why is None and msg.get("msg") is None:
@@ -66,6 +61,23 @@ def check_fields(msg):
     if "round" in msg and msg["round"] is not None and msg["round"] < 0:
         raise ProtocolError(E_BAD_MESSAGE, "round: %r is negative" % (msg["round"],))
     return msg
+
+
+def open_dice_problem(public):
+    """None when ``public`` is dice lying open: a list of at most three [slot 0..2, value 1..6] pairs on
+    different slots; else what is wrong with it. The one check of them: a cup's messages (check_fields) and
+    the game log's events (schocken_host/table/events.py, kind "a")."""
+    if not isinstance(public, list):
+        return "not a list"
+    if len(public) > 3:
+        return "more than three dice"
+    slots = []
+    for pair in public:
+        if (not isinstance(pair, list) or len(pair) != 2 or not _small(pair[0], 0, 2)
+                or not _small(pair[1], 1, 6) or pair[0] in slots):
+            return "%r is no [slot 0..2, value 1..6]" % (pair,)
+        slots.append(pair[0])
+    return None
 
 
 def _small(value, low, high):

@@ -3,13 +3,18 @@ changes the table's state (``state.TableState.apply``), so a log line with a fie
 that is not at the table is refused naming its line, in `replay`, `stats`, `play --resume` and the browser's
 check alike, instead of reaching a view or the referee.
 
-Each event's fields as "name:kind" words, in the style of ``schocken.protocol``'s tables. Kinds: i integer,
-n integer >= 0, p a seat at the table, q a list of seats, s string, b bool, h hex digits, l list, o object,
-a dice lying open (``[[slot 0..2, value 1..6], ...]``), d one to three dice, * anything; a trailing "?" allows
+Each event's fields as "name:kind" words, in the grammar of ``schocken.protocol``'s tables. The wire's kinds
+are checked as on the wire (``protocol.kind_ok``): i integer (-2**30 < i < 2**30), s string, b bool,
+h lowercase hex digits (1 to 128), l list, o object, d one to three dice 1..6. The table's own: n integer
+>= 0 (an i), p a seat at the table, q a list of seats, a dice lying open (``[[slot 0..2, value 1..6], ...]``
+on different slots: ``hostside.open_dice_problem``, as in a cup's messages), * anything; a trailing "?" allows
 null or absence. What the rules recompute (a round's entries, ranking and moves, a throw-off's dice) is
 checked by the recomputation; here only what would otherwise reach the state unchecked. Every event may carry
 ``ts`` (a number). Runs on CPython and on MicroPython (the browser's check).
 """
+
+from schocken.hostside import open_dice_problem
+from schocken.protocol import kind_ok
 
 _INF = float("inf")
 
@@ -41,40 +46,17 @@ EVENTS = {
     "bot_fallback": "round:n seat:p strategy:s throws:n by:s move:l reason:s fallback:s",
 }
 
-def _int(value):
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _die(value, low, high):
-    return _int(value) and low <= value <= high
-
 
 def _ok(value, kind, seats):
-    if kind == "i":
-        return _int(value)
     if kind == "n":
-        return _int(value) and value >= 0
+        return kind_ok(value, "i") and value >= 0
     if kind == "p":  # before a start event (a state being set up) the table's size is not known yet
-        return _int(value) and 0 <= value and (value < seats or not seats)
+        return kind_ok(value, "i") and 0 <= value and (value < seats or not seats)
     if kind == "q":
         return isinstance(value, list) and all(_ok(s, "p", seats) for s in value)
-    if kind == "s":
-        return isinstance(value, str)
-    if kind == "b":
-        return isinstance(value, bool)
-    if kind == "h":
-        return isinstance(value, str) and len(value) > 0 and all(c in "0123456789abcdef" for c in value)
-    if kind == "l":
-        return isinstance(value, list)
-    if kind == "o":
-        return isinstance(value, dict)
     if kind == "a":
-        return isinstance(value, list) and len(value) <= 3 and all(
-            isinstance(pair, list) and len(pair) == 2 and _die(pair[0], 0, 2) and _die(pair[1], 1, 6)
-            for pair in value)
-    if kind == "d":
-        return isinstance(value, list) and 1 <= len(value) <= 3 and all(_die(d, 1, 6) for d in value)
-    return True  # "*": present is enough
+        return open_dice_problem(value) is None
+    return kind == "*" or kind_ok(value, kind)
 
 
 def bad_field(ev, seats):
