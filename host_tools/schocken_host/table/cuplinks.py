@@ -13,10 +13,14 @@ table that says nothing within one more timeout has decided to forfeit (the ``fo
 
 import asyncio
 import secrets
+from typing import TYPE_CHECKING
 
 from schocken import protocol
 
 from schocken_host.links.transport import TransportClosed, hello
+
+if TYPE_CHECKING:   # what a cup sends, as types for mypy (links/message_types.py); nothing of it at run time
+    from schocken_host.links.message_types import CupMessage, GarbageItem, ProgressMessage, StatusMessage
 
 PING_AFTER = 2.0          # s of silence, while the referee waits on a cup, before it is asked its status
 REPLY_TIMEOUT = 5.0       # s a cup may take to answer a status before it counts as silent
@@ -150,57 +154,59 @@ class CupLinks:
             seat.away_since = seat.asked_at = None
             self.emit({"ev": "resume", "seat": seat_no})
 
-    async def _serve(self, seat_no, msg):
+    async def _serve(self, seat_no: int, msg: "CupMessage | GarbageItem") -> bool:
         """What the pump answers itself; True when the message needs nothing else."""
         st = self.sink.state
-        kind = msg["t"]
         mine = st.on_turn == seat_no and msg.get("round") == st.round  # the seat's turn in this round
-        if kind == "seed":
+        if msg["t"] == "seed":
             if mine:
                 self._seed(seat_no, msg["hash"])
             return True
-        if kind == "shake":
+        if msg["t"] == "shake":
             if mine and self.fair:
                 await self._nonce(seat_no, msg["throw"])
             return True
-        if kind == "progress":
+        if msg["t"] == "progress":
             if mine:
                 self._progress(seat_no, msg)
             return True
-        if kind == "status" and mine:
+        if msg["t"] == "status" and mine:
             p = self.sink.state.players[seat_no]
             if msg["state"] == "turn" and (msg["throws"], msg["public"]) != (p.throws, p.public):
                 # A progress line got lost (or the host restarted after it): the table sees what lies open.
                 self._progress(seat_no, msg)
-            if self.fair and msg.get("seed"):
-                self._seed(seat_no, msg["seed"])
-            if self.fair and msg.get("awaiting"):
-                await self._nonce(seat_no, msg["awaiting"])  # its shake, or our nonce, got lost
-        if kind == "garbage":
+            seed = msg.get("seed")
+            if self.fair and seed:
+                self._seed(seat_no, seed)
+            awaiting = msg.get("awaiting")
+            if self.fair and awaiting:
+                await self._nonce(seat_no, awaiting)  # its shake, or our nonce, got lost
+        if msg["t"] == "garbage":
             self.fault(seat_no, msg["msg"])
             return False   # a reveal wait counts it too
-        if kind == "error":
+        if msg["t"] == "error":
+            text = msg.get("msg") or ""   # the transport's words for a why: never empty on the host
             if msg.get("re") == "input":
-                self.refusals[seat_no] = msg["msg"]   # the firmware's English (the transport's words for why)
-                if self.seats[seat_no].kind == "human":   # a bot reads it from ``refusals``
-                    self.sink.refused(seat_no, self.seats[seat_no].name, msg.get("why") or msg["msg"])
+                self.refusals[seat_no] = text   # the firmware's English (a bot reads it, a log keeps it)
+                if self.seats[seat_no].kind == "human":
+                    self.sink.refused(seat_no, self.seats[seat_no].name, msg.get("why") or text)
                 return True
             # The cup's own trouble: a failed RNG (no silent wait: the table reads why it does not roll), or
             # beside what it answered a bug it survived, a flash that refused its state. Shown and logged as
             # often as faults are (10 a round); the game goes on.
-            code = {protocol.E_RNG: "rng", protocol.E_INTERNAL: "internal"}.get(msg.get("code"))
+            code = {protocol.E_RNG: "rng", protocol.E_INTERNAL: "internal"}.get(msg["code"])
             if code is None or (code == "internal" and msg.get("re") is not None):
                 return False
-            if self.fault(seat_no, "%s: %s" % (msg["code"], msg["msg"])):
-                self.sink.say("play.cup_" + code, n=seat_no + 1, msg=str(msg["msg"])[:120])
+            if self.fault(seat_no, "%s: %s" % (msg["code"], text)):
+                self.sink.say("play.cup_" + code, n=seat_no + 1, msg=text[:120])
             return True
-        return kind in ("ok", "identity")
+        return msg["t"] in ("ok", "identity")
 
-    def _progress(self, seat_no, msg):
-        self.emit({"ev": "progress", "round": msg["round"], "seat": seat_no, "throws": msg["throws"],
+    def _progress(self, seat_no: int, msg: "ProgressMessage | StatusMessage") -> None:
+        self.emit({"ev": "progress", "round": msg.get("round"), "seat": seat_no, "throws": msg["throws"],
                    "public": msg["public"]})
 
-    def _seed(self, seat_no, seed_hash):
+    def _seed(self, seat_no: int, seed_hash: str) -> None:
         p = self.sink.state.players[seat_no]
         if p.seed_hash is None:
             self.emit({"ev": "seed", "round": self.sink.state.round, "seat": seat_no, "hash": seed_hash})
