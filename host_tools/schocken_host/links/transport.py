@@ -138,20 +138,35 @@ async def hello(transport, timeout=2.0, keys=None):
     cup speaks (the identity says which: hostside.VERSIONS). The hello carries a nonce: a cup with a secret
     answers with its own nonce and a signed identity, and the transport gets the session (everything after is
     signed and checked). ``keys``: cup id -> secret hex; by default the cups this host deployed (cups.json)
-    and those registered in this process (register_key)."""
+    and those registered in this process (register_key). An identity that does not verify is never taken; it
+    is what ``hello`` raises when no authentic one has come within ``timeout``."""
     transport.session = None  # a new hello is a new session; the old key is dropped
     host_nonce = secrets.token_hex(16)
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout  # for the whole exchange: a cup that chatters without an identity ends too
+    forged = None   # an identity that did not verify: said when no authentic one comes
     for version in hostside.VERSIONS:
         await transport.send({"t": "hello", "v": version, "nonce": host_nonce})
         while True:
-            msg = await transport.recv(max(0.0, end - loop.time()))  # asyncio.TimeoutError, as for silence
+            try:
+                msg = await transport.recv(max(0.0, end - loop.time()))  # asyncio.TimeoutError: silence
+            except asyncio.TimeoutError:
+                if forged is not None:
+                    raise forged
+                raise
             if msg["t"] == "identity":
                 if msg["v"] not in hostside.VERSIONS:
                     raise TransportClosed("link.refused", name=transport.name,
                                           error="identity of protocol version %d" % msg["v"])
-                return _authenticate(transport, msg, host_nonce, keys)
+                try:
+                    return _authenticate(transport, msg, host_nonce, keys)
+                except TransportClosed as e:
+                    if e.message.key != "link.not_authentic":
+                        raise
+                    # Signed under another nonce: the late answer to an earlier hello (a loaded machine, a
+                    # retry), or forged. Never taken; the answer to this hello may still come.
+                    forged = e
+                    continue
             if msg["t"] == "error" and msg.get("code") == protocol.E_VERSION:
                 break
     raise TransportClosed("link.refused", name=transport.name, error=msg["msg"])
