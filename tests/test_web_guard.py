@@ -45,7 +45,7 @@ def test_guessing_the_pin_takes_more_than_a_year_at_the_best_rate_the_server_all
     limiter = PinLimiter(clock)
     checked = 0
     # an attacker with 5,000 addresses asks as often as the limiter lets any of them, for a simulated day,
-    # every 10 s: the budget keeps what it earns meanwhile (it fills for 900 s), so no guess is lost between
+    # every 10 s: the budget keeps what it earns meanwhile (it fills for 900 s), so fewer asks lose none
     for step in range(24 * 360):
         clock.now += 10.0
         for address in ("10.0.%d.%d" % (step % 20, n) for n in range(250)):
