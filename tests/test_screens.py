@@ -1,6 +1,6 @@
 """The scoreboard at the terminal sizes people have (issue 31, 3): a whole game of `schocken play --emulate
 4 --bots 3` (emulated cups on the MicroPython unix port, the bots at --time-scale) played by a person through
-the keys of a real terminal (tmux) at 80x24 and at 120x40.
+the keys of a real terminal (tmux) at 80x24, and at 120x40 until three of his throws and three reveals.
 
 After every throw of his and after every reveal the captured screen is checked: the key help, his own cup with
 the dice the host looked at for him, the last round's result with his revealed throw, at least three lines of
@@ -238,10 +238,11 @@ def until_or_past(term, log, check, round_no, what):
         time.sleep(0.02 if holds else 0.1)
 
 
-def play_a_whole_game(term, log):
+def play_a_whole_game(term, log, enough=None):
     """The person's part: at each turn of his one shake (and Enter if the cup has not stood by itself); the
-    screen checked after each of his throws and each reveal. Returns the number of his throws and of the
-    reveals checked."""
+    screen checked after each of his throws and each reveal, until the game's end or, with ``enough``, until
+    that many of his throws and reveals are checked. Returns the number of his throws and of the reveals
+    checked."""
     throws = reveals = 0
     seen = 0                 # events of the log handled
     result = None
@@ -250,6 +251,8 @@ def play_a_whole_game(term, log):
     on_turn = None           # the person's turn in play: (round, limit)
     waiting = None           # (key, when it was pressed) until the log shows its effect
     while True:
+        if enough is not None and throws >= enough and reveals >= enough:
+            return throws, reveals
         assert time.monotonic() < end, "the game did not end within %d s:\n%s" % (GAME_S, term.screen())
         log.new()
         fresh, seen = log.events[seen:], len(log.events)
@@ -300,15 +303,17 @@ def play_a_whole_game(term, log):
 
 @needs_mp
 @needs_tmux
-@pytest.mark.parametrize("width, height", [(80, 24), (120, 40)])
-def test_a_whole_game_through_the_keys_at(width, height, tmp_path):
+@pytest.mark.parametrize("width, height, enough", [(80, 24, None), (120, 40, 3)])
+def test_a_whole_game_through_the_keys_at(width, height, enough, tmp_path):
+    """80x24, the smallest terminal, plays the whole game; 120x40 has room to spare and plays until three of
+    the person's throws and three reveals are checked, then q ends it as it ends any game."""
     term = Terminal(tmp_path, width, height)
     logs = tmp_path / "logs"
     log = GameLog(logs)
     try:
         term.start(["play", "--emulate", 4, "--bots", 3, "--time-scale", TIME_SCALE, "--no-fair"], logs)
         term.until(lambda s: "Dein Becher" in s, START_S, "the scoreboard with the person's panel")
-        throws, reveals = play_a_whole_game(term, log)
+        throws, reveals = play_a_whole_game(term, log, enough)
         term.keys("q")
         rc = term.exit_status(60)
         screen = term.screen()
