@@ -53,15 +53,18 @@ play: venv
 	$(BIN)/schocken play --emulate 4 --bots 3
 
 # The suite in lanes (docs/testing.md): `test` runs all of it, `check` the pure tests (no MicroPython, games,
-# browser or CAD) in under a minute. pytest-xdist runs WORKERS at once, each test file whole in one of them.
-WORKERS ?= 2
-PYTEST := $(BIN)/python -m pytest -n $(WORKERS) --dist loadgroup
+# browser or CAD) in under a minute. pytest-xdist runs the workers at once, each test file whole in one of
+# them. The whole suite waits more than it computes (emulated clocks, terminals, a browser), so it runs four
+# workers on two cores; the pure tests only compute, and run one worker per core.
+WORKERS ?= 4
+CHECK_WORKERS ?= 2
+PYTEST := $(BIN)/python -m pytest --dist loadgroup
 
 test: dev
-	$(PYTEST)
+	$(PYTEST) -n $(WORKERS)
 
 check: dev
-	$(PYTEST) -m "not (cup or table or browser or cad or slow)"
+	$(PYTEST) -n $(CHECK_WORKERS) -m "not (cup or table or browser or cad or slow)"
 
 bench: dev
 	$(BIN)/python bench/rules.py

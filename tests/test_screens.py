@@ -30,7 +30,7 @@ from kits.termkit import Terminal
 PERSON = 3                 # the bots take the first emulated cups: the person plays the fourth
 NAMES = ["Bot 1", "Bot 2", "Bot 3", "Spieler 4"]
 START_S = 120              # four emulated cups started and the first turn given, on a busy machine
-STEP_S = 30                # one key carried out, the host's look under the cup, the screen redrawn
+STEP_S = 60                # one key carried out, the host's look under the cup, the screen redrawn (a bound)
 GAME_S = 900               # a whole game, bounded
 ANY_RESULT = "a round's result"
 TIME_SCALE = 10
