@@ -30,7 +30,8 @@ What is enumerated:
 
 Each decision (``bot_moves.decision``, as the bot makes it) must pass ``bot_moves.check`` (the rules package's
 ``Turn``) and be taken by the cup's turn state machine (``firmware/cup/core.py``, run here under CPython) fed
-the presses of ``bot_moves.cup_inputs``: no refusal, and the cup's turn ends where the bot's does. A smaller
+the presses of ``bot_moves.cup_inputs``: no refusal, and the cup's turn ends where the bot's does. Each
+decision is made and checked once per what it depends on (``Decided``, ``Checked``). A smaller
 set of the same decisions, some of them between moves, goes through real emulated cups on the MicroPython
 unix port (test_decisions_on_emulated_cups, their clocks 10 times faster). The states between moves are held
 to the same: the strategy's own decision, never the fallback (``bot_moves.FALLBACKS`` stays the guard against
@@ -45,6 +46,7 @@ import pytest
 from schocken import RuleError
 from schocken.rules import PRESETS, Rules
 from schocken.sim import keep_ones
+from schocken.throws import evaluate
 from schocken.turn import ASIDE, IN_CUP, PENDING, Turn, apply_steps
 
 from cup.buttons import LONG, MAIN, RELEASE
@@ -140,15 +142,19 @@ class ForcedContext:
         self.solution = Forced(rules, move)
 
 
-def optimal_choices(turn):
-    """An Optimal for every choice its solver has in this state (``odds.best.play``: the dice out for good,
-    the throw's dice still free to set aside; after Sechsen drehen only the moves that turn nothing)."""
+def optimal_moves(turn):
+    """Every choice optimal's solver has in this state (``odds.best.play``: the dice out for good, the
+    throw's dice still free to set aside; after Sechsen drehen only the moves that turn nothing), None for
+    standing: an ``Optimal(ForcedContext(rules, move))`` makes each."""
     out = tuple(sorted((turn.values[i] for i in range(3) if turn.state[i] == ASIDE), reverse=True))
     fell = tuple(sorted((turn.values[i] for i in range(3) if turn.state[i] != ASIDE and not turn.locked[i]),
                         reverse=True))
     moves = list(model_for(turn.rules, True).moves(out, fell))
-    moves = [m for m in moves if not m.turned] if turn.turned else [None] + moves
-    return [Optimal(ForcedContext(turn.rules, move)) for move in moves]
+    return [m for m in moves if not m.turned] if turn.turned else [None] + moves
+
+
+def move_key(move):
+    return None if move is None else (move.turned, move.keep)
 
 
 # --- the cup's side: firmware/cup/core.py under CPython ----------------------------------------------------
@@ -229,14 +235,17 @@ def cup_takes(rules, turn, steps, stand):
 
 
 class Checked:
-    """Each (turn rules, state, decision) checked once: the verdict does not depend on the preset."""
+    """Each (turn rules, state, decision) checked once: the verdict does not depend on the preset. Nor on
+    where the state ends and the decision begins: between moves (``between_moves``) a state is the throw's
+    state and moves, and a decision there is the same steps on the same inputs of the cup, from the same
+    throw, as a decision of those moves and its steps."""
 
     def __init__(self):
         self.verdicts = {}
         self.count = 0
 
     def __call__(self, turn, steps, stand):
-        key = (turn_key(turn.rules), turn.limit, repr(turn.transcript), repr(steps), stand)
+        key = (turn_key(turn.rules), turn.limit, repr(turn.transcript + steps), stand)
         verdict = self.verdicts.get(key, False)
         if verdict is False:
             self.count += 1
@@ -246,18 +255,64 @@ class Checked:
         return verdict
 
 
+class Decided:
+    """Each decision made and checked once per what it depends on: the turn's options and limit
+    (``turn_key``), the state (its transcript), the strategy and what it reads of the preset. A simple
+    strategy reads the preset only through the ranking of the throw lying there (``Turn.result().key``, none
+    after Sechsen drehen); a choice of optimal's solver (``Forced``) not at all, and so do the moves its model
+    offers (``Model.moves`` reads only the turn options). The same key, the same decision and verdict: a
+    decision of every rule set is covered by the one made for the first with its key."""
+
+    def __init__(self):
+        self.checked = Checked()
+        self.made = set()
+
+    def __call__(self, rules, where, state, name, strategy, reads):
+        """``state``: the Turn, under ``rules`` or under a rule set of the same ``turn_key`` (the same state:
+        legality reads only the turn options), ``where`` its ``state_key``; ``reads``: what the strategy reads
+        of the preset there. For ``name`` "optimal" ``strategy`` is the solver's choice (a Move, None: stand),
+        made by ``Forced``."""
+        key = (name, reads, where)
+        if key in self.made:
+            return
+        self.made.add(key)
+        turn = state if state.rules is rules else apply_steps(Turn(rules, state.limit), state.transcript)
+        if name == "optimal":
+            strategy = Optimal(ForcedContext(rules, strategy))
+        steps, stand = decision(strategy, turn)
+        verdict = self.checked(turn, steps, stand)
+        assert verdict is None, (rules, name, turn.transcript, steps, stand, verdict)
+
+
+def state_key(rules, turn):
+    """A state of a turn under any rule set of the same turn options."""
+    return turn_key(rules), turn.limit, repr(turn.transcript)
+
+
+SIMPLE = [(name, s) for name, s in STRATEGIES.items() if name != "optimal"]
+
+
+def ranked(rules, turn):
+    """What a simple strategy reads of the preset in ``turn``'s state (under a rule set of the same turn
+    options): the key of the throw lying there, None after Sechsen drehen (no stand)."""
+    return None if turn.turned else evaluate(turn.values, turn.throws_used, turn.hand(), rules).key
+
+
 def test_every_decision_after_a_throw_is_taken_by_the_rules_and_the_cup():
-    checked = Checked()
-    simple = [(name, s) for name, s in STRATEGIES.items() if name != "optimal"]
+    """Every strategy on every state after a throw of every rule set; each decision made and checked once
+    per what it depends on (``Decided``)."""
+    decided = Decided()
     decisions = 0
     for rules in rule_sets():
         for turn in decision_states(rules):
-            for name, strategy in simple + [("optimal", s) for s in optimal_choices(turn)]:
-                steps, stand = decision(strategy, turn)
+            where, reads = state_key(rules, turn), ranked(rules, turn)
+            for name, strategy in SIMPLE:
                 decisions += 1
-                verdict = checked(turn, steps, stand)
-                assert verdict is None, (rules, name, turn.transcript, steps, stand, verdict)
-    assert decisions > 100000 and checked.count > 10000
+                decided(rules, where, turn, name, strategy, reads)
+            for move in optimal_moves(turn):
+                decisions += 1
+                decided(rules, where, turn, "optimal", move, move_key(move))
+    assert decisions > 500000 and len(decided.made) > 100000 and decided.checked.count > 10000
 
 
 def test_every_decision_between_moves_is_taken_by_the_rules_and_the_cup():
@@ -266,34 +321,36 @@ def test_every_decision_between_moves_is_taken_by_the_rules_and_the_cup():
     is taken by the rules and the cup. The throws here are taken in one order each (the slots are alike, see
     the module's docstring): every preset and option, in a time a test run can spend. The states between
     moves, optimal's choices and its moves depend on the turn's options only, not on the preset: they are
-    found once per turn options (the simple strategies stand by the preset's ranking: every preset)."""
-    checked = Checked()
-    simple = [(name, s) for name, s in STRATEGIES.items() if name != "optimal"]
-    found = {}   # (turn options, limit, transcript after the throw): the transcripts of the states between
+    found once per turn options (the simple strategies stand by the preset's ranking: every preset, each
+    decision made once per key of the throw lying there, ``Decided``)."""
+    decided = Decided()
+    found = {}   # state_key after the throw: (state_key, Turn) of each state between
     states = decisions = 0
     for rules in rule_sets():
         for turn in decision_states(rules, ordered=False):
-            key = (turn_key(rules), turn.limit, repr(turn.transcript))
+            key = state_key(rules, turn)
             first = key not in found
             if first:
-                betweens = between_moves(turn)
-                found[key] = [between.transcript for between in betweens]
-            else:
-                betweens = [apply_steps(Turn(rules, turn.limit), steps) for steps in found[key]]
-            for between in betweens:
+                found[key] = [(state_key(rules, between), between) for between in between_moves(turn)]
+            for where, between in found[key]:
                 states += 1
-                strategies = simple
-                if first:
-                    choices = optimal_choices(between)
-                    assert choices, (rules, between.transcript)   # after Sechsen drehen: a move, no stand
-                    # every choice, and the solver itself (as the opener of a round of two) once
-                    strategies = simple + [("optimal", s) for s in choices + [STRATEGIES["optimal"]]]
-                for name, strategy in strategies:
-                    steps, stand = decision(strategy, between)
+                reads = ranked(rules, between)
+                for name, strategy in SIMPLE:
                     decisions += 1
-                    verdict = checked(between, steps, stand)
-                    assert verdict is None, (rules, name, between.transcript, steps, stand, verdict)
-    assert states > 100000 and decisions > 400000
+                    decided(rules, where, between, name, strategy, reads)
+                if first:
+                    # the decisions and checks copy the state: the copy is the turn its transcript makes
+                    assert vars(copy_turn(between)) == vars(apply_steps(Turn(rules, between.limit),
+                                                                        between.transcript))
+                    moves = optimal_moves(between)
+                    assert moves, (rules, between.transcript)   # after Sechsen drehen: a move, no stand
+                    for move in moves:
+                        decisions += 1
+                        decided(rules, where, between, "optimal", move, move_key(move))
+                    # and the solver itself (as the opener of a round of two) once
+                    decisions += 1
+                    decided(rules, where, between, "optimal opener", STRATEGIES["optimal"], rules.name)
+    assert states > 100000 and decisions > 400000 and len(decided.made) > 100000
 
 
 # --- optimal's context: every reachable view of an earlier seat --------------------------------------------

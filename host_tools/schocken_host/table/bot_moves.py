@@ -8,7 +8,7 @@ legal on the rules package and on the cup's state machine.
 
 from schocken import RuleError
 from schocken.sim import keep_ones
-from schocken.turn import IN_CUP, PENDING, Turn, apply_steps
+from schocken.turn import IN_CUP, PENDING, Turn
 
 
 def _stand(turn):
@@ -36,9 +36,14 @@ FALLBACKS = (("schock", keep_ones), ("stand", _stand), ("throw", _throw))
 
 
 def copy_turn(turn):
-    """A Turn in the same state, by its transcript (the bot's own turn changes only as its cup takes each
-    input)."""
-    return apply_steps(Turn(turn.rules, turn.limit), turn.transcript)
+    """A Turn in the same state (the bot's own turn changes only as its cup takes each input, so its state is
+    what its transcript made it): the state copied, not replayed, as a bot decides on copies many times a
+    turn and tests/test_bot_moves.py hundreds of thousands of times. No part is shared with ``turn``."""
+    copy = Turn(turn.rules, turn.limit)
+    copy.values, copy.state, copy.locked = list(turn.values), list(turn.state), list(turn.locked)
+    copy.throws_used, copy.turned, copy.finished = turn.throws_used, turn.turned, turn.finished
+    copy.transcript = [[a if not isinstance(a, list) else list(a) for a in step] for step in turn.transcript]
+    return copy
 
 
 def make_step(turn, step):
