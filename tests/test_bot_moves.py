@@ -142,14 +142,15 @@ class ForcedContext:
         self.solution = Forced(rules, move)
 
 
-def optimal_moves(turn):
+def optimal_moves(model, turn):
     """Every choice optimal's solver has in this state (``odds.best.play``: the dice out for good, the
     throw's dice still free to set aside; after Sechsen drehen only the moves that turn nothing), None for
-    standing: an ``Optimal(ForcedContext(rules, move))`` makes each."""
+    standing: an ``Optimal(ForcedContext(rules, move))`` makes each. ``model``: the turn's rules' model of
+    the cup's long press (``model_for(rules, True)``)."""
     out = tuple(sorted((turn.values[i] for i in range(3) if turn.state[i] == ASIDE), reverse=True))
     fell = tuple(sorted((turn.values[i] for i in range(3) if turn.state[i] != ASIDE and not turn.locked[i]),
                         reverse=True))
-    moves = list(model_for(turn.rules, True).moves(out, fell))
+    moves = list(model.moves(out, fell))
     return [m for m in moves if not m.turned] if turn.turned else [None] + moves
 
 
@@ -198,13 +199,14 @@ def press(cup, what):
         cup.on_shake()
 
 
-def cup_takes(rules, turn, steps, stand):
+def cup_takes(rules, turn, steps, stand, configure=None):
     """None if a cup in ``turn``'s state (reached through its own inputs) takes the presses of the decision
-    and ends where the rules package's Turn does; else what went wrong."""
+    and ends where the rules package's Turn does; else what went wrong. ``configure``: the host's message
+    that configures it for ``rules``, when made already."""
     sent = []
     view, roller = _View(), _Roller()
     cup = Cup(roller, view, sent.append, {"cup": "t", "name": "T", "board": "emulated"})
-    cup.on_message({"t": "configure", "rules": rules.to_dict(), "name": "T", "seat": 0})
+    cup.on_message(configure or {"t": "configure", "rules": rules.to_dict(), "name": "T", "seat": 0})
     cup.on_message({"t": "turn", "round": 1, "limit": None if turn.limit == rules.max_throws else turn.limit})
     for step in turn.transcript:   # the state, reached by the cup's own inputs
         if step[0] == "roll":
@@ -243,6 +245,7 @@ class Checked:
     def __init__(self):
         self.verdicts = {}
         self.count = 0
+        self.configure = {}   # id(rules): (rules, the message that configures a cup for them)
 
     def __call__(self, turn, steps, stand):
         key = (turn_key(turn.rules), turn.limit, repr(turn.transcript + steps), stand)
@@ -250,8 +253,13 @@ class Checked:
         if verdict is False:
             self.count += 1
             verdict = check(turn, steps, stand)
+            rules = turn.rules
+            if id(rules) not in self.configure:
+                self.configure[id(rules)] = rules, {"t": "configure", "rules": rules.to_dict(), "name": "T",
+                                                    "seat": 0}
+            configure = self.configure[id(rules)][1]
             verdict = self.verdicts[key] = (("rules: " + verdict) if verdict is not None
-                                            else cup_takes(turn.rules, turn, steps, stand))
+                                            else cup_takes(rules, turn, steps, stand, configure))
         return verdict
 
 
@@ -266,27 +274,35 @@ class Decided:
     def __init__(self):
         self.checked = Checked()
         self.made = set()
+        self.forced = {}   # (turn options, move): the Optimal that makes it (it keeps no state of a turn)
 
     def __call__(self, rules, where, state, name, strategy, reads):
         """``state``: the Turn, under ``rules`` or under a rule set of the same ``turn_key`` (the same state:
-        legality reads only the turn options), ``where`` its ``state_key``; ``reads``: what the strategy reads
-        of the preset there. For ``name`` "optimal" ``strategy`` is the solver's choice (a Move, None: stand),
-        made by ``Forced``."""
+        legality reads only the turn options); ``where``: (its turn_key, limit, repr of its transcript);
+        ``reads``: what the strategy reads of the preset there. For ``name`` "optimal" ``strategy`` is the
+        solver's choice (a Move, None: stand), made by ``Forced``."""
         key = (name, reads, where)
         if key in self.made:
             return
         self.made.add(key)
         turn = state if state.rules is rules else apply_steps(Turn(rules, state.limit), state.transcript)
         if name == "optimal":
-            strategy = Optimal(ForcedContext(rules, strategy))
+            forced = (where[0], reads)
+            if forced not in self.forced:
+                self.forced[forced] = Optimal(ForcedContext(rules, strategy))
+            strategy = self.forced[forced]
         steps, stand = decision(strategy, turn)
         verdict = self.checked(turn, steps, stand)
         assert verdict is None, (rules, name, turn.transcript, steps, stand, verdict)
 
 
-def state_key(rules, turn):
-    """A state of a turn under any rule set of the same turn options."""
-    return turn_key(rules), turn.limit, repr(turn.transcript)
+def rule_sets_by_turn():
+    """{turn_key: the rule sets of that key, one of each preset}: a state is the same state under each (its
+    legality reads only the turn options), and so are optimal's choices and their decisions there."""
+    groups = {}
+    for rules in rule_sets():
+        groups.setdefault(turn_key(rules), []).append(rules)
+    return groups
 
 
 SIMPLE = [(name, s) for name, s in STRATEGIES.items() if name != "optimal"]
@@ -298,20 +314,29 @@ def ranked(rules, turn):
     return None if turn.turned else evaluate(turn.values, turn.throws_used, turn.hand(), rules).key
 
 
+def decide_simple(decided, group, where, turn):
+    """Every simple strategy's decision in ``turn``'s state under every rule set of ``group``; how many."""
+    for rules in group:
+        reads = ranked(rules, turn)
+        for name, strategy in SIMPLE:
+            decided(rules, where, turn, name, strategy, reads)
+    return len(group) * len(SIMPLE)
+
+
 def test_every_decision_after_a_throw_is_taken_by_the_rules_and_the_cup():
     """Every strategy on every state after a throw of every rule set; each decision made and checked once
-    per what it depends on (``Decided``)."""
+    per what it depends on (``Decided``): the states and optimal's choices once per turn options
+    (``rule_sets_by_turn``), the simple strategies' under every preset."""
     decided = Decided()
     decisions = 0
-    for rules in rule_sets():
-        for turn in decision_states(rules):
-            where, reads = state_key(rules, turn), ranked(rules, turn)
-            for name, strategy in SIMPLE:
-                decisions += 1
-                decided(rules, where, turn, name, strategy, reads)
-            for move in optimal_moves(turn):
-                decisions += 1
-                decided(rules, where, turn, "optimal", move, move_key(move))
+    for options, group in rule_sets_by_turn().items():
+        model = model_for(group[0], True)
+        for turn in decision_states(group[0]):
+            where = (options, turn.limit, repr(turn.transcript))
+            decisions += decide_simple(decided, group, where, turn)
+            for move in optimal_moves(model, turn):
+                decisions += len(group)
+                decided(group[0], where, turn, "optimal", move, move_key(move))
     assert decisions > 500000 and len(decided.made) > 100000 and decided.checked.count > 10000
 
 
@@ -321,35 +346,28 @@ def test_every_decision_between_moves_is_taken_by_the_rules_and_the_cup():
     is taken by the rules and the cup. The throws here are taken in one order each (the slots are alike, see
     the module's docstring): every preset and option, in a time a test run can spend. The states between
     moves, optimal's choices and its moves depend on the turn's options only, not on the preset: they are
-    found once per turn options (the simple strategies stand by the preset's ranking: every preset, each
-    decision made once per key of the throw lying there, ``Decided``)."""
+    found once per turn options (``rule_sets_by_turn``; the simple strategies stand by the preset's ranking:
+    every preset, each decision made once per key of the throw lying there, ``Decided``)."""
     decided = Decided()
-    found = {}   # state_key after the throw: (state_key, Turn) of each state between
     states = decisions = 0
-    for rules in rule_sets():
+    for options, group in rule_sets_by_turn().items():
+        rules, model = group[0], model_for(group[0], True)
         for turn in decision_states(rules, ordered=False):
-            key = state_key(rules, turn)
-            first = key not in found
-            if first:
-                found[key] = [(state_key(rules, between), between) for between in between_moves(turn)]
-            for where, between in found[key]:
-                states += 1
-                reads = ranked(rules, between)
-                for name, strategy in SIMPLE:
-                    decisions += 1
-                    decided(rules, where, between, name, strategy, reads)
-                if first:
-                    # the decisions and checks copy the state: the copy is the turn its transcript makes
-                    assert vars(copy_turn(between)) == vars(apply_steps(Turn(rules, between.limit),
-                                                                        between.transcript))
-                    moves = optimal_moves(between)
-                    assert moves, (rules, between.transcript)   # after Sechsen drehen: a move, no stand
-                    for move in moves:
-                        decisions += 1
-                        decided(rules, where, between, "optimal", move, move_key(move))
-                    # and the solver itself (as the opener of a round of two) once
-                    decisions += 1
-                    decided(rules, where, between, "optimal opener", STRATEGIES["optimal"], rules.name)
+            for between in between_moves(turn):
+                where = (options, between.limit, repr(between.transcript))
+                states += len(group)
+                decisions += decide_simple(decided, group, where, between)
+                # the decisions and checks copy the state: the copy is the turn its transcript makes
+                assert vars(copy_turn(between)) == vars(apply_steps(Turn(rules, between.limit),
+                                                                    between.transcript))
+                moves = optimal_moves(model, between)
+                assert moves, (rules, between.transcript)   # after Sechsen drehen: a move, no stand
+                for move in moves:
+                    decisions += len(group)
+                    decided(rules, where, between, "optimal", move, move_key(move))
+                # and the solver itself (as the opener of a round of two) once
+                decisions += 1
+                decided(rules, where, between, "optimal opener", STRATEGIES["optimal"], rules.name)
     assert states > 100000 and decisions > 400000 and len(decided.made) > 100000
 
 
