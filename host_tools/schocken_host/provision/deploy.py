@@ -326,12 +326,20 @@ def _check_interpreter(spec, probe):
     if mpy and mpy & 0xFF != MPY_VERSION:
         raise DeployError("deploy.mpy_version", loads=mpy & 0xFF, needs=MPY_VERSION, hint=flash_hint(spec))
     arch = spec.get("mpy_arch")
-    if arch and mpy and (mpy >> 10) != MPY_ARCH_INDEX[arch]:
+    if arch and mpy and not _loads(mpy >> 10, MPY_ARCH_INDEX[arch]):
         names = {v: k for k, v in MPY_ARCH_INDEX.items()}
         raise DeployError("deploy.wrong_arch", runs=names.get(mpy >> 10) or Message("deploy.no_native_arch"),
                           board=spec["name"], arch=arch, machine=probe.get("machine"))
     if spec["name"] == EMULATED and probe.get("platform") not in ("linux", "darwin"):
         raise DeployError("deploy.needs_unix_port", platform=probe.get("platform"))
+
+
+def _loads(runs, needs):
+    """Whether a MicroPython built for arch index ``runs`` loads .mpy files made for ``needs``: the same,
+    or on Cortex-M any Thumb arch from armv6m up to its own (py/persistentcode.h, MPY_FEATURE_ARCH_TEST),
+    so a Pico's armv6m firmware runs on a Cortex-M3 or M33."""
+    thumb = MPY_ARCH_INDEX["armv6m"], MPY_ARCH_INDEX["armv7emdp"]
+    return runs == needs or thumb[0] <= needs <= runs <= thumb[1]
 
 
 def _mip_install(port, rep):

@@ -1,0 +1,190 @@
+"""Where the target lane's cup runs (``SCHOCKEN_TARGET``), and the QEMU board that lane starts itself.
+
+``SCHOCKEN_TARGET`` is one of
+
+    serial:PORT           a board with MicroPython on a serial port (/dev/ttyACM0, socket://HOST:PORT, ...)
+    rp2040:IMAGE.uf2      an emulated RP2040 running the user's MicroPython image (not implemented yet)
+    qemu:IMAGE.elf        MicroPython's QEMU port (board MPS2_AN385, a Cortex-M3) under qemu-system-arm
+
+The image is the user's (docs/build.md, "The target lane"): the project ships none. ``QemuBoard`` starts
+qemu-system-arm with the image, its UART on a pseudo-terminal; the host opens that pty like a board's USB
+serial port (``serial:PTY``), so deploy and doctor run through their ordinary code.
+
+The QEMU port has no flash filesystem. A board's flash is what deploy writes, so ``QemuBoard.format_flash``
+mounts a littlefs on guest RAM outside the heap at "/" through the raw REPL (the image needs littlefs built
+in: ``MICROPY_VFS_LFS1=1``; littlefs v2 keeps file times, which the QEMU port's clock cannot give). It
+lasts until the emulator stops; a reset inside the guest loses it, where a board's flash keeps it,
+so the lane never resets the guest (deploy and doctor with ``--no-start``).
+"""
+
+import os
+import re
+import select
+import shutil
+import subprocess
+import time
+from typing import NamedTuple
+
+ENV = "SCHOCKEN_TARGET"
+KINDS = {"serial": "PORT", "rp2040": "IMAGE.uf2", "qemu": "IMAGE.elf"}
+QEMU = "qemu-system-arm"
+QEMU_MACHINE = "mps2-an385"   # the board MicroPython's ports/qemu builds by default (MPS2_AN385)
+
+# The guest's "flash": 1 MB of the MPS2's 16 MB PSRAM above the 4 MB the QEMU port maps as its ROMFS partition
+# (0x21000000), so it takes nothing from MicroPython's heap.
+FLASH_ADDR = 0x21400000
+FLASH_BLOCKS = 2048           # of 512 B
+
+
+class TargetError(ValueError):
+    """A malformed SCHOCKEN_TARGET, or a target that cannot be started; the text is one line."""
+
+
+class Target(NamedTuple):
+    kind: str     # "serial", "rp2040" or "qemu"
+    where: str    # the port, or the image's path
+
+    def __str__(self):
+        return "%s:%s" % (self.kind, self.where)
+
+
+def _expected():
+    return ", ".join("%s:%s" % kv for kv in KINDS.items())
+
+
+def parse(value):
+    """The Target a SCHOCKEN_TARGET value names; TargetError (one line) for a malformed one."""
+    kind, sep, where = value.strip().partition(":")
+    if not sep or kind not in KINDS or not where:
+        raise TargetError("%s=%r: expected one of %s" % (ENV, value, _expected()))
+    suffix = KINDS[kind].partition(".")[2]
+    if suffix and not where.lower().endswith("." + suffix):
+        raise TargetError("%s=%r: a %s target is a .%s image (%s:%s)" % (ENV, value, kind, suffix, kind,
+                                                                          KINDS[kind]))
+    if suffix and not os.path.isfile(where):
+        raise TargetError("%s=%r: no image at %s" % (ENV, value, where))
+    return Target(kind, where)
+
+
+def from_env(environ=None):
+    """The Target of the environment's SCHOCKEN_TARGET, None when it is unset or empty."""
+    value = (os.environ if environ is None else environ).get(ENV, "").strip()
+    return parse(value) if value else None
+
+
+# Runs once in the guest's raw REPL: a littlefs on a RAM block device, mounted at "/" with "/lib" on
+# sys.path, which is what a board's flash gives MicroPython at power-up.
+FLASH_SCRIPT = """\
+import vfs, sys, os, uctypes
+class _RamFlash:
+    def __init__(self, addr, n, size=512):
+        self.size = size
+        self.data = uctypes.bytearray_at(addr, n * size)
+    def readblocks(self, n, buf, off=0):
+        a = n * self.size + off
+        buf[:] = self.data[a:a + len(buf)]
+    def writeblocks(self, n, buf, off=None):
+        a = n * self.size + (off or 0)
+        self.data[a:a + len(buf)] = buf
+    def ioctl(self, op, arg):
+        if op == 4:
+            return len(self.data) // self.size
+        if op == 5:
+            return self.size
+        if op == 6:
+            return 0
+_f = _RamFlash(%d, %d)
+_fs = getattr(vfs, 'VfsLfs2', None) or vfs.VfsLfs1
+_fs.mkfs(_f)
+vfs.mount(_fs(_f), '/')
+os.chdir('/')
+if '/lib' not in sys.path:
+    sys.path.append('/lib')
+del _f, _fs
+"""
+
+
+class QemuBoard:
+    """qemu-system-arm running a MicroPython image for the MPS2-AN385, its UART on a pty (``port``)."""
+
+    def __init__(self, image, qemu=None):
+        self.image = image
+        self.qemu = qemu or shutil.which(QEMU)
+        self.proc = None
+        self.port = None
+        self.started = None     # time.monotonic() when the emulator was started
+
+    def start(self, timeout=10.0):
+        """Start the emulator and learn its pty's path; TargetError when either fails."""
+        if not self.qemu:
+            raise TargetError("%s is not installed (Debian: apt-get install qemu-system-arm)" % QEMU)
+        cmd = [self.qemu, "-machine", QEMU_MACHINE, "-nographic", "-monitor", "none", "-semihosting",
+               "-serial", "pty", "-kernel", self.image]
+        self.started = time.monotonic()
+        self.proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                     stderr=subprocess.STDOUT)
+        said = b""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([self.proc.stdout], [], [], 0.1)
+            if ready:
+                chunk = os.read(self.proc.stdout.fileno(), 4096)
+                if not chunk:
+                    break
+                said += chunk
+                m = re.search(rb"char device redirected to (\S+)", said)
+                if m:
+                    self.port = m.group(1).decode()
+                    return self
+        self.close()
+        raise TargetError("%s did not give a serial pty: %s" % (QEMU, said.decode(errors="replace").strip()
+                                                              [-200:] or "no output"))
+
+    def wait_repl(self, timeout=10.0):
+        """Seconds from the emulator's start until the REPL answers a line with its prompt."""
+        import termios
+        import tty
+        fd = os.open(self.port, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
+        try:
+            tty.setraw(fd, termios.TCSANOW)
+            got = b""
+            deadline = time.monotonic() + timeout
+            next_poke = 0.0
+            while time.monotonic() < deadline:
+                if time.monotonic() >= next_poke:   # the banner went out before the pty was open: ask again
+                    os.write(fd, b"\r")
+                    next_poke = time.monotonic() + 0.05
+                ready, _, _ = select.select([fd], [], [], 0.01)
+                if ready:
+                    got += os.read(fd, 4096)
+                    if b">>> " in got:
+                        return time.monotonic() - self.started
+        finally:
+            os.close(fd)
+        raise TargetError("no MicroPython REPL on %s within %.0f s" % (self.port, timeout))
+
+    def format_flash(self, addr=FLASH_ADDR, blocks=FLASH_BLOCKS):
+        """Mount an empty littlefs on guest RAM at "/": the flash deploy writes to."""
+        from schocken_host.provision.device import Device
+        dev = Device(self.port)
+        try:
+            dev.run(FLASH_SCRIPT % (addr, blocks))
+        finally:
+            dev.close()
+
+    def close(self):
+        if self.proc is not None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+            self.proc.stdout.close()
+            self.proc = None
+
+    def __enter__(self):
+        return self.start() if self.proc is None else self
+
+    def __exit__(self, *exc):
+        self.close()

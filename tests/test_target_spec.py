@@ -1,0 +1,40 @@
+"""SCHOCKEN_TARGET, the target lane's one setting (issue 34), parsed in one place
+(schocken_host.emulation.target): every kind, and a malformed value refused in one line that names it. The
+lane's tests on the target are tests/test_target.py."""
+
+import pytest
+
+from schocken_host.emulation import target as T
+
+def test_each_kind_of_target_is_parsed(tmp_path):
+    elf, uf2 = tmp_path / "mp.elf", tmp_path / "RPI_PICO_W.uf2"
+    elf.write_bytes(b"\x7fELF")
+    uf2.write_bytes(b"UF2\n")
+    assert T.parse("serial:/dev/ttyACM0") == T.Target("serial", "/dev/ttyACM0")
+    assert T.parse("serial:socket://localhost:4000") == T.Target("serial", "socket://localhost:4000")
+    assert T.parse("qemu:%s" % elf) == T.Target("qemu", str(elf))
+    assert T.parse("rp2040:%s" % uf2) == T.Target("rp2040", str(uf2))
+    assert str(T.parse(" qemu:%s " % elf)) == "qemu:%s" % elf
+
+
+@pytest.mark.parametrize("value, says", [
+    ("/dev/ttyACM0", "expected one of serial:PORT, rp2040:IMAGE.uf2, qemu:IMAGE.elf"),
+    ("serial:", "expected one of"),
+    ("esp32:/dev/ttyUSB0", "expected one of"),
+    ("qemu:firmware.bin", "a qemu target is a .elf image (qemu:IMAGE.elf)"),
+    ("rp2040:firmware.elf", "a rp2040 target is a .uf2 image"),
+    ("qemu:/nowhere/firmware.elf", "no image at /nowhere/firmware.elf"),
+])
+def test_a_malformed_target_is_refused_in_one_line_that_names_it(value, says):
+    with pytest.raises(T.TargetError) as e:
+        T.parse(value)
+    text = str(e.value)
+    assert says in text and "SCHOCKEN_TARGET=%r" % value in text and "\n" not in text
+
+
+def test_no_target_is_none():
+    assert T.from_env({}) is None
+    assert T.from_env({"SCHOCKEN_TARGET": "  "}) is None
+    assert T.from_env({"SCHOCKEN_TARGET": "serial:/dev/ttyACM1"}).where == "/dev/ttyACM1"
+
+
