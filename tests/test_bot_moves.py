@@ -38,6 +38,7 @@ to the same: the strategy's own decision, never the fallback (``bot_moves.FALLBA
 a strategy's bug).
 """
 
+import copy
 import itertools
 from fractions import Fraction
 
@@ -199,14 +200,13 @@ def press(cup, what):
         cup.on_shake()
 
 
-def cup_takes(rules, turn, steps, stand, configure=None):
-    """None if a cup in ``turn``'s state (reached through its own inputs) takes the presses of the decision
-    and ends where the rules package's Turn does; else what went wrong. ``configure``: the host's message
-    that configures it for ``rules``, when made already."""
+def cup_at(rules, turn, configure):
+    """A cup in ``turn``'s state, reached through its own inputs (configured by the host's message
+    ``configure`` for ``rules``); else what went wrong."""
     sent = []
     view, roller = _View(), _Roller()
     cup = Cup(roller, view, sent.append, {"cup": "t", "name": "T", "board": "emulated"})
-    cup.on_message(configure or {"t": "configure", "rules": rules.to_dict(), "name": "T", "seat": 0})
+    cup.on_message(configure)
     cup.on_message({"t": "turn", "round": 1, "limit": None if turn.limit == rules.max_throws else turn.limit})
     for step in turn.transcript:   # the state, reached by the cup's own inputs
         if step[0] == "roll":
@@ -218,10 +218,38 @@ def cup_takes(rules, turn, steps, stand, configure=None):
             press(cup, ("tap", step[1]))
     if view.refused or cup.turn.transcript != turn.transcript:
         return "the cup did not reach the state: %s" % [m for m in sent if m["t"] == "error"]
+    # A twin (``twin``) shares the rest of the cup: values it replaces, never changes in place.
+    kept = [k for k, v in vars(cup).items() if k not in TWIN_OWNS and k != "identity"
+            and not isinstance(v, (bool, int, str, bytes, type(None), Rules))]
+    assert not kept, "a twin of the cup would share %s" % kept
+    return cup
+
+
+TWIN_OWNS = ("send", "view", "roller", "turn", "nonces")
+
+
+def twin(cup):
+    """(a cup in the same state as ``cup``, what it sends): its own outputs, dice, turn and nonces."""
+    sent = []
+    other = copy.copy(cup)
+    other.send, other.view, other.roller = sent.append, _View(), _Roller()
+    other.turn, other.nonces = copy_turn(cup.turn), dict(cup.nonces)
+    return other, sent
+
+
+def cup_takes(rules, turn, steps, stand, reached=None):
+    """None if a cup in ``turn``'s state (reached through its own inputs: ``cup_at``, or the ``twin`` of
+    ``reached``, one that was) takes the presses of the decision and ends where the rules package's Turn
+    does; else what went wrong."""
+    if reached is None:
+        reached = cup_at(rules, turn, {"t": "configure", "rules": rules.to_dict(), "name": "T", "seat": 0})
+    if isinstance(reached, str):
+        return reached
+    cup, sent = twin(reached)
     for what in cup_inputs(steps, stand):
         press(cup, what)
     errors = [m["msg"] for m in sent if m["t"] == "error"]
-    if view.refused or errors:
+    if cup.view.refused or errors:
         return "refused %s: %s" % (cup_inputs(steps, stand), errors)
     expected = copy_turn(turn)
     for step in steps:
@@ -246,6 +274,7 @@ class Checked:
         self.verdicts = {}
         self.count = 0
         self.configure = {}   # id(rules): (rules, the message that configures a cup for them)
+        self.reached = (None, None)   # the latest state checked, the cup in it (decisions come by state)
 
     def __call__(self, turn, steps, stand):
         key = (turn_key(turn.rules), turn.limit, repr(turn.transcript + steps), stand)
@@ -257,9 +286,11 @@ class Checked:
             if id(rules) not in self.configure:
                 self.configure[id(rules)] = rules, {"t": "configure", "rules": rules.to_dict(), "name": "T",
                                                     "seat": 0}
-            configure = self.configure[id(rules)][1]
+            state = (id(rules), turn.limit, repr(turn.transcript))
+            if verdict is None and self.reached[0] != state:
+                self.reached = state, cup_at(rules, turn, self.configure[id(rules)][1])
             verdict = self.verdicts[key] = (("rules: " + verdict) if verdict is not None
-                                            else cup_takes(rules, turn, steps, stand, configure))
+                                            else cup_takes(rules, turn, steps, stand, self.reached[1]))
         return verdict
 
 
