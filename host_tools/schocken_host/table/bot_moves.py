@@ -42,7 +42,9 @@ def copy_turn(turn):
     copy = Turn(turn.rules, turn.limit)
     copy.values, copy.state, copy.locked = list(turn.values), list(turn.state), list(turn.locked)
     copy.throws_used, copy.turned, copy.finished = turn.throws_used, turn.turned, turn.finished
-    copy.transcript = [[a if not isinstance(a, list) else list(a) for a in step] for step in turn.transcript]
+    # a roll's dice and a turn's slots are lists; aside and back carry a slot, stand nothing
+    copy.transcript = [[step[0], list(step[1])] if step[0] in ("roll", "turn") else list(step)
+                       for step in turn.transcript]
     return copy
 
 
