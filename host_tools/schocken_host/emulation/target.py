@@ -104,6 +104,42 @@ del _f, _fs
 """
 
 
+# The cup without pins: the unchanged cup app on the emulated board (boards/emulated.py) with no control
+# channel, its host link the chip's UART. The QEMU port has no RNG (no os.urandom), so the board's entropy
+# comes from `random`, a PRNG: enough for a lane that checks the firmware runs on the chip, not for fair play.
+# Whatever deploy, doctor or a test imported before is dropped first, as a board's reset would.
+PINLESS_MODULES = ("emulate.mpy", "boards/emulated.mpy", "boards/emulated_texts.mpy")
+PINLESS_CUP = """\
+import os, sys, random, gc
+for _k in list(sys.modules):
+    del sys.modules[_k]
+gc.collect()
+class _Os:
+    def __getattr__(self, k):
+        return getattr(os, k)
+    def urandom(self, n):
+        return bytes(random.getrandbits(8) for _ in range(n))
+sys.modules['os'] = _Os()
+import emulate
+emulate.run(%r)
+"""
+
+
+def start_pinless_cup(port, arch="armv6m", argv=()):
+    """Put the emulated board's modules (compiled for ``arch``) on the deployed chip at ``port`` and start the
+    cup app there, its host link on the same port; returns once the app is started."""
+    from schocken_host.provision.build import compile_firmware
+    from schocken_host.provision.device import Device
+    folder = compile_firmware(arch=arch)
+    dev = Device(port)
+    for path in PINLESS_MODULES:
+        if "/" in path:
+            dev.mkdir("/" + path.rsplit("/", 1)[0])
+        dev.write("/" + path, (folder / path).read_bytes())
+    dev.t.exec_raw_no_follow(PINLESS_CUP % list(argv))
+    dev.t.close()
+
+
 class QemuBoard:
     """qemu-system-arm running a MicroPython image for the MPS2-AN385, its UART on a pty (``port``)."""
 
