@@ -3,9 +3,9 @@ it) driven by Playwright, which downloads no browser of its own. A whole bot gam
 with exactly the standings of `schocken replay --json`, on two viewers at once; a page whose server goes away
 and comes back (a restart, more of the log meanwhile) carries on without losing or doubling an event; the
 page's table-action form refuses a wrong PIN and, with the right one, forfeits an asked seat ("by": "table" in
-the log); the TV (1920x1080, 8 players, no scrolling) and the phone (390x844) as screenshots in
-tests/snapshots/ for a person to look at (rewritten with SCHOCKEN_SNAPSHOTS=update: git shows when they
-change)."""
+the log); a hidden tab draws nothing, and the latest model once it is shown; the TV (1920x1080, 8 players, no
+scrolling) and the phone (390x844) as screenshots in tests/snapshots/ for a person to look at (rewritten with
+SCHOCKEN_SNAPSHOTS=update: git shows when they change)."""
 
 import json
 import os
@@ -29,7 +29,19 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no system Chromium (apt-get install chromium)")
 SNAPSHOTS = Path(__file__).resolve().parent / "snapshots"
-OVER = "window.schocken && window.schocken.standings() && window.schocken.standings().loser !== null"
+# the model at the game's end, drawn: the page draws the latest model at the next animation frame
+OVER = ("window.schocken && window.schocken.standings() && window.schocken.standings().loser !== null"
+        " && document.body.classList.contains('ended')")
+# a tab the browser hides: no animation frames until it is shown (showTab) with a visibilitychange
+HIDDEN_TAB = """(() => {
+  let hidden = true;
+  Object.defineProperty(document, "visibilityState", {get: () => hidden ? "hidden" : "visible"});
+  Object.defineProperty(document, "hidden", {get: () => hidden});
+  const frame = window.requestAnimationFrame.bind(window);
+  let held = 0;
+  window.requestAnimationFrame = (cb) => hidden ? --held : frame(cb);
+  window.showTab = () => { hidden = false; document.dispatchEvent(new Event("visibilitychange")); };
+})()"""
 
 
 @pytest.fixture(scope="module")
@@ -289,6 +301,34 @@ def verdict_is_readable_from_across_the_room(pg, least_px):
     assert (light + 0.05) / (dark + 0.05) >= 7, style
 
 
+def test_a_hidden_tab_draws_the_latest_model_and_check_when_it_is_shown(tmp_path, browser):
+    """The page and the check's panel draw the latest at the next animation frame: a hidden tab, which has
+    none, draws nothing meanwhile while its model follows every event, and shows the end (then the
+    verdict) as soon as it is shown."""
+    events = lines(GAME)
+    server, url = watch(GAME, tmp_path / "watch.out")
+    try:
+        pg = browser.new_page(viewport={"width": 1920, "height": 1080})
+        pg.set_default_timeout(60_000)
+        pg.add_init_script(HIDDEN_TAB)
+        pg.goto(url)
+        pg.wait_for_function("window.schocken.view() && window.schocken.view().id === %d" % len(events),
+                             polling=100)
+        assert pg.evaluate("window.schocken.events") == events
+        assert pg.evaluate("[document.querySelectorAll('.card').length, window.schocken.shown.length,"
+                           " window.schockenCheck === undefined]") == [0, 0, True]
+        pg.evaluate("window.showTab()")
+        assert pg.evaluate("window.schocken.shown.length") == len(events)    # drawn at once, no frame
+        assert pg.evaluate("document.body.classList.contains('ended')") and pg.is_visible("#banner")
+        assert deckel_on_page(pg) == [p["deckel"] for p in replay_json(GAME)["players"]]
+        if check.missing() is None:
+            pg.wait_for_function("window.schockenCheck && window.schockenCheck.events === %d" % len(events))
+            assert pg.evaluate("window.schockenCheck.ok") and "geprüft" in pg.inner_text("#check")
+        pg.close()
+    finally:
+        stop(server)
+
+
 def test_a_rounds_reveal_stays_on_the_cards_until_the_next_rounds_first_throw(tmp_path, browser):
     """After a round is ranked its reveals stay on every card of it, also once the next round's first
     player is on turn (the host's state has forgotten them then), and go with that round's first throw."""
@@ -303,7 +343,7 @@ def test_a_rounds_reveal_stays_on_the_cards_until_the_next_rounds_first_throw(tm
     server, url = watch(log, tmp_path / "watch.out")
     try:
         pg = page(browser, url)
-        pg.wait_for_function("window.schocken.events.length === %d" % throw)
+        pg.wait_for_function("window.schocken.shown.length === %d" % throw)   # drawn
         assert pg.evaluate("window.schocken.view().on_turn") is not None      # the next round's turn
         for r in pg.evaluate("window.schocken.view().last_round.reveals"):
             card = pg.locator('.card[data-seat="%d"]' % r["seat"])

@@ -184,6 +184,17 @@ export async function mountLive(section, table) {
     failure(section, e);
     return null;
   }
+  // The panel shows the latest report once per animation frame: reports between two frames would never be
+  // painted. window.schockenCheck is the report the panel shows; a hidden tab draws when it is shown again.
+  let latest = null, frame = 0;
+  const draw = () => {
+    if (!frame) return;
+    cancelAnimationFrame(frame);
+    frame = 0;
+    render(section, latest);
+    window.schockenCheck = latest;
+  };
+  document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") draw(); });
   const catchUp = async () => {
     pending = false;
     const events = table.events || [];
@@ -205,8 +216,8 @@ export async function mountLive(section, table) {
         }
       }
     }
-    render(section, checker.report());
-    window.schockenCheck = checker.report();
+    latest = checker.report();
+    if (!frame) frame = requestAnimationFrame(draw);
   };
   if (typeof table.onEvent === "function") {
     table.onEvent(() => {

@@ -64,11 +64,9 @@ function connect() {
     }
   });
   source.addEventListener("view", (m) => {
-    view = JSON.parse(m.data);
+    view = JSON.parse(m.data);              // window.schocken.view() is the latest model at once (the check)
     online(true);
-    render();
-    const now = performance.timeOrigin + performance.now();
-    while (shown.length < events.length) shown.push(now);
+    drawSoon();
   });
   source.onerror = () => { online(false); reconnect(1000); };
 }
@@ -83,6 +81,24 @@ function online(yes) {
 }
 
 // --- drawing ------------------------------------------------------------------------------------------------
+// The page draws the latest model once per animation frame, however many came since the last: models between
+// two frames would never be painted. A hidden tab has no frames: it draws when it is shown again.
+let frame = 0;                              // the animation frame a draw waits for, 0 when none does
+function drawSoon() {
+  if (!frame) frame = requestAnimationFrame(draw);
+}
+function draw() {
+  if (!frame) return;
+  cancelAnimationFrame(frame);
+  frame = 0;
+  render();
+  // events past the drawn model's (a burst on its way to its own model) are not drawn yet
+  const drawn = Math.min(events.length, view.id ?? events.length);
+  const now = performance.timeOrigin + performance.now();
+  while (shown.length < drawn) shown.push(now);
+}
+document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") draw(); });
+
 function render() {
   const v = view;
   const n = v.players.length;
@@ -116,7 +132,10 @@ function render() {
   }
   $("turn").hidden = !banner.hidden;
   document.body.classList.toggle("ended", !banner.hidden);
-  if (v.error) $("conn").textContent = `! ${v.error.line}: ${v.error.text}`;
+  // a connection lost after this model came and before this frame keeps its "offline" line
+  if (v.error && !document.body.classList.contains("offline")) {
+    $("conn").textContent = `! ${v.error.line}: ${v.error.text}`;
+  }
 }
 
 function card(p) {
