@@ -42,14 +42,13 @@ def test_whole_turn_with_set_aside_peek_stand_reveal(cup):
     cup.settle()
     assert cup.faces() == [0, 0, 0]
     cup.hold_main()                                          # peek: shown while held
-    assert cup.faces() == [1, 4, 2]
+    until(lambda: cup.faces() == [1, 4, 2], "the dice under the cup while peeking")
     cup.release_main()
-    assert cup.faces() == [0, 0, 0]
+    until(lambda: cup.faces() == [0, 0, 0], "the cup covered again")
     cup.die(0)                                               # set the one aside: public from now on
     p = cup.recv("progress")
     assert p["public"] == [[0, 1]] and p["throws"] == 1 and "event" not in p
-    cup.settle()
-    assert cup.faces() == [1, 0, 0]
+    until(lambda: cup.faces() == [1, 0, 0], "the one set aside lit")
     p = cup.throw(1, 3)
     assert p["throws"] == 2 and p["public"] == [[0, 1]]
     done = cup.stand()
@@ -60,8 +59,7 @@ def test_whole_turn_with_set_aside_peek_stand_reveal(cup):
     assert rev["dice"] == [1, 1, 3] and rev["throws"] == 2 and rev["hand"] is False
     throw = hostside.check_reveal(Rules("standard"), None, done["commit"], rev)
     assert throw.label == "Schock 3"
-    cup.settle()
-    assert cup.faces() == [1, 1, 3]
+    until(lambda: cup.faces() == [1, 1, 3], "the revealed dice")
 
 
 def test_take_back_within_throw_but_not_after(cup):
