@@ -64,7 +64,7 @@ test: dev
 	$(PYTEST) -n $(WORKERS)
 
 check: dev
-	$(PYTEST) -n $(CHECK_WORKERS) -m "not (cup or table or browser or cad or slow)"
+	$(PYTEST) -n $(CHECK_WORKERS) -m "not (cup or table or browser or cad or target or slow)"
 
 bench: dev
 	$(BIN)/python bench/rules.py
