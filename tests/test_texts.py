@@ -85,10 +85,10 @@ def test_an_error_is_english_as_str_and_the_users_language_when_shown():
     e = CommandError("seating.too_many_bots", bots=5, cups=4)
     assert str(e) == e.args[0] == "--bots 5: only 4 emulated cups (--emulate N) to play"
     assert e.localized("de") == "--bots 5: nur 4 emulierte Becher (--emulate N) zum Spielen"
-    inner = LocalizedError("gamelog.line_not_json", line=3)
-    outer = CommandError("gamelog.bad", path="g.jsonl", error=inner)
-    assert str(outer) == "g.jsonl: line 3 is not JSON"
-    assert outer.localized("de") == "g.jsonl: Zeile 3 ist kein JSON"
+    inner = LocalizedError("log.not_json")
+    outer = CommandError("gamelog.bad_line", path="g.jsonl", line=3, error=inner)
+    assert str(outer) == "g.jsonl line 3: not JSON"
+    assert outer.localized("de") == "g.jsonl Zeile 3: kein JSON"
     again = CommandError.of(inner, status=1)
     assert again.status == 1 and again.localized("de") == inner.localized("de")
 

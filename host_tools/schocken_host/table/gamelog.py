@@ -280,8 +280,6 @@ def read_log(path):
         raise CommandError("input.unreadable", path=path, error=os_reason(e))
     except LogError as e:
         raise CommandError.of(e)
-    except RecursionError:
-        raise CommandError("gamelog.nested", path=path)
 
 
 def open_resume(path):
