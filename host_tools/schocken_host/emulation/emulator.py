@@ -146,6 +146,11 @@ class EmulatedCup:
             self.close()
             raise RuntimeError("emulated cup %s did not start: %s" % (self.cup_id, err))
 
+    @property
+    def plugged(self):
+        """Whether ``port`` names this cup's link: once it is closed the path may be another cup's."""
+        return self._link_master is not None
+
     def unplug(self):
         """Pull the plug for good: the process ends and its link goes away (the host sees the cup gone)."""
         self.kill()

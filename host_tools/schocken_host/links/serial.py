@@ -9,8 +9,10 @@ another machine may take seconds and the loop serves the other cups meanwhile. N
 `SerialTransport`: mpremote has a class of that name, which provision/device.py uses for a board's REPL."""
 
 import asyncio
+import errno
 import os
 import threading
+import time
 
 from schocken import protocol
 
@@ -22,6 +24,7 @@ LIKELY_VIDS = {0x303A: "Espressif", 0x2E8A: "Raspberry Pi", 0x10C4: "CP210x", 0x
 
 
 WRITE_TIMEOUT = 2.0   # s: a cup that takes no bytes for this long (its input full, nobody reading) is gone
+BUSY_WAIT = 3.0       # s: how long a port that another program holds is tried again
 
 
 class SerialLink(Transport):
@@ -55,7 +58,7 @@ class SerialLink(Transport):
                 self.serial = await _open_url(self.loop, self.port, settings)
                 urls.no_delay(self.serial)
             else:
-                self.serial = serial.Serial(self.port, **settings)
+                self.serial = await _open_device(self.port, settings)
                 _lock_tty(self.serial)
         except (serial.SerialException, OSError, ValueError, NotImplementedError) as e:
             if urls.is_url(self.port):
@@ -208,6 +211,21 @@ async def _open_url(loop, url, settings):
     except asyncio.CancelledError:
         job.add_done_callback(lambda j: j.cancelled() or j.exception() or _close_quietly(j.result()))
         raise
+
+
+async def _open_device(path, settings):
+    """A device port. One another program holds for a moment is tried again for up to BUSY_WAIT s: Linux's
+    ModemManager probes each new USB serial port, another host's search greets it, and a host reconnecting to
+    a cup that went away tries the path it had. Held longer, it is the user's to free (the error says so)."""
+    import serial
+    end = time.monotonic() + BUSY_WAIT
+    while True:
+        try:
+            return serial.Serial(path, **settings)
+        except serial.SerialException as e:
+            if e.errno not in (errno.EAGAIN, errno.EBUSY) or time.monotonic() >= end:
+                raise
+        await asyncio.sleep(0.1)
 
 
 def _fileno(port):

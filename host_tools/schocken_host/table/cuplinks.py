@@ -63,6 +63,26 @@ class CupLinks:
             seat.pump.cancel()  # the pump of a dead link must not put its error into the new inbox
             seat.pump = None
         await seat.transport.open()
+        try:
+            ident = await self._greet(seat_no)
+        except BaseException:
+            # A port that holds no cup of this seat is let go at once, not held until the next try: it may be
+            # another cup's (a replugged device, a path the system gave to a new one), which its host opens.
+            seat.transport.close()
+            raise
+        seat.identity = ident
+        seat.link += 1
+        seat.inbox = asyncio.Queue()
+        seat.heard = asyncio.get_running_loop().time()
+        seat.ping_at = None
+        if (await self._status_now(seat_no)).get("state") in ("idle", "revealed"):
+            # A cup in the middle of a round keeps the configuration it plays it with (it would refuse, and
+            # flash a refusal its player did not cause).
+            await self.configure(seat_no)
+        seat.pump = asyncio.create_task(self._pump(seat_no, seat.link))
+
+    async def _greet(self, seat_no):
+        seat = self.seats[seat_no]
         for attempt in range(HELLO_TRIES):  # a cup busy starting (loaded machine, booting board) may miss one
             try:
                 ident = await hello(seat.transport)
@@ -74,16 +94,7 @@ class CupLinks:
             raise TransportClosed("link.other_cup", cup=ident["cup"], seat=seat_no)
         if self.rules.name not in ident.get("presets", []):
             raise TransportClosed("link.unknown_rules", cup=ident["cup"], rules=self.rules.name)
-        seat.identity = ident
-        seat.link += 1
-        seat.inbox = asyncio.Queue()
-        seat.heard = asyncio.get_running_loop().time()
-        seat.ping_at = None
-        if (await self._status_now(seat_no)).get("state") in ("idle", "revealed"):
-            # A cup in the middle of a round keeps the configuration it plays it with (it would refuse, and
-            # flash a refusal its player did not cause).
-            await self.configure(seat_no)
-        seat.pump = asyncio.create_task(self._pump(seat_no, seat.link))
+        return ident
 
     async def _status_now(self, seat_no, timeout=2.0):
         """The cup's status straight from the link, before its pump runs (what else comes meanwhile is asked

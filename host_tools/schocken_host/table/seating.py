@@ -13,6 +13,7 @@ from schocken.rules import from_dict
 from schocken_host.i18n import LocalizedError
 from schocken_host.emulation.emulator import PERSON_LONG_MS, EmulatedCup
 from schocken_host.links.serial import SerialLink, discover
+from schocken_host.links.transport import TransportClosed
 from schocken_host.table.bots import Bot
 from schocken_host.table.coach import Coach
 
@@ -74,8 +75,11 @@ class Seat:
 
 
 def _reopen(cup):
-    """A restarted emulated cup has a new link device (as a replugged USB cup would): open that one."""
+    """A restarted emulated cup has a new link device (as a replugged USB cup would): open that one. An
+    unplugged one has none: its old path may be another cup's pseudo-terminal by now."""
     async def reconnect():
+        if not cup.plugged:
+            raise TransportClosed("link.cannot_open", port=cup.cup_id, error="unplugged")
         return SerialLink(cup.port)
     return reconnect
 
