@@ -44,7 +44,7 @@ def reply(cup, timeout=5.0):
     if cup.inbox:
         return cup.inbox.pop(0)
     msg = cup._read(timeout)
-    assert msg is not None, "no answer within %.1f s (cup alive: %s)" % (timeout, cup.cup.alive())
+    assert msg is not None, "no answer within %.1f s (%s)" % (timeout, cup.cup.last_words())
     return msg
 
 

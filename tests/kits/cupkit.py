@@ -33,7 +33,11 @@ class CupDriver:
     def _read(self, timeout):
         end = time.time() + timeout
         while time.time() < end:
-            line = self.link.readline()
+            try:
+                line = self.link.readline()
+            except serial.SerialException as e:
+                time.sleep(0.2)   # a process that closed its link is reaped by then
+                raise AssertionError("the cup's link broke (%s); %s" % (e, self.cup.last_words())) from e
             if line:
                 if hostside.is_noise(line):
                     continue

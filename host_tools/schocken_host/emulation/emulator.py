@@ -246,6 +246,12 @@ class EmulatedCup:
     def alive(self):
         return self.proc.poll() is None
 
+    def last_words(self):
+        """How the cup's process ended and the end of what it wrote to stderr, for a test that lost it."""
+        if self.proc.poll() is None:
+            return "the cup's process runs"
+        return "the cup's process ended (exit %s): %s" % (self.proc.returncode, self._stderr() or "no output")
+
     def kill(self):
         """Pull the plug (for tests of a cup that disappears)."""
         if self.proc.poll() is None:
