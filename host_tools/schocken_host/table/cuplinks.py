@@ -63,14 +63,11 @@ class CupLinks:
             seat.pump.cancel()  # the pump of a dead link must not put its error into the new inbox
             seat.pump = None
         await seat.transport.open()
-        try:
-            ident = await self._greet(seat_no)
+        try:  # a port without this seat's cup is let go at once: its path may be another cup's by now
+            seat.identity = await self._greet(seat_no)
         except BaseException:
-            # A port that holds no cup of this seat is let go at once, not held until the next try: it may be
-            # another cup's (a replugged device, a path the system gave to a new one), which its host opens.
             seat.transport.close()
             raise
-        seat.identity = ident
         seat.link += 1
         seat.inbox = asyncio.Queue()
         seat.heard = asyncio.get_running_loop().time()
