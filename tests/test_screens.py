@@ -143,9 +143,13 @@ async def test_the_small_layout_after_a_ranked_round_at_80x24():
         rows = app.text_of("#rows")
         assert app.text_of("#result") == ("Runde 1: Anna verliert und bekommt 4 Deckel aus der Mitte "
                                           "(Ben: Schock 4).")
-        for name in ("Anna", "Ben", "Cem", "Dora"):
-            assert name in rows
-        assert "Schock 4" in rows and "zusammengewürfelt" in rows
+        # One line per player, whatever is on turn: a line that wrapped took the history's room. What the dice
+        # are comes first; the rest ends in "…" where there is no room, and the history has it whole.
+        assert len(rows.splitlines()) == 4, rows
+        for name, line in zip(("Anna", "Ben", "Cem", "Dora"), rows.splitlines()):
+            assert name in line
+        assert "632 · 2 Würfe" in rows and "Schock 4 · 2 Würfe, z…" in rows
+        assert "Ben deckt auf: 1-1-4 = Schock 4 (2 Würfe, zusammengewürfelt)" in app.text_of("#log")
         await check_snapshot(pilot, app, "small_80x24")
 
 

@@ -159,13 +159,14 @@ ROW_STYLES = (("loser", "bold red"), ("cheat", "bold red"), ("paused", "yellow")
 
 def player_rows(lang, players, infos, shown):
     """The players one line each (the small layout): seat and name, Deckel, status, dice, what they
-    are. Rich breaks a long cell between words, never inside one."""
+    are. A status or a label longer than its room ends in "…": a line that wrapped took the history's room
+    at 80x24 (what the dice are comes first in the label, the throws after it)."""
     table = Table.grid(padding=(0, 2), expand=True)
     table.add_column(no_wrap=True)                  # ▶ seat name
     table.add_column(no_wrap=True, justify="right")  # Deckel
-    table.add_column()                              # status
+    table.add_column(no_wrap=True, overflow="ellipsis")           # status
     table.add_column(no_wrap=True)                  # dice
-    table.add_column(ratio=1)                       # what the dice are, a flag
+    table.add_column(ratio=1, no_wrap=True, overflow="ellipsis")  # what the dice are, a flag
     for p, info in zip(players, infos):
         style = next((s for key, s in ROW_STYLES if info.get(key)), "")
         name = Text(("▶ " if info.get("on-turn") else "  ") + "%d %s" % (p.seat + 1, p.name), style=style)
