@@ -1,0 +1,162 @@
+"""The emulated cup board's process: an RP2040 in rp2040py running the user's MicroPython .uf2, with the
+cup's parts wired where the board file puts them (parts.py), its USB CDC on a pty the host opens like a
+board's serial port, and a control channel for the physical world.
+
+    python -m schocken_host.emulation.rp2040 IMAGE.uf2 --control /dev/pts/N [--board pico_w] [--trace CSV]
+
+The control channel speaks the emulated cups' line protocol (docs/emulation.md) where it can. In:
+``press N``, ``release N``, ``hold N MS`` (button N of the board's button_die1..3, button_main, held MS of
+the guest's time), ``shake [MS]`` (the --trace recorded trace, from where the cup starts to move; a
+recorded shake lasts what it lasts, so MS is not used), ``trace CSV [FROM_MS]``, ``clock``, ``reset``.
+Out: ``hello rp2040py``, ``port PTY``, ``usb WALL_S GUEST_MS`` (the chip is on the USB bus), ``leds HEX``
+(each NeoPixel frame), ``clock GUEST_MS``, ``done``, ``error: ...``.
+"""
+
+import argparse
+import asyncio
+import json
+import os
+import sys
+import termios
+import time
+import tty
+from pathlib import Path
+
+from schocken_host.emulation.rp2040 import parts
+
+BOARDS = Path(__file__).resolve().parents[4] / "hardware" / "boards"
+BUTTON_ROLES = ("button_die1", "button_die2", "button_die3", "button_main")   # firmware/boards/mcu.py
+
+
+def load_board(name):
+    """The board file (hardware/boards/NAME.json, or a path to one) as a dict."""
+    path = Path(name) if name.endswith(".json") else BOARDS / (name + ".json")
+    return json.loads(path.read_text())
+
+
+class Harness:
+    def __init__(self, image, board, control_fd, trace=None):
+        from rp2040py.boards import BOARDS as CHIPS
+        from rp2040py.boards import resolve_firmware
+        from rp2040py.device.mp_device import MicroPythonDevice
+        # A Pico W image talks to its radio chip at boot; rp2040py's pico_w board has one (CYW43439).
+        chip = "pico_w" if "PICO_W" in Path(image).name.upper() else "pico"
+        self.device = MicroPythonDevice(board=resolve_firmware(CHIPS[chip], "micropython", str(image)))
+        self.mcu = self.device.mcu
+        self.clock = self.mcu.clock
+        pins = board["pins"]
+        self.sensor = parts.Lis3dh(pins["i2c_sda"], pins["i2c_scl"], board.get("i2c_addr", 0x18))
+        self.buttons = parts.Buttons([pins[r] for r in BUTTON_ROLES], board.get("buttons_active_low", True))
+        self.leds = parts.ledline(pins["led_data"], self._on_frame)
+        for part in ((self.sensor,) if board.get("sensor") == "lis3dh" else ()) + (self.buttons, self.leds):
+            part.attach(self.mcu)
+        self.trace = parts.read_trace(trace) if trace else None
+        self.control_fd = control_fd
+        self._buf = b""
+
+    def say(self, line):
+        try:
+            os.write(self.control_fd, line.encode() + b"\n")
+        except OSError:
+            pass
+
+    def _on_frame(self, frame):
+        self.say("leds " + frame.hex())
+
+    def guest_ms(self):
+        return self.clock.nanos / 1e6
+
+    def on_control(self):
+        try:
+            data = os.read(self.control_fd, 4096)
+        except OSError:
+            return
+        self._buf += data
+        while b"\n" in self._buf:
+            line, self._buf = self._buf.split(b"\n", 1)
+            error = self.apply(line.decode(errors="replace").split())
+            if error:
+                self.say("error: " + error)
+
+    def apply(self, words):
+        """One control line's words; an error text, or None when applied."""
+        if not words:
+            return None
+        cmd, args = words[0], words[1:]
+        try:
+            nums = [float(a) for a in args] if cmd != "trace" else []
+        except ValueError:
+            return "%s: numbers expected, got %s" % (cmd, " ".join(args))
+        n = int(nums[0]) if nums else -1
+        button = 0 <= n < len(self.buttons.pins)
+        if cmd in ("press", "release") and len(nums) == 1 and button:
+            (self.buttons.press if cmd == "press" else self.buttons.release)(n)
+        elif cmd == "hold" and len(nums) == 2 and button and nums[1] > 0:
+            self.buttons.hold(n, nums[1])
+        elif cmd == "shake" and len(nums) <= 1:
+            if self.trace is None:
+                return "shake: no recorded trace (--trace CSV)"
+            samples, period = self.trace
+            self.sensor.play(samples, period, parts.motion_start(samples, period))
+        elif cmd == "trace" and 1 <= len(args) <= 2:
+            try:
+                samples, period = parts.read_trace(args[0])
+                self.sensor.play(samples, period, float(args[1]) if len(args) > 1 else 0.0)
+            except (OSError, ValueError) as e:
+                return "trace: %s" % e
+        elif cmd == "clock" and not args:
+            self.say("clock %.3f" % self.guest_ms())
+        elif cmd == "reset" and not args:
+            self.device.hard_reset()
+        else:
+            return "unknown or malformed control line: %s" % " ".join(words)
+        return None
+
+    async def run(self, timeout):
+        from rp2040py.cli.pty_repl import PtyInteractiveRepl
+        sim = self.device.simulator
+        repl = PtyInteractiveRepl(self.device.cdc, sim, on_quit=sim.shutdown_request.request)
+        await repl.start()
+        loop = asyncio.get_running_loop()
+        loop.add_reader(self.control_fd, self.on_control)
+        self.say("hello rp2040py")
+        self.say("port %s" % repl.slave_path)
+        started = time.monotonic()
+        try:
+            await self.device.astart(timeout=timeout)
+            self.say("usb %.3f %.3f" % (time.monotonic() - started, self.guest_ms()))
+            while sim.executing and not sim.shutdown_request.event.is_set():
+                await asyncio.sleep(0.1)
+            if sim.engine_room_error is not None:
+                raise sim.engine_room_error
+        finally:
+            loop.remove_reader(self.control_fd)
+            self.device.stop()
+            await repl.stop()
+            self.say("done")
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python -m schocken_host.emulation.rp2040",
+                                 description="An emulated RP2040 cup board (rp2040py), a MicroPython .uf2")
+    ap.add_argument("image", help="the MicroPython image for the Pico (RPI_PICO-*.uf2 or RPI_PICO_W-*.uf2)")
+    ap.add_argument("--control", required=True, help="the control channel's pty (or any file to write)")
+    ap.add_argument("--board", default="pico_w", help="board file name or path (hardware/boards)")
+    ap.add_argument("--trace", help="the recorded accelerometer trace `shake` plays (tests/data/*_accel.csv)")
+    ap.add_argument("--timeout", type=float, default=120.0, help="wall seconds for the chip to reach USB")
+    args = ap.parse_args(argv)
+    try:
+        board = load_board(args.board)
+        fd = os.open(args.control, os.O_RDWR | os.O_NOCTTY)
+        if os.isatty(fd):
+            tty.setraw(fd, termios.TCSANOW)
+        harness = Harness(args.image, board, fd, args.trace)
+    except (OSError, ValueError, KeyError) as e:
+        print("rp2040 board: %s" % e, file=sys.stderr)
+        return 2
+    try:
+        asyncio.run(harness.run(args.timeout))
+    except (TimeoutError, RuntimeError) as e:
+        print("rp2040 board: %s" % e, file=sys.stderr)
+        return 1
+    return 0
