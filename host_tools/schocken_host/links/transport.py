@@ -9,6 +9,7 @@ import asyncio
 import json
 import re
 import secrets
+from typing import TYPE_CHECKING
 
 from schocken import RuleError
 from schocken import fair
@@ -16,6 +17,9 @@ from schocken import protocol
 from schocken import hostside
 from schocken_host.i18n import LocalizedError, Message, firmware_text
 from schocken_host.links.keys import REGISTERED_SECRETS, deployed_keys
+
+if TYPE_CHECKING:
+    from schocken_host.links.message_types import IdentityMessage
 
 
 class TransportClosed(LocalizedError, ConnectionError):
@@ -131,7 +135,7 @@ class Transport:
         raise NotImplementedError
 
 
-async def hello(transport, timeout=2.0, keys=None):
+async def hello(transport, timeout=2.0, keys=None) -> "IdentityMessage":
     """Ask the cup who it is; returns the identity message, raises TransportClosed, or asyncio.TimeoutError
     when no identity has come within ``timeout`` s (whatever else came meanwhile). The hello says this host's
     protocol version (2); a cup that answers ``bad_version`` is asked once more in version 1, which an older

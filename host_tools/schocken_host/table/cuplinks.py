@@ -20,7 +20,8 @@ from schocken import protocol
 from schocken_host.links.transport import TransportClosed, hello
 
 if TYPE_CHECKING:   # what a cup sends, as types for mypy (links/message_types.py); nothing of it at run time
-    from schocken_host.links.message_types import CupMessage, GarbageItem, ProgressMessage, StatusMessage
+    from schocken_host.links.message_types import (CupMessage, GarbageItem, IdentityMessage, ProgressMessage,
+                                                   StatusMessage)
 
 PING_AFTER = 2.0          # s of silence, while the referee waits on a cup, before it is asked its status
 REPLY_TIMEOUT = 5.0       # s a cup may take to answer a status before it counts as silent
@@ -78,7 +79,7 @@ class CupLinks:
             await self.configure(seat_no)
         seat.pump = asyncio.create_task(self._pump(seat_no, seat.link))
 
-    async def _greet(self, seat_no):
+    async def _greet(self, seat_no) -> "IdentityMessage":
         seat = self.seats[seat_no]
         for attempt in range(HELLO_TRIES):  # a cup busy starting (loaded machine, booting board) may miss one
             try:
