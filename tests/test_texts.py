@@ -155,3 +155,27 @@ def test_a_bad_table_file_is_refused_in_the_users_language(tmp_path):
     en = schocken(tmp_path, "play", "--table", "fehlt.toml", "--lang", "en")
     assert de.stderr == "schocken: Fehler: fehlt.toml: Tischdatei gibt es nicht\n"
     assert en.stderr == "schocken: error: fehlt.toml: no such table file\n"
+
+
+SAMPLE = {"%d": 7, "%r": "nope", "%s": "x y"}
+
+
+@pytest.mark.parametrize("n", sorted(i18n.RULE_TEXTS))
+def test_a_rule_error_raised_by_number_is_translated_by_its_number(n):
+    """RuleError(n, *args) is put into words by its number and arguments: the same words as matching its
+    English text gives, in both languages."""
+    from schocken import RuleError
+    from schocken.texts import TEXTS
+    args = [SAMPLE[c] for c in re.findall(r"%[rsd]", TEXTS[n])]
+    error = RuleError(n, *args)
+    for lang in LANGS:
+        assert i18n.RuleText(error).localized(lang) == i18n.rule_text(lang, str(error)), (n, lang)
+
+
+def test_a_rule_error_by_number_keeps_a_field_that_reads_like_its_own_text():
+    """A transcript step's refusal holds another rule text; matched by words, a field with "): " in it
+    would be cut in the wrong place. By number each field stays whole and is itself put into words."""
+    from schocken import RuleError
+    error = RuleError(26, 3, "roll): x", "a die shows 1 to 6, got 9")
+    assert i18n.RuleText(error).localized("de") == "Schritt 3 (roll): x): ein Würfel zeigt 1 bis 6, nicht 9"
+    assert str(i18n.RuleText(error)) == "step 3 (roll): x): a die shows 1 to 6, got 9"

@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 
 import schocken
-from schocken_host.texts import (board_tools, cli, coach, cup, input_errors, link_errors, odds,
+from schocken_host.texts import (board_tools, cli, coach, cup, input_errors, league, link_errors, odds,
                                  option_help, play, releases, scoreboard, web)
 from schocken_host.texts.refusals import HOST, REFUSALS, RULE_PHRASES, RULE_TEXTS
 
@@ -31,8 +31,8 @@ def _gather(*modules):
     return texts
 
 
-TEXTS = _gather(board_tools, cli, coach, cup, input_errors, link_errors, odds, option_help, play, releases,
-                scoreboard, web)
+TEXTS = _gather(board_tools, cli, coach, cup, input_errors, league, link_errors, odds, option_help, play,
+                releases, scoreboard, web)
 
 
 def tr(lang, key, **fields):
@@ -209,13 +209,28 @@ def rule_text(lang, msg):
     return msg
 
 
+_CONVERSIONS = re.compile(r"%[rsd]")
+
+
 class RuleText:
-    """A RuleError's text as a field of a Message: put into the user's language where it is shown."""
+    """A RuleError's text as a field of a Message: put into the user's language where it is shown. An error
+    raised by number (``RuleError(n, *args)``) is translated by that number and its arguments, each put
+    into words as the English text puts it (``%r``, ``%s``, ``%d``); only a text raised as words is matched
+    by them (``rule_text``)."""
 
     def __init__(self, error):
         self.text = str(error)
+        args = getattr(error, "args", ())
+        self.number = args if args and type(args[0]) is int and args[0] in RULE_TEXTS else None
 
     def localized(self, lang):
+        if self.number is not None:
+            from schocken.texts import TEXTS as RULE_ENGLISH
+            n, values = self.number[0], self.number[1:]
+            conversions = _CONVERSIONS.findall(RULE_ENGLISH[n])
+            if len(conversions) == len(values):
+                fields = [repr(v) if c == "%r" else str(v) for c, v in zip(conversions, values)]
+                return RULE_TEXTS[n][1 if lang == "en" else 0].format(*(rule_text(lang, f) for f in fields))
         return rule_text(lang, self.text)
 
     def __str__(self):
