@@ -112,6 +112,10 @@ CASES = {
     "stats": [["--log-dir", "missing"], ["--log-dir", "a-file"]],
     "watch": [[], ["missing.jsonl"], ["folder"], ["broken.jsonl", "--web", "x"],
               ["broken.jsonl", "--web", "70000"], ["broken.jsonl", "--web", "a:b:1"]],
+    "liga": [["nope"], ["--json", "--csv"], ["import"], ["import", "missing"], ["rebuild", "missing"],
+             ["merge", "Anna"], ["merge", "Anna", "Bert"], ["merge", "Anna", " "], ["--db", "folder"],
+             ["--db", "binary.dat"], ["--db", "binary.dat", "import", "folder"],
+             ["merge", "Anna", "Bert", "--db", "deep.json"]],
 }
 
 # Bad arguments every verb gets, a new one too.

@@ -107,6 +107,7 @@ VERBS = (
     ("replay", "replay"),
     ("stats", "stats"),
     ("watch", "watch"),
+    ("liga", "liga"),
 )
 
 # argparse's own messages (it asks gettext for each, by its English text) -> our text keys.

@@ -38,6 +38,14 @@ TEXTS = {
                        "summarize the logged games per player"),
     "cli.verb_watch": ("ein Spiel aus seinem Log als Webseite zeigen, live mitlaufend",
                        "serve a game from its log as a live web page, following it as it grows"),
+    "cli.verb_liga": ("die Liga: der Stand je Person über alle eingetragenen Spiele (docs/league.md)",
+                      "the league: the standings per person over every recorded game (docs/league.md)"),
+    "cli.league_import": ("fertige Spiele aus ihren Logs in die Liga eintragen, jedes einmal",
+                          "record finished games from their logs in the league, each once"),
+    "cli.league_merge": ("zwei Namen einer Person zusammenlegen, oder einen Namen ändern",
+                         "make two names of one person one, or rename a person"),
+    "cli.league_rebuild": ("die Liga-Datenbank aus den Spiel-Logs neu bauen",
+                           "make the league database anew from the game logs"),
 
     # --- argparse's own messages, by their English text (cli.ARGPARSE_KEYS)
     "argparse.usage": ("Aufruf: ", "usage: "),

@@ -1,0 +1,135 @@
+"""`schocken liga`: the league's standings (`--json`, `--csv`), and its jobs: `import DIR...` (finished
+games from their logs, once each), `merge NAME INTO` (two names of one person, or a rename),
+`rebuild [DIR...]` (the database made anew from the logs). docs/league.md."""
+
+import argparse
+import csv
+import json
+import sys
+from pathlib import Path
+
+from schocken_host.errors import FAILED, CommandError
+from schocken_host.i18n import tr
+from schocken_host.league import db
+from schocken_host.league.logs import game_logs, import_logs, rebuild
+from schocken_host.league.standings import merge, standings
+from schocken_host.table import gamelog
+
+
+def _db_option(p, default):
+    p.add_argument("--db", default=default, metavar="FILE",
+                   help="the league database (default: league.sqlite3 in the user data directory)")
+
+
+def add_arguments(p):
+    _db_option(p, None)
+    out = p.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true", help="the standings as JSON")
+    out.add_argument("--csv", action="store_true", help="the standings as CSV")
+    jobs = p.add_subparsers(dest="job", metavar="JOB")
+    made = {}
+    for name, key in (("import", "league_import"), ("merge", "league_merge"), ("rebuild", "league_rebuild")):
+        words = tr(p.lang, "cli." + key)
+        made[name] = jobs.add_parser(name, help=words, description=words, formatter_class=p.formatter_class)
+        # --lang and --db are taken after the job as well (a default here would hide one given before it).
+        made[name].add_argument("--lang", choices=("de", "en"), default=argparse.SUPPRESS,
+                                help=argparse.SUPPRESS)
+        _db_option(made[name], argparse.SUPPRESS)
+    made["import"].add_argument("folders", nargs="+", metavar="DIR",
+                                help="a folder of game logs (*.jsonl, in its subfolders too) or one log")
+    made["merge"].add_argument("name", metavar="NAME", help="the name whose games count for INTO from now on")
+    made["merge"].add_argument("into", metavar="INTO", help="a player's name, or a new name (a rename)")
+    made["rebuild"].add_argument("folders", nargs="*", metavar="DIR",
+                                 help="folders of game logs (default: the log directory of schocken play)")
+
+
+def _folders(names):
+    """The folders (or logs) named, each checked before the database is touched."""
+    for name in names:
+        if not Path(name).exists():
+            raise CommandError("league.no_such_folder", path=name)
+    return [Path(name) for name in names]
+
+
+def run(args):
+    lang = getattr(args, "lang", "de")
+    path = Path(args.db) if args.db else db.default_path()
+    if args.job == "import":
+        return _import(lang, path, _folders(args.folders))
+    if args.job == "rebuild":
+        return _rebuild(lang, path, _folders(args.folders) if args.folders else [gamelog.log_dir()])
+    if args.job == "merge":
+        league = db.open_league(path, create=False)
+        try:
+            done = merge(league, args.name, args.into)
+        finally:
+            if league is not None:
+                league.close()
+        sys.stdout.write(tr(lang, "league." + done, name=args.name, into=args.into.strip()) + "\n")
+        return 0
+    return _standings(lang, path, args)
+
+
+def _refused(lang):
+    def say(message):
+        sys.stderr.write("schocken: %s\n" % " ".join(message.localized(lang).split()))
+    return say
+
+
+def _summary(lang, tally):
+    sys.stdout.write(tr(lang, "league.imported", imported=tally.imported, already=tally.already,
+                        skipped=tally.skipped, refused=len(tally.refused)) + "\n")
+    return FAILED if tally.refused else 0   # a log that is no game: the others are in, the exit says so
+
+
+def _import(lang, path, folders):
+    paths = game_logs(folders)
+    league = db.open_league(path)
+    try:
+        tally = import_logs(league, paths, _refused(lang))
+    finally:
+        league.close()
+    return _summary(lang, tally)
+
+
+def _rebuild(lang, path, folders):
+    tally, carried = rebuild(path, game_logs(f for f in folders if f.exists()), _refused(lang))
+    sys.stdout.write(tr(lang, "league.rebuilt", path=path, folders=", ".join(map(str, folders))) + "\n")
+    if not carried:
+        sys.stdout.write(tr(lang, "league.rebuilt_lost") + "\n")
+    return _summary(lang, tally)
+
+
+COLUMNS = ("player", "games", "games_lost", "lost_per_game", "halves_lost", "finals_lost", "rounds", "deckel",
+           "deckel_per_round", "schock_aus")
+
+
+def _standings(lang, path, args):
+    league = db.open_league(path, create=False)
+    try:
+        games, rows = standings(league)
+    finally:
+        if league is not None:
+            league.close()
+    if args.json:
+        sys.stdout.write(json.dumps({"games": games, "players": [r.as_dict() for r in rows]},
+                                    ensure_ascii=False) + "\n")
+        return 0
+    if args.csv:
+        out = csv.writer(sys.stdout, lineterminator="\n")
+        out.writerow(COLUMNS)
+        for r in rows:
+            out.writerow([r.as_dict()[c] for c in COLUMNS])
+        return 0
+    sys.stdout.write(tr(lang, "league.games_1" if games == 1 else "league.games", n=games, path=path) + "\n")
+    width = max([16] + [len(r.player) for r in rows])
+    head = [tr(lang, "league.col_" + c) for c in ("games", "lost", "rate", "halves", "finals", "deckel")]
+    sys.stdout.write("%-*s %6s %8s %8s %7s %6s %12s %10s\n"
+                     % (width, tr(lang, "league.col_player"), *head, "Schock-Aus"))
+    def number(x):   # a decimal comma in German
+        return ("%.2f" % x).replace(".", "," if lang != "en" else ".")
+    for r in rows:
+        sys.stdout.write("%-*s %6d %8d %8s %7d %6d %12s %10d\n"
+                         % (width, r.player, r.games, r.games_lost, number(r.lost_per_game), r.halves_lost,
+                            r.finals_lost, number(r.deckel_per_round), r.schock_aus))
+    return 0

@@ -1,0 +1,186 @@
+"""The league's database: one SQLite file (the standard library's sqlite3) in the user's data folder, its
+schema made by numbered migrations (``PRAGMA user_version`` holds how many have run), in WAL mode with foreign
+keys on. docs/league.md shows the schema and says why it is so.
+
+The game logs stay the record: everything here is made from them (``schocken liga rebuild``) but for the
+names a scorekeeper merged or renamed. So a database this program cannot trust (in use, damaged, of a newer
+schema) is refused in one line before anything is written to it."""
+
+import os
+import sqlite3
+from contextlib import contextmanager
+from pathlib import Path
+
+from schocken_host.errors import CommandError
+from schocken_host.links.keys import data_dir
+
+FILE_NAME = "league.sqlite3"
+BUSY_TIMEOUT_S = 2.0    # how long a write waits for another schocken's transaction before it is refused
+
+# Migration n takes the schema from version n-1 to n; a database is at the version of the last one it ran.
+# A migration is never changed once released: a new schema is a new entry. Tables keyed by a name or a game
+# are WITHOUT ROWID, stored in the order of their key: the same games and names make the same file's
+# content, whatever order they were imported in (a rebuild equals the database it replaces).
+MIGRATIONS = (
+    # 1: players, the names they were seated under, games and each game's seats.
+    """
+    CREATE TABLE players (
+        id   INTEGER PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE,           -- as the standings show the person
+        cup  TEXT                            -- the id of the person's own cup, where a log had one
+    );
+    CREATE TABLE names (                     -- a seat's name in a log -> the person it stands for
+        name   TEXT PRIMARY KEY,
+        player INTEGER NOT NULL REFERENCES players(id)
+    ) WITHOUT ROWID;
+    CREATE INDEX names_player ON names(player);
+    CREATE TABLE games (
+        game_id     TEXT PRIMARY KEY,        -- the log's start event: the key of an import
+        log         TEXT NOT NULL,           -- the file it was imported from
+        started     REAL,                    -- the start event's ts (Unix seconds)
+        rules       TEXT NOT NULL,           -- Rules.to_dict() as JSON
+        rounds      INTEGER NOT NULL,        -- rounds ranked by the rules (throw-offs and void ones not)
+        blattschuss INTEGER NOT NULL
+    ) WITHOUT ROWID;
+    CREATE TABLE seats (
+        game_id     TEXT NOT NULL REFERENCES games(game_id) ON DELETE CASCADE,
+        seat        INTEGER NOT NULL,
+        player      INTEGER NOT NULL REFERENCES players(id),
+        name        TEXT NOT NULL,           -- the seat's name as logged
+        cup         TEXT,
+        kind        TEXT NOT NULL,           -- "cup", "human" or "bot"
+        rounds      INTEGER NOT NULL,        -- rounds it played (it was in the round's order)
+        deckel      INTEGER NOT NULL,        -- Deckel it took in those rounds
+        halves_lost INTEGER NOT NULL,        -- first and second half
+        final_lost  INTEGER NOT NULL,        -- 0 or 1
+        lost        INTEGER NOT NULL,        -- 0 or 1: the game
+        schock_aus  INTEGER NOT NULL,        -- Schock-Aus it threw (revealed)
+        PRIMARY KEY (game_id, seat)
+    ) WITHOUT ROWID;
+    CREATE INDEX seats_player ON seats(player);
+    """,
+)
+VERSION = len(MIGRATIONS)
+
+
+def default_path():
+    """The database in the user's data folder ($SCHOCKEN_DATA_DIR, as cups.json: links/keys.py)."""
+    return data_dir() / FILE_NAME
+
+
+def _reason(e):
+    """An sqlite3 error as the refusal a person can act on."""
+    name = getattr(e, "sqlite_errorname", "")
+    if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
+        return "league.locked"
+    if name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")) or (
+            not name and type(e) is sqlite3.DatabaseError):
+        return "league.corrupt"
+    return "league.cannot_open"
+
+
+@contextmanager
+def refusing(path):
+    """Every sqlite3 error inside as a CommandError naming the database: in use, damaged, not writable."""
+    try:
+        yield
+    except sqlite3.Error as e:
+        key = _reason(e)
+        raise CommandError(key, path=path, **({} if key == "league.locked" else {"error": str(e)}))
+
+
+class League:
+    """An open database: ``conn`` in autocommit mode; a change is made inside ``write()``, one transaction."""
+
+    def __init__(self, path, conn):
+        self.path = Path(path)
+        self.conn = conn
+
+    @contextmanager
+    def write(self):
+        """One transaction that holds the write lock from its start (BEGIN IMMEDIATE): it commits whole or
+        not at all, a process killed inside it included (the WAL rolls it back at the next open)."""
+        with refusing(self.path):
+            self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self.conn
+            except BaseException:
+                self.conn.execute("ROLLBACK")
+                raise
+            self.conn.execute("COMMIT")
+
+    def read(self, sql, args=()):
+        with refusing(self.path):
+            return self.conn.execute(sql, args).fetchall()
+
+    def close(self):
+        self.conn.close()
+
+
+def version_of(conn):
+    return conn.execute("PRAGMA user_version").fetchone()[0]
+
+
+def open_league(path=None, create=True):
+    """The league at ``path`` (default: the data folder), migrated to ``VERSION``; None when it does not exist
+    and ``create`` is false (nothing to read: no file is made for it). CommandError for a folder, a database
+    that is in use, damaged or of a newer schema: each checked before anything is written."""
+    path = Path(path) if path is not None else default_path()
+    if path.is_dir():
+        raise CommandError("league.is_a_folder", path=path)
+    if not path.exists():
+        if not create:
+            return None
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise CommandError("league.cannot_open", path=path, error=e.strerror or e)
+    with refusing(path):
+        conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+        try:
+            _prepare(path, conn)
+        except BaseException:
+            conn.close()
+            raise
+    return League(path, conn)
+
+
+def _prepare(path, conn):
+    version = version_of(conn)   # reads the header: a file that is no database fails here, untouched
+    if version > VERSION:
+        raise CommandError("league.newer", path=path, version=version, known=VERSION)
+    if version:
+        conn.execute("SELECT count(*) FROM sqlite_schema").fetchone()   # the schema's pages can be read
+    conn.execute("PRAGMA foreign_keys = ON")
+    if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+        conn.execute("PRAGMA journal_mode = WAL")
+    # In WAL mode, NORMAL loses no committed transaction when the process dies, only on a power cut; the
+    # logs are the record and rebuild the rest.
+    conn.execute("PRAGMA synchronous = NORMAL")
+    if version < VERSION:
+        migrate(conn)
+
+
+def migrate(conn, to=VERSION):
+    """Runs the migrations the database has not had, up to ``to``, in one transaction."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        version = version_of(conn)   # another process may have migrated it meanwhile
+        for n in range(version, to):
+            for statement in MIGRATIONS[n].split(";"):
+                if statement.strip():
+                    conn.execute(statement)
+            conn.execute("PRAGMA user_version = %d" % (n + 1))
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+
+
+def set_aside(path):
+    """Moves a database (and its WAL) to ``<path>.bak``, replacing an earlier one; rebuild's old file."""
+    for suffix in ("", "-wal"):
+        old = Path(str(path) + suffix)
+        if old.exists():
+            os.replace(old, Path(str(path) + ".bak" + suffix))
+    Path(str(path) + "-shm").unlink(missing_ok=True)

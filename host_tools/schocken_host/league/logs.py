@@ -1,0 +1,117 @@
+"""Game logs into the league: ``import_logs`` (every finished game once, a broken log named and passed over)
+and ``rebuild`` (the database made anew from the logs, its names kept)."""
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from schocken_host.errors import CommandError
+from schocken_host.i18n import Message, os_reason
+from schocken_host.league import db
+from schocken_host.league.games import read_game, record
+from schocken_host.table.gamelog import check_readable
+
+
+def game_logs(folders):
+    """Every ``*.jsonl`` under the folders (a file named itself counts as well), in order of path: logs are
+    named by their start time, so games are recorded in the order they were played."""
+    found = []
+    for folder in folders:
+        folder = Path(folder)
+        found.extend([folder] if folder.is_file() else sorted(folder.rglob("*.jsonl")))
+    return found
+
+
+@dataclass
+class Tally:
+    imported: int = 0
+    already: int = 0
+    skipped: int = 0                              # unfinished games, empty logs
+    refused: list = field(default_factory=list)   # a Message per log that is no game, naming file and line
+
+
+def import_log(league, path, tally):
+    """One log into the league, counted in ``tally``."""
+    try:
+        check_readable(path)
+        data = Path(path).read_bytes()
+    except CommandError as e:
+        tally.refused.append(Message("league.unreadable", error=e))
+        return
+    except OSError as e:
+        tally.refused.append(Message("league.unreadable", error=Message("input.unreadable", path=path,
+                                                                        error=os_reason(e))))
+        return
+    reading = read_game(data)
+    if reading.refused is not None:
+        line, error = reading.refused
+        tally.refused.append(Message("league.refused", path=path, line=line, error=error))
+        return
+    if reading.game is None or not reading.game.over:
+        tally.skipped += 1
+        return
+    try:
+        fresh = record(league, reading.game, path)
+    except CommandError as e:
+        if e.message.key != "league.two_seats":
+            raise   # the database's own trouble ends the import: the games before it are in
+        tally.refused.append(Message("league.unreadable", error=e))
+        return
+    if fresh:
+        tally.imported += 1
+    else:
+        tally.already += 1
+
+
+def import_logs(league, paths, refused=None):
+    """Every log of ``paths`` into the league, one transaction per game; ``refused(message)`` is called for
+    each log that is no game as it is found. Returns the Tally."""
+    tally = Tally()
+    for path in paths:
+        before = len(tally.refused)
+        import_log(league, path, tally)
+        if refused is not None and len(tally.refused) > before:
+            refused(tally.refused[-1])
+    return tally
+
+
+def _names_of(path):
+    """(players, names) rows of the database at ``path`` to carry over, or None when it cannot be read."""
+    try:
+        old = db.open_league(path, create=False)
+    except CommandError as e:
+        if e.message.key in ("league.locked", "league.newer", "league.is_a_folder"):
+            raise   # a newer program's data, or another's transaction: not this rebuild's to replace
+        return None
+    if old is None:
+        return [], []
+    try:
+        return (old.read("SELECT id, name, cup FROM players ORDER BY id"),
+                old.read("SELECT name, player FROM names ORDER BY name"))
+    except CommandError:
+        return None
+    finally:
+        old.close()
+
+
+def rebuild(path, paths, refused=None):
+    """The database at ``path`` made anew from the logs ``paths``: built beside it, the people and their names
+    (renames, merges) carried over from the old one where it can be read, then put in its place; the old
+    file is kept as ``<path>.bak``. Returns (Tally, whether the old names were carried over)."""
+    path = Path(path)
+    carried = _names_of(path)
+    fresh = Path(str(path) + ".new")
+    for suffix in ("", "-wal", "-shm"):
+        Path(str(fresh) + suffix).unlink(missing_ok=True)   # a rebuild that died before
+    league = db.open_league(fresh)
+    try:
+        if carried:
+            with league.write() as conn:
+                conn.executemany("INSERT INTO players (id, name, cup) VALUES (?, ?, ?)", carried[0])
+                conn.executemany("INSERT INTO names (name, player) VALUES (?, ?)", carried[1])
+        tally = import_logs(league, paths, refused)
+    finally:
+        league.close()   # the last connection: the WAL is checkpointed into the file and removed
+    db.set_aside(path)
+    os.replace(fresh, path)
+    return tally, carried is not None

@@ -1,0 +1,61 @@
+"""Texts of the league (`schocken liga`, league/): its standings, its import and its refusals.
+{key: (German, English)}."""
+
+TEXTS = {
+    # --- the database (league/db.py): each refusal is one line and touches nothing
+    "league.locked": ("{path}: die Liga-Datenbank ist in Benutzung (ein anderes schocken schreibt gerade); "
+                      "später noch einmal",
+                      "{path}: the league database is in use (another schocken is writing to it); try again "
+                      "later"),
+    "league.corrupt": ("{path}: die Liga-Datenbank ist beschädigt ({error}); `schocken liga rebuild` baut "
+                       "sie aus den Spiel-Logs neu (die beschädigte Datei bleibt als {path}.bak)",
+                       "{path}: the league database is damaged ({error}); `schocken liga rebuild` makes it "
+                       "anew from the game logs (the damaged file is kept as {path}.bak)"),
+    "league.newer": ("{path}: die Liga-Datenbank hat Schema-Version {version}, dieses schocken kennt nur bis "
+                     "{known}: ein neueres schocken hat sie geschrieben; nimm das",
+                     "{path}: the league database has schema version {version}, this schocken knows up to "
+                     "{known}: a newer schocken wrote it; use that one"),
+    "league.cannot_open": ("{path}: die Liga-Datenbank lässt sich nicht öffnen oder schreiben: {error}",
+                           "{path}: cannot open or write the league database: {error}"),
+    "league.is_a_folder": ("{path}: ist ein Ordner, keine Liga-Datenbank",
+                           "{path}: is a folder, no league database"),
+    # --- a log that is no game (league/games.py; the reader names file and line)
+    "league.no_start": ("kein Spiel-Log: das erste Ereignis ist {kind}, nicht start",
+                        "no game log: its first event is {kind}, not start"),
+    # --- commands/liga.py
+    "league.no_such_folder": ("{path}: diesen Ordner gibt es nicht", "{path}: no such folder"),
+    "league.refused": ("{path} Zeile {line}: {error} (nicht eingetragen)",
+                       "{path} line {line}: {error} (not recorded)"),
+    "league.unreadable": ("{error} (nicht eingetragen)", "{error} (not recorded)"),
+    "league.imported": ("{imported} eingetragen, {already} schon da, {skipped} unfertig übersprungen, "
+                        "{refused} abgelehnt",
+                        "{imported} recorded, {already} already there, {skipped} unfinished and skipped, "
+                        "{refused} refused"),
+    "league.rebuilt": ("{path}: neu aus {folders} gebaut; die alte Datei bleibt als {path}.bak",
+                       "{path}: made anew from {folders}; the old file is kept as {path}.bak"),
+    "league.rebuilt_lost": ("die alte Datei war nicht lesbar: ihre Umbenennungen und Zusammenlegungen sind "
+                            "nicht übernommen",
+                            "the old file could not be read: its renames and merges are not carried over"),
+    "league.unknown_player": ("{name}: so heißt in der Liga niemand", "{name}: nobody of that name in the "
+                                                                     "league"),
+    "league.same_player": ("{name} und {into} sind schon dieselbe Person",
+                           "{name} and {into} are one person already"),
+    "league.same_table": ("{name} und {into} saßen zusammen am Tisch (Spiel {game_id}): zwei Personen",
+                          "{name} and {into} sat at one table (game {game_id}): two people"),
+    "league.two_seats": ("{path}: {name} und {other} sitzen hier beide am Tisch und sind doch in der Liga "
+                         "dieselbe Person",
+                         "{path}: {name} and {other} both sit at this table, yet are one person in the "
+                         "league"),
+    "league.merged": ("{name} gehört jetzt zu {into}", "{name} now counts for {into}"),
+    "league.renamed": ("{name} heißt jetzt {into}", "{name} is now called {into}"),
+    "league.empty_name": ("ein Name darf nicht leer sein", "a name cannot be empty"),
+    "league.games": ("{n} Spiele in {path}", "{n} games in {path}"),
+    "league.games_1": ("{n} Spiel in {path}", "{n} game in {path}"),
+    "league.col_player": ("Spieler", "Player"),
+    "league.col_games": ("Spiele", "games"),
+    "league.col_lost": ("verloren", "lost"),
+    "league.col_rate": ("je Spiel", "per game"),
+    "league.col_halves": ("Hälften", "halves"),
+    "league.col_finals": ("Finale", "finals"),
+    "league.col_deckel": ("Deckel/Runde", "Deckel/round"),
+}
