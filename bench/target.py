@@ -1,17 +1,23 @@
-"""Target lane benchmark (issue 34): the cup's firmware on MicroPython's QEMU port (MPS2-AN385, Cortex-M3).
+"""Target lane benchmark (issue 34): the cup's firmware on MicroPython's QEMU port (MPS2-AN385, Cortex-M3) or
+on an emulated RP2040 (rp2040py, the board of schocken_host.emulation.rp2040).
 
     SCHOCKEN_TARGET=qemu:IMAGE.elf .venv/bin/python bench/target.py     # the image is yours: docs/build.md
+    SCHOCKEN_TARGET=rp2040:IMAGE.uf2 .venv/bin/python bench/target.py
 
-Measures, through the project's own code (schocken_host.emulation.target.QemuBoard, `schocken deploy`):
+Measures, through the project's own code (schocken_host.emulation.target, `schocken deploy`):
 
-    boot -> REPL ready     wall time from starting qemu-system-arm until the REPL answers on the pty
+    boot -> REPL ready     wall time from starting the emulator until the REPL answers on the pty (rp2040:
+                           also the chip's own clock when it came up on USB and when the REPL answered)
+    deploy                 rp2040: wall time of `schocken deploy --files` to the emulated flash
+    shake stopped -> final rp2040: the chip's clock from the end of the recorded shake (tests/data) to the
+                           firmware's shake detector calling the throw, the sensor read at 100 Hz
     line round trip        a 1,000-byte line written to the UART and echoed back by a loop in the guest
     rules evaluate/s       bench/rules.py's evaluate_rate, run in the guest (its clock: time.ticks_us)
     rules games/s          bench/rules.py's game_rate, three players, the standard rules
     heap after the rules   gc.mem_alloc()/mem_free() after importing schocken.rules and schocken.throws
 
 These are QEMU figures (a Cortex-M3 emulated on this PC; without -icount the guest clock follows the host's),
-not a Pico's.
+not a Pico's; the RP2040's guest-clock figures are the emulated chip's at 125 MHz, its wall figures this PC's.
 """
 
 import json
@@ -31,6 +37,24 @@ from schocken_host.provision.device import Device  # noqa: E402
 
 BOOTS = 5
 LINES = 30
+RP_BOOTS, RP_LINES = 3, 5          # the emulated RP2040 runs ~20x slower than a chip
+SHAKE_TRACE = REPO / "tests" / "data" / "shake_accel.csv"
+
+# The firmware's detector on the chip's sensor at 100 Hz, as the cup's loop feeds it; prints the chip's
+# ticks_ms when it calls the throw.
+SHAKE = """\
+import time, json, selftest
+from cup.shake import ShakeDetector
+b = selftest.board()
+det = ShakeDetector(b.sensor_kind)
+print('go')
+t0 = time.ticks_ms()
+while time.ticks_diff(time.ticks_ms(), t0) < 20000:
+    if det.feed_board(time.ticks_ms(), b):
+        break
+    time.sleep_ms(10)
+print(json.dumps([time.ticks_ms()]))
+"""
 LINE = b"x" * 999 + b"\n"
 
 ECHO = """\
@@ -85,10 +109,78 @@ def rules_rates(dev):
     return json.loads(out.strip().splitlines()[-1])
 
 
+def shake_to_final(dev, chip):
+    """Chip ms from the end of the recorded shake to the detector's throw."""
+    manifest = json.loads((SHAKE_TRACE.parent / "traces.json").read_text())[SHAKE_TRACE.name]
+    dev.t.serial.timeout = 1.0
+    dev.t.exec_raw_no_follow(SHAKE)
+    assert dev.t.read_until(1, b"go\r\n", timeout=120, timeout_overall=120).endswith(b"go\r\n")
+    chip.shake()
+    out, err = dev.t.follow(600)
+    assert not err, err
+    thrown = json.loads(out.decode().strip().splitlines()[-1])[0]
+    at, start = chip.playing[-1]
+    return thrown - (at + manifest["shake_end_ms"][0] - start)
+
+
+def measure(dev):
+    print("# MicroPython:", dev.run("import sys\nprint(sys.implementation)").strip())
+    a0, a1, free = json.loads(dev.run(HEAP).strip().splitlines()[-1])
+    print("heap after importing the rules: %d B allocated (%d B before), %d B free of %d B"
+          % (a1, a0, free, a1 + free))
+    trips = line_round_trips(dev)
+    print("1,000-byte line round trip (wall, %d lines): median %.1f ms, min %.1f ms, max %.1f ms"
+          % (len(trips), statistics.median(trips) * 1000, min(trips) * 1000, max(trips) * 1000))
+    evals, games = rules_rates(dev)
+    print("rules (guest clock): %.0f evaluate/s, %.1f random games/s (3 players, standard rules)"
+          % (evals, games))
+
+
+def deploy(port, env_name):
+    env = dict(os.environ, SCHOCKEN_DATA_DIR=str(Path(os.environ.get("TMPDIR", "/tmp")) / env_name))
+    t0 = time.monotonic()
+    subprocess.run([str(Path(sys.executable).parent / "schocken"), "deploy", "--port", port, "--board",
+                    "pico_w", "--files", "--no-mip", "--no-start"], check=True, env=env,
+                   stdout=subprocess.DEVNULL)
+    return time.monotonic() - t0
+
+
+def main_rp2040(image):
+    boots = []
+    for _ in range(RP_BOOTS):
+        chip = T.start_rp2040(image)
+        try:
+            boots.append((chip.repl_s, chip.usb[1], chip.guest_ms()))
+        finally:
+            chip.close()
+    walls = [b[0] for b in boots]
+    print("boot -> REPL ready (wall, %d boots): median %.0f ms, min %.0f ms, max %.0f ms"
+          % (RP_BOOTS, statistics.median(walls) * 1000, min(walls) * 1000, max(walls) * 1000))
+    print("boot on the chip's clock (median): on USB at %.1f ms, the REPL answered by %.1f ms"
+          % (statistics.median(b[1] for b in boots), statistics.median(b[2] for b in boots)))
+    chip = T.start_rp2040(image, trace=SHAKE_TRACE)
+    try:
+        took = deploy(chip.port, "bench-target-rp2040")
+        print("deploy --files to the emulated flash (wall): %.1f s" % took)
+        dev = Device(chip.port)
+        try:
+            print("shake stopped -> throw final (chip's clock): %.0f ms" % shake_to_final(dev, chip))
+            global LINES
+            LINES = RP_LINES
+            measure(dev)
+        finally:
+            dev.close()
+    finally:
+        chip.close()
+    return 0
+
+
 def main():
     tgt = T.from_env()
+    if tgt is not None and tgt.kind == "rp2040":
+        return main_rp2040(tgt.where)
     if tgt is None or tgt.kind != "qemu":
-        print("set SCHOCKEN_TARGET=qemu:IMAGE.elf (docs/build.md, \"The target lane\")")
+        print("set SCHOCKEN_TARGET=qemu:IMAGE.elf or rp2040:IMAGE.uf2 (docs/build.md, \"The target lane\")")
         return 2
     boots = boot_times(tgt.where)
     print("boot -> REPL ready (wall, %d boots): median %.0f ms, min %.0f ms, max %.0f ms"
@@ -96,22 +188,10 @@ def main():
     with T.QemuBoard(tgt.where) as qb:
         qb.wait_repl()
         qb.format_flash()
-        env = dict(os.environ, SCHOCKEN_DATA_DIR=str(Path(os.environ.get("TMPDIR", "/tmp")) / "bench-target"))
-        subprocess.run([str(Path(sys.executable).parent / "schocken"), "deploy", "--port", qb.port, "--board",
-                        "pico_w", "--files", "--no-mip", "--no-start"], check=True, env=env,
-                       stdout=subprocess.DEVNULL)
+        deploy(qb.port, "bench-target")
         dev = Device(qb.port)
         try:
-            print("# MicroPython:", dev.run("import sys\nprint(sys.implementation)").strip())
-            a0, a1, free = json.loads(dev.run(HEAP).strip().splitlines()[-1])
-            print("heap after importing the rules: %d B allocated (%d B before), %d B free of %d B"
-                  % (a1, a0, free, a1 + free))
-            trips = line_round_trips(dev)
-            print("1,000-byte line round trip (wall, %d lines): median %.1f ms, min %.1f ms, max %.1f ms"
-                  % (LINES, statistics.median(trips) * 1000, min(trips) * 1000, max(trips) * 1000))
-            evals, games = rules_rates(dev)
-            print("rules (guest clock): %.0f evaluate/s, %.1f random games/s (3 players, standard rules)"
-                  % (evals, games))
+            measure(dev)
         finally:
             dev.close()
     return 0

@@ -2,6 +2,12 @@
 rp2040:IMAGE.uf2, qemu:IMAGE.elf; schocken_host.emulation.target). Without one every target test skips with
 the reason (the parsing of the variable is tests/test_target_spec.py's, pure).
 
+On ``rp2040:IMAGE.uf2`` the lane starts an emulated RP2040 board (rp2040py, schocken_host.emulation.rp2040:
+the LIS3DH on the board file's I2C pins fed from tests/data's recorded shake, the buttons on their pins, the
+NeoPixel line decoded into LED frames, USB CDC on a pty): deploy, doctor with every verdict the chip can give
+without a person, then the firmware's own selftest sees a recorded shake, a press and draws a frame the host
+decodes, and the cup app answers the host over USB.
+
 On ``qemu:IMAGE.elf`` the lane starts MicroPython's QEMU port itself (QemuBoard: qemu-system-arm, the UART on
 a pty), gives it a RAM flash, and then works through the project's own commands, as a maker does with a
 board: `schocken deploy` (files), `schocken doctor`, then every firmware module is imported on the target, the
@@ -21,6 +27,8 @@ from schocken_host.emulation import target as T
 
 BIN = Path(sys.executable).parent
 SCHOCKEN = str(BIN / "schocken")
+SHAKE_TRACE = Path(__file__).parent / "data" / "shake_accel.csv"
+CHIPS = {}     # the running emulated RP2040 board, for the tests that move its physical world
 
 # --- on the target --------------------------------------------------------------------------------------
 
@@ -37,11 +45,20 @@ def board():
     """The serial port of the target with an empty flash mounted, or a skip that says what is missing."""
     tgt = _target()
     if tgt is None:
-        pytest.skip("no target: set SCHOCKEN_TARGET=serial:PORT or qemu:IMAGE.elf (docs/build.md, "
-                    "\"The target lane\")")
+        pytest.skip("no target: set SCHOCKEN_TARGET=serial:PORT, rp2040:IMAGE.uf2 or qemu:IMAGE.elf "
+                    "(docs/build.md, \"The target lane\")")
     if tgt.kind == "rp2040":
-        pytest.skip("rp2040 targets are not implemented yet: no RP2040 emulator harness (rp2040js or "
-                    "rp2040py) in this project (docs/build.md, \"The target lane\")")
+        try:
+            chip = T.start_rp2040(tgt.where, trace=SHAKE_TRACE)
+        except T.TargetError as e:
+            pytest.skip(str(e)) if "not installed" in str(e) else pytest.fail(str(e))
+        CHIPS["rp2040"] = chip
+        try:
+            yield chip.port
+        finally:
+            CHIPS.clear()
+            chip.close()
+        return
     if tgt.kind == "serial":
         yield tgt.where
         return
@@ -58,11 +75,11 @@ def board():
 def deployed(board, tmp_path_factory):
     data = tmp_path_factory.mktemp("data")
     env = dict(os.environ, SCHOCKEN_DATA_DIR=str(data))
-    # A board says what it is (deploy finds the board file); the QEMU chip is deployed as a Pico W, whose
-    # armv6m code a Cortex-M3 runs.
+    # A board says what it is (deploy finds the board file); the emulated RP2040 is the Pico W's board, and
+    # the QEMU chip is deployed as one too (a Cortex-M3 runs armv6m code).
     which = [] if T.from_env().kind == "serial" else ["--board", "pico_w"]
     r = subprocess.run([SCHOCKEN, "deploy", "--port", board, *which, "--files", "--no-mip", "--no-start",
-                        "--name", "Target"], capture_output=True, text=True, env=env, timeout=300)
+                        "--name", "Target"], capture_output=True, text=True, env=env, timeout=600)
     assert r.returncode == 0, r.stdout + r.stderr
     return r.stdout
 
@@ -84,9 +101,12 @@ def test_deploy_writes_the_firmware_as_files_and_reads_every_hash_back(board, de
 def test_doctor_runs_on_the_target_and_names_what_the_chip_lacks_in_one_line(board, deployed):
     r = subprocess.run([SCHOCKEN, "--lang", "en", "doctor", "--port", board, "--no-input", "--yes",
                         "--no-start", "--json"], capture_output=True, text=True, timeout=300)
-    if T.from_env().kind == "serial":   # a real board has its pins: every test gets a verdict
-        results = json.loads(r.stdout.strip().splitlines()[-1])["results"]
-        assert [x["status"] for x in results if x["test"] == "firmware"] == ["ok"], r.stdout + r.stderr
+    if T.from_env().kind != "qemu":   # a board with its pins: every test gets a verdict
+        results = {x["test"]: x for x in json.loads(r.stdout.strip().splitlines()[-1])["results"]}
+        assert results["firmware"]["status"] == "ok", r.stdout + r.stderr
+        if T.from_env().kind == "rp2040":   # the emulated parts answer: the LIS3DH's WHO_AM_I, 1 g at rest
+            assert results["sensor"]["status"] == "ok" and "1.00 g" in results["sensor"]["detail"], results
+            assert results["LEDs"]["status"] == "ok" and results["RNG"]["status"] == "ok", results
         return
     # The QEMU board has no machine.Pin/ADC: the cup side of doctor stops at the board, said in one line.
     assert r.returncode == 1 and "Connecting to %s" % board in r.stdout, r.stdout + r.stderr
@@ -106,6 +126,10 @@ def test_every_firmware_module_imports_on_the_target(board, deployed):
     if T.from_env().kind == "serial":
         assert not bad, bad
         return
+    if T.from_env().kind == "rp2040":   # the plain Pico's image has no radio: Bluetooth and the ESP32 stop
+        assert "boards.rp2" not in bad and "boards.mcu" not in bad and "cup.app" not in bad, bad
+        assert set(bad) <= {"boards.ble", "boards.esp32", "cup.blelink"}, bad
+        return
     # The QEMU port's machine module has no I2C or ADC: only the hardware boards' modules stop there; the
     # rules, the cup app, the drivers and the boards' shared code import.
     assert set(bad) <= {"boards.mcu", "boards.rp2", "boards.esp32"}, bad
@@ -122,11 +146,106 @@ def test_the_rules_play_whole_games_on_the_target(board, deployed):
     assert over and set(over.values()) == {"over"}, over
 
 
+# --- the emulated RP2040's physical world -------------------------------------------------------------
+
+
+@pytest.fixture
+def chip(board, deployed):
+    """The emulated RP2040 board (deployed), whose buttons, accelerometer and LEDs the test moves and sees."""
+    if T.from_env().kind != "rp2040":
+        pytest.skip("the lane moves the physical world of an emulated RP2040 only (a board has a person)")
+    return CHIPS["rp2040"]
+
+
+def _while_running(port, code, act, timeout=300):
+    """Run ``code`` in the raw REPL; it prints "go" when it is ready for ``act()``, then its result as a JSON
+    line last. Returns that result. Every wait is bounded (the emulator runs ~20x slower than a chip)."""
+    from schocken_host.provision.device import Device
+    dev = Device(port)
+    try:
+        dev.t.serial.timeout = 1.0     # read_until's own bounds hold only when a read returns
+        dev.t.exec_raw_no_follow(code)
+        said = dev.t.read_until(1, b"go\r\n", timeout=timeout, timeout_overall=timeout)
+        assert said.endswith(b"go\r\n"), said
+        act()
+        out, err = dev.t.follow(timeout)
+    finally:
+        dev.close()
+    assert not err, err
+    return json.loads(out.decode().strip().splitlines()[-1])
+
+
+def test_the_rp2040_boots_to_its_repl_over_usb(chip):
+    assert chip.usb is not None and chip.repl_s > 0
+    machine = _exec(chip.port, "import sys\nprint(sys.implementation._machine)").strip()
+    assert "RP2040" in machine, machine
+
+
+def test_the_lis3dh_answers_on_the_board_files_i2c_pins_as_its_datasheet_says(chip):
+    out = _exec(chip.port, """\
+import json, ujson
+from array import array
+from machine import I2C, Pin
+spec = ujson.load(open('/board.json'))
+pins = spec['pins']
+i2c = I2C(spec['i2c_id'], scl=Pin(pins['i2c_scl']), sda=Pin(pins['i2c_sda']), freq=400000)
+a = spec['i2c_addr']
+r = {'who': i2c.readfrom_mem(a, 0x0F, 1)[0]}
+i2c.writeto_mem(a, 0x20, b'\\x57')
+i2c.writeto_mem(a, 0x23, b'\\x98')
+r['ctrl'] = list(i2c.readfrom_mem(a, 0x20 | 0x80, 4))
+r['same'] = list(i2c.readfrom_mem(a, 0x28, 2))
+r['inc'] = list(i2c.readfrom_mem(a, 0x28 | 0x80, 6))
+from drivers.lis3dh import LIS3DH
+buf = array('i', (0, 0, 0))
+LIS3DH(i2c, a).read_into(buf)
+r['mms2'] = list(buf)
+print(json.dumps(r))
+""")
+    r = json.loads(out.strip().splitlines()[-1])
+    assert r["who"] == 0x33, r
+    assert r["ctrl"][0] == 0x57 and r["ctrl"][3] == 0x98, r          # CTRL_REG1..4, auto-increment
+    assert r["same"][0] == r["same"][1], r                           # no 0x80: the same register twice
+    x, y, z = (int.from_bytes(bytes(r["inc"][i:i + 2]), "little", signed=True) >> 4 for i in (0, 2, 4))
+    assert abs(x) < 50 and abs(y) < 50 and 450 <= z <= 550, r       # at rest, +-4 g HR: 2 mg a digit
+    assert 9000 <= r["mms2"][2] <= 10500, r                          # the cup's driver: mm/s^2
+
+
+def test_a_recorded_shake_reaches_the_firmwares_shake_detector(chip):
+    r = _while_running(chip.port, "import selftest\nselftest.board()\nprint('go')\nselftest.shake(20000)\n",
+                       chip.shake)
+    assert r["test"] == "shake" and r["ok"], r
+
+
+def test_a_press_of_the_main_button_reaches_the_firmware(chip):
+    code = "import selftest\nselftest.board()\nprint('go')\nselftest.button(3, 20000)\n"
+    r = _while_running(chip.port, code, lambda: chip.hold(3, 200))
+    assert r["ok"] and r["pressed"] and r["released"] and r["wrong"] == 0, r
+
+
+def test_the_leds_the_firmware_draws_are_decoded_off_the_data_line(chip):
+    from schocken_host.links import ledframe
+    seen = chip.frame_count
+    _exec(chip.port, "import selftest\nselftest.show('dice')")
+    frame = chip.wait_frame(lambda f: ledframe.decode(f)["dice"] == [6, 6, 6], since=seen, timeout=120)
+    assert frame is not None, [f.hex() for f in chip.frames_since(seen)]
+    assert ledframe.status_name(ledframe.decode(frame)["status"]) == "green", frame.hex()
+
+
 def test_the_cup_app_without_pins_runs_on_the_target_and_answers_the_host(board, deployed):
     # Last: the cup app keeps the port (no Ctrl-C here; the lane's board is stopped after this file).
     if T.from_env().kind == "serial":
         pytest.skip("a board with pins runs its own cup (schocken deploy without --no-start)")
     from kits.cupkit import hello
+    if T.from_env().kind == "rp2040":   # the board's own cup: main.py, as at power-up, its pins wired
+        from schocken_host.provision.device import Device
+        dev = Device(board)
+        dev.t.exec_raw_no_follow("import main")
+        dev.t.close()
+        identity = hello(board, timeout=120)
+        assert identity["t"] == "identity" and identity["name"] == "Target", identity
+        assert "standard" in identity["presets"]
+        return
     T.start_pinless_cup(board, argv=["--cup", "chip1", "--name", "Chip"])
     identity = hello(board, timeout=30)
     assert identity["t"] == "identity" and identity["cup"] == "chip1" and identity["name"] == "Chip", identity

@@ -3,7 +3,8 @@
 ``SCHOCKEN_TARGET`` is one of
 
     serial:PORT           a board with MicroPython on a serial port (/dev/ttyACM0, socket://HOST:PORT, ...)
-    rp2040:IMAGE.uf2      an emulated RP2040 running the user's MicroPython image (not implemented yet)
+    rp2040:IMAGE.uf2      an emulated RP2040 (rp2040py) running the user's MicroPython image, the cup's parts
+                          wired to it (schocken_host.emulation.rp2040)
     qemu:IMAGE.elf        MicroPython's QEMU port (board MPS2_AN385, a Cortex-M3) under qemu-system-arm
 
 The image is the user's (docs/build.md, "The target lane"): the project ships none. ``QemuBoard`` starts
@@ -140,6 +141,49 @@ def start_pinless_cup(port, arch="armv6m", argv=()):
     dev.t.close()
 
 
+def wait_repl(port, since, timeout=10.0):
+    """Seconds from ``since`` (time.monotonic()) until the MicroPython REPL on ``port`` answers a line with
+    its prompt; TargetError after ``timeout`` seconds."""
+    import termios
+    import tty
+    fd = os.open(port, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
+    try:
+        tty.setraw(fd, termios.TCSANOW)
+        got = b""
+        deadline = time.monotonic() + timeout
+        next_poke = 0.0
+        while time.monotonic() < deadline:
+            if time.monotonic() >= next_poke:   # the banner went out before the pty was open: ask again
+                os.write(fd, b"\r")
+                next_poke = time.monotonic() + 0.05
+            ready, _, _ = select.select([fd], [], [], 0.01)
+            if ready:
+                got += os.read(fd, 4096)
+                if b">>> " in got:
+                    return time.monotonic() - since
+    finally:
+        os.close(fd)
+    raise TargetError("no MicroPython REPL on %s within %.0f s" % (port, timeout))
+
+
+def start_rp2040(image, trace=None, timeout=120.0):
+    """The emulated RP2040 board running ``image``, its REPL answering on ``board.port``; ``board.repl_s``
+    is the wall time from its start to the prompt. TargetError (one line) when it does not come up."""
+    from schocken_host.emulation.rp2040 import BoardError, Rp2040Board
+    try:
+        import rp2040py  # noqa: F401
+    except ImportError:
+        raise TargetError("rp2040py is not installed (pip install rp2040py: the dev extra has it)")
+    board = Rp2040Board(image, trace=trace)
+    try:
+        board.start(timeout)
+        board.repl_s = wait_repl(board.port, board.started, timeout)
+    except (BoardError, TargetError) as e:
+        board.close()
+        raise TargetError(str(e))
+    return board
+
+
 class QemuBoard:
     """qemu-system-arm running a MicroPython image for the MPS2-AN385, its UART on a pty (``port``)."""
 
@@ -178,26 +222,7 @@ class QemuBoard:
 
     def wait_repl(self, timeout=10.0):
         """Seconds from the emulator's start until the REPL answers a line with its prompt."""
-        import termios
-        import tty
-        fd = os.open(self.port, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
-        try:
-            tty.setraw(fd, termios.TCSANOW)
-            got = b""
-            deadline = time.monotonic() + timeout
-            next_poke = 0.0
-            while time.monotonic() < deadline:
-                if time.monotonic() >= next_poke:   # the banner went out before the pty was open: ask again
-                    os.write(fd, b"\r")
-                    next_poke = time.monotonic() + 0.05
-                ready, _, _ = select.select([fd], [], [], 0.01)
-                if ready:
-                    got += os.read(fd, 4096)
-                    if b">>> " in got:
-                        return time.monotonic() - self.started
-        finally:
-            os.close(fd)
-        raise TargetError("no MicroPython REPL on %s within %.0f s" % (self.port, timeout))
+        return wait_repl(self.port, self.started, timeout)
 
     def format_flash(self, addr=FLASH_ADDR, blocks=FLASH_BLOCKS):
         """Mount an empty littlefs on guest RAM at "/": the flash deploy writes to."""

@@ -33,6 +33,7 @@ class Rp2040Board:
         self.frames = []            # LED frames (bytes), newest last, the last 200
         self.frame_count = 0
         self.errors = []            # "error: ..." lines
+        self.playing = []           # (chip's ms, trace's ms) as each trace started
         self._clock = []            # answers to "clock"
         self._lock = threading.Condition()
         self._ctl = self._ctl_slave = None
@@ -97,6 +98,9 @@ class Rp2040Board:
                 self.usb = (float(wall), float(guest))
             elif word == "clock":
                 self._clock.append(float(rest))
+            elif word == "playing":
+                at, start = rest.split()
+                self.playing.append((float(at), float(start)))
             elif word == "error:":
                 self.errors.append(line)
             self._lock.notify_all()

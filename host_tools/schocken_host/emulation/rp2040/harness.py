@@ -9,7 +9,8 @@ The control channel speaks the emulated cups' line protocol (docs/emulation.md) 
 the guest's time), ``shake [MS]`` (the --trace recorded trace, from where the cup starts to move; a
 recorded shake lasts what it lasts, so MS is not used), ``trace CSV [FROM_MS]``, ``clock``, ``reset``.
 Out: ``hello rp2040py``, ``port PTY``, ``usb WALL_S GUEST_MS`` (the chip is on the USB bus), ``leds HEX``
-(each NeoPixel frame), ``clock GUEST_MS``, ``done``, ``error: ...``.
+(each NeoPixel frame), ``clock GUEST_MS``, ``playing GUEST_MS FROM_MS`` (a trace's sample FROM_MS is at the
+chip's GUEST_MS), ``done``, ``error: ...``.
 """
 
 import argparse
@@ -52,6 +53,7 @@ class Harness:
             part.attach(self.mcu)
         self.trace = parts.read_trace(trace) if trace else None
         self.control_fd = control_fd
+        self.parent = os.getppid()
         self._buf = b""
 
     def say(self, line):
@@ -64,7 +66,9 @@ class Harness:
         self.say("leds " + frame.hex())
 
     def guest_ms(self):
-        return self.clock.nanos / 1e6
+        """The chip's time in ms as its own TIMER counts it (what time.ticks_ms() reads, before the wrap):
+        the emulator's clock less the moment the boot released the TIMER from reset."""
+        return self.mcu.timer._micros() / 1000
 
     def on_control(self):
         try:
@@ -97,11 +101,15 @@ class Harness:
             if self.trace is None:
                 return "shake: no recorded trace (--trace CSV)"
             samples, period = self.trace
-            self.sensor.play(samples, period, parts.motion_start(samples, period))
+            start = parts.motion_start(samples, period)
+            self.sensor.play(samples, period, start)
+            self.say("playing %.3f %.0f" % (self.guest_ms(), start))
         elif cmd == "trace" and 1 <= len(args) <= 2:
             try:
                 samples, period = parts.read_trace(args[0])
-                self.sensor.play(samples, period, float(args[1]) if len(args) > 1 else 0.0)
+                start = float(args[1]) if len(args) > 1 else 0.0
+                self.sensor.play(samples, period, start)
+                self.say("playing %.3f %.0f" % (self.guest_ms(), start))
             except (OSError, ValueError) as e:
                 return "trace: %s" % e
         elif cmd == "clock" and not args:
@@ -125,7 +133,8 @@ class Harness:
         try:
             await self.device.astart(timeout=timeout)
             self.say("usb %.3f %.3f" % (time.monotonic() - started, self.guest_ms()))
-            while sim.executing and not sim.shutdown_request.event.is_set():
+            # The board lives as long as the process that started it: an orphan would spin a core for nothing.
+            while sim.executing and not sim.shutdown_request.event.is_set() and os.getppid() == self.parent:
                 await asyncio.sleep(0.1)
             if sim.engine_room_error is not None:
                 raise sim.engine_room_error
