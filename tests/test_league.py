@@ -164,15 +164,17 @@ def test_a_broken_log_is_named_and_the_import_goes_on(liga, tmp_path):
     (logs / "broken.jsonl").write_text("".join(lines[:56] + ["not json\n"] + lines[57:]), encoding="utf-8")
     (logs / "foreign.jsonl").write_text('{"ev":"turn","round":1}\n', encoding="utf-8")
     (logs / "shopping.jsonl").write_text('{"milk": 2}\n', encoding="utf-8")
-    (logs / "unfinished.jsonl").write_text("".join(lines[:120]), encoding="utf-8")
-    (logs / "torn.jsonl").write_text("".join(lines[:120]) + lines[120][:20], encoding="utf-8")
+    other = variant(good[0], tmp_path / "other.jsonl", "0000000000ff").read_text().splitlines(keepends=True)
+    (logs / "unfinished.jsonl").write_text("".join(other[:120]), encoding="utf-8")
+    (logs / "torn.jsonl").write_text("".join(other[:120]) + other[120][:20], encoding="utf-8")
+    (logs / "z-cut-short.jsonl").write_text("".join(lines[:120]), encoding="utf-8")   # a game that is in
     (logs / "empty.jsonl").write_text("", encoding="utf-8")
     (logs / "binary.jsonl").write_bytes(b"\xff\xfe\x00garbage\n{}\n")
     (logs / "folder.jsonl").mkdir()
     os.mkfifo(logs / "pipe.jsonl")
     status, out, err = liga("import", logs)
     assert status == 1   # the others are in; the status says not all were
-    assert out == "2 recorded, 0 already there, 3 unfinished and skipped, 6 refused\n"
+    assert out == "2 recorded, 1 already there, 3 unfinished and skipped, 6 refused\n"
     said = err.splitlines()
     assert len(said) == 6 and all(line.startswith("schocken: ") for line in said), said
     assert "%s line 57: not JSON (not recorded)" % (logs / "broken.jsonl") in said[1]

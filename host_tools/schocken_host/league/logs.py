@@ -10,6 +10,7 @@ from schocken_host.i18n import Message, os_reason
 from schocken_host.league import db
 from schocken_host.league.games import read_game, record
 from schocken_host.table.gamelog import check_readable
+from schocken_host.table.replay import event_in, log_lines
 
 
 def game_logs(folders):
@@ -42,6 +43,9 @@ def import_log(league, path, tally):
         tally.refused.append(Message("league.unreadable", error=Message("input.unreadable", path=path,
                                                                         error=os_reason(e))))
         return
+    if _recorded(league, data):   # a weekly import of the whole folder replays only the new games
+        tally.already += 1
+        return
     reading = read_game(data)
     if reading.refused is not None:
         line, error = reading.refused
@@ -61,6 +65,15 @@ def import_log(league, path, tally):
         tally.imported += 1
     else:
         tally.already += 1
+
+
+def _recorded(league, data):
+    """Whether the game a log starts is in the league already (its first line alone is read)."""
+    first = next(log_lines(data[:data.find(b"\n") + 1 or len(data)]), None)
+    start = event_in(first[0]) if first else None
+    if start is None or start.get("ev") != "start" or not isinstance(start.get("game_id"), str):
+        return False
+    return bool(league.read("SELECT 1 FROM games WHERE game_id = ?", (start["game_id"],)))
 
 
 def import_logs(league, paths, refused=None):
