@@ -32,6 +32,11 @@ class Rp2040Board:
         self.started = None
         self.frames = []            # LED frames (bytes), newest last, the last 200
         self.frame_count = 0
+        self.listeners = []         # callables(frame), run in the reader thread after each frame
+        # What a bot at a table reads of an emulated cup (table/bots.py): this board is never restarted under
+        # it, and its saved state is in the chip's flash, not a file here.
+        self.starts = 1
+        self.state_path = None
         self.errors = []            # "error: ..." lines
         self.playing = []           # (chip's ms, trace's ms) as each trace started
         self._clock = []            # answers to "clock"
@@ -91,6 +96,8 @@ class Rp2040Board:
                     return
                 del self.frames[:-200]
                 self.frame_count += 1
+                for listener in list(self.listeners):
+                    listener(self.frames[-1])
             elif word == "port":
                 self.port = rest
             elif word == "usb":
