@@ -275,7 +275,7 @@ def test_rebuild_keeps_the_names_and_equals_an_import(liga, tmp_path):
     path = tmp_path / "data" / "league.sqlite3"
     before = dump(path)
     status, out, _ = liga("rebuild", logs)
-    assert status == 0 and "not carried over" not in out
+    assert status == 0 and "not carried over" not in out and "the old file is kept as %s.bak" % path in out
     assert dump(path) == before and Path(str(path) + ".bak").exists()
 
 

@@ -26,7 +26,7 @@ def add_arguments(p):
     out = p.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="the standings as JSON")
     out.add_argument("--csv", action="store_true", help="the standings as CSV")
-    jobs = p.add_subparsers(dest="job", metavar="JOB")
+    jobs = p.add_subparsers(dest="job", metavar=tr(p.lang, "league.job_metavar"))
     made = {}
     for name, key in (("import", "league_import"), ("merge", "league_merge"), ("rebuild", "league_rebuild")):
         words = tr(p.lang, "cli." + key)
@@ -93,8 +93,11 @@ def _import(lang, path, folders):
 
 
 def _rebuild(lang, path, folders):
+    old = path.exists()
     tally, carried = rebuild(path, game_logs(f for f in folders if f.exists()), _refused(lang))
     sys.stdout.write(tr(lang, "league.rebuilt", path=path, folders=", ".join(map(str, folders))) + "\n")
+    if old:
+        sys.stdout.write(tr(lang, "league.kept_old", path=path) + "\n")
     if not carried:
         sys.stdout.write(tr(lang, "league.rebuilt_lost") + "\n")
     return _summary(lang, tally)

@@ -31,8 +31,9 @@ TEXTS = {
                         "{refused} abgelehnt",
                         "{imported} recorded, {already} already there, {skipped} unfinished and skipped, "
                         "{refused} refused"),
-    "league.rebuilt": ("{path}: neu aus {folders} gebaut; die alte Datei bleibt als {path}.bak",
-                       "{path}: made anew from {folders}; the old file is kept as {path}.bak"),
+    "league.rebuilt": ("{path}: neu aus {folders} gebaut", "{path}: made anew from {folders}"),
+    "league.kept_old": ("die alte Datei bleibt als {path}.bak", "the old file is kept as {path}.bak"),
+    "league.job_metavar": ("AUFGABE", "JOB"),
     "league.rebuilt_lost": ("die alte Datei war nicht lesbar: ihre Umbenennungen und Zusammenlegungen sind "
                             "nicht übernommen",
                             "the old file could not be read: its renames and merges are not carried over"),

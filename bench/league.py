@@ -1,0 +1,96 @@
+"""League bench: the import of many finished games into the league's database and the standings over them.
+
+    .venv/bin/python bench/league.py [--games 1000] [--people 24] [--seed 1]
+
+The games are the whole recorded bot games of tests/data (one of 4 seats, one of 8, 385 and 534 log lines),
+each written as a game of its own: its own game id, its seats named from a club of --people names (seeded),
+so the standings group by people as a club's would. They are imported as `schocken liga import` does
+(league/logs.py, one transaction per game, every log replayed through the rules). Prints the import's wall
+time and time per game, split into reading the logs (the replay through the rules) and writing them, the time
+of an import of the same folder again (every game already there), the standings' time (best of 20) and the
+database's size per game.
+"""
+
+import argparse
+import json
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from schocken_host.league import db
+from schocken_host.league.games import read_game
+from schocken_host.league.logs import game_logs, import_logs
+from schocken_host.league.standings import standings
+
+RECORDED = sorted((Path(__file__).resolve().parents[1] / "tests" / "data").glob("*.jsonl"))
+
+
+def make_logs(folder, games, people, seed):
+    rng = random.Random(seed)
+    club = ["Person %02d" % i for i in range(people)]
+    templates = [p.read_text(encoding="utf-8").splitlines(keepends=True) for p in RECORDED]
+    for i in range(games):
+        lines = list(templates[i % len(templates)])
+        start = json.loads(lines[0])
+        start["game_id"] = "%012x" % (0xb0000000 + i)
+        for player, name in zip(start["players"], rng.sample(club, len(start["players"]))):
+            player["name"] = name
+        lines[0] = json.dumps(start, separators=(",", ":"), ensure_ascii=False) + "\n"
+        (folder / ("20260101-%06d-1.jsonl" % i)).write_text("".join(lines), encoding="utf-8")
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--games", type=int, default=1000)
+    p.add_argument("--people", type=int, default=24)
+    p.add_argument("--seed", type=int, default=1)
+    args = p.parse_args(argv)
+    if args.people < 8:
+        p.error("--people: at least 8 (a recorded game has 8 seats)")
+    with tempfile.TemporaryDirectory() as tmp:
+        logs, path = Path(tmp) / "logs", Path(tmp) / "league.sqlite3"
+        logs.mkdir()
+        make_logs(logs, args.games, args.people, args.seed)
+        paths = game_logs([logs])
+
+        t = time.perf_counter()
+        for log in paths:
+            read_game(log.read_bytes())
+        reading = time.perf_counter() - t
+
+        league = db.open_league(path)
+        t = time.perf_counter()
+        tally = import_logs(league, paths)
+        imported = time.perf_counter() - t
+        assert tally.imported == args.games and not tally.refused, tally
+        t = time.perf_counter()
+        again = import_logs(league, paths)
+        second = time.perf_counter() - t
+        assert again.already == args.games, again
+
+        best = float("inf")
+        for _ in range(20):
+            t = time.perf_counter()
+            games, rows = standings(league)
+            best = min(best, time.perf_counter() - t)
+        assert games == args.games and len(rows) == args.people
+        league.close()
+        size = path.stat().st_size
+
+    n = args.games
+    print("games                    %d (people %d)" % (n, args.people))
+    print("import                   %.1f s, %.2f ms per game" % (imported, 1000 * imported / n))
+    print("  of it reading the logs %.1f s, %.2f ms per game (the replay through the rules)"
+          % (reading, 1000 * reading / n))
+    print("  writing (the rest)     %.1f s, %.2f ms per game" % (imported - reading,
+                                                              1000 * (imported - reading) / n))
+    print("import again (all there) %.2f s, %.3f ms per game" % (second, 1000 * second / n))
+    print("standings                %.1f ms (best of 20)" % (1000 * best))
+    print("database                 %d bytes, %.0f bytes per game" % (size, size / n))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
