@@ -312,6 +312,28 @@ def test_the_schema_is_made_by_its_migrations(tmp_path):
     again.close()
 
 
+def test_a_database_of_the_first_schema_is_migrated_with_its_games(liga, tmp_path, monkeypatch):
+    """The way every later schema comes: a migration 2 (here one a test makes, as issue 35's evenings might)
+    runs on a database of schema 1 at its next open, in one transaction, and keeps what it held; the program
+    before it then refuses the newer file."""
+    liga("import", *RECORDED)
+    liga("merge", "Bot 1", "Anna")
+    path = tmp_path / "data" / "league.sqlite3"
+    before = standings(liga)
+    first = db.MIGRATIONS
+    monkeypatch.setattr(db, "MIGRATIONS", first + ("ALTER TABLE games ADD COLUMN evening TEXT;"
+                                                           "CREATE INDEX games_evening ON games(evening)",))
+    monkeypatch.setattr(db, "VERSION", 2)
+    assert standings(liga) == before
+    conn = sqlite3.connect(path)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == 2
+    assert conn.execute("SELECT count(evening), count(*) FROM games").fetchone() == (0, 2)
+    conn.close()
+    monkeypatch.setattr(db, "MIGRATIONS", first)
+    monkeypatch.setattr(db, "VERSION", 1)
+    refused(liga, [], "has schema version 2, this schocken knows up to 1")
+
+
 # --- a crash in the middle of an import --------------------------------------------------------------------
 # The import in a process of its own that kills itself with SIGKILL in the middle of a game's transaction:
 # after the seats of some games, at the INSERT of a seat (sqlite3's trace callback sees each statement).

@@ -161,8 +161,9 @@ def _prepare(path, conn):
         migrate(conn)
 
 
-def migrate(conn, to=VERSION):
-    """Runs the migrations the database has not had, up to ``to``, in one transaction."""
+def migrate(conn, to=None):
+    """Runs the migrations the database has not had, up to ``to`` (all), in one transaction."""
+    to = len(MIGRATIONS) if to is None else to
     conn.execute("BEGIN IMMEDIATE")
     try:
         version = version_of(conn)   # another process may have migrated it meanwhile
