@@ -108,6 +108,26 @@ def test_a_cup_refuses_by_number_and_the_host_says_why_in_both_languages(micropy
         emu.close()
 
 
+def test_a_line_the_cup_cannot_read_is_answered_by_number_too(micropython):
+    """A broken line, a message without a field, an overlong line: the cup names the text by number (it loads
+    no texts for a line it cannot read) and the host puts it into the firmware's words."""
+    cup = CupDriver()
+    try:
+        cup.send_raw(b"{nope\n")
+        assert _error_line(cup) == {"t": "error", "code": protocol.E_BAD_JSON, "why": ["schocken.texts", 45]}
+        cup.send_raw(b'{"t": "turn"}\n')
+        assert _error_line(cup) == {"t": "error", "code": protocol.E_BAD_MESSAGE,
+                                    "why": ["schocken.texts", 41, "turn", "round"]}
+        cup.send_raw(b"x" * (protocol.MAX_LINE + 10) + b"\n")
+        err = _error_line(cup)
+        assert err["code"] == protocol.E_TOO_LONG and err["why"][0] == "cup.texts" and "msg" not in err, err
+        cup.send_raw(b"{nope\n")
+        assert cup.recv("error")["msg"] == "line is not JSON"    # in words, as links/transport.py reads it
+        cup.start()                                                   # and the cup plays on
+    finally:
+        cup.close()
+
+
 def test_a_cup_of_version_2_answers_a_hello_of_version_1_in_words(micropython):
     cup = CupDriver()
     try:

@@ -30,8 +30,8 @@ def entries(path):
 def uses(path):
     """(constant name -> number, [(constant name, number of arguments)]) of one firmware file. A use is a call
     with the constant among its arguments: what follows it are the text's arguments (``text(_N, a, b)``,
-    cup.core's ``_report(code, re, _N, a)``); one picked by a condition (``_refuse(_A if x else _B)``) has
-    none."""
+    cup.core's ``_report(code, re, _N, a)``), or an error's ``why`` written out (``["cup.texts", _N, a]``);
+    one picked by a condition (``_refuse(_A if x else _B)``) has none."""
     tree = ast.parse(path.read_text())
     consts, calls = {}, []
     for node in ast.walk(tree):
@@ -39,6 +39,9 @@ def uses(path):
                 and isinstance(node.value, ast.Call) and getattr(node.value.func, "id", None) == "const"
                 and isinstance(node.value.args[0], ast.Constant)):
             consts[node.targets[0].id] = node.value.args[0].value
+        elif (isinstance(node, ast.List) and len(node.elts) >= 2 and isinstance(node.elts[0], ast.Constant)
+              and isinstance(node.elts[1], ast.Name) and node.elts[1].id.isupper()):
+            calls.append((node.elts[1].id, len(node.elts) - 2))   # an error's why: [module, _N, args...]
         elif isinstance(node, ast.Call):
             for i, arg in enumerate(node.args):
                 if isinstance(arg, ast.Name) and arg.id.isupper():

@@ -74,10 +74,27 @@ RESULTS = ("lost", "won", "none", "half_lost", "game_lost")
 
 
 class ProtocolError(ValueError):
-    def __init__(self, code, msg):
-        super().__init__(msg)
+    """A line or a message the protocol refuses, with its error ``code``. What it says is a text's number
+    in schocken.texts and its arguments (``ProtocolError(code, n, *args)``), which a cup passes on as an
+    error's ``why`` without loading the texts, or a text made already (the host's own checks)."""
+
+    def __init__(self, code, *what):
+        super().__init__(*what)
         self.code = code
-        self.msg = msg
+
+    @property
+    def msg(self):
+        """What it says, in words."""
+        a = self.args
+        return text(*a) if type(a[0]) is int else a[0]
+
+    def why(self):
+        """What an error message carries: [texts module, number, argument, ...], or the words."""
+        a = self.args
+        return ["schocken.texts"] + list(a) if type(a[0]) is int else a[0]
+
+    def __str__(self):
+        return self.msg
 
 
 class LineSplitter:
@@ -171,40 +188,40 @@ def kind_ok(value, kind):
 def validate(msg, table):
     """Check a decoded message against HOST_TO_CUP or hostside.CUP_TO_HOST; returns its type."""
     if not isinstance(msg, dict):
-        raise ProtocolError(E_BAD_MESSAGE, text(_NOT_OBJECT))
+        raise ProtocolError(E_BAD_MESSAGE, _NOT_OBJECT)
     kind = msg.get("t")
     if not isinstance(kind, str):
-        raise ProtocolError(E_BAD_MESSAGE, text(_NO_TYPE))
+        raise ProtocolError(E_BAD_MESSAGE, _NO_TYPE)
     spec = table.get(kind)
     if spec is None:
-        raise ProtocolError(E_UNKNOWN, text(_UNKNOWN_TYPE, kind[:32]))
+        raise ProtocolError(E_UNKNOWN, _UNKNOWN_TYPE, kind[:32])
     for word in spec.split():  # as hostside.fields(spec), without a list of pairs per message (a cup's heap)
         name, field_kind = word.split(":")
         value = msg.get(name)
         if value is None:
             if field_kind[-1] == "?":
                 continue
-            raise ProtocolError(E_BAD_MESSAGE, text(_NEEDS_FIELD, kind, name))
+            raise ProtocolError(E_BAD_MESSAGE, _NEEDS_FIELD, kind, name)
         if not kind_ok(value, field_kind[0]):
-            raise ProtocolError(E_BAD_MESSAGE, text(_WRONG_TYPE, kind, name))
+            raise ProtocolError(E_BAD_MESSAGE, _WRONG_TYPE, kind, name)
     return kind
 
 
 def decode(line, table):
     """One received line (bytes, bytearray, memoryview or str; newline allowed) -> validated message dict."""
     if len(line) > MAX_LINE or (len(line) == MAX_LINE and line[-1:] != b"\n" and line[-1:] != "\n"):
-        raise ProtocolError(E_TOO_LONG, text(_LINE_TOO_LONG, MAX_LINE))
+        raise ProtocolError(E_TOO_LONG, _LINE_TOO_LONG, MAX_LINE)
     if not isinstance(line, str) and not _IN_PLACE:
         try:
             line = bytes(line).decode("utf-8")
         except UnicodeError:
-            raise ProtocolError(E_BAD_JSON, text(_NOT_UTF8))
+            raise ProtocolError(E_BAD_JSON, _NOT_UTF8)
     try:
         msg = json.loads(line)
     except UnicodeError:  # MicroPython: a string in the line is not UTF-8
-        raise ProtocolError(E_BAD_JSON, text(_NOT_UTF8))
+        raise ProtocolError(E_BAD_JSON, _NOT_UTF8)
     except (ValueError, TypeError, IndexError, KeyError):  # MicroPython's json raises a few kinds
-        raise ProtocolError(E_BAD_JSON, text(_NOT_JSON))
+        raise ProtocolError(E_BAD_JSON, _NOT_JSON)
     validate(msg, table)
     return msg
 
@@ -226,7 +243,7 @@ def pieces(msg):
         size += len(part)
         out.append(part)
     if size >= MAX_LINE:  # with its newline, as in line()
-        raise ProtocolError(E_TOO_LONG, text(_MSG_TOO_LONG, MAX_LINE))
+        raise ProtocolError(E_TOO_LONG, _MSG_TOO_LONG, MAX_LINE)
     out.append(b"}\n")
     return out
 
@@ -235,7 +252,7 @@ def line(body):
     """A message's bytes (plain JSON, or signed: fair.sign) -> the line to send; ProtocolError if too long."""
     data = body + b"\n"
     if len(data) > MAX_LINE:
-        raise ProtocolError(E_TOO_LONG, text(_MSG_TOO_LONG, MAX_LINE))
+        raise ProtocolError(E_TOO_LONG, _MSG_TOO_LONG, MAX_LINE)
     return data
 
 
