@@ -105,7 +105,7 @@ class League:
             try:
                 yield self.conn
             except BaseException:
-                self.conn.execute("ROLLBACK")
+                _roll_back(self.conn)
                 raise
             self.conn.execute("COMMIT")
 
@@ -115,6 +115,12 @@ class League:
 
     def close(self):
         self.conn.close()
+
+
+def _roll_back(conn):
+    # SQLite may have rolled back itself (a full disk, an I/O error): a second ROLLBACK would hide why.
+    if conn.in_transaction:
+        conn.execute("ROLLBACK")
 
 
 def version_of(conn):
@@ -173,7 +179,7 @@ def migrate(conn, to=None):
                     conn.execute(statement)
             conn.execute("PRAGMA user_version = %d" % (n + 1))
     except BaseException:
-        conn.execute("ROLLBACK")
+        _roll_back(conn)
         raise
     conn.execute("COMMIT")
 
