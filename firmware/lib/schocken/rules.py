@@ -4,7 +4,7 @@ Every difference between the seeds is an option, so any option can be switched o
 (``Rules("standard", jule=True)``). ``docs/rules.md`` quotes the passage each choice comes from.
 """
 
-from schocken import RuleError, text
+from schocken import RuleError
 
 from micropython import const
 
@@ -32,17 +32,17 @@ def _parse(name, value):
             return True
         if word in ("0", "false", "no", "off", "nein"):
             return False
-        raise RuleError(text(_NEEDS_BOOL, name, value))
+        raise RuleError(_NEEDS_BOOL, name, value)
     if isinstance(default, int):
         try:
             number = int(value)
         except (TypeError, ValueError):
-            raise RuleError(text(_NEEDS_INT, name, value))
+            raise RuleError(_NEEDS_INT, name, value)
         if isinstance(value, bool) or number < 0 or number > 99:
-            raise RuleError(text(_OUT_OF_RANGE, name, value))
+            raise RuleError(_OUT_OF_RANGE, name, value)
         return number
     if value not in _CHOICES[name]:
-        raise RuleError(text(_ONE_OF, name, ", ".join(_CHOICES[name]), value))
+        raise RuleError(_ONE_OF, name, ", ".join(_CHOICES[name]), value)
     return value
 
 
@@ -78,21 +78,21 @@ class Rules:
 
     def __init__(self, name, **options):  # name: a preset ("standard", ...); no default (a cup's heap)
         if name not in PRESETS:
-            raise RuleError(text(_UNKNOWN_SET, name, ", ".join(sorted(PRESETS))))
+            raise RuleError(_UNKNOWN_SET, name, ", ".join(sorted(PRESETS)))
         self.name = name
         self.seed, changes = PRESETS[name]
         for key in changes:
             setattr(self, key, changes[key])
         for key in options:
             if key not in OPTION_NAMES:
-                raise RuleError(text(_UNKNOWN_OPTION, key, ", ".join(OPTION_NAMES)))
+                raise RuleError(_UNKNOWN_OPTION, key, ", ".join(OPTION_NAMES))
             setattr(self, key, _parse(key, options[key]))
         if not 1 <= self.max_throws <= 3:
-            raise RuleError(text(_MAX_THROWS))
+            raise RuleError(_MAX_THROWS)
         if not 1 <= self.deckel_total <= 99:
-            raise RuleError(text(_DECKEL_TOTAL))
+            raise RuleError(_DECKEL_TOTAL)
         if self.min_players < 2:
-            raise RuleError(text(_MIN_PLAYERS))
+            raise RuleError(_MIN_PLAYERS)
 
     def options(self):
         """All option values as a new dict."""
@@ -166,8 +166,8 @@ OPTION_NAMES = tuple(sorted(k for k in Rules.__dict__ if k[0] != "_" and not cal
 def from_dict(data):
     """Inverse of ``Rules.to_dict``; raises RuleError on anything malformed."""
     if not isinstance(data, dict) or not isinstance(data.get("preset"), str):
-        raise RuleError(text(_NO_PRESET))
+        raise RuleError(_NO_PRESET)
     options = data.get("options") or {}
     if not isinstance(options, dict):
-        raise RuleError(text(_OPTIONS_OBJECT))
+        raise RuleError(_OPTIONS_OBJECT)
     return Rules(data["preset"], **options)
