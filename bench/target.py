@@ -101,11 +101,11 @@ def line_round_trips(dev):
     return times
 
 
-def rules_rates(dev):
+def rules_rates(dev, timeout=120):
     src = (HERE / "rules.py").read_text()
     src = src[:src.index('if __name__ == "__main__":')]   # the measuring part, not the CPython driver
     out = dev.run("import json\n" + src + "\nprint(json.dumps([evaluate_rate(1.0), "
-                  "game_rate(Rules('standard'), ['a', 'b', 'c'], 1.0)]))\n", timeout=120)
+                  "game_rate(Rules('standard'), ['a', 'b', 'c'], 1.0)]))\n", timeout=timeout)
     return json.loads(out.strip().splitlines()[-1])
 
 
@@ -123,7 +123,7 @@ def shake_to_final(dev, chip):
     return thrown - (at + manifest["shake_end_ms"][0] - start)
 
 
-def measure(dev):
+def measure(dev, timeout=120):
     print("# MicroPython:", dev.run("import sys\nprint(sys.implementation)").strip())
     a0, a1, free = json.loads(dev.run(HEAP).strip().splitlines()[-1])
     print("heap after importing the rules: %d B allocated (%d B before), %d B free of %d B"
@@ -131,7 +131,7 @@ def measure(dev):
     trips = line_round_trips(dev)
     print("1,000-byte line round trip (wall, %d lines): median %.1f ms, min %.1f ms, max %.1f ms"
           % (len(trips), statistics.median(trips) * 1000, min(trips) * 1000, max(trips) * 1000))
-    evals, games = rules_rates(dev)
+    evals, games = rules_rates(dev, timeout)
     print("rules (guest clock): %.0f evaluate/s, %.1f random games/s (3 players, standard rules)"
           % (evals, games))
 
@@ -167,7 +167,7 @@ def main_rp2040(image):
             print("shake stopped -> throw final (chip's clock): %.0f ms" % shake_to_final(dev, chip))
             global LINES
             LINES = RP_LINES
-            measure(dev)
+            measure(dev, timeout=900)   # the guest's seconds of rules take minutes of wall time
         finally:
             dev.close()
     finally:
