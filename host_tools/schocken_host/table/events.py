@@ -66,13 +66,23 @@ def bad_field(ev, seats):
     ts = ev.get("ts", 0)
     if isinstance(ts, bool) or not isinstance(ts, (int, float)) or ts != ts or ts in (_INF, -_INF):
         return "ts", "number"  # NaN is not equal to itself; neither it nor infinity is a time
-    for word in EVENTS[ev["ev"]].split():
-        name, kind = word.split(":")
+    for name, kind, optional in _fields(ev["ev"]):
         value = ev.get(name)
         if value is None:
-            if kind[-1] == "?":
+            if optional:
                 continue
             return name, "missing"
-        if not _ok(value, kind[0], seats):
-            return name, kind[0]
+        if not _ok(value, kind, seats):
+            return name, kind
     return None
+
+
+_FIELDS = {}   # event type -> its fields as (name, kind letter, optional), made from EVENTS when first read
+
+
+def _fields(kind):
+    fields = _FIELDS.get(kind)
+    if fields is None:
+        fields = _FIELDS[kind] = tuple((name, spec[0], spec[-1] == "?")
+                                       for name, spec in (word.split(":") for word in EVENTS[kind].split()))
+    return fields
