@@ -286,7 +286,7 @@ def test_flush_survives_a_message_it_cannot_encode():
 
         def write(self, data):
             for line in self.splitter.feed(data):
-                self.lines.append(protocol.decode(line, {"error": "code:s msg:s re:s?", "ok": "re:s"}))
+                self.lines.append(protocol.decode(line, {"error": "code:s why:l re:s?", "ok": "re:s"}))
 
         async def drain(self):
             pass
@@ -299,7 +299,10 @@ def test_flush_survives_a_message_it_cannot_encode():
         app.send({"t": "ok", "re": "turn"})
         await tasks.flush()
     asyncio.run(go())
-    assert writer.lines[0]["code"] == protocol.E_INTERNAL and "lost: TypeError" in writer.lines[0]["msg"]
+    from schocken_host.i18n import firmware_text
+    lost = writer.lines[0]
+    assert lost["code"] == protocol.E_INTERNAL and lost["why"][0] == "cup.texts"   # by number: no texts
+    assert firmware_text(lost["why"]) == "a message was lost: TypeError"          # as the host says it
     assert writer.lines[1] == {"t": "ok", "re": "turn"}
 
 
