@@ -114,6 +114,40 @@ def test_doctor_runs_on_the_target_and_names_what_the_chip_lacks_in_one_line(boa
     assert len(error) == 1 and "on the cup: ImportError: can't import name" in error[0], r.stderr
 
 
+def test_doctor_gives_every_verdict_when_the_lane_presses_and_shakes_as_the_person_would(board, deployed):
+    """doctor as a person runs it: it asks for each button and a shake, and the lane does them on the emulated
+    board (the shake from tests/data's recording)."""
+    if T.from_env().kind != "rp2040":
+        pytest.skip("the lane moves the physical world of an emulated RP2040 only (a board has a person)")
+    import threading
+    chip = CHIPS["rp2040"]
+    # --timeout 120: each of the cup's waits is 120 s of its own time, the host's 130 s of wall time (the
+    # recorded shake alone is ~1.4 s of the chip's time, ~40 s of the emulator's).
+    proc = subprocess.Popen([SCHOCKEN, "--lang", "en", "doctor", "--port", board, "--yes", "--no-start",
+                             "--json", "--timeout", "120"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env=dict(os.environ, PYTHONUNBUFFERED="1"))
+    watchdog = threading.Timer(900, proc.kill)
+    watchdog.start()
+    said = []
+    try:
+        for line in proc.stdout:
+            said.append(line)
+            if "Press button" in line:
+                chip.hold(int(line.split("Press button ")[1].split()[0]) - 1, 200)
+            elif "Press the main button" in line:
+                chip.hold(3, 200)
+            elif "Shake the cup" in line:
+                chip.shake()
+        proc.wait(60)
+    finally:
+        watchdog.cancel()
+        proc.kill()
+        proc.stderr.close()
+    results = {x["test"]: x["status"] for x in json.loads(said[-1])["results"]}
+    assert [results.get("button %d" % n) for n in (1, 2, 3, 4)] == ["ok"] * 4, said
+    assert results["shake"] == "ok" and results["sensor"] == "ok", said
+
+
 def test_every_firmware_module_imports_on_the_target(board, deployed):
     listed = json.loads(_exec(board, "print(open('/firmware.json').read())").strip())
     modules = sorted(p[:-4].replace("/", ".") for p in listed["files"] if p.endswith(".mpy"))
@@ -250,3 +284,4 @@ def test_the_cup_app_without_pins_runs_on_the_target_and_answers_the_host(board,
     identity = hello(board, timeout=30)
     assert identity["t"] == "identity" and identity["cup"] == "chip1" and identity["name"] == "Chip", identity
     assert "standard" in identity["presets"]
+
