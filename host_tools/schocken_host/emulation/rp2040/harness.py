@@ -154,6 +154,9 @@ def main(argv=None):
     ap.add_argument("--trace", help="the recorded accelerometer trace `shake` plays (tests/data/*_accel.csv)")
     ap.add_argument("--timeout", type=float, default=120.0, help="wall seconds for the chip to reach USB")
     args = ap.parse_args(argv)
+    if not os.path.isfile(args.image):   # rp2040py would take a missing path for a version tag to download
+        print("rp2040 board: no image at %s" % args.image, file=sys.stderr)
+        return 2
     try:
         board = load_board(args.board)
         fd = os.open(args.control, os.O_RDWR | os.O_NOCTTY)
