@@ -386,9 +386,9 @@ def test_the_pages_table_action_refuses_a_wrong_pin_and_logs_the_right_pins_forf
                        what="the PIN").group(1)
         pg = page(browser, url)
         pg.set_default_timeout(30_000)
-        asked = pg.wait_for_function("window.schocken.events.find((e) => e.ev === 'absent')",
+        # The person's seat (2): on a loaded machine a bot may be slow past the timeout and asked about too
+        asked = pg.wait_for_function("window.schocken.events.find((e) => e.ev === 'absent' && e.seat === 2)",
                                      timeout=90_000).json_value()
-        assert asked["seat"] == 2, asked
         log = next(tmp_path.glob("*.jsonl"))
         pg.click("#actions summary")
         pg.select_option("#action-word", "forfeit")
@@ -410,9 +410,10 @@ def test_the_pages_table_action_refuses_a_wrong_pin_and_logs_the_right_pins_forf
             assert "zu viele" in answer, answer
             pg.wait_for_timeout(500)
         assert "forfeit %d" % (asked["seat"] + 1) in answer, answer
-        shown = pg.wait_for_function("window.schocken.events.find((e) => e.ev === 'forfeit')").json_value()
-        logged = [e for e in read_log(log) if e["ev"] == "forfeit"]
-        assert logged[0] == shown and shown["seat"] == asked["seat"] and shown["by"] == "table", logged
+        shown = pg.wait_for_function("window.schocken.events.find((e) => e.ev === 'forfeit' && e.seat === 2)"
+                                     ).json_value()
+        logged = [e for e in read_log(log) if e["ev"] == "forfeit" and e["seat"] == 2]
+        assert logged[0] == shown and shown["by"] == "table", logged
         pg.close()
         # the terminal's QR code carries the key: that page asks for no PIN; the key leaves the address bar
         keyed = page(browser, url + "#k=" + key_file.read_text())

@@ -77,7 +77,7 @@ def bad_field(ev, seats):
     return None
 
 
-_FIELDS = {}   # event type -> its fields as (name, kind letter, optional), made from EVENTS when first read
+_FIELDS = {}  # type: dict[str, tuple]  # event type -> its (name, kind letter, optional), made when first read
 
 
 def _fields(kind):
