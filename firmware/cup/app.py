@@ -12,7 +12,7 @@ from gc import collect
 
 from micropython import const
 
-from schocken import protocol
+from schocken import protocol, why
 
 from cup import buttons
 from cup.clock import ticks_add, ticks_diff, ticks_ms
@@ -186,8 +186,8 @@ class App:
         take is answered with an error and changes nothing."""
         try:
             if line is None:
-                why = ["cup.texts", _TOO_LONG, protocol.MAX_LINE]
-                return self.send(protocol.error(protocol.E_TOO_LONG, why, None))
+                dropped = ["cup.texts", _TOO_LONG, protocol.MAX_LINE]
+                return self.send(protocol.error(protocol.E_TOO_LONG, dropped, None))
             for b in line:  # a blank line is skipped (no copy made to find out)
                 if b != 32 and not 9 <= b <= 13:  # not a space, tab, CR, LF, VT or FF
                     break
@@ -196,7 +196,7 @@ class App:
             try:
                 msg = protocol.decode(line, protocol.HOST_TO_CUP)
             except protocol.ProtocolError as e:
-                return self.send(protocol.error(e.code, e.why(), None))
+                return self.send(protocol.error(e.code, why(e), None))
             if len(line) > _SHORT_LINE:
                 collect()
                 if mem_free() < _LINE_RESERVE:
@@ -254,7 +254,7 @@ class App:
             try:
                 return self.encode(msg, plain)
             except protocol.ProtocolError as e:
-                err = protocol.error(e.code, e.why(), None)
+                err = protocol.error(e.code, why(e), None)
                 break
             except MemoryError as e:
                 collect()  # the garbage the other tasks left: the second try usually fits

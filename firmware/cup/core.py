@@ -8,7 +8,7 @@ States: idle (not on turn) -> turn (shaking, peeking, setting aside) -> done (st
 -> reveal_ready (round over, reveal button armed) -> revealed. ``outcome`` returns to idle.
 """
 
-from schocken import RuleError, text
+from schocken import RuleError, text, why
 from schocken import protocol
 from schocken.rules import Rules, PRESETS, from_dict
 from schocken.turn import Turn, IN_CUP
@@ -366,8 +366,7 @@ class Cup:
         if type(what) is int:
             what = ["cup.texts", what] + list(args)
         elif isinstance(what, RuleError):
-            a = what.args
-            what = ["schocken.texts"] + list(a) if a and type(a[0]) is int else str(what)
+            what = why(what)
         self.send(protocol.error(code, what, re))
 
     def _refuse(self, what):

@@ -24,6 +24,13 @@ class RuleError(ValueError):
         return str(a[0]) if len(a) == 1 else str(a)
 
 
+def why(error):
+    """What an error message says of ``error`` (a RuleError, a ProtocolError): a text raised by number as
+    ["schocken.texts", number, argument, ...], which a cup sends without loading the texts; else its words."""
+    a = error.args
+    return ["schocken.texts"] + list(a) if a and type(a[0]) is int else str(error)
+
+
 def text(n, *args, **keywords):
     """Text number ``n`` of a texts module (``module=``: this package's schocken.texts unless named, or the
     cup's cup.texts), formatted with ``args``. The module is loaded for the one message and, on MicroPython,

@@ -76,7 +76,8 @@ RESULTS = ("lost", "won", "none", "half_lost", "game_lost")
 class ProtocolError(ValueError):
     """A line or a message the protocol refuses, with its error ``code``. What it says is a text's number
     in schocken.texts and its arguments (``ProtocolError(code, n, *args)``), which a cup passes on as an
-    error's ``why`` without loading the texts, or a text made already (the host's own checks)."""
+    error's ``why`` without loading the texts (``schocken.why``), or a text made already (the host's own
+    checks)."""
 
     def __init__(self, code, *what):
         super().__init__(*what)
@@ -87,11 +88,6 @@ class ProtocolError(ValueError):
         """What it says, in words."""
         a = self.args
         return text(*a) if type(a[0]) is int else a[0]
-
-    def why(self):
-        """What an error message carries: [texts module, number, argument, ...], or the words."""
-        a = self.args
-        return ["schocken.texts"] + list(a) if type(a[0]) is int else a[0]
 
     def __str__(self):
         return self.msg
