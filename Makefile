@@ -53,12 +53,12 @@ play: venv
 	$(BIN)/schocken play --emulate 4 --bots 3
 
 # The suite in lanes (docs/testing.md): `test` runs all of it, `check` the pure tests (no MicroPython, games,
-# browser or CAD) in under a minute. pytest-xdist runs the workers at once; `--dist loadgroup` is meant to keep
-# each test file whole in one of them, which it does not under pytest 9 (docs/testing.md). The whole suite waits more than it computes (emulated clocks, terminals, a browser), so it runs four
+# browser or CAD) in under a minute. pytest-xdist runs the workers at once, each test file whole in one of them
+# (`--dist loadfile`: a module's lab of games is played once). The whole suite waits more than it computes (emulated clocks, terminals, a browser), so it runs four
 # workers on two cores; the pure tests only compute, and run one worker per core.
 WORKERS ?= 4
 CHECK_WORKERS ?= 2
-PYTEST := $(BIN)/python -m pytest --dist loadgroup
+PYTEST := $(BIN)/python -m pytest --dist loadfile
 
 test: dev
 	$(PYTEST) -n $(WORKERS)

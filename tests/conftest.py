@@ -160,8 +160,8 @@ LONGEST_FIRST = ("test_screens.py", "test_web_browser.py", "test_games.py", "tes
                  "test_enclosure.py", "test_cup.py", "test_cli_words.py", "test_faults.py", "test_web.py",
                  "test_web_guard.py", "test_soak.py", "test_packages.py", "test_gamelog.py",
                  "test_odds.py", "test_odds_check.py", "test_cli_errors.py")
-# Files whose tests share no module-scoped fixture and no cache: each test may go to any worker (a whole game
-# through the keys of a terminal is over a minute on its own; test_cli_rules is 28 subprocesses).
+# Files whose tests share no module-scoped fixture and depend on no order: their slow tests go first in their
+# worker (a whole game through the keys of a terminal is over a minute on its own).
 SPREAD = {"test_screens.py", "test_bot_moves.py", "test_web_guard.py", "test_person_sees.py", "test_web.py",
           "test_cli_rules.py", "test_scoreboard.py", "test_rule_properties.py", "test_turn_properties.py",
           "test_architecture.py", "test_micropython.py", "test_shake.py", "test_fuzz.py", "test_keymap.py",
@@ -185,10 +185,6 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         for lane in sorted(_lanes(item)):
             item.add_marker(lane)
-        # Under pytest-xdist (--dist loadgroup) a file's tests stay in one worker, in their order: its
-        # module-scoped fixtures (a lab of games, a built image) are made once.
-        if item.path.name not in SPREAD and not any(item.iter_markers("xdist_group")):
-            item.add_marker(pytest.mark.xdist_group(item.path.name))
 
     def first(item):
         name = item.path.name
