@@ -42,7 +42,7 @@ def three_rounds(heap, rom, fair=False):
     them (tests/kits/cupkit.py CupDriver.three_rounds; ``fair``: provably fair rolls)."""
     from kits.cupkit import CupDriver
     try:
-        cup = CupDriver(heap="%dk" % heap, rom=rom)
+        cup = CupDriver(heap="%dk" % heap, rom=rom, port_clock=True)  # as on a board
     except RuntimeError:
         return None
     try:

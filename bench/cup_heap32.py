@@ -47,7 +47,7 @@ def live_heap(interpreter, rom, fair):
     launcher = romfs.command
     romfs.command = command
     try:
-        cup = CupDriver(heap="200k", rom=rom)
+        cup = CupDriver(heap="200k", rom=rom, port_clock=True)
     finally:
         romfs.command = launcher
     try:

@@ -88,7 +88,7 @@ def launched_cup(script):
 
     romfs.command = command
     try:
-        return CupDriver(heap="160k", rom=True)
+        return CupDriver(heap="160k", rom=True, port_clock=True)
     finally:
         romfs.command = plain_command
 
@@ -172,7 +172,7 @@ def table_run(image, imports):
 
 def live_heap(rom, fair):
     from kits.cupkit import CupDriver
-    cup = CupDriver(heap="160k", rom=rom)
+    cup = CupDriver(heap="160k", rom=rom, port_clock=True)
     try:
         cup.three_rounds(fair)
         return cup.live_heap()

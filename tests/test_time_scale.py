@@ -183,6 +183,35 @@ def wait_frame(cup, since, check, timeout=10.0):
     raise AssertionError("no such frame: %s" % [ledframe.decode(f)["dice"] for f in cup.frames_since(since)])
 
 
+@pytest.mark.parametrize("port_clock,throws", [(False, 1), (True, None)])
+def test_an_emulated_cup_stalled_mid_shake_throws_once(port_clock, throws):
+    """An EmulatedCup at K = 1 runs on the scaled clock: the process stopped three times for 0.3 s in one
+    shake (a loaded machine) is one throw. A vibration switch shows why: the emulated board hands out the
+    shake's samples as they are read, so on the port's own clock (``port_clock``, as the heap benches run) a
+    stall looks like 80 ms without chatter, the throw is final there, and the rest of the shake throws again
+    (a test that can fail: more than one throw, or a refusal of the extra one)."""
+    from kits.cupkit import CupDriver
+    drv = CupDriver(sensor="switch", port_clock=port_clock)
+    try:
+        drv.start()
+        drv.request(t="turn", round=1, limit=None)
+        drv.cup.control("dice 1 4 2")
+        drv.cup.shake(3000)
+        for _ in range(3):
+            time.sleep(0.6)
+            drv.cup.freeze()
+            time.sleep(0.3)
+            drv.cup.thaw()
+        said = drv.quiet(3.0)
+        progress = [m["throws"] for m in said if m["t"] == "progress"]
+        if throws is None:  # the port's clock: the stalls show; the test above is what they would break
+            assert len(said) > 1, said
+        else:
+            assert progress == [throws] and len(said) == 1, said
+    finally:
+        drv.close()
+
+
 def test_a_press_while_a_line_comes_in_is_seen():
     """The loop reads a line 31 bytes at a time; in cup time the buttons still get their polls meanwhile
     (App.serve and timescale._wait): a 60 ms press sent while 4000 bytes arrive on the link is seen and
