@@ -4,6 +4,8 @@ USB connector behind its opening; the wall is thick enough; the cup fits a hand;
 board data. Skipped where the CAD kernel (build123d) or trimesh is not installed."""
 
 import functools
+import importlib
+import importlib.util
 import json
 import math
 import shutil
@@ -12,21 +14,36 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("build123d", reason="build123d (the CAD kernel of hardware/enclosure) is not installed: "
-                    "pip install -e '.[dev]'")
-trimesh = pytest.importorskip("trimesh", reason="trimesh (the mesh checks) is not installed: "
-                              "pip install -e '.[dev]'")
-np = pytest.importorskip("numpy")
-pytest.importorskip("rtree", reason="rtree (trimesh's ray casts and distances) is not installed")
+for _needed, _what in (("build123d", "the CAD kernel of hardware/enclosure"), ("trimesh", "the mesh checks"),
+                       ("numpy", "trimesh's arrays"), ("rtree", "trimesh's ray casts and distances")):
+    if importlib.util.find_spec(_needed) is None:
+        pytest.skip("%s (%s) is not installed: pip install -e '.[dev]'" % (_needed, _what),
+                    allow_module_level=True)
+
+import numpy as np  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 ENC = REPO / "hardware" / "enclosure"
 if str(ENC) not in sys.path:
     sys.path.insert(0, str(ENC))
 
-import build  # noqa: E402  (hardware/enclosure/build.py)
-import layout  # noqa: E402
-import model  # noqa: E402
+import layout  # noqa: E402  (hardware/enclosure/layout.py: the board data, no CAD)
+
+
+class _OnFirstUse:
+    """A module imported when a test first reads from it: every pytest worker collects this file, and only
+    the one that runs it should pay the CAD kernel's three seconds of import."""
+
+    def __init__(self, name):
+        self._name = name
+
+    def __getattr__(self, attr):
+        return getattr(importlib.import_module(self._name), attr)
+
+
+build = _OnFirstUse("build")  # hardware/enclosure/build.py
+model = _OnFirstUse("model")
+trimesh = _OnFirstUse("trimesh")
 
 BOARDS, PARTS = layout.load()
 
