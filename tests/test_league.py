@@ -303,7 +303,7 @@ def test_the_schema_is_made_by_its_migrations(tmp_path):
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert conn.execute("PRAGMA foreign_keys").fetchone()[0] == 1
     tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_schema WHERE type = 'table'")}
-    assert tables == {"players", "names", "games", "seats"}
+    assert tables == {"players", "names", "games", "seats", "evenings", "moved", "seasons", "settings"}
     with pytest.raises(sqlite3.IntegrityError):   # a seat of no game
         conn.execute("INSERT INTO seats VALUES ('nope', 0, 1, 'A', NULL, 'bot', 0, 0, 0, 0, 0, 0)")
     league.close()
@@ -313,25 +313,58 @@ def test_the_schema_is_made_by_its_migrations(tmp_path):
 
 
 def test_a_database_of_the_first_schema_is_migrated_with_its_games(liga, tmp_path, monkeypatch):
-    """The way every later schema comes: a migration 2 (here one a test makes, as issue 35's evenings might)
-    runs on a database of schema 1 at its next open, in one transaction, and keeps what it held; the program
-    before it then refuses the newer file."""
+    """Migration 2 (evenings, seasons, stakes) runs on a database of schema 1 at its next open, in one
+    transaction, and keeps what it held: the games get their evening (their day and their log's folder) and
+    their count of players; the standings stay the same."""
+    every = db.MIGRATIONS
+    monkeypatch.setattr(db, "MIGRATIONS", every[:1])
+    monkeypatch.setattr(db, "VERSION", 1)
     liga("import", *RECORDED)
     liga("merge", "Bot 1", "Anna")
     path = tmp_path / "data" / "league.sqlite3"
     before = standings(liga)
-    first = db.MIGRATIONS
-    monkeypatch.setattr(db, "MIGRATIONS", first + ("ALTER TABLE games ADD COLUMN evening TEXT;"
-                                                           "CREATE INDEX games_evening ON games(evening)",))
-    monkeypatch.setattr(db, "VERSION", 2)
-    assert standings(liga) == before
+    conn = sqlite3.connect(path)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == 1
+    assert "day" not in {row[1] for row in conn.execute("PRAGMA table_info(games)")}
+    conn.close()
+    monkeypatch.setattr(db, "MIGRATIONS", every)
+    monkeypatch.setattr(db, "VERSION", len(every))
+    after = standings(liga)
+    assert [{k: v for k, v in row.items() if not k.startswith(("stake", "owed", "drinks"))}
+            for row in after["players"]] == before["players"]
     conn = sqlite3.connect(path)
     assert conn.execute("PRAGMA user_version").fetchone()[0] == 2
-    assert conn.execute("SELECT count(evening), count(*) FROM games").fetchone() == (0, 2)
+    rows = conn.execute("SELECT game_id, day, place, players FROM games ORDER BY game_id").fetchall()
     conn.close()
-    monkeypatch.setattr(db, "MIGRATIONS", first)
-    monkeypatch.setattr(db, "VERSION", 1)
-    refused(liga, [], "has schema version 2, this schocken knows up to 1")
+    from schocken_host.league.evenings import evening_of
+    by_id = sorted(RECORDED, key=lambda log: first_event(log)["game_id"])
+    for (_, day, place, players), log in zip(rows, by_id):
+        assert (day, place) == evening_of(first_event(log)["ts"], log) and place == "data"
+        assert players == len(first_event(log)["players"])
+
+
+def first_event(log):
+    return json.loads(Path(log).read_text(encoding="utf-8").split("\n")[0])
+
+
+def test_a_later_migration_runs_once_and_the_program_before_it_refuses_the_file(liga, tmp_path, monkeypatch):
+    """The way every later schema comes: a migration 3 (here one a test makes) runs on the database at its
+    next open and keeps what it held; the program before it then refuses the newer file."""
+    liga("import", *RECORDED)
+    before = standings(liga)
+    path = tmp_path / "data" / "league.sqlite3"
+    every = db.MIGRATIONS
+    monkeypatch.setattr(db, "MIGRATIONS", every + ("ALTER TABLE games ADD COLUMN weather TEXT;"
+                                                   "CREATE INDEX games_weather ON games(weather)",))
+    monkeypatch.setattr(db, "VERSION", len(every) + 1)
+    assert standings(liga) == before
+    conn = sqlite3.connect(path)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == len(every) + 1
+    assert conn.execute("SELECT count(weather), count(*) FROM games").fetchone() == (0, 2)
+    conn.close()
+    monkeypatch.setattr(db, "MIGRATIONS", every)
+    monkeypatch.setattr(db, "VERSION", len(every))
+    refused(liga, [], "has schema version 3, this schocken knows up to 2")
 
 
 # --- a crash in the middle of an import --------------------------------------------------------------------

@@ -59,8 +59,51 @@ MIGRATIONS = (
     ) WITHOUT ROWID;
     CREATE INDEX seats_player ON seats(player);
     """,
+    # 2: evenings and seasons, the stakes and their settling (docs/league.md, "Evenings, seasons, stakes").
+    """
+    ALTER TABLE games ADD COLUMN day TEXT;       -- the evening: the day it began (YYYY-MM-DD) ...
+    ALTER TABLE games ADD COLUMN place TEXT;     -- ... and the table it was played at
+    ALTER TABLE games ADD COLUMN players INTEGER;   -- seats at the table: the stake of seed 004 goes by them
+    CREATE INDEX games_day ON games(day, place);
+    CREATE TABLE evenings (
+        day     TEXT NOT NULL,
+        place   TEXT NOT NULL,
+        stake   TEXT,                        -- its stake rule (league/stakes.py), NULL: the league's
+        settled REAL,                        -- when its ledger was settled (Unix seconds), NULL: open
+        PRIMARY KEY (day, place)
+    ) WITHOUT ROWID;
+    CREATE TABLE moved (                     -- a game the scorekeeper put into another evening
+        game_id TEXT PRIMARY KEY,
+        day     TEXT NOT NULL,
+        place   TEXT NOT NULL
+    ) WITHOUT ROWID;
+    CREATE TABLE seasons (
+        name  TEXT PRIMARY KEY,
+        first TEXT NOT NULL,                 -- its first and last evening's day, both included
+        last  TEXT NOT NULL
+    ) WITHOUT ROWID;
+    CREATE TABLE settings (                  -- the league's own: "stake", the stake rule of every evening
+        key   TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    ) WITHOUT ROWID;
+    UPDATE games SET players = (SELECT count(*) FROM seats WHERE seats.game_id = games.game_id);
+    """,
 )
 VERSION = len(MIGRATIONS)
+
+
+def _evenings_of_the_games(conn):
+    """Migration 2's evenings of the games recorded before it: by their start and their log's folder."""
+    from schocken_host.league.evenings import evening_of
+    rows = conn.execute("SELECT game_id, started, log FROM games").fetchall()
+    for game_id, started, log in rows:
+        day, place = evening_of(started, log)
+        conn.execute("UPDATE games SET day = ?, place = ? WHERE game_id = ?", (day, place, game_id))
+        conn.execute("INSERT OR IGNORE INTO evenings (day, place) VALUES (?, ?)", (day, place))
+
+
+# What a migration fills in that SQL alone cannot: run after the migration of that number, in its transaction.
+FILLS = {2: _evenings_of_the_games}
 
 
 def default_path():
@@ -177,6 +220,8 @@ def migrate(conn, to=None):
             for statement in MIGRATIONS[n].split(";"):
                 if statement.strip():
                     conn.execute(statement)
+            if n + 1 in FILLS:
+                FILLS[n + 1](conn)
             conn.execute("PRAGMA user_version = %d" % (n + 1))
     except BaseException:
         _roll_back(conn)

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from schocken_host.errors import CommandError
+from schocken_host.league.evenings import evening_of
 from schocken_host.table.replay import replay
 from schocken_host.table.seating import canonical_name
 from schocken_host.table.state import LogError, TableState
@@ -119,10 +120,14 @@ def record(league, game, log):
     with league.write() as conn:
         if conn.execute("SELECT 1 FROM games WHERE game_id = ?", (game.game_id,)).fetchone():
             return False
-        conn.execute("INSERT INTO games (game_id, log, started, rules, rounds, blattschuss) "
-                     "VALUES (?, ?, ?, ?, ?, ?)",
+        # Its evening: where the scorekeeper put it (a rebuild keeps his word), else its day and table.
+        day_place = conn.execute("SELECT day, place FROM moved WHERE game_id = ?", (game.game_id,)).fetchone()
+        day, place = day_place or evening_of(game.started, log)
+        conn.execute("INSERT OR IGNORE INTO evenings (day, place) VALUES (?, ?)", (day, place))
+        conn.execute("INSERT INTO games (game_id, log, started, rules, rounds, blattschuss, day, place, "
+                     "players) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                      (game.game_id, str(log), game.started, json.dumps(game.rules, sort_keys=True),
-                      game.rounds, int(game.blattschuss)))
+                      game.rounds, int(game.blattschuss), day, place, len(game.seats)))
         seated = set()
         for s in game.seats:
             player = _player(conn, s, seated, log)

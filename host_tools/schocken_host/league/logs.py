@@ -8,6 +8,7 @@ from pathlib import Path
 from schocken_host.errors import CommandError
 from schocken_host.i18n import Message, os_reason
 from schocken_host.league import db
+from schocken_host.league.evenings import drop_empty_evenings
 from schocken_host.league.games import read_game, record
 from schocken_host.table.gamelog import check_readable
 from schocken_host.table.replay import event_in, log_lines
@@ -88,8 +89,15 @@ def import_logs(league, paths, refused=None):
     return tally
 
 
+# What a scorekeeper told the league, carried over by a rebuild: people and their names, the games he moved to
+# another evening, seasons, the stake rules and which evenings are settled.
+CARRIED = (("players", "id, name, cup"), ("names", "name, player"), ("moved", "game_id, day, place"),
+           ("seasons", "name, first, last"), ("settings", "key, value"),
+           ("evenings", "day, place, stake, settled"))
+
+
 def _names_of(path):
-    """(players, names) rows of the database at ``path`` to carry over, or None when it cannot be read."""
+    """The rows of ``CARRIED`` in the database at ``path``, or None when it cannot be read."""
     try:
         old = db.open_league(path, create=False)
     except CommandError as e:
@@ -97,10 +105,10 @@ def _names_of(path):
             raise   # a newer program's data, or another's transaction: not this rebuild's to replace
         return None
     if old is None:
-        return [], []
+        return {}
     try:
-        return (old.read("SELECT id, name, cup FROM players ORDER BY id"),
-                old.read("SELECT name, player FROM names ORDER BY name"))
+        return {table: old.read("SELECT %s FROM %s ORDER BY 1" % (columns, table))
+                for table, columns in CARRIED}
     except CommandError:
         return None
     finally:
@@ -120,9 +128,12 @@ def rebuild(path, paths, refused=None):
     try:
         if carried:
             with league.write() as conn:
-                conn.executemany("INSERT INTO players (id, name, cup) VALUES (?, ?, ?)", carried[0])
-                conn.executemany("INSERT INTO names (name, player) VALUES (?, ?)", carried[1])
+                for table, columns in CARRIED:
+                    conn.executemany("INSERT INTO %s (%s) VALUES (%s)" % (
+                        table, columns, ", ".join("?" * len(columns.split(",")))), carried[table])
         tally = import_logs(league, paths, refused)
+        with league.write() as conn:
+            drop_empty_evenings(conn)   # an evening whose logs are gone
     finally:
         league.close()   # the last connection: the WAL is checkpointed into the file and removed
     db.set_aside(path)
