@@ -68,15 +68,15 @@ def test_one_pip_table():
 
 def test_a_log_is_replayed_into_a_table_state_in_one_place():
     """A TableState outside the live game is made only to be handed to table/replay.py's Replay (a resume,
-    replay, stats and the league's import do so; the web page's hub and the browser's check get theirs from
+    replay, stats, the league's import and its luck do so; the web page's hub and the browser's check get theirs from
     it)."""
     made = {path for path, _ in callers("TableState", HOST)}
     live = {"table/referee.py", "table/session.py", "table/sink.py"}   # the live game's own state
     assert made <= {"host_tools/schocken_host/" + name for name in live | {
         "table/replay.py", "table/gamelog.py", "commands/replay.py", "commands/stats.py",
-        "league/games.py"}}, made
+        "league/games.py", "league/luck.py"}}, made
     for reader in ("commands/replay.py", "commands/stats.py", "views/web/hub.py", "views/web/check/check.py",
-                   "league/games.py"):
+                   "league/games.py", "league/luck.py"):
         source = (HOST / reader).read_text(encoding="utf-8")
         assert "from schocken_host.table.replay import" in source, reader
 

@@ -14,8 +14,8 @@ import re
 from pathlib import Path
 
 import schocken
-from schocken_host.texts import (board_tools, cli, coach, cup, input_errors, league, link_errors, odds,
-                                 option_help, play, releases, scoreboard, web)
+from schocken_host.texts import (board_tools, cli, coach, cup, input_errors, league, link_errors, luck,
+                                 odds, option_help, play, releases, scoreboard, web)
 from schocken_host.texts.refusals import HOST, REFUSALS, RULE_PHRASES, RULE_TEXTS
 
 LANGS = ("de", "en")
@@ -31,8 +31,8 @@ def _gather(*modules):
     return texts
 
 
-TEXTS = _gather(board_tools, cli, coach, cup, input_errors, league, link_errors, odds, option_help, play,
-                releases, scoreboard, web)
+TEXTS = _gather(board_tools, cli, coach, cup, input_errors, league, link_errors, luck, odds, option_help,
+                play, releases, scoreboard, web)
 
 
 def tr(lang, key, **fields):

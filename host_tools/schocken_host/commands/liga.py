@@ -10,6 +10,7 @@ from pathlib import Path
 
 from schocken_host.errors import FAILED, CommandError
 from schocken_host.i18n import tr
+from schocken_host.commands import liga_luck
 from schocken_host.league import db
 from schocken_host.league.logs import game_logs, import_logs, rebuild
 from schocken_host.league.standings import merge, standings
@@ -35,6 +36,7 @@ def add_arguments(p):
         made[name].add_argument("--lang", choices=("de", "en"), default=argparse.SUPPRESS,
                                 help=argparse.SUPPRESS)
         _db_option(made[name], argparse.SUPPRESS)
+    liga_luck.add_job(jobs, p, _db_option)
     made["import"].add_argument("folders", nargs="+", metavar="DIR",
                                 help="a folder of game logs (*.jsonl, in its subfolders too) or one log")
     made["merge"].add_argument("name", metavar="NAME", help="the name whose games count for INTO from now on")
@@ -58,6 +60,8 @@ def run(args):
         return _import(lang, path, _folders(args.folders))
     if args.job == "rebuild":
         return _rebuild(lang, path, _folders(args.folders) if args.folders else [gamelog.log_dir()])
+    if args.job in ("luck", "glueck"):
+        return liga_luck.run(lang, path, args)
     if args.job == "merge":
         league = db.open_league(path, create=False)
         try:

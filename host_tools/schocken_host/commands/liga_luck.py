@@ -1,0 +1,64 @@
+"""`schocken liga luck` (German `glueck`): per person, the luck of his throws against the exact odds and the
+Deckel his own decisions cost against the best play (league/luck_table.py; docs/odds.md, "Luck and
+decisions"). Plain text or `--json`."""
+
+import argparse
+import json
+import sys
+
+from schocken_host.i18n import tr
+from schocken_host.league import db
+from schocken_host.league.luck_table import league_luck
+
+
+def add_job(jobs, p, db_option):
+    words = tr(p.lang, "luck.job")
+    job = jobs.add_parser("luck", aliases=["glueck"], help=words, description=words,
+                          formatter_class=p.formatter_class)
+    job.add_argument("--lang", choices=("de", "en"), default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+    db_option(job, argparse.SUPPRESS)
+    job.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
+                     help="luck and decisions as JSON")
+
+
+def _number(lang, x, sign=False):
+    text = ("%+.2f" if sign else "%.2f") % x
+    return text.replace(".", ",") if lang != "en" else text
+
+
+def run(lang, path, args):
+    league = db.open_league(path, create=False)
+    try:
+        found = league_luck(league)
+    finally:
+        if league is not None:
+            league.close()
+    kinds = found.kinds()
+    if getattr(args, "json", False):
+        sys.stdout.write(json.dumps({"games": found.games,
+                                     "missing_logs": [log for _, log in found.missing],
+                                     "players": [p.as_dict(kinds) for p in found.players]},
+                                    ensure_ascii=False) + "\n")
+        return 0
+    write = sys.stdout.write
+    write(tr(lang, "luck.games", n=found.games, path=path) + "\n")
+    if found.missing:
+        write(tr(lang, "luck.missing", n=len(found.missing), log=found.missing[0][1]) + "\n")
+    width = max([12] + [len(p.player) for p in found.players])
+    col = [tr(lang, "luck.col_" + c) for c in ("player", "throws", "luck", "rare", "decisions", "mistakes",
+                                                "cost")]
+    write("%-*s %6s %7s  %-24s %8s %7s %8s\n" % (width, *col))
+    for p in found.players:
+        t = p.tally
+        rare = (tr(lang, "luck.lucky" if t.luck >= 0 else "luck.unlucky", n=p.one_in) if t.throws
+                else tr(lang, "luck.none"))
+        write("%-*s %6d %7s  %-24s %8d %7d %8s\n" % (width, p.player, t.throws, _number(lang, t.luck, True),
+                                                    rare, t.decisions, t.mistakes, _number(lang, t.cost)))
+    if found.players:
+        write(tr(lang, "luck.classes") + "\n")
+        for p in found.players:
+            parts = ["%s %d (%s)" % (tr(lang, "odds.kind_" + k), p.tally.classes.get(k, [0, 0.0])[0],
+                                     _number(lang, p.tally.classes.get(k, [0, 0.0])[1])) for k in kinds]
+            write("%-*s %s\n" % (width, p.player, "  ".join(parts)))
+        write(tr(lang, "luck.explain") + "\n")
+    return 0

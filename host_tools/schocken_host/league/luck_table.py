@@ -1,0 +1,92 @@
+"""Luck and decisions per person over the league's games (`schocken liga luck`, docs/odds.md "Luck and
+decisions"): each recorded game's log read again (league/luck.py), its seats' tallies added up per person,
+and how rare each one's luck is (league/luck_odds.py: "as lucky as 1 in N players")."""
+
+import math
+from typing import Optional
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from schocken_host.league.luck import SeatTally, game_luck
+from schocken_host.league.luck_odds import tail, variance
+
+_SEATS = """
+    SELECT g.game_id, g.log, s.seat, p.name
+    FROM games g JOIN seats s ON s.game_id = g.game_id JOIN players p ON p.id = s.player
+    ORDER BY g.started, g.game_id, s.seat
+"""
+
+
+@dataclass
+class PersonLuck:
+    player: str
+    tally: SeatTally = field(default_factory=SeatTally)
+    _share: Optional[float] = None
+
+    @property
+    def spread(self):
+        """The standard deviation of his luck under fair dice, in Deckel."""
+        return math.sqrt(variance(self.tally.spreads))
+
+    @property
+    def share(self):
+        """The share of players with fair dice who, in his throws' situations, are at least as lucky as he
+        (when he was lucky) or at least as unlucky (when not)."""
+        if not self.tally.throws:
+            return 1.0
+        if self._share is None:
+            self._share = tail(self.tally.spreads, self.tally.luck)
+        return self._share
+
+    @property
+    def one_in(self):
+        """"As lucky (or unlucky) as 1 in N players": N, rounded (None: rarer than one in a billion)."""
+        return max(1, round(1 / self.share)) if self.share > 1e-9 else None
+
+    def as_dict(self, kinds):
+        t = self.tally
+        return {"player": self.player, "throws": t.throws, "luck": round(t.luck, 4),
+                "luck_spread": round(self.spread, 4), "lucky": t.luck >= 0, "share": round(self.share, 6),
+                "one_in": self.one_in,
+                "decisions": t.decisions, "mistakes": t.mistakes, "decision_cost": round(t.cost, 4),
+                "classes": {k: {"thrown": t.classes.get(k, [0, 0.0])[0],
+                                "expected": round(t.classes.get(k, [0, 0.0])[1], 4)} for k in kinds}}
+
+
+@dataclass
+class LeagueLuck:
+    games: int = 0                       # games whose logs were read
+    missing: list = field(default_factory=list)   # (game id, log) of games whose log is gone or another's
+    players: list = field(default_factory=list)   # PersonLuck, luckiest first
+
+    def kinds(self):
+        """The classes thrown or expected, best first."""
+        from schocken.throws import KINDS
+        found = {k for p in self.players for k in p.tally.classes}
+        return [k for k in KINDS if k in found]
+
+
+def league_luck(league):
+    """LeagueLuck of every game recorded (None: no database yet, nothing recorded)."""
+    result = LeagueLuck()
+    if league is None:
+        return result
+    games = {}
+    for game_id, log, seat, name in league.read(_SEATS):
+        games.setdefault((game_id, log), []).append((seat, name))
+    people = {}
+    for (game_id, log), seats in games.items():
+        try:
+            logged, tallies = game_luck(Path(log).read_bytes())
+        except OSError:
+            logged = None
+        if logged != game_id:
+            result.missing.append((game_id, log))
+            continue
+        result.games += 1
+        for seat, name in seats:
+            person = people.setdefault(name, PersonLuck(name))
+            if seat in tallies:
+                person.tally.add(tallies[seat])
+    result.players = sorted(people.values(), key=lambda p: (-p.tally.luck, p.player))
+    return result

@@ -1,0 +1,43 @@
+"""Texts of the league's luck and decisions (`schocken liga luck`, league/luck.py, league/luck_table.py,
+league/plot.py). {key: (German, English)}."""
+
+TEXTS = {
+    "luck.job": ("je Person: das Glück der Würfe gegen die genauen Chancen und was die eigenen "
+                 "Entscheidungen an Deckeln kosteten",
+                 "per person: the luck of the throws against the exact odds and the Deckel the own decisions "
+                 "cost"),
+    "luck.games": ("Glück und Entscheidungen aus {n} Spielen in {path}",
+                   "Luck and decisions from {n} games in {path}"),
+    "luck.missing": ("{n} Spiele ohne ihr Log (verschoben oder gelöscht) nicht mitgezählt, z. B. {log}",
+                     "{n} games without their log (moved or deleted) not counted, e.g. {log}"),
+    "luck.col_player": ("Spieler", "Player"),
+    "luck.col_throws": ("Würfe", "Throws"),
+    "luck.col_luck": ("Glück", "Luck"),
+    "luck.col_rare": ("so selten", "how rare"),
+    "luck.col_decisions": ("Entsch.", "Decisions"),
+    "luck.col_mistakes": ("Fehler", "Mistakes"),
+    "luck.col_cost": ("kosteten", "cost"),
+    "luck.lucky": ("Glück wie 1 von {n}", "as lucky as 1 in {n}"),
+    "luck.unlucky": ("Pech wie 1 von {n}", "as unlucky as 1 in {n}"),
+    "luck.none": ("–", "–"),
+    "luck.classes": ("Klassen je Wurf, geworfen (erwartet):", "Classes per throw, thrown (expected):"),
+    "luck.explain": ("Glück: Deckel, die die Würfel gegenüber dem Erwarteten sparten (negativ: kosteten); "
+                     "kosteten: Deckel, die die eigenen Entscheidungen gegenüber dem besten Spiel kosteten "
+                     "(docs/odds.md)",
+                     "Luck: Deckel the dice saved against the expected (negative: cost); cost: Deckel the "
+                     "player's own decisions cost against the best play (docs/odds.md)"),
+    # --- league/plot.py
+    "luck.no_matplotlib": ("--plot braucht matplotlib: pip install 'schocken-cup[plot]'",
+                           "--plot needs matplotlib: pip install 'schocken-cup[plot]'"),
+    "luck.plot_suffix": ("{path}: --plot schreibt .svg oder .png", "{path}: --plot writes .svg or .png"),
+    "luck.plot_written": ("Bild geschrieben: {path}", "Picture written: {path}"),
+    "luck.plot_standings": ("Tabelle: verlorene Spiele je Spiel", "Standings: games lost per game"),
+    "luck.plot_deckel": ("Deckel über die Abende", "Deckel over the evenings"),
+    "luck.plot_deckel_games": ("Deckel über die Spiele", "Deckel over the games"),
+    "luck.plot_evening": ("Abend", "Evening"),
+    "luck.plot_game": ("Spiel", "Game"),
+    "luck.plot_total": ("Deckel insgesamt", "Deckel in all"),
+    "luck.plot_luck": ("Glück gegen die Wahrscheinlichkeit (Deckel gespart, ±1 und ±2 Standardabweichungen)",
+                       "Luck against the odds (Deckel saved, ±1 and ±2 standard deviations)"),
+    "luck.plot_empty": ("noch keine Spiele", "no games yet"),
+}
