@@ -1,8 +1,11 @@
+import atexit
 import gc
 import itertools
 import os
 import re
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -13,6 +16,13 @@ ROOT = Path(__file__).resolve().parents[1]
 for _p in (ROOT / "firmware" / "lib", ROOT / "firmware", ROOT / "tests"):
     if str(_p) not in sys.path:
         sys.path.insert(0, str(_p))
+
+
+# `schocken play` records each finished game in the league of the user's data folder (docs/league.md): a
+# test's game goes to a folder of this run instead, unless the test names its own.
+if "SCHOCKEN_DATA_DIR" not in os.environ:
+    os.environ["SCHOCKEN_DATA_DIR"] = tempfile.mkdtemp(prefix="schocken-test-data-")
+    atexit.register(shutil.rmtree, os.environ["SCHOCKEN_DATA_DIR"], ignore_errors=True)
 
 
 def micropython_path():

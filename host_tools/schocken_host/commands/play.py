@@ -16,6 +16,7 @@ from schocken_host.errors import CommandError
 from schocken_host.i18n import tr
 from schocken_host.input_checks import (WEB_PORT, OneLineParser, count, heap_size, seat_number, seconds,
                                         seconds_or_zero, web_address)
+from schocken_host.league.recorder import Recorder
 from schocken_host.table.bots import STRATEGIES
 from schocken_host.table.gamelog import read_log
 from schocken_host.table.session import GameSession
@@ -77,6 +78,9 @@ def add_arguments(p):
     p.add_argument("--exit-after", type=seconds_or_zero, default=None, metavar="SECONDS",
                    help="once the game is over, wait this many seconds (the scoreboard shows the end), then "
                         "exit; without it the scoreboard stays until q")
+    p.add_argument("--no-league", action="store_true",
+                   help="do not record the finished game in the league (schocken liga; by default it is "
+                        "recorded in league.sqlite3 in the user data directory as it ends)")
     p.add_argument("--web", nargs="?", const=("", WEB_PORT), default=None, type=web_address,
                    metavar="[HOST:]PORT",
                    help="serve the game as a live web page (default port %d on every address; "
@@ -161,7 +165,8 @@ def session_of(args, lang):
     if args.web is not None:
         from schocken_host.views.web.server import WebView
         web = WebSide(WebView(args.web, lang, coach=args.coach), banner=args.plain or not sys.stdout.isatty())
-    return GameSession(game_config(args), web=web, inputs=person_inputs(args.plain))
+    recorder = None if getattr(args, "no_league", False) else Recorder()
+    return GameSession(game_config(args), web=web, inputs=person_inputs(args.plain), finished=recorder)
 
 
 STOP_S = 10.0   # after Ctrl-C the host has this long to close its cups and its log; then it ends regardless
@@ -205,7 +210,7 @@ def run(args):
         state = None
     if state is None:
         state = session.state
-    print_end(session.log_path, state, lang)
+    print_end(session.log_path, state, lang, league_line(session, lang))
     if state is None or not state.over:
         # Stopped midway by the people at the table (q, Ctrl-C): not a failure; the log holds the game.
         hint = resume_hint(args, session.log_path, lang)
@@ -214,9 +219,23 @@ def run(args):
     return 0
 
 
-def print_end(path, state, lang):
-    """After the game (over, or stopped midway), on the terminal the scoreboard has left: the standings and
-    where the log is (``path``). Nothing when no game began (a refused start leaves no log to name)."""
+def league_line(session, lang):
+    """The line that says the finished game is in the league now, or None; why it is not goes to standard
+    error at once, one line (the game is over and logged all the same)."""
+    said = session.finished.line(lang) if session.finished is not None else None
+    if said is None:
+        return None
+    line, error = said
+    if error:
+        print(line, file=sys.stderr, flush=True)
+        return None
+    return line
+
+
+def print_end(path, state, lang, league=None):
+    """After the game (over, or stopped midway), on the terminal the scoreboard has left: the standings, the
+    league's line (``league``) and where the log is (``path``). Nothing when no game began (a refused start
+    leaves no log to name)."""
     if path is None or not os.path.exists(path) or os.path.getsize(path) == 0:
         return
     from schocken_host.commands.replay import standings_lines
@@ -227,6 +246,8 @@ def print_end(path, state, lang):
             lines += standings_lines(state, lang)
         except Exception:  # noqa: BLE001 - the standings are a courtesy: the log is the record, and named below
             lines = []
+    if league is not None:
+        lines.append(league)
     lines.append(tr(lang, "play.log_at", path=path))
     print("\n".join(lines), flush=True)
 

@@ -61,10 +61,13 @@ class GameSession:
     view once the table is seated. ``web`` (or None) is a page beside it: ``start()``, ``attach(ui,
     log_path)`` -> the view of both and the lines that announce the page, ``referee`` (who takes the page's
     table actions), ``announce()``, ``stop(finished)``. ``inputs(referee, table, ui)`` -> coroutines of the
-    people at the table (their keys, the table's words), run beside the bots for as long as the game."""
+    people at the table (their keys, the table's words), run beside the bots for as long as the game.
+    ``finished(log_path)`` is called once a finished game's log is closed (the league records it there): it
+    must return at once, and whatever it raises is not the game's end."""
 
-    def __init__(self, config, web=None, inputs=None):
+    def __init__(self, config, web=None, inputs=None, finished=None):
         self.config = config
+        self.finished = finished
         self.ui_factory = None
         self.web = web
         self.inputs = inputs
@@ -116,6 +119,16 @@ class GameSession:
                     log.path.unlink()  # no game was started: leave no empty log behind
                 if not log.path.exists() or gamelog.finished(log.path):
                     shutil.rmtree(gamelog.flash_folder(log.path), ignore_errors=True)  # nothing to resume
+                    if log.path.exists():
+                        self._tell_finished(log.path)
+
+    def _tell_finished(self, path):
+        if self.finished is None:
+            return
+        try:
+            self.finished(path)
+        except Exception:  # noqa: BLE001 - the log is the record of the game, whatever its listener does
+            pass
 
     def _write_the_end(self, log, state):
         """The host died after the last round but before game_over: the game is decided, its end written."""
@@ -128,6 +141,7 @@ class GameSession:
         state.apply({"ev": "game_over", "loser": state.loser, "blattschuss": bool(state.game.blattschuss)})
         log.close()
         self.state = state
+        self._tell_finished(log.path)
         return state
 
     async def _referee(self, table, rules, log, state, start):

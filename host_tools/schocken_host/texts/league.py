@@ -22,6 +22,28 @@ TEXTS = {
     # --- a log that is no game (league/games.py; the reader names file and line)
     "league.no_start": ("kein Spiel-Log: das erste Ereignis ist {kind}, nicht start",
                         "no game log: its first event is {kind}, not start"),
+    # --- a game recorded as it ends (league/recorder.py)
+    "league.recorded_now": ("in der Liga eingetragen: {path}", "recorded in the league: {path}"),
+    "league.not_recorded": ("schocken: nicht in der Liga eingetragen: {why}; das Log bleibt, `schocken liga "
+                            "import {log}` trägt das Spiel nach",
+                            "schocken: not recorded in the league: {why}; the log stays, `schocken liga import "
+                            "{log}` records the game later"),
+    "league.still_busy": ("die Liga-Datenbank antwortet nicht rechtzeitig",
+                          "the league database does not answer in time"),
+    "league.failed": ("Fehler der Liga-Datenbank ({error})", "the league database failed ({error})"),
+    "league.not_finished": ("{path}: das Spiel im Log ist nicht zu Ende", "{path}: the game in the log is not "
+                                                                        "over"),
+    # --- evenings and seasons (league/evenings.py)
+    "league.bad_day": ("{day}: kein Tag (JJJJ-MM-TT, etwa 2026-12-04)", "{day}: no day (YYYY-MM-DD, e.g. "
+                                                                       "2026-12-04)"),
+    "league.season_backwards": ("die Saison endet ({last}) vor ihrem Anfang ({first})",
+                                "the season ends ({last}) before it begins ({first})"),
+    "league.unknown_game": ("{game_id}: kein Spiel der Liga hat diese Nummer",
+                            "{game_id}: no game of the league has that id"),
+    "league.ambiguous_game": ("{game_id}: mehrere Spiele beginnen so; mehr Ziffern der Nummer angeben",
+                              "{game_id}: several games begin so; give more digits of the id"),
+    "league.unknown_season": ("{name}: keine Saison dieses Namens (es gibt: {known})",
+                              "{name}: no season of that name (there are: {known})"),
     # --- commands/liga.py
     "league.no_such_folder": ("{path}: diesen Ordner gibt es nicht", "{path}: no such folder"),
     "league.refused": ("{path} Zeile {line}: {error} (nicht eingetragen)",
