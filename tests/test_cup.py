@@ -333,6 +333,35 @@ def test_a_fair_turn_waits_out_a_stuck_rng_and_goes_on_with_a_fresh_seed(cup):
     assert fair.check_dice(rev["seed"], seed["hash"], {1: "%032x" % 7919}, 1, rev["transcript"]) == 1
 
 
+def test_the_same_nonce_again_is_no_refusal(cup):
+    """A status request that crossed the cup's shake on the link is answered with ``awaiting`` after the cup
+    took the nonce, and the host sends that nonce again (seen on the emulated RP2040, where it flashed red
+    and said "no throw waits for this nonce" after every throw): the repeat is the throw the cup rolled
+    already, so it changes nothing, says nothing and does not flash."""
+    from schocken_host.links import ledframe
+    cup.request("identity", t="hello", v=protocol.VERSION)
+    cup.request(t="configure", rules={"preset": "standard", "options": {}}, name="Anna", seat=0, fair=True)
+    cup.request(t="turn", round=1, limit=None)
+    cup.recv("seed")
+    cup.cup.shake(800)
+    assert cup.recv("shake")["throw"] == 1
+    nonce = "%032x" % 7919
+    cup.send(t="nonce", round=1, throw=1, nonce=nonce)
+    assert cup.recv("progress")["throws"] == 1
+    seen = cup.cup.frame_count
+    cup.send(t="nonce", round=1, throw=1, nonce=nonce)
+    # The cup takes its lines in order: what it says to the repeat comes before the status answer, and the
+    # refusal's red frame is drawn before either is written.
+    assert cup.request("status", t="status")["throws"] == 1
+    cup.settle()
+    assert [m for m in cup.quiet(0) if m["t"] in ("error", "progress")] == []
+    statuses = [ledframe.status_name(ledframe.decode(f)["status"]) for f in cup.cup.frames_since(seen)]
+    assert "red" not in statuses, statuses
+    cup.send(t="nonce", round=1, throw=1, nonce="%032x" % 7920)  # another nonce for it: refused, as before
+    assert cup.recv("error")["why"] == ["cup.texts", 3]
+    assert cup.request("status", t="status")["throws"] == 1
+
+
 def test_nothing_before_the_reveal_gives_the_hidden_throw_away(cup):
     """Issue 7: "nothing sent before reveal lets the host or another cup learn the hidden dice". A fair turn
     through the real link: the two secrets that uncover a hidden throw (the commitment's nonce, the seed that

@@ -260,6 +260,8 @@ class Cup:
                 self.send({"t": "done", "round": self.round, "throws": self.turn.throws_used,
                            "commit": self.commit})
         elif kind == "nonce":
+            if msg["round"] == self.round and self.nonces.get(msg["throw"]) == msg["nonce"]:
+                return  # sent again after a status that crossed the shake: this throw is rolled already
             if state != TURN or msg["round"] != self.round or msg["throw"] != self.awaiting:
                 return self._report(protocol.E_STATE, kind, _NO_NONCE_WANTED)
             self.nonces[self.awaiting] = msg["nonce"]
