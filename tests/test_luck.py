@@ -221,3 +221,24 @@ def test_the_best_play_costs_nothing_and_every_turn_adds_up(liga, tmp_path, monk
         assert p["decisions"] > 0 and p["mistakes"] == 0 and p["decision_cost"] == 0, p
         assert abs(sum(c["expected"] for c in p["classes"].values()) - p["throws"]) < 1e-3
         assert sum(c["thrown"] for c in p["classes"].values()) == p["throws"]
+
+
+def test_the_picture_for_the_notice_board(liga, league, tmp_path, monkeypatch):
+    """`schocken liga --plot FILE`: an SVG (or PNG) with the standings, the Deckel over the games or
+    evenings and the luck with its rarity; another suffix, or no matplotlib, is one line and no file."""
+    svg = tmp_path / "liga.svg"
+    status, out, err = liga("--plot", svg)
+    assert (status, err) == (0, "") and out == "Picture written: %s\n" % svg
+    text = svg.read_text(encoding="utf-8")
+    assert text.startswith("<?xml") and "<svg" in text
+    for words in ("Standings: games lost per game", "Luck against the odds", "as unlucky as 1 in 72",
+                  "Anna", "Dora"):
+        assert words in text, words
+    png = tmp_path / "liga.png"
+    assert liga("--plot", png, lang="de")[0] == 0 and png.read_bytes().startswith(b"\x89PNG")
+    status, out, err = liga("--plot", tmp_path / "liga.pdf")
+    assert (status, out) == (2, "") and err.count("\n") == 1 and "--plot writes .svg or .png" in err
+    monkeypatch.setitem(__import__("sys").modules, "matplotlib", None)   # as if it were not installed
+    status, out, err = liga("--plot", tmp_path / "none.svg")
+    assert (status, out) == (2, "") and "pip install 'schocken-cup[plot]'" in err and err.count("\n") == 1
+    assert not (tmp_path / "none.svg").exists()

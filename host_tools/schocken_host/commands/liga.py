@@ -27,6 +27,7 @@ def add_arguments(p):
     out = p.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="the standings as JSON")
     out.add_argument("--csv", action="store_true", help="the standings as CSV")
+    liga_luck.add_plot_option(p)
     jobs = p.add_subparsers(dest="job", metavar=tr(p.lang, "league.job_metavar"))
     made = {}
     for name, key in (("import", "league_import"), ("merge", "league_merge"), ("rebuild", "league_rebuild")):
@@ -62,6 +63,8 @@ def run(args):
         return _rebuild(lang, path, _folders(args.folders) if args.folders else [gamelog.log_dir()])
     if args.job in ("luck", "glueck"):
         return liga_luck.run(lang, path, args)
+    if args.job is None and args.plot is not None:
+        return liga_luck.plot(lang, path, args.plot)
     if args.job == "merge":
         league = db.open_league(path, create=False)
         try:

@@ -62,3 +62,24 @@ def run(lang, path, args):
             write("%-*s %s\n" % (width, p.player, "  ".join(parts)))
         write(tr(lang, "luck.explain") + "\n")
     return 0
+
+
+def add_plot_option(p):
+    p.add_argument("--plot", default=None, metavar="FILE.svg|png",
+                   help="the standings, the Deckel over the evenings and the luck as a picture (needs "
+                        "matplotlib: the extra [plot])")
+
+
+def plot(lang, path, target):
+    """`schocken liga --plot FILE`: the league's picture (league/plot.py)."""
+    from schocken_host.league.plot import check_target, draw, season_of
+    target = check_target(target)
+    league = db.open_league(path, create=False)
+    try:
+        season = season_of(league)
+    finally:
+        if league is not None:
+            league.close()
+    draw(season, target, lang)
+    sys.stdout.write(tr(lang, "luck.plot_written", path=target) + "\n")
+    return 0

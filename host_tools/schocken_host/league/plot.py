@@ -1,0 +1,161 @@
+"""The league as a picture for the notice board (`schocken liga --plot FILE.svg|png`): the standings, the
+Deckel each person took over the evenings (over the games while no game has an evening), and the luck of
+each against the odds (league/luck_table.py) with the spread fair dice would give.
+
+matplotlib is an optional extra (`pip install 'schocken-cup[plot]'`): imported only here, when a picture is
+asked for, and its absence is one line (``luck.no_matplotlib``)."""
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from schocken_host.errors import CommandError
+from schocken_host.i18n import tr
+from schocken_host.league.luck_table import league_luck
+from schocken_host.league.standings import standings
+
+SUFFIXES = (".svg", ".png")
+
+# Each game's evening as the league has it (the scorekeeper's move first), its seats' Deckel, oldest first.
+_DECKEL = """
+    SELECT g.game_id, COALESCE(m.day, g.day), COALESCE(m.place, g.place), p.name, s.deckel
+    FROM games g JOIN seats s ON s.game_id = g.game_id JOIN players p ON p.id = s.player
+    LEFT JOIN moved m ON m.game_id = g.game_id
+    ORDER BY COALESCE(m.day, g.day), g.started, g.game_id
+"""
+
+
+@dataclass
+class Season:
+    """What the picture shows: ``rows`` the standings, ``steps`` the evenings' (or games') labels, ``deckel``
+    per person the Deckel taken up to each step, ``luck`` per person (name, luck, spread, (lucky, one in N)),
+    ``by_evening``."""
+    games: int = 0
+    rows: list = field(default_factory=list)
+    steps: list = field(default_factory=list)
+    deckel: dict = field(default_factory=dict)
+    luck: list = field(default_factory=list)
+    by_evening: bool = True
+
+
+def season_of(league):
+    """The Season of the league's games (an empty one for no database)."""
+    season = Season()
+    if league is None:
+        return season
+    season.games, season.rows = standings(league)
+    games = {}
+    for game_id, day, place, name, deckel in league.read(_DECKEL):
+        games.setdefault(game_id, (day, place, []))[2].append((name, deckel))
+    season.by_evening = bool(games) and all(day for day, _, _ in games.values())
+    step_of = {}
+    for n, (game_id, (day, place, _)) in enumerate(games.items()):
+        label = ("%s %s" % (day, place or "")).strip() if season.by_evening else str(n + 1)
+        step_of[game_id] = step_of.get(label) if label in step_of else len(season.steps)
+        if step_of[game_id] == len(season.steps):
+            season.steps.append(label)
+            step_of[label] = step_of[game_id]
+    taken: dict[str, list] = {}
+    for game_id, (_, _, seats) in games.items():
+        for name, deckel in seats:
+            taken.setdefault(name, [0] * len(season.steps))[step_of[game_id]] += deckel
+    for name, per_step in taken.items():
+        total, season.deckel[name] = 0, []
+        for d in per_step:
+            total += d
+            season.deckel[name].append(total)
+    season.luck = [(p.player, p.tally.luck, p.spread, tr_rare(p)) for p in league_luck(league).players
+                   if p.tally.throws]
+    return season
+
+
+def tr_rare(person):
+    """(lucky, N) of "as lucky (unlucky) as 1 in N" for a PersonLuck."""
+    return person.tally.luck >= 0, person.one_in
+
+
+def _pyplot():
+    try:
+        import matplotlib
+    except ImportError:
+        raise CommandError("luck.no_matplotlib") from None
+    matplotlib.use("Agg")   # no display: the picture goes to a file
+    import matplotlib.pyplot as pyplot
+    return matplotlib, pyplot
+
+
+def check_target(path):
+    """The picture's file, its kind known by its suffix (refused in one line before any work)."""
+    path = Path(path)
+    if path.suffix.lower() not in SUFFIXES:
+        raise CommandError("luck.plot_suffix", path=path)
+    return path
+
+
+def draw(season, target, lang):
+    """Writes the picture of ``season`` to ``target`` (a path, or a binary file with ``format`` in its
+    suffix: the web page hands a BytesIO and "svg")."""
+    matplotlib, pyplot = _pyplot()
+    matplotlib.rcParams["svg.hashsalt"] = "schocken"   # the same season draws the same SVG
+    figure, (table, over, luck) = pyplot.subplots(3, 1, figsize=(9, 12), layout="constrained")
+    try:
+        _standings(table, season, lang)
+        _deckel(over, season, lang)
+        _luck(luck, season, lang)
+        if isinstance(target, tuple):
+            stream, kind = target
+            figure.savefig(stream, format=kind, metadata={"Date": None} if kind == "svg" else None)
+        else:
+            kind = target.suffix.lower()[1:]
+            figure.savefig(target, format=kind, metadata={"Date": None} if kind == "svg" else None)
+    finally:
+        pyplot.close(figure)
+
+
+def _empty(axes, lang):
+    axes.text(0.5, 0.5, tr(lang, "luck.plot_empty"), ha="center", va="center", transform=axes.transAxes)
+    axes.set_xticks([])
+    axes.set_yticks([])
+
+
+def _standings(axes, season, lang):
+    axes.set_title(tr(lang, "luck.plot_standings"))
+    if not season.rows:
+        return _empty(axes, lang)
+    names = [r.player for r in season.rows][::-1]      # best at the top
+    rates = [r.lost_per_game for r in season.rows][::-1]
+    bars = axes.barh(names, rates, color="#4c72b0")
+    axes.bar_label(bars, labels=["%d/%d" % (r.games_lost, r.games) for r in season.rows][::-1], padding=3)
+    axes.set_xlim(0, max(1.0, max(rates) * 1.2))
+
+
+def _deckel(axes, season, lang):
+    axes.set_title(tr(lang, "luck.plot_deckel" if season.by_evening else "luck.plot_deckel_games"))
+    if not season.steps:
+        return _empty(axes, lang)
+    steps = range(1, len(season.steps) + 1)
+    for name in sorted(season.deckel):
+        axes.plot(steps, season.deckel[name], marker="o", label=name)
+    axes.set_xlabel(tr(lang, "luck.plot_evening" if season.by_evening else "luck.plot_game"))
+    axes.set_ylabel(tr(lang, "luck.plot_total"))
+    if season.by_evening and len(season.steps) <= 12:
+        axes.set_xticks(list(steps), season.steps, rotation=20, ha="right")
+    axes.legend(fontsize="small", ncols=2)
+
+
+def _luck(axes, season, lang):
+    axes.set_title(tr(lang, "luck.plot_luck"), fontsize="medium")
+    if not season.luck:
+        return _empty(axes, lang)
+    rows = season.luck[::-1]    # the luckiest at the top
+    names = [row[0] for row in rows]
+    for k, shade in ((2, "#e8e8e8"), (1, "#c8c8c8")):   # where fair dice put 95 % and 68 % of players
+        axes.barh(names, [2 * k * row[2] for row in rows], left=[-k * row[2] for row in rows], color=shade)
+    axes.scatter([row[1] for row in rows], names, zorder=3,
+                 color=["#2a9d50" if row[1] >= 0 else "#c0392b" for row in rows])
+    for name, x, _, (lucky, one_in) in rows:
+        words = tr(lang, "luck.lucky" if lucky else "luck.unlucky", n=one_in) if one_in else ""
+        number = "%+.1f" % x
+        number = number if lang == "en" else number.replace(".", ",")
+        axes.annotate("%s  %s" % (number, words), (x, name), xytext=(6, 4), textcoords="offset points",
+                      fontsize="small")
+    axes.axvline(0, color="black", linewidth=0.8)
