@@ -53,15 +53,17 @@ play: venv
 	$(BIN)/schocken play --emulate 4 --bots 3
 
 # The suite in lanes (docs/testing.md): `test` runs all of it, `check` the pure tests (no MicroPython, games,
-# browser or CAD) in under a minute. pytest-xdist runs the workers at once, each test file whole in one of them
-# (`--dist loadfile`: a module's lab of games is played once). The whole suite waits more than it computes (emulated clocks, terminals, a browser), so it runs four
-# workers on two cores; the pure tests only compute, and run one worker per core.
+# browser or CAD) in under a minute. pytest-xdist runs the workers at once, each test file whole in one of
+# them (`--dist loadfile`: a module's lab of games is played once). The whole suite waits more than it
+# computes (emulated clocks, terminals, a browser), so it runs four workers on two cores; the pure tests only
+# compute, and run one worker per core.
 WORKERS ?= 4
 CHECK_WORKERS ?= 2
 # The suite starts some 400 Python processes (workers, `schocken` commands, emulated cups on CPython): each
 # reads the host's bytecode from __pycache__ instead of compiling it again, also where the environment says
 # PYTHONDONTWRITEBYTECODE (20 s of the suite's wall time here).
-PYTEST := env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest --dist loadfile
+# Files go out longest first, in tests/conftest.py's order (LONGEST_FIRST), not by their number of tests.
+PYTEST := env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest --dist loadfile --no-loadscope-reorder
 
 test: dev
 	$(PYTEST) -n $(WORKERS)

@@ -13,10 +13,13 @@ started without --time-scale never loads it.
   to handle takes 2 ms of cup time, not 2 K: the buttons are still polled every 10 ms around it.
 - K applies while the board's physical world moves (busy(): a shake, a held button, and TAIL_MS after it);
   otherwise waits last as long as they say. An idle cup costs what an unscaled one does.
-- Cup time never moves by more than STEP_MS at once: a process that stalls while it computes (a loaded
-  machine) slows cup time down instead of making it jump, like a program paused in a debugger, and does not
-  catch up later. The shake detector never sees a gap between two samples that no board would show, and a
-  button held for MS cup ms (the board's `hold` line) stays a tap or a long press whatever the stall.
+- While the board is busy, or always when the idle rate is above 1, cup time never moves by more than STEP_MS
+  at once: a process that stalls while it computes (a loaded machine) slows cup time down instead of making
+  it jump, like a program paused in a debugger, and does not catch up later. The board hands out a shake's
+  samples as they are read, so the shake detector never sees a gap between two samples that no board would
+  show, and a button held for MS cup ms (the board's `hold` line) stays a tap or a long press whatever the
+  stall. An idle cup at rate 1 follows the real clock, as the port's own clock would: what it times then (a
+  refusal's flash, the host's silence) lasts as long in real time however loaded the machine.
 - `ticks_ms()` wraps at 2**30 like a board's (`ticks_add`, `ticks_diff` match it), so all firmware arithmetic
   stays below 2**30; `start` sets its first value (to run a cup across the wrap).
 - CPython (no unix port): asyncio keeps its own time; the app's `sleep_ms` is shortened K times and all real
@@ -74,6 +77,7 @@ class ScaledClock:
         self.now = 0                           # cup ms since the clock was made, wrapping at 2**30
         self.offset = 0 if start is None else start & _MASK
         self.busy_until = self.now
+        self.steady = idle == 1                # idle at rate 1: cup time is the real clock's, stalls included
         self.slack = 0                         # us a short sleep is asked shorter: it ends this much late
         self._rate(idle)
 
@@ -86,16 +90,19 @@ class ScaledClock:
         """The board: the physical world moves for the next ``ms`` cup ms (a shake, a held button; 0 for an
         edge): cup time runs at K until TAIL_MS after that."""
         until = (self.tick() + ms + TAIL_MS) & _MASK
-        if self.k != self.fast or ticks_diff(until, self.busy_until) > 0:
+        if self.k != self.fast or self.steady or ticks_diff(until, self.busy_until) > 0:
             self.busy_until = until
+        self.steady = False
         self._rate(self.fast)
 
     def _add(self, cup_us):
         cup_us += self.frac
         self.now = (self.now + cup_us // 1000) & _MASK
         self.frac = cup_us % 1000
-        if self.k != self.idle and ticks_diff(self.now, self.busy_until) >= 0:
-            self._rate(self.idle)
+        if not self.steady and ticks_diff(self.now, self.busy_until) >= 0:
+            self.steady = self.idle == 1
+            if self.k != self.idle:
+                self._rate(self.idle)
 
     def tick(self):
         """Cup time now: what has passed since the last read counts (once, or K times without ``waits``, and
@@ -104,16 +111,18 @@ class ScaledClock:
         d = _real_diff(t, self.last)
         self.last = t
         if d > 0:
-            self._add((d if d < self.max_us else self.max_us) * self.run_k)
+            self._add(d if self.steady else (d if d < self.max_us else self.max_us) * self.run_k)
         return self.now
 
     def waited(self, dt, real_us):
         """The loop slept ``real_us`` real us (-1: all of it) of a wait for ``dt`` cup ms: cup time moves
         by the wait's part that passed (K times the sleep), never by more than dt, however late the process
-        woke."""
+        woke (idle at rate 1: by the real us that passed)."""
         self.last = _real_us()
         cap = dt * 1000
-        if real_us < 0 or real_us >= cap // self.k:  # < 0: it was not cut short
+        if self.steady and real_us >= 0:
+            self._add(real_us)
+        elif real_us < 0 or real_us >= cap // self.k:  # < 0: it was not cut short
             self._add(cap)
         elif real_us > 0:
             self._add(real_us * self.k)

@@ -164,12 +164,20 @@ SLOW = {
     "test_web_hostile.py::test_pin_guesses_from_twenty_addresses_are_checked_ten_times_then_429",
     "test_web_hostile.py::test_every_malformed_request_gets_a_4xx_and_no_traceback",
 }
-# The files that take longest, longest first (measured), of the whole suite and then of the pure tests:
-# pytest-xdist hands them out first, so a run does not end with one worker on a long file and the other idle.
-LONGEST_FIRST = ("test_screens.py", "test_web_browser.py", "test_games.py", "test_bot_moves.py",
-                 "test_enclosure.py", "test_cup.py", "test_cli_words.py", "test_faults.py", "test_web.py",
-                 "test_web_guard.py", "test_soak.py", "test_packages.py", "test_gamelog.py",
-                 "test_odds.py", "test_odds_check.py", "test_cli_errors.py")
+# The files that take longest, longest first (measured in the suite beside the other workers, 2026-12-04),
+# of the whole suite and then of the pure tests: pytest-xdist hands them out in this order (the Makefile's
+# --no-loadscope-reorder; by default it orders files by their number of tests), so a run does not end with
+# one worker on a long file and the others idle.
+LONGEST_FIRST = ("test_web_browser.py", "test_screens.py", "test_cup.py", "test_cli_words.py",
+                 "test_time_scale.py", "test_bot_moves.py", "test_web.py", "test_links_net.py",
+                 "test_web_hostile.py", "test_enclosure.py", "test_person_sees.py", "test_soak.py",
+                 "test_gamelog.py", "test_micropython.py", "test_cup_lines.py", "test_person.py",
+                 "test_games.py", "test_packages.py", "test_faults.py", "test_serial_link.py",
+                 "test_cup_resets.py", "test_turn_claims.py", "test_throw_off_half.py", "test_web_check.py",
+                 "test_odds_check.py",
+                 "test_league.py", "test_cup_cmd.py", "test_cli_errors.py", "test_deploy.py",
+                 "test_deploy_rom.py", "test_absent.py", "test_shake.py", "test_rule_properties.py",
+                 "test_odds.py")
 # Files whose tests share no module-scoped fixture and depend on no order: their slow tests go first in their
 # worker (a whole game through the keys of a terminal is over a minute on its own).
 SPREAD = {"test_screens.py", "test_bot_moves.py", "test_web_guard.py", "test_person_sees.py", "test_web.py",
