@@ -49,7 +49,7 @@ def one_round_game(game_id, names, max_throws, turns, worst, worth):
                      worst=worst, deckel=worth, moves=[["middle", 1]]),
                event("half_lost", phase="half1", seat=worst),
                event("game_over", loser=worst, blattschuss=False)]
-    return "".join(json.dumps(e) + "\n" for e in events)
+    return "".join(json.dumps(e, separators=(",", ":"), ensure_ascii=False) + "\n" for e in events)
 
 
 # Game A, one throw each: Anna (opener) 2-2-1, the lowest throw; Bert 6-5-4, the highest Straße.
@@ -58,7 +58,8 @@ GAME_A = one_round_game("00000000000a", ["Anna", "Bert"], 1, [
     ([(1, [])], [["roll", [6, 5, 4]], ["stand"]], [6, 5, 4], 1, True, "Straße", "strasse"),
 ], worst=0, worth=2)
 
-# Game B, two throws: Carla (opener) keeps her two ones of 1-1-3 and throws a 4 (Schock 4 built in 2 throws);
+# Game B, two throws (docs/odds.md's worked example, tests/data/luck/worked_example.jsonl): Carla (opener)
+# keeps her two ones of 1-1-3 and throws a 4 (Schock 4 built in 2 throws);
 # Dora throws 1-1-6 (a Schock 6 from the hand), keeps the ones instead of standing and throws a 6 again.
 GAME_B = one_round_game("00000000000b", ["Carla", "Dora"], 2, [
     ([(1, []), (1, [[0, 1]]), (1, [[0, 1], [1, 1]]), (2, [[0, 1], [1, 1]])],
@@ -144,10 +145,17 @@ def test_a_decision_against_the_best_play_by_hand(league):
     carla = seen(rules, SeatView([1, 1], 2, False, [1, 1]), 2)
     start = Context(rules, [carla], 0, 2, False, 1, exact=True).expected()
     assert close(dora["luck"], start - Fraction(1, 6) + Fraction(1, 4))
+    # Two throws' outcomes are listed: the share is exact (every pair of outcomes at least as lucky, 1/108).
+    assert dora["share_exact"] and dora["one_in"] == 108 and abs(dora["share"] - 1 / 108) < 1e-6
     # The classes after each throw: 1-1-6 (a Schock) and 1-1-6 again, the second with two ones out: 5/6.
     assert dora["classes"]["schock"]["thrown"] == 2
     assert close(dora["classes"]["schock"]["expected"], Fraction(15, 216) + Fraction(5, 6))
     assert close(dora["classes"]["schock_aus"]["expected"], Fraction(1, 216) + Fraction(1, 6))
+
+
+def test_the_worked_example_is_this_log():
+    """docs/odds.md shows tests/data/luck/worked_example.jsonl: game B as this test builds it."""
+    assert (ROOT / "tests" / "data" / "luck" / "worked_example.jsonl").read_text(encoding="utf-8") == GAME_B
 
 
 def test_the_words_in_german_and_english(liga, league):

@@ -41,7 +41,7 @@ def run(lang, path, args):
                                     ensure_ascii=False) + "\n")
         return 0
     write = sys.stdout.write
-    write(tr(lang, "luck.games", n=found.games, path=path) + "\n")
+    write(tr(lang, "luck.games_1" if found.games == 1 else "luck.games", n=found.games, path=path) + "\n")
     if found.missing:
         write(tr(lang, "luck.missing", n=len(found.missing), log=found.missing[0][1]) + "\n")
     width = max([12] + [len(p.player) for p in found.players])

@@ -2,8 +2,9 @@
 least as much luck as his (when he was lucky) or at least as much bad luck (when not).
 
 Each throw's luck is a variable of its own with known outcomes (league/luck.py ``luck_outcomes``, mean 0); a
-player's luck is their sum. Its exact distribution has far too many points to list over a season (up to 56
-outcomes a throw), so its tail is taken by the saddlepoint approximation of Lugannani and Rice (1980), from
+player's luck is their sum. For a few throws (at most ``EXACT_COMBINATIONS`` combinations of their outcomes)
+the sum's distribution is listed and the tail is exact. Beyond that it has far too many points to list (up to
+56 outcomes a throw), so the tail is taken by the saddlepoint approximation of Lugannani and Rice (1980), from
 the exact cumulant generating function of the sum, K(θ) = Σ log E[e^(θX)]:
 
     P(S ≥ s) ≈ 1 − Φ(w) + φ(w) (1/u − 1/w),   K'(θ̂) = s,  w = sign(θ̂) √(2(θ̂s − K(θ̂))),  u = θ̂ √K''(θ̂)
@@ -14,6 +15,8 @@ enumeration of small sums.
 """
 
 import math
+
+EXACT_COMBINATIONS = 50_000    # listed exactly up to this many combinations of the throws' outcomes (~0.1 s)
 
 
 def _tilted(outcomes, theta):
@@ -45,10 +48,30 @@ def _normal_upper(z):
     return 0.5 * math.erfc(z / math.sqrt(2))
 
 
+def exact(spreads):
+    """Whether ``tail`` lists the sum's distribution (else it approximates)."""
+    return math.prod(len(outcomes) ** n for outcomes, n in spreads.items()) <= EXACT_COMBINATIONS
+
+
+def _listed(spreads, s):
+    sums = {0.0: 1.0}
+    for outcomes, n in spreads.items():
+        for _ in range(n):
+            grown: dict[float, float] = {}
+            for total, p in sums.items():
+                for x, q in outcomes:
+                    key = round(total + x, 9)
+                    grown[key] = grown.get(key, 0.0) + p * q
+            sums = grown
+    return sum(p for total, p in sums.items() if total >= s - 1e-9)
+
+
 def tail(spreads, s):
     """The smaller tail at the sum ``s``: P(S ≥ s) for s ≥ 0, P(S ≤ s) for s < 0 (0.5 and more near 0)."""
     if s < 0:
         return tail({tuple((-x, p) for x, p in reversed(o)): n for o, n in spreads.items()}, -s)
+    if exact(spreads):
+        return min(1.0, _listed(spreads, s))
     var = variance(spreads)
     if var <= 0:
         return 1.0

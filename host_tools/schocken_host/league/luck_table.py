@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from schocken_host.league.luck import SeatTally, game_luck
-from schocken_host.league.luck_odds import tail, variance
+from schocken_host.league.luck_odds import exact, tail, variance
 
 _SEATS = """
     SELECT g.game_id, g.log, s.seat, p.name
@@ -47,7 +47,7 @@ class PersonLuck:
         t = self.tally
         return {"player": self.player, "throws": t.throws, "luck": round(t.luck, 4),
                 "luck_spread": round(self.spread, 4), "lucky": t.luck >= 0, "share": round(self.share, 6),
-                "one_in": self.one_in,
+                "one_in": self.one_in, "share_exact": exact(self.tally.spreads),
                 "decisions": t.decisions, "mistakes": t.mistakes, "decision_cost": round(t.cost, 4),
                 "classes": {k: {"thrown": t.classes.get(k, [0, 0.0])[0],
                                 "expected": round(t.classes.get(k, [0, 0.0])[1], 4)} for k in kinds}}

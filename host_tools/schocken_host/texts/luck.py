@@ -6,6 +6,8 @@ TEXTS = {
                  "Entscheidungen an Deckeln kosteten",
                  "per person: the luck of the throws against the exact odds and the Deckel the own decisions "
                  "cost"),
+    "luck.games_1": ("Glück und Entscheidungen aus 1 Spiel in {path}",
+                     "Luck and decisions from 1 game in {path}"),
     "luck.games": ("Glück und Entscheidungen aus {n} Spielen in {path}",
                    "Luck and decisions from {n} games in {path}"),
     "luck.missing": ("Spiele, deren Log fehlt (verschoben oder gelöscht), nicht mitgezählt: {n}, z. B. {log}",
