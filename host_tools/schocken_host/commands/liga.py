@@ -1,6 +1,7 @@
-"""`schocken liga`: the league's standings (`--json`, `--csv`), and its jobs: `import DIR...` (finished
-games from their logs, once each), `merge NAME INTO` (two names of one person, or a rename),
-`rebuild [DIR...]` (the database made anew from the logs). docs/league.md."""
+"""`schocken liga`: the league's standings (`--season`, `--sort`, `--json`, `--csv`), and its jobs: `import
+DIR...` (finished games from their logs, once each), `merge NAME INTO` (two names of one person, or a
+rename), `rebuild [DIR...]` (the database made anew from the logs); the club's jobs (evenings, seasons,
+stakes, the ledger) in commands/liga_club.py. docs/league.md."""
 
 import argparse
 import csv
@@ -10,10 +11,11 @@ from pathlib import Path
 
 from schocken_host.errors import FAILED, CommandError
 from schocken_host.i18n import tr
-from schocken_host.commands import liga_luck
+from schocken_host.commands import liga_club, liga_luck
 from schocken_host.league import db
 from schocken_host.league.logs import game_logs, import_logs, rebuild
-from schocken_host.league.standings import merge, standings
+from schocken_host.league.evenings import season_range
+from schocken_host.league.standings import COLUMNS, merge, sort_column, standings
 from schocken_host.table import gamelog
 
 
@@ -28,6 +30,10 @@ def add_arguments(p):
     out.add_argument("--json", action="store_true", help="the standings as JSON")
     out.add_argument("--csv", action="store_true", help="the standings as CSV")
     liga_luck.add_plot_option(p)
+    p.add_argument("--season", default=None, metavar="NAME",
+                   help="the standings of this season's evenings (schocken liga season)")
+    p.add_argument("--sort", default=None, metavar="COLUMN",
+                   help="highest first in this column (a column of --csv, or the German table's word)")
     jobs = p.add_subparsers(dest="job", metavar=tr(p.lang, "league.job_metavar"))
     made = {}
     for name, key in (("import", "league_import"), ("merge", "league_merge"), ("rebuild", "league_rebuild")):
@@ -38,6 +44,7 @@ def add_arguments(p):
                                 help=argparse.SUPPRESS)
         _db_option(made[name], argparse.SUPPRESS)
     liga_luck.add_job(jobs, p, _db_option)
+    liga_club.add_jobs(jobs, p, _db_option)
     made["import"].add_argument("folders", nargs="+", metavar="DIR",
                                 help="a folder of game logs (*.jsonl, in its subfolders too) or one log")
     made["merge"].add_argument("name", metavar="NAME", help="the name whose games count for INTO from now on")
@@ -65,6 +72,8 @@ def run(args):
         return liga_luck.run(lang, path, args)
     if args.job is None and args.plot is not None:
         return liga_luck.plot(lang, path, args.plot)
+    if args.job in liga_club.NAMES:
+        return liga_club.run(lang, path, args)
     if args.job == "merge":
         league = db.open_league(path, create=False)
         try:
@@ -110,14 +119,12 @@ def _rebuild(lang, path, folders):
     return _summary(lang, tally)
 
 
-COLUMNS = ("player", "games", "games_lost", "lost_per_game", "halves_lost", "finals_lost", "rounds", "deckel",
-           "deckel_per_round", "schock_aus")
-
-
 def _standings(lang, path, args):
+    sort = sort_column(args.sort) if args.sort is not None else None
     league = db.open_league(path, create=False)
     try:
-        games, rows = standings(league)
+        first, last = season_range(league, args.season) if args.season is not None else (None, None)
+        games, rows = standings(league, first, last, sort)
     finally:
         if league is not None:
             league.close()
@@ -132,14 +139,19 @@ def _standings(lang, path, args):
             out.writerow([r.as_dict()[c] for c in COLUMNS])
         return 0
     sys.stdout.write(tr(lang, "league.games_1" if games == 1 else "league.games", n=games, path=path) + "\n")
+    if args.season is not None:
+        sys.stdout.write(tr(lang, "league.season_line", name=args.season, first=first, last=last, games=games)
+                         + "\n")
     width = max([16] + [len(r.player) for r in rows])
     head = [tr(lang, "league.col_" + c) for c in ("games", "lost", "rate", "halves", "finals", "deckel")]
-    sys.stdout.write("%-*s %6s %8s %8s %7s %6s %12s %10s\n"
-                     % (width, tr(lang, "league.col_player"), *head, "Schock-Aus"))
+    money = [tr(lang, "league.col_" + c) for c in ("stakes", "owed", "drinks")]
+    sys.stdout.write("%-*s %6s %8s %8s %7s %6s %12s %10s %10s %10s %8s\n"
+                     % (width, tr(lang, "league.col_player"), *head, "Schock-Aus", *money))
     def number(x):   # a decimal comma in German
         return ("%.2f" % x).replace(".", "," if lang != "en" else ".")
     for r in rows:
-        sys.stdout.write("%-*s %6d %8d %8s %7d %6d %12s %10d\n"
+        sys.stdout.write("%-*s %6d %8d %8s %7d %6d %12s %10d %10s %10s %8d\n"
                          % (width, r.player, r.games, r.games_lost, number(r.lost_per_game), r.halves_lost,
-                            r.finals_lost, number(r.deckel_per_round), r.schock_aus))
+                            r.finals_lost, number(r.deckel_per_round), r.schock_aus,
+                            liga_club.money(lang, r.stakes), liga_club.money(lang, r.owed), r.drinks))
     return 0

@@ -3,15 +3,18 @@
 from dataclasses import dataclass
 
 from schocken_host.errors import CommandError
+from schocken_host.league.evenings import NO_DAY
+from schocken_host.league.stakes import ledger, per_person
 from schocken_host.table.seating import canonical_name
 
-# Per person: what the seats he sat in add up to.
+# Per person: what the seats he sat in add up to (in the games of the evenings between two days).
 _STANDINGS = """
     SELECT p.name, count(*), sum(s.lost), sum(s.halves_lost), sum(s.final_lost), sum(s.rounds),
            sum(s.deckel), sum(s.schock_aus)
-    FROM seats s JOIN players p ON p.id = s.player
+    FROM seats s JOIN players p ON p.id = s.player %s
     GROUP BY p.id
 """
+_IN_SEASON = "JOIN games g ON g.game_id = s.game_id WHERE g.day BETWEEN ? AND ?"
 
 
 @dataclass
@@ -24,6 +27,10 @@ class Standing:
     rounds: int
     deckel: int
     schock_aus: int
+    stakes: int = 0         # cents his lost games cost him by the stake rules (league/stakes.py)
+    owed: int = 0           # of them, in evenings not settled yet
+    drinks: int = 0         # drinks he owes by the rule of a round of drinks
+    drinks_owed: int = 0
 
     @property
     def lost_per_game(self):
@@ -37,17 +44,52 @@ class Standing:
         return {"player": self.player, "games": self.games, "games_lost": self.games_lost,
                 "lost_per_game": round(self.lost_per_game, 4), "halves_lost": self.halves_lost,
                 "finals_lost": self.finals_lost, "rounds": self.rounds, "deckel": self.deckel,
-                "deckel_per_round": round(self.deckel_per_round, 4), "schock_aus": self.schock_aus}
+                "deckel_per_round": round(self.deckel_per_round, 4), "schock_aus": self.schock_aus,
+                "stakes": self.stakes / 100, "owed": self.owed / 100, "drinks": self.drinks,
+                "drinks_owed": self.drinks_owed}
 
 
-def standings(league):
-    """(games recorded, [Standing]) best first: fewest games lost per game, then fewest halves lost per game,
-    then more games played, then the name. An empty league (None: no database yet) has none."""
+COLUMNS = ("player", "games", "games_lost", "lost_per_game", "halves_lost", "finals_lost", "rounds", "deckel",
+           "deckel_per_round", "schock_aus", "stakes", "owed", "drinks", "drinks_owed")
+# --sort takes a column's name, in German too (the words of the German table's head, without umlauts).
+SORT_WORDS = dict({c: c for c in COLUMNS}, spieler="player", spiele="games", verloren="games_lost",
+                  je_spiel="lost_per_game", haelften="halves_lost", finale="finals_lost", runden="rounds",
+                  deckel_je_runde="deckel_per_round", einsatz="stakes", offen="owed", getraenke="drinks",
+                  getraenke_offen="drinks_owed")
+
+
+def sort_column(text):
+    """--sort's word -> the column; CommandError naming the columns there are."""
+    column = SORT_WORDS.get(text.strip().lower().replace("-", "_").replace("ä", "ae"))
+    if column is None:
+        raise CommandError("league.bad_sort", column=text, columns=", ".join(COLUMNS))
+    return column
+
+
+def standings(league, first=None, last=None, sort=None):
+    """(games recorded, [Standing]) of the evenings between the days ``first`` and ``last`` (both included;
+    None, None: every game), best first: fewest games lost per game, then fewest halves lost per game, then
+    more games played, then the name. ``sort`` (a column of COLUMNS) puts the highest first instead (the
+    names: in the order of the alphabet), the order above between equals. An empty league (None: no database
+    yet) has none."""
     if league is None:
         return 0, []
-    games = league.read("SELECT count(*) FROM games")[0][0]
-    rows = [Standing(*row) for row in league.read(_STANDINGS)]
+    if first is None and last is None:
+        games = league.read("SELECT count(*) FROM games")[0][0]
+        found = league.read(_STANDINGS % "")
+    else:
+        span = (first or NO_DAY, last or "9999-12-31")
+        games = league.read("SELECT count(*) FROM games WHERE day BETWEEN ? AND ?", span)[0][0]
+        found = league.read(_STANDINGS % _IN_SEASON, span)
+    rows = [Standing(*row) for row in found]
+    money = per_person(ledger(league, first, last))
+    for row in rows:
+        row.stakes, row.owed, row.drinks, row.drinks_owed = money.get(row.player, (0, 0, 0, 0))
     rows.sort(key=lambda s: (s.lost_per_game, s.halves_lost / s.games, -s.games, s.player))
+    if sort == "player":
+        rows.sort(key=lambda s: s.player)
+    elif sort is not None:
+        rows.sort(key=lambda s: -s.as_dict()[sort])
     return games, rows
 
 

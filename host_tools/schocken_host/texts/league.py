@@ -26,13 +26,13 @@ TEXTS = {
     "league.recorded_now": ("in der Liga eingetragen: {path}", "recorded in the league: {path}"),
     "league.not_recorded": ("schocken: nicht in der Liga eingetragen: {why}; das Log bleibt, `schocken liga "
                             "import {log}` trägt das Spiel nach",
-                            "schocken: not recorded in the league: {why}; the log stays, `schocken liga import "
-                            "{log}` records the game later"),
+                            "schocken: not recorded in the league: {why}; the log stays, `schocken liga "
+                            "import {log}` records the game later"),
     "league.still_busy": ("die Liga-Datenbank antwortet nicht rechtzeitig",
                           "the league database does not answer in time"),
     "league.failed": ("Fehler der Liga-Datenbank ({error})", "the league database failed ({error})"),
-    "league.not_finished": ("{path}: das Spiel im Log ist nicht zu Ende", "{path}: the game in the log is not "
-                                                                        "over"),
+    "league.not_finished": ("{path}: das Spiel im Log ist nicht zu Ende",
+                            "{path}: the game in the log is not over"),
     # --- evenings and seasons (league/evenings.py)
     "league.bad_day": ("{day}: kein Tag (JJJJ-MM-TT, etwa 2026-12-04)", "{day}: no day (YYYY-MM-DD, e.g. "
                                                                        "2026-12-04)"),
@@ -44,6 +44,55 @@ TEXTS = {
                               "{game_id}: several games begin so; give more digits of the id"),
     "league.unknown_season": ("{name}: keine Saison dieses Namens (es gibt: {known})",
                               "{name}: no season of that name (there are: {known})"),
+    # --- stakes and the ledger (league/stakes.py, commands/liga_club.py)
+    "league.bad_stake": ("{rule}: kein Einsatz (personen, spiel:BETRAG, getraenke, keiner)",
+                         "{rule}: no stake rule (players, game:AMOUNT, drinks, none)"),
+    "league.no_evening": ("{day}: an diesem Tag war kein Abend der Liga",
+                          "{day}: no evening of the league on that day"),
+    "league.stake_players": ("bis 5 Personen 5 €, ab 6 Personen 10 € je Spiel (Regel 004)",
+                             "€5 a game up to 5 players, €10 from 6 (rule 004)"),
+    "league.stake_game": ("{amount} je Spiel", "{amount} a game"),
+    "league.stake_drinks": ("eine Getränkerunde je Spiel: ein Getränk für jeden am Tisch",
+                            "a round of drinks a game: one drink for everyone at the table"),
+    "league.stake_none": ("kein Einsatz", "no stake"),
+    "league.stake_set": ("Einsatz der Liga: {rule}", "the league's stake: {rule}"),
+    "league.stake_set_evening": ("Einsatz am Abend {day}: {rule}", "the stake of the evening {day}: {rule}"),
+    "league.stake_is": ("Einsatz der Liga: {rule}", "the league's stake: {rule}"),
+    "league.stake_of_evening": ("  am Abend {day} ({place}): {rule}", "  on the evening {day} ({place}): "
+                                                                       "{rule}"),
+    "league.settled": ("abgerechnet", "settled"),
+    "league.open": ("offen", "open"),
+    "league.settled_now": ("der Abend {day} ist abgerechnet", "the evening {day} is settled"),
+    "league.reopened": ("der Abend {day} ist wieder offen", "the evening {day} is open again"),
+    "league.ledger_evening": ("{day} ({place}): {games} Spiele, {rule}, {settled}",
+                              "{day} ({place}): {games} games, {rule}, {settled}"),
+    "league.drinks": ("{n} Getränke", "{n} drinks"),
+    "league.still_open": ("noch offen:", "still open:"),
+    "league.col_stakes": ("Einsatz", "stakes"),
+    "league.col_owed": ("offen", "owed"),
+    "league.col_drinks": ("Getränke", "drinks"),
+    "league.bad_sort": ("--sort {column}: keine Spalte (es gibt: {columns})",
+                        "--sort {column}: no such column (there are: {columns})"),
+    # --- evenings and seasons (commands/liga_club.py)
+    "league.evening_line": ("{day} ({place}): {games} Spiele, {settled}", "{day} ({place}): {games} games, "
+                                                                           "{settled}"),
+    "league.no_evenings": ("noch kein Abend in der Liga", "no evening in the league yet"),
+    "league.game_line": ("{game_id}  {when}  {place}  verloren: {loser}", "{game_id}  {when}  {place}  lost: "
+                                                                          "{loser}"),
+    "league.moved": ("Spiel {game_id} gehört jetzt zum Abend {day} ({place})",
+                     "game {game_id} now belongs to the evening {day} ({place})"),
+    "league.move_needs_day": ("--move SPIEL braucht den Tag des Abends (schocken liga abend TAG --move "
+                              "SPIEL)",
+                              "--move GAME needs the evening's day (schocken liga evening DAY --move GAME)"),
+    "league.season_needs_days": ("eine Saison braucht Namen, ersten und letzten Tag (schocken liga saison "
+                                 "NAME VON BIS)",
+                                 "a season needs its name, first and last day (schocken liga season NAME "
+                                 "FROM TO)"),
+    "league.season_set": ("Saison {name}: {first} bis {last}", "season {name}: {first} to {last}"),
+    "league.season_line": ("Saison {name}: {first} bis {last}, {games} Spiele",
+                           "season {name}: {first} to {last}, {games} games"),
+    "league.no_seasons": ("noch keine Saison (schocken liga saison NAME VON BIS)",
+                          "no season yet (schocken liga season NAME FROM TO)"),
     # --- commands/liga.py
     "league.no_such_folder": ("{path}: diesen Ordner gibt es nicht", "{path}: no such folder"),
     "league.refused": ("{path} Zeile {line}: {error} (nicht eingetragen)",

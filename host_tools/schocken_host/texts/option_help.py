@@ -197,8 +197,8 @@ TEXTS = {
                          "the final state as JSON (docs/gamelog.md)"),
     "help.stats_log_dir": ("Ordner der Spiel-Logs (Vorgabe: der Datenordner des Benutzers)",
                            "folder of game logs (default: the user data directory)"),
-    "help.play_no_league": ("das fertige Spiel nicht in die Liga eintragen (schocken liga; sonst wird es am Ende "
-                            "in league.sqlite3 im Datenordner des Benutzers eingetragen)",
+    "help.play_no_league": ("das fertige Spiel nicht in die Liga eintragen (schocken liga; sonst wird es am "
+                            "Ende in league.sqlite3 im Datenordner des Benutzers eingetragen)",
                             "do not record the finished game in the league (schocken liga; by default it is "
                             "recorded in league.sqlite3 in the user data directory as it ends)"),
     "help.liga_db": ("die Liga-Datenbank (Vorgabe: league.sqlite3 im Datenordner des Benutzers)",

@@ -1,0 +1,187 @@
+"""The club's jobs of `schocken liga` (docs/league.md, "Evenings, seasons, stakes"): `evening` (`abend`: the
+evenings, an evening's games, a game moved to another evening), `season` (`saison`: a season by its days),
+`stake` (`einsatz`: the stake rule of the league or of an evening), `ledger` (`kasse`: who owes what, per
+evening, an evening settled)."""
+
+import argparse
+import json
+import sys
+import time
+
+from schocken_host.errors import CommandError
+from schocken_host.i18n import tr
+from schocken_host.league import db
+from schocken_host.league.evenings import (a_day, define_season, evenings, games_of, move, season_range,
+                                           seasons)
+from schocken_host.league.stakes import league_rule, ledger, parse_rule, per_person, set_rule, settle
+
+JOBS = (("evening", "abend"), ("season", "saison"), ("stake", "einsatz"), ("ledger", "kasse"))
+NAMES = {alias: name for name, alias in JOBS} | {name: name for name, _ in JOBS}
+
+
+def add_jobs(jobs, p, db_option):
+    made = {}
+    for name, alias in JOBS:
+        words = tr(p.lang, "cli.league_" + name)
+        made[name] = job = jobs.add_parser(name, aliases=[alias], help=words, description=words,
+                                           formatter_class=p.formatter_class)
+        job.add_argument("--lang", choices=("de", "en"), default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+        db_option(job, argparse.SUPPRESS)
+    for name in ("evening", "stake", "ledger"):
+        made[name].add_argument("--table", default=None, metavar="NAME",
+                                help="the evening's table: the name of the folder of its logs (default: "
+                                     "every table of that day)")
+    made["evening"].add_argument("day", nargs="?", metavar="DAY", help="an evening's day, YYYY-MM-DD")
+    made["evening"].add_argument("--move", default=None, metavar="GAME_ID",
+                                 help="put this game (its id, or its first digits) into the evening of DAY")
+    made["season"].add_argument("name", nargs="?", metavar="NAME", help="the season's name")
+    made["season"].add_argument("first", nargs="?", metavar="FROM",
+                                help="its first evening's day, YYYY-MM-DD")
+    made["season"].add_argument("last", nargs="?", metavar="TO", help="its last evening's day, YYYY-MM-DD")
+    made["stake"].add_argument("rule", nargs="?", metavar="RULE",
+                               help="players (5 euros up to 5 players, 10 from 6), game:AMOUNT, drinks, none")
+    made["stake"].add_argument("--evening", default=None, metavar="DAY",
+                               help="the rule of this evening only (default: of the league)")
+    made["ledger"].add_argument("--season", default=None, metavar="NAME", help="the evenings of this season")
+    settling = made["ledger"].add_mutually_exclusive_group()
+    settling.add_argument("--settle", default=None, metavar="DAY", help="the evening of DAY is settled")
+    settling.add_argument("--reopen", default=None, metavar="DAY", help="the evening of DAY is open again")
+    made["ledger"].add_argument("--json", action="store_true", default=argparse.SUPPRESS,
+                                help="the ledger as JSON")
+
+
+def money(lang, cents):
+    """Cents as a person reads euros: 15,00 € in German, €15.00 in English."""
+    if lang == "en":
+        return "€%d.%02d" % divmod(cents, 100)
+    return "%d,%02d €" % divmod(cents, 100)
+
+
+def rule_words(lang, rule):
+    if rule.startswith("game:"):
+        return tr(lang, "league.stake_game", amount=money(lang, int(rule[5:])))
+    return tr(lang, "league.stake_" + rule)
+
+
+def run(lang, path, args):
+    job = NAMES[args.job]
+    # What the user gave is checked before the database is opened.
+    table = args.table.strip() if getattr(args, "table", None) else None
+    if job == "evening":
+        day = a_day(args.day) if args.day else None
+        if args.move is not None and day is None:
+            raise CommandError("league.move_needs_day")
+        return _open(path, args.move is not None,
+                     lambda league: _evening(lang, league, day, args.move, table))
+    if job == "season":
+        if args.name is not None and args.last is None:
+            raise CommandError("league.season_needs_days")
+        span = (a_day(args.first), a_day(args.last)) if args.name is not None else None
+        return _open(path, span is not None, lambda league: _season(lang, league, args.name, span))
+    if job == "stake":
+        rule = parse_rule(args.rule) if args.rule is not None else None
+        day = a_day(args.evening) if args.evening else None
+        return _open(path, rule is not None, lambda league: _stake(lang, league, rule, day, table))
+    settling = args.settle or args.reopen
+    day = a_day(settling) if settling else None
+    return _open(path, day is not None,
+                 lambda league: _ledger(lang, league, args.season, day, table, bool(args.reopen),
+                                        getattr(args, "json", False)))
+
+
+def _open(path, writing, job):
+    """Runs ``job(league)``: a job that only reads makes no database (None where there is none yet)."""
+    league = db.open_league(path, create=writing)
+    try:
+        return job(league)
+    finally:
+        if league is not None:
+            league.close()
+
+
+def _evening(lang, league, day, game, table):
+    if game is not None:
+        game_id, day, place = move(league, game, day, table)
+        sys.stdout.write(tr(lang, "league.moved", game_id=game_id, day=day, place=place) + "\n")
+        return 0
+    if day is None:
+        rows = evenings(league)
+        for day, place, games, stake, settled in rows:
+            sys.stdout.write(tr(lang, "league.evening_line", day=day, place=place, games=games,
+                                settled=tr(lang, "league.settled" if settled else "league.open")) + "\n")
+        if not rows:
+            sys.stdout.write(tr(lang, "league.no_evenings") + "\n")
+        return 0
+    rows = games_of(league, day, table)
+    if not rows:
+        raise CommandError("league.no_evening", day=day)
+    for game_id, place, started, loser in rows:
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(started)) if started is not None else "?"
+        sys.stdout.write(tr(lang, "league.game_line", game_id=game_id, place=place, when=when, loser=loser)
+                         + "\n")
+    return 0
+
+
+def _season(lang, league, name, span):
+    if span is not None:
+        define_season(league, name, *span)
+        sys.stdout.write(tr(lang, "league.season_set", name=name.strip(), first=span[0], last=span[1]) + "\n")
+        return 0
+    rows = seasons(league)
+    for name, first, last, games in rows:
+        sys.stdout.write(tr(lang, "league.season_line", name=name, first=first, last=last, games=games)
+                         + "\n")
+    if not rows:
+        sys.stdout.write(tr(lang, "league.no_seasons") + "\n")
+    return 0
+
+
+def _stake(lang, league, rule, day, table):
+    if rule is not None:
+        done = set_rule(league, rule, day, table)
+        key = "league.stake_set" if done is None else "league.stake_set_evening"
+        sys.stdout.write(tr(lang, key, rule=rule_words(lang, rule), day=day, n=done) + "\n")
+        return 0
+    current = league_rule(league) if league is not None else "players"
+    sys.stdout.write(tr(lang, "league.stake_is", rule=rule_words(lang, current)) + "\n")
+    for day, place, _, stake, _ in evenings(league):
+        if stake is not None:
+            sys.stdout.write(tr(lang, "league.stake_of_evening", day=day, place=place,
+                                rule=rule_words(lang, stake)) + "\n")
+    return 0
+
+
+def _ledger(lang, league, season, day, table, reopen, as_json):
+    if day is not None:
+        n = settle(league, day, table, undo=reopen)
+        sys.stdout.write(tr(lang, "league.reopened" if reopen else "league.settled_now", day=day, n=n) + "\n")
+        return 0
+    first, last = season_range(league, season) if season is not None else (None, None)
+    found = ledger(league, first, last)
+    if as_json:
+        sys.stdout.write(json.dumps([
+            {"day": e.day, "table": e.place, "rule": e.rule, "settled": e.settled, "games": e.games,
+             "owes": [{"player": name, "euros": cents / 100, "drinks": drinks}
+                      for name, (cents, drinks) in sorted(e.owes.items())]} for e in found],
+            ensure_ascii=False) + "\n")
+        return 0
+    if not found:
+        sys.stdout.write(tr(lang, "league.no_evenings") + "\n")
+    for e in found:
+        sys.stdout.write(tr(lang, "league.ledger_evening", day=e.day, place=e.place, games=e.games,
+                            rule=rule_words(lang, e.rule),
+                            settled=tr(lang, "league.settled" if e.settled else "league.open")) + "\n")
+        for name, (cents, drinks) in sorted(e.owes.items()):
+            sys.stdout.write("  %-20s %12s\n" % (name, _what(lang, cents, drinks)))
+    still = [(name, row[1], row[3]) for name, row in sorted(per_person(found).items()) if row[1] or row[3]]
+    if still:   # what is open over every evening shown: what the scorekeeper collects
+        sys.stdout.write(tr(lang, "league.still_open") + "\n")
+        for name, cents, drinks in still:
+            sys.stdout.write("  %-20s %12s\n" % (name, _what(lang, cents, drinks)))
+    return 0
+
+
+def _what(lang, cents, drinks):
+    parts = ([money(lang, cents)] if cents or not drinks else []) + (
+        [tr(lang, "league.drinks", n=drinks)] if drinks else [])
+    return " + ".join(parts)

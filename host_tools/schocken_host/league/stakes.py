@@ -1,0 +1,136 @@
+"""The stakes: what the loser of a game owes, by the rule of its evening, and the ledger of who owes what,
+settled per evening.
+
+The rules are those of the seeds: seed 004 "Einsatz festlegen: Bis 5 Personen: 5 € Einsatz pro Runde. Ab 6
+Personen: 10 € Einsatz pro Runde. Bei Spielen in Gaststätten wird um eine Getränkerunde gespielt (Ausnahme
+sind offizielle Vereinsabende)", where "Runde" is the whole game (seed 004: the final's loser "verliert das
+Spiel und zahlt den Einsatz"); seed 002 "Traditionell zahlt der Gesamtverlierer die nächste Runde".
+
+A rule as stored and as typed (German words too):
+
+| rule | the loser of a game owes |
+|---|---|
+| ``players`` (``personen``), the default | 5 € at a table of up to 5, 10 € from 6 (seed 004) |
+| ``game:AMOUNT`` (``spiel:AMOUNT``) | AMOUNT € (``game:2.50``, ``spiel:2,50``) |
+| ``drinks`` (``getraenke``, ``runde``) | a round of drinks: one for each person at the table |
+| ``none`` (``keiner``) | nothing |
+
+Money is counted in cents, drinks in drinks."""
+
+import re
+import time
+from dataclasses import dataclass, field
+
+from schocken_host.errors import CommandError
+
+DEFAULT = "players"
+WORDS = {"players": "players", "personen": "players", "drinks": "drinks", "getraenke": "drinks",
+         "getränke": "drinks", "runde": "drinks", "none": "none", "keiner": "none"}
+_AMOUNT = re.compile(r"(?:game|spiel):(\d{1,6})(?:[.,](\d{1,2}))?$")
+
+
+def parse_rule(text):
+    """A rule as the user types it -> the stored rule; CommandError naming it otherwise."""
+    word = text.strip().lower()
+    if word in WORDS:
+        return WORDS[word]
+    found = _AMOUNT.match(word)
+    if found:
+        cents = int(found.group(1)) * 100 + int((found.group(2) or "0").ljust(2, "0"))
+        return "game:%d" % cents
+    raise CommandError("league.bad_stake", rule=text)
+
+
+def owed(rule, players):
+    """(cents, drinks) the loser of a game at a table of ``players`` owes under ``rule``."""
+    if rule == "players":
+        return (500 if players <= 5 else 1000), 0
+    if rule == "drinks":
+        return 0, players
+    if rule.startswith("game:"):
+        return int(rule[5:]), 0
+    return 0, 0
+
+
+def league_rule(league):
+    rows = league.read("SELECT value FROM settings WHERE key = 'stake'")
+    return rows[0][0] if rows else DEFAULT
+
+
+def set_rule(league, rule, day=None, place=None):
+    """The league's rule (``day`` None), or that of the evening(s) on ``day`` (at ``place``: None, every table
+    that evening). Returns how many evenings it was set for (None: the league's)."""
+    with league.write() as conn:
+        if day is None:
+            conn.execute("INSERT OR REPLACE INTO settings (key, value) VALUES ('stake', ?)", (rule,))
+            return None
+        done = conn.execute("UPDATE evenings SET stake = ? WHERE day = ? AND (? IS NULL OR place = ?)",
+                            (rule, day, place, place)).rowcount
+    if not done:
+        raise CommandError("league.no_evening", day=day)
+    return done
+
+
+def settle(league, day, place=None, undo=False):
+    """The evening(s) on ``day`` (at ``place``) are settled (``undo``: open again). Returns how many."""
+    with league.write() as conn:
+        done = conn.execute("UPDATE evenings SET settled = ? WHERE day = ? AND (? IS NULL OR place = ?)",
+                            (None if undo else round(time.time(), 3), day, place, place)).rowcount
+    if not done:
+        raise CommandError("league.no_evening", day=day)
+    return done
+
+
+@dataclass
+class Evening:
+    day: str
+    place: str
+    rule: str
+    settled: bool
+    games: int = 0
+    owes: dict = field(default_factory=dict)     # player's name -> [cents, drinks]
+
+
+# Per evening, table size and loser: how many games he lost there (a few hundred rows for a season).
+_LOSSES = """
+    SELECT g.day, g.place, e.stake, e.settled, g.players, p.name, count(*)
+    FROM games g JOIN evenings e ON e.day = g.day AND e.place = g.place
+    JOIN seats s ON s.game_id = g.game_id AND s.lost = 1 JOIN players p ON p.id = s.player
+    WHERE g.day BETWEEN ? AND ?
+    GROUP BY g.day, g.place, g.players, s.player
+    ORDER BY g.day, g.place, p.name
+"""
+
+
+def ledger(league, first=None, last=None):
+    """[Evening] between the days ``first`` and ``last`` (both included, None: open), in order, each with
+    what its losers owe."""
+    if league is None:
+        return []
+    default = league_rule(league)
+    evenings = {}
+    for day, place, rule, settled, players, name, games in league.read(
+            _LOSSES, (first or "0000-00-00", last or "9999-12-31")):
+        evening = evenings.get((day, place))
+        if evening is None:
+            evening = evenings[(day, place)] = Evening(day, place, rule or default, settled is not None)
+        cents, drinks = owed(evening.rule, players)
+        evening.games += games
+        owes = evening.owes.setdefault(name, [0, 0])
+        owes[0] += cents * games
+        owes[1] += drinks * games
+    return list(evenings.values())
+
+
+def per_person(evenings):
+    """{name: (cents, cents still open, drinks, drinks still open)} over the evenings."""
+    total = {}
+    for evening in evenings:
+        for name, (cents, drinks) in evening.owes.items():
+            row = total.setdefault(name, [0, 0, 0, 0])
+            row[0] += cents
+            row[2] += drinks
+            if not evening.settled:
+                row[1] += cents
+                row[3] += drinks
+    return {name: tuple(row) for name, row in total.items()}

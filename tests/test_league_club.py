@@ -1,0 +1,184 @@
+"""The club's side of the league (docs/league.md, "Evenings, seasons, stakes") on a real SQLite file: games
+grouped into evenings by day and table (an evening runs past midnight), a game moved to another evening and
+kept so by a rebuild, seasons by their days and the standings of one, the stakes of the seeds and the ledger
+settled per evening, the standings sorted by a column; bad input one line, exit 2, nothing changed."""
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+import test_league
+from test_league import RECORDED, dump, refused, standings
+
+liga = test_league.liga   # the fixture: `schocken liga ARGV` in this process, the data folder in tmp_path
+
+# 2026-12-04 in UTC, the tests' time zone: an evening at the club, one at the pub.
+EVENING = 1796414400          # 2026-12-04 20:00
+NIGHT = EVENING + 5.5 * 3600  # 2026-12-05 01:30: still the evening of the 4th
+NEXT = EVENING + 23 * 3600    # 2026-12-05 19:00: the evening of the 5th
+
+
+@pytest.fixture(autouse=True)
+def utc(monkeypatch):
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()
+
+
+def game(source, folder, game_id, ts, names=None):
+    """A copy of a recorded game as another game: its own id and start time (and seat names)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    lines = Path(source).read_text(encoding="utf-8").splitlines(keepends=True)
+    start = json.loads(lines[0])
+    start["game_id"], start["ts"] = game_id, ts
+    for player, name in zip(start["players"], names or ()):
+        player["name"] = name
+    lines[0] = json.dumps(start, separators=(",", ":"), ensure_ascii=False) + "\n"
+    target = folder / ("%s.jsonl" % game_id)
+    target.write_text("".join(lines), encoding="utf-8")
+    return target
+
+
+FOUR, EIGHT = RECORDED   # a game of 4 seats and one of 8 (tests/data)
+
+
+def loser(log):
+    from schocken_host.commands.replay import replay
+    result = replay(log).standings()
+    return result["players"][result["loser"]]["name"]
+
+
+@pytest.fixture
+def club(tmp_path):
+    """Three games at the club (two on the evening of the 4th, one after midnight; one on the 5th) and one
+    at the pub on the 4th: (folder of the logs, {game id: log})."""
+    logs = tmp_path / "logs"
+    made = {"aaaa00000001": game(FOUR, logs / "clubhaus", "aaaa00000001", EVENING),
+            "aaaa00000002": game(EIGHT, logs / "clubhaus", "aaaa00000002", NIGHT),
+            "aaaa00000003": game(FOUR, logs / "clubhaus", "aaaa00000003", NEXT),
+            "bbbb00000001": game(FOUR, logs / "kneipe", "bbbb00000001", EVENING + 600)}
+    return logs, made
+
+
+def test_games_make_evenings_by_day_and_table_past_midnight(liga, club):
+    logs, _ = club
+    assert liga("import", logs)[0] == 0
+    status, out, _ = liga("evening")
+    assert status == 0 and out.splitlines() == [
+        "2026-12-04 (clubhaus): 2 games, open", "2026-12-04 (kneipe): 1 games, open",
+        "2026-12-05 (clubhaus): 1 games, open"]
+    status, out, _ = liga("abend", "2026-12-04", "--table", "clubhaus")
+    assert [line.split()[:3] for line in out.splitlines()] == [
+        ["aaaa00000001", "2026-12-04", "20:00"], ["aaaa00000002", "2026-12-05", "01:30"]]
+
+
+def test_a_game_moved_to_another_evening_stays_there_through_a_rebuild(liga, club, tmp_path):
+    logs, made = club
+    liga("import", logs)
+    status, out, _ = liga("evening", "2026-12-05", "--move", "aaaa00000002")
+    assert (status, out) == (0, "game aaaa00000002 now belongs to the evening 2026-12-05 (clubhaus)\n")
+    assert liga("evening")[1].splitlines()[::2] == ["2026-12-04 (clubhaus): 1 games, open",
+                                                    "2026-12-05 (clubhaus): 2 games, open"]
+    path = tmp_path / "data" / "league.sqlite3"
+    before = dump(path)
+    refused(liga, ["evening", "2026-12-05", "--move", "aaaa"], "several games begin so")
+    refused(liga, ["evening", "2026-12-05", "--move", "cccc"], "cccc: no game of the league has that id")
+    refused(liga, ["evening", "--move", "aaaa00000001"], "needs the evening's day")
+    refused(liga, ["evening", "2026-13-01", "--move", "aaaa00000001"], "2026-13-01: no day (YYYY-MM-DD")
+    assert dump(path) == before
+    assert liga("rebuild", logs)[0] == 0
+    assert liga("evening")[1].splitlines()[::2] == ["2026-12-04 (clubhaus): 1 games, open",
+                                                    "2026-12-05 (clubhaus): 2 games, open"]
+
+
+def test_the_standings_of_a_season(liga, club):
+    logs, made = club
+    liga("import", logs)
+    assert liga("season", "Dezember", "2026-12-05", "2026-12-31") == (
+        0, "season Dezember: 2026-12-05 to 2026-12-31\n", "")
+    assert liga("saison")[1] == "season Dezember: 2026-12-05 to 2026-12-31, 1 games\n"
+    status, out, _ = liga("--season", "Dezember", "--json")
+    table = json.loads(out)
+    assert status == 0 and table["games"] == 1    # the game after midnight is the 4th's evening: not in it
+    assert {row["player"] for row in table["players"]} == {"Bot 1", "Bot 2", "Bot 3", "Bot 4"}
+    assert all(row["games"] == 1 for row in table["players"])
+    assert standings(liga)["games"] == 4
+    _, out, _ = liga("--season", "Dezember")
+    assert out.splitlines()[1] == "season Dezember: 2026-12-05 to 2026-12-31, 1 games"
+    refused(liga, ["--season", "Sommer"], "Sommer: no season of that name (there are: Dezember)")
+    refused(liga, ["season", "Winter", "2026-12-31", "2026-12-01"], "the season ends (2026-12-01) before")
+    refused(liga, ["season", "Winter", "2026-12-01"], "a season needs its name, first and last day")
+    refused(liga, ["season", "Winter", "1.12.2026", "2026-12-31"], "1.12.2026: no day")
+
+
+def test_the_stakes_of_seed_004_and_the_ledger_settled_per_evening(liga, club):
+    """Seed 004: "Einsatz festlegen: Bis 5 Personen: 5 € Einsatz pro Runde. Ab 6 Personen: 10 € Einsatz pro
+    Runde. Bei Spielen in Gaststätten wird um eine Getränkerunde gespielt (Ausnahme sind offizielle
+    Vereinsabende)"; the "Runde" is the game, whose loser "verliert das Spiel und zahlt den Einsatz". Seed
+    002: "Traditionell zahlt der Gesamtverlierer die nächste Runde" (a round of drinks)."""
+    logs, made = club
+    liga("import", logs)
+    four, eight = loser(FOUR), loser(EIGHT)
+    assert four != eight
+    assert liga("stake")[1] == "the league's stake: €5 a game up to 5 players, €10 from 6 (rule 004)\n"
+    _, out, _ = liga("ledger", "--json")
+    evenings = {(e["day"], e["table"]): e for e in json.loads(out)}
+    club4 = evenings[("2026-12-04", "clubhaus")]
+    assert club4["games"] == 2 and not club4["settled"]
+    assert club4["owes"] == sorted([{"player": four, "euros": 5.0, "drinks": 0},      # 4 at the table
+                                    {"player": eight, "euros": 10.0, "drinks": 0}],    # 8 at the table
+                                   key=lambda o: o["player"])
+    # The pub plays for a round of drinks: one for each of the 4 at the table.
+    assert liga("einsatz", "getraenke", "--evening", "2026-12-04", "--table", "kneipe")[0] == 0
+    _, out, _ = liga("ledger", "--json")
+    pub = [e for e in json.loads(out) if e["table"] == "kneipe"][0]
+    assert pub["rule"] == "drinks" and pub["owes"] == [{"player": four, "euros": 0.0, "drinks": 4}]
+    rows = {r["player"]: r for r in standings(liga)["players"]}
+    assert (rows[four]["stakes"], rows[four]["owed"], rows[four]["drinks"]) == (10.0, 10.0, 4)  # two evenings
+    assert rows[eight]["stakes"] == 10.0
+    # The club's evening of the 4th is settled: still in the stakes, no longer owed.
+    assert liga("kasse", "--settle", "2026-12-04", "--table", "clubhaus")[0] == 0
+    rows = {r["player"]: r for r in standings(liga)["players"]}
+    assert (rows[four]["stakes"], rows[four]["owed"]) == (10.0, 5.0) and rows[eight]["owed"] == 0.0
+    _, out, _ = liga("ledger")
+    lines = out.splitlines()
+    assert ("2026-12-04 (clubhaus): 2 games, €5 a game up to 5 players, €10 from 6 (rule 004), settled"
+            in lines)
+    assert lines[lines.index("still open:") + 1].split() == four.split() + ["€5.00", "+", "4", "drinks"]
+    # A fixed stake for the league: every evening without its own rule.
+    assert liga("stake", "game:2.50")[1] == "the league's stake: €2.50 a game\n"
+    rows = {r["player"]: r for r in standings(liga)["players"]}
+    assert rows[eight]["stakes"] == 2.5 and rows[four]["stakes"] == 5.0   # 2.50 at the club twice, drinks
+    assert liga("ledger", "--reopen", "2026-12-04", "--table", "clubhaus")[0] == 0
+    assert {r["player"]: r for r in standings(liga)["players"]}[eight]["owed"] == 2.5
+
+
+def test_the_standings_sorted_by_a_column(liga, club):
+    logs, _ = club
+    liga("import", logs)
+    for column in ("deckel", "schock_aus", "stakes"):
+        values = [row[column] for row in json.loads(liga("--sort", column, "--json")[1])["players"]]
+        assert values == sorted(values, reverse=True)
+    german = json.loads(liga("--sort", "Einsatz", "--json")[1])["players"]
+    assert german == json.loads(liga("--sort", "stakes", "--json")[1])["players"]
+    names = [row["player"] for row in json.loads(liga("--sort", "spieler", "--json")[1])["players"]]
+    assert names == sorted(names)
+
+
+def test_bad_stakes_and_columns_are_one_line_and_change_nothing(liga, club, tmp_path):
+    logs, _ = club
+    liga("import", logs)
+    path = tmp_path / "data" / "league.sqlite3"
+    before = dump(path)
+    refused(liga, ["stake", "a beer"], "a beer: no stake rule (players, game:AMOUNT, drinks, none)")
+    refused(liga, ["stake", "game:-1"], "no stake rule")
+    refused(liga, ["stake", "drinks", "--evening", "2026-11-01"], "2026-11-01: no evening of the league")
+    refused(liga, ["ledger", "--settle", "2027-01-01"], "2027-01-01: no evening of the league")
+    refused(liga, ["ledger", "--settle", "morgen"], "morgen: no day")
+    refused(liga, ["--sort", "luck"], "--sort luck: no such column (there are: player, games")
+    refused(liga, ["ledger", "--season", "Sommer"], "Sommer: no season of that name")
+    assert dump(path) == before
