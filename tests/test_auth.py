@@ -60,10 +60,8 @@ class Host:
 
     def _line(self, kind, timeout=5.0):
         """The next raw line of type ``kind`` from the cup (others are dropped)."""
-        link = self.drv.link
-        link.timeout = timeout
         while True:
-            raw = link.readline()
+            raw = self.drv.lines.next(timeout)
             assert raw, "no %s line" % kind
             if hostside.is_noise(raw):
                 continue

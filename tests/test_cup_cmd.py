@@ -18,6 +18,7 @@ from schocken_host.links import ledframe
 from schocken_host.views import render
 
 from conftest import micropython_path
+from kits.cupkit import LineReader
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHOCKEN = [sys.executable, "-m", "schocken_host.cli"]
@@ -190,9 +191,10 @@ def test_host_opens_the_link_while_the_cup_runs():
         try:
             link.write(protocol.encode({"t": "hello", "v": protocol.VERSION}))
             ident = None
+            lines = LineReader(link)
             end = time.time() + 5
             while time.time() < end and ident is None:
-                line = link.readline()
+                line = lines.next(end - time.time())
                 if line and not hostside.is_noise(line):
                     msg = protocol.decode(line, hostside.CUP_TO_HOST)
                     if msg["t"] == "identity":

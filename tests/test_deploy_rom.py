@@ -65,12 +65,15 @@ def signed_session(cup, exchanges):
     import secrets
     import serial
     from schocken import fair, hostside, protocol
+    from kits.cupkit import LineReader
     secret = json.loads((cup.flash / "cup.json").read_text())["secret"]
     with serial.Serial(cup.port, timeout=0.2) as link:
+        lines = LineReader(link)
+
         def read(kind, key=None, timeout=10.0):
             end = time.time() + timeout
             while time.time() < end:
-                raw = link.readline().rstrip()
+                raw = (lines.next(end - time.time()) or b"").rstrip()
                 if not raw or hostside.is_noise(raw):
                     continue
                 msg = json.loads(fair.verify(key, raw) if key else raw)

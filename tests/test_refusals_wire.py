@@ -70,7 +70,7 @@ def _error_line(cup):
     """The next error on the cup's link as it came (tests/kits/cupkit.py puts a why into words)."""
     end = time.monotonic() + 20
     while time.monotonic() < end:
-        line = cup.link.readline()
+        line = cup.lines.next(end - time.monotonic())
         if line and not hostside.is_noise(line):
             msg = protocol.decode(line, hostside.CUP_TO_HOST)
             if msg["t"] == "error":

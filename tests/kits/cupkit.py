@@ -11,6 +11,26 @@ from schocken_host.i18n import firmware_text
 from schocken_host.links import ledframe
 
 
+class LineReader:
+    """Whole lines from a serial link. pyserial's readline gives up at the link's timeout with what it has:
+    a line the cup writes in pieces on a loaded machine is kept here until its newline comes."""
+
+    def __init__(self, link):
+        self.link = link
+        self.partial = b""
+
+    def next(self, timeout):
+        """The next whole line (newline included), or None when none is complete within ``timeout`` s."""
+        end = time.time() + timeout
+        while True:
+            self.partial += self.link.readline()
+            if self.partial.endswith(b"\n"):
+                line, self.partial = self.partial, b""
+                return line
+            if time.time() >= end:
+                return None
+
+
 class CupDriver:
     def __init__(self, heap=None, long_ms=300, cup=None, **kw):
         """``cup``: an EmulatedCup made elsewhere (started with long_ms), else one is made here."""
@@ -18,6 +38,7 @@ class CupDriver:
         self.long_ms = long_ms
         self.link = serial.Serial(self.cup.port, timeout=0.1)
         self.inbox = []
+        self.lines = LineReader(self.link)
 
     def close(self):
         self.link.close()
@@ -34,7 +55,7 @@ class CupDriver:
         end = time.time() + timeout
         while time.time() < end:
             try:
-                line = self.link.readline()
+                line = self.lines.next(end - time.time())
             except serial.SerialException as e:
                 time.sleep(0.2)   # a process that closed its link is reaped by then
                 raise AssertionError("the cup's link broke (%s); %s" % (e, self.cup.last_words())) from e
