@@ -72,3 +72,22 @@ def test_whatever_a_cup_hears_of_is_on_disk_first():
         await ref.links.send(1, {"t": "status", "id": 1})
     asyncio.run(main())
     assert steps == [("append", "start"), ("sync",), ("send", "status")]
+
+
+def test_a_slow_cup_gets_longer_waits_for_its_answers_within_a_bound():
+    """``cup_slowness`` K (an emulated RP2040 runs ~26x slower than a chip: docs/build.md, "The target lane"):
+    the host waits K times longer for a cup's hello, status answer and before it asks a quiet cup; the table's
+    own timeouts stay. Outside 1..100 it is refused."""
+    from schocken_host.table.cuplinks import PING_AFTER, REPLY_TIMEOUT
+    from schocken_host.table.referee import MAX_CUP_SLOWNESS
+
+    def referee(k):
+        return Referee(Rules("standard"), [Seat("Anna", Transport())], log=None, ui=None, cup_slowness=k,
+                       turn_timeout=600.0)
+    plain, slow = referee(1).links, referee(40).links
+    assert (plain.ping_after, plain.reply_timeout, plain.hello_s) == (PING_AFTER, REPLY_TIMEOUT, 2.0)
+    assert (slow.ping_after, slow.reply_timeout, slow.hello_s) == (40 * PING_AFTER, 40 * REPLY_TIMEOUT, 80.0)
+    assert slow.turn_timeout == plain.turn_timeout == 600.0
+    for k in (0, MAX_CUP_SLOWNESS + 1):
+        with pytest.raises(ValueError, match="cup_slowness"):
+            referee(k)

@@ -53,12 +53,9 @@ STRATEGIES = {
 }
 
 
-
 def strategy_name(strategy):
-    for name, known in STRATEGIES.items():
-        if known is strategy:
-            return name
-    return getattr(strategy, "__name__", type(strategy).__name__)
+    names = [name for name, known in STRATEGIES.items() if known is strategy]
+    return names[0] if names else getattr(strategy, "__name__", type(strategy).__name__)
 
 
 HOST_S = 10.0          # real seconds a wait allows for the host's part (referee, links) on a loaded machine
@@ -75,8 +72,10 @@ class Refused(BotError):
 
 
 class Bot:
-    def __init__(self, seat, cup, strategy="schock", dice=None, shake_ms=400, long_ms=300, time_scale=1):
+    def __init__(self, seat, cup, strategy="schock", dice=None, shake_ms=400, long_ms=300, time_scale=1,
+                 host_s=HOST_S):
         self.seat = seat
+        self.host_s = host_s          # longer for a cup slower than a chip (an emulated RP2040: its answers)
         self.cup = cup                # an EmulatedCup
         self.strategy = STRATEGIES[strategy] if isinstance(strategy, str) else strategy
         self.dice = dice              # optional (round, seat, throw, n) -> dice, for reproducible tables
@@ -121,13 +120,13 @@ class Bot:
         except TimeoutError:
             return False
 
-    async def until(self, check, what, cup_ms=0, host_s=HOST_S, since=None):
-        """Wait for check() to be true; returns its value. Bounded: host_s real seconds plus cup_ms of the
+    async def until(self, check, what, cup_ms=0, since=None):
+        """Wait for check() to be true; returns its value. Bounded: ``host_s`` real seconds plus cup_ms of the
         cup's time (divided by the time scale). Ends with a BotError that names ``what`` when it does not
         come, as soon as the cup was restarted (what was sent to the old process is lost), and, given
         ``since`` (a frame count), as soon as a later frame shows the red flash of a refused input."""
         loop = asyncio.get_running_loop()
-        timeout = host_s + cup_ms / 1000 / self.time_scale
+        timeout = self.host_s + cup_ms / 1000 / self.time_scale
         end = loop.time() + timeout
         starts = self.cup.starts
         while True:

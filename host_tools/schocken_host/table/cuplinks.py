@@ -27,7 +27,7 @@ PING_AFTER = 2.0          # s of silence, while the referee waits on a cup, befo
 REPLY_TIMEOUT = 5.0       # s a cup may take to answer a status before it counts as silent
 TICK = 0.25               # s between looks at a waiting seat's clock
 FAULTS_LOGGED = 10        # fault events per seat and round; more are only counted
-HELLO_TRIES = 3           # hellos (2 s each) before a cup counts as not there
+HELLO_TRIES = 3           # hellos (hello_s each) before a cup counts as not there
 
 
 class Forfeit(Exception):
@@ -40,7 +40,7 @@ class CupLinks:
     the game they read from its state; ``decide(seat)`` is the table's word on a seat it was asked about
     ("wait", "forfeit" or None), taken once."""
 
-    ping_after = PING_AFTER
+    ping_after, hello_s = PING_AFTER, 2.0   # the referee makes both longer for a slow cup (referee.py)
 
     def __init__(self, seats, sink, rules, decide, fair=False, absent_timeout=120.0, turn_timeout=600.0,
                  reply_timeout=REPLY_TIMEOUT):
@@ -73,7 +73,7 @@ class CupLinks:
         seat.inbox = asyncio.Queue()
         seat.heard = asyncio.get_running_loop().time()
         seat.ping_at = None
-        if (await self._status_now(seat_no)).get("state") in ("idle", "revealed"):
+        if (await self._status_now(seat_no, self.hello_s)).get("state") in ("idle", "revealed"):
             # A cup in the middle of a round keeps the configuration it plays it with (it would refuse, and
             # flash a refusal its player did not cause).
             await self.configure(seat_no)
@@ -83,7 +83,7 @@ class CupLinks:
         seat = self.seats[seat_no]
         for attempt in range(HELLO_TRIES):  # a cup busy starting (loaded machine, booting board) may miss one
             try:
-                ident = await hello(seat.transport)
+                ident = await hello(seat.transport, self.hello_s)
                 break
             except asyncio.TimeoutError:
                 if attempt == HELLO_TRIES - 1:

@@ -46,6 +46,7 @@ class GameConfig:
     log_dir: Optional[Path] = None    # where the log goes (None: the user's data folder)
     heap: str = "160k"                # heap of each emulated cup
     time_scale: int = 1               # emulated cups and bots run this many times faster
+    cup_slowness: int = 1             # cups this many times slower than a chip (1..100): longer waits on them
     coach: bool = False               # the coach's odds are shown: its tables are made before the first turn
     auth: bool = True                 # each emulated cup gets a fresh secret and signs every message
 
@@ -162,7 +163,8 @@ class GameSession:
         log.when_written(lambda: self._announce(ui, notes))
         referee = Referee(rules, table.seats, log, ui, reveal=cfg.reveal, cheat=cfg.cheat, state=state,
                           fair=fair_play(cfg, start), absent_timeout=cfg.absent_timeout,
-                          turn_timeout=cfg.turn_timeout, reveal_pause=REVEAL_PAUSE_S / cfg.time_scale)
+                          turn_timeout=cfg.turn_timeout, reveal_pause=REVEAL_PAUSE_S / cfg.time_scale,
+                          cup_slowness=cfg.cup_slowness)
         if web is not None:
             web.referee = referee
         self.state = referee.state
