@@ -183,31 +183,43 @@ def test_cup_scripted_alone_turn():
     assert out.index("> r") < out.rindex("┌")                 # the dice appear after the reveal key
 
 
+def _identity(port):
+    link = serial.Serial(port, timeout=0.2)
+    try:
+        link.write(protocol.encode({"t": "hello", "v": protocol.VERSION}))
+        lines = LineReader(link)
+        end = time.time() + 5
+        while time.time() < end:
+            line = lines.next(end - time.time())
+            if line and not hostside.is_noise(line):
+                msg = protocol.decode(line, hostside.CUP_TO_HOST)
+                if msg["t"] == "identity":
+                    return msg
+        return None
+    finally:
+        link.close()
+
+
 @needs_mp
 def test_host_opens_the_link_while_the_cup_runs():
-    proc, port = _start_cup()
+    """Two terminal cups for one table: each answers a host's hello on its link, under an id of its own that
+    is not one a `schocken play` host gives its own emulated cups (emu1, emu2, ...: a resumed game starts
+    those again rather than open their ports)."""
+    cups = [_start_cup(), _start_cup()]
     try:
-        link = serial.Serial(port, timeout=0.2)
-        try:
-            link.write(protocol.encode({"t": "hello", "v": protocol.VERSION}))
-            ident = None
-            lines = LineReader(link)
-            end = time.time() + 5
-            while time.time() < end and ident is None:
-                line = lines.next(end - time.time())
-                if line and not hostside.is_noise(line):
-                    msg = protocol.decode(line, hostside.CUP_TO_HOST)
-                    if msg["t"] == "identity":
-                        ident = msg
-        finally:
-            link.close()
-        assert ident and ident["v"] == protocol.VERSION and ident["board"] == "emulated"
-        proc.stdin.write("x\n")
-        proc.stdin.flush()
-        assert proc.wait(10) == 0
+        idents = [_identity(port) for _, port in cups]
+        for ident in idents:
+            assert ident and ident["v"] == protocol.VERSION and ident["board"] == "emulated"
+            assert not ident["cup"].startswith("emu"), ident
+        assert idents[0]["cup"] != idents[1]["cup"]
+        for proc, _ in cups:
+            proc.stdin.write("x\n")
+            proc.stdin.flush()
+            assert proc.wait(10) == 0
     finally:
-        if proc.poll() is None:
-            proc.kill()
+        for proc, _ in cups:
+            if proc.poll() is None:
+                proc.kill()
 
 
 def test_cup_bad_arguments():

@@ -16,6 +16,7 @@ import collections
 import fcntl
 import json
 import os
+import secrets
 import select
 import struct
 import sys
@@ -92,7 +93,10 @@ class CupSession:
         self.lock = threading.Lock()
         self.changed = threading.Condition(self.lock)
         self._errors_seen = 0
-        self.cup = EmulatedCup(cup_id="emu1", name=name, sensor=sensor, board=board, long_ms=long_ms,
+        # An id of its own: two terminal cups can sit at one table, and "emu<N>" names the cups a `schocken
+        # play` host runs itself (a resumed game starts those again instead of opening their ports).
+        self.cup_id = "term-" + secrets.token_hex(3)
+        self.cup = EmulatedCup(cup_id=self.cup_id, name=name, sensor=sensor, board=board, long_ms=long_ms,
                                on_frame=self._on_frame)
         self.port = self.cup.port
         self.guard = None
