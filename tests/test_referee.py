@@ -91,3 +91,12 @@ def test_a_slow_cup_gets_longer_waits_for_its_answers_within_a_bound():
     for k in (0, MAX_CUP_SLOWNESS + 1):
         with pytest.raises(ValueError, match="cup_slowness"):
             referee(k)
+    # `schocken play --cup-slowness K` says it so, within the same bound
+    import argparse
+    from schocken_host.commands.play import add_arguments
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    assert parser.parse_args(["--cup-slowness", "26"]).cup_slowness == 26
+    assert parser.parse_args([]).cup_slowness == 1
+    with pytest.raises(SystemExit):
+        parser.parse_args(["--cup-slowness", str(MAX_CUP_SLOWNESS + 1)])

@@ -71,6 +71,9 @@ def add_arguments(p):
     p.add_argument("--time-scale", type=time_scale, default=1, metavar="K",
                    help="emulated cups and bots run K times faster (1..%d; only emulated cups: a person at "
                         "one plays it with his keys as usual, the bots go faster)" % MAX_TIME_SCALE)
+    p.add_argument("--cup-slowness", type=time_scale, default=1, metavar="K",
+                   help="the cups run K times slower than a chip (1..%d; an emulated RP2040 about 26, "
+                        "docs/build.md): the host waits K times longer for each answer" % MAX_TIME_SCALE)
     p.add_argument("--coach", action="store_true",
                    help="show the player on turn his chance of beating the throws before his and the Deckel "
                         "he can expect, from what the table shows (scoreboard and --web; off by default: it "

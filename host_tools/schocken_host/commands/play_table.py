@@ -30,7 +30,8 @@ def game_config(args):
         reveal=args.reveal, cheat=args.cheat, absent_timeout=args.absent_timeout,
         turn_timeout=args.turn_timeout, opener=args.opener, resume=resume,
         log_dir=Path(args.log_dir) if args.log_dir else None, heap=args.heap,
-        time_scale=getattr(args, "time_scale", 1), coach=getattr(args, "coach", False),
+        time_scale=getattr(args, "time_scale", 1), cup_slowness=getattr(args, "cup_slowness", 1),
+        coach=getattr(args, "coach", False),
         auth=not getattr(args, "no_auth", False))
 
 

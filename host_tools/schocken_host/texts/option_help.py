@@ -103,6 +103,11 @@ TEXTS = {
                           "where game logs go (default: the user data directory)"),
     "help.play_heap": ("Heap jedes emulierten Bechers (micropython -X heapsize, 64k bis 64M)",
                        "heap of each emulated cup (micropython -X heapsize, 64k to 64M)"),
+    "help.play_cup_slowness": ("die Becher laufen K-mal langsamer als ein Chip (1..100; ein emulierter "
+                               "RP2040 etwa 26, docs/build.md): der Host wartet K-mal länger auf jede "
+                               "Antwort",
+                               "the cups run K times slower than a chip (1..100; an emulated RP2040 about "
+                               "26, docs/build.md): the host waits K times longer for each answer"),
     "help.play_time_scale": ("emulierte Becher und Bots laufen K-mal schneller (1..100; nur emulierte "
                              "Becher: "
                              "ein Mensch an einem spielt ihn mit seinen Tasten wie sonst, die Bots sind "
