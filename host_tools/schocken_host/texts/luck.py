@@ -42,4 +42,14 @@ TEXTS = {
     "luck.plot_luck": ("Glück gegen die Wahrscheinlichkeit (Deckel gespart, ±1 und ±2 Standardabweichungen)",
                        "Luck against the odds (Deckel saved, ±1 and ±2 standard deviations)"),
     "luck.plot_empty": ("noch keine Spiele", "no games yet"),
+    # --- views/web/season.py: the web page's season view
+    "luck.web_title": ("Die Saison", "The season"),
+    "web.page_season": ("Die Saison: Tabelle und Glück", "The season: standings and luck"),
+    "luck.web_back": ("zurück zum Spiel", "back to the game"),
+    "luck.web_alt": ("Tabelle, Deckel über die Abende und Glück gegen die Wahrscheinlichkeit",
+                     "Standings, Deckel over the evenings and luck against the odds"),
+    "luck.web_busy": ("das Bild der Saison wird gerade gezeichnet; gleich noch einmal",
+                      "the season's picture is being drawn; try again in a moment"),
+    "luck.web_failed": ("das Bild der Saison ließ sich nicht zeichnen: {reason}",
+                        "the season's picture could not be drawn: {reason}"),
 }

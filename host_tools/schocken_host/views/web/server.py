@@ -22,7 +22,7 @@ import segno
 from aiohttp import web
 
 from schocken_host.i18n import LANGS, TEXTS, tr
-from schocken_host.views.web import check
+from schocken_host.views.web import check, season
 from schocken_host.views.web.door import Door
 from schocken_host.views.web.guard import HEADER_S, MAX_CONNECTIONS, Connections, Refused, security_headers
 from schocken_host.views.web.hub import Hub
@@ -76,6 +76,7 @@ class WebView:
         self.sent = {}                 # subscriber -> id of the last event sent to it
         self.serving = None            # after finish: the task that closes the server when the loop ends
         self._qr_svg = {}
+        self.season = season.SeasonPicture()   # the league's picture at /season (the data folder's database)
 
     # --- the view the referee talks to -----------------------------------------------------------------
     def note(self, text):
@@ -142,6 +143,7 @@ class WebView:
         app.router.add_get("/py/index.json", self.py_index)
         app.router.add_get("/py/{path:.+}", self.py_file)
         app.router.add_static("/static/", STATIC)
+        season.add_routes(app, self.season)
         vendor = check.vendor_dir()  # MicroPython's WebAssembly port; without it check.js says why
         if vendor is not None:
             app.router.add_static("/check/vendor/", vendor)

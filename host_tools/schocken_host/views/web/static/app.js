@@ -278,6 +278,8 @@ async function main() {
   $("last-title").textContent = t("last_round");
   $("scan").textContent = t("scan");
   $("qr").src = `/qr.svg?lang=${lang}`;
+  $("season-link").href = `/season?lang=${lang}`;
+  $("season-link").textContent = t("season");
   $("actions-title").textContent = t("actions");
   $("seat-label").textContent = t("seat");
   $("action-send").textContent = t("send");
