@@ -5,9 +5,11 @@
 The games are the whole recorded bot games of tests/data (one of 4 seats, one of 8, 385 and 534 log lines),
 each written as a game of its own: its own game id, its seats named from a club of --people names (seeded),
 so the standings group by people as a club's would. They are imported as `schocken liga import` does
-(league/logs.py, one transaction per game, every log replayed through the rules). Prints the import's wall
-time and time per game, split into reading the logs (the replay through the rules) and writing them, the time
-of an import of the same folder again (every game already there), the standings' time (best of 20) and the
+(league/logs.py: every log replayed through the rules, in a pool of one process per core from
+logs.POOL_FROM logs on, one transaction per game written in this process). Prints the import's wall time and
+time per game; the same import in one process (--no-serial: not measured) and the replay alone in one
+process, the part of an import the pool shares out; the time of an import of the same folder again (every
+game already there), the standings' time (best of 20), those of a season of half the evenings, and the
 database's size per game.
 """
 
@@ -21,20 +23,26 @@ from pathlib import Path
 
 from schocken_host.league import db
 from schocken_host.league.games import read_game
+from schocken_host.league import logs as logs_module
 from schocken_host.league.logs import game_logs, import_logs
 from schocken_host.league.standings import standings
 
 RECORDED = sorted((Path(__file__).resolve().parents[1] / "tests" / "data").glob("*.jsonl"))
+# The games are a year of a club's evenings: one a week, from 2026-01-02 19:00 UTC on.
+EVENINGS = 52
+FIRST_EVENING = 1767380400
 
 
 def make_logs(folder, games, people, seed):
     rng = random.Random(seed)
     club = ["Person %02d" % i for i in range(people)]
     templates = [p.read_text(encoding="utf-8").splitlines(keepends=True) for p in RECORDED]
+    per_evening = -(-games // EVENINGS)
     for i in range(games):
         lines = list(templates[i % len(templates)])
         start = json.loads(lines[0])
         start["game_id"] = "%012x" % (0xb0000000 + i)
+        start["ts"] = FIRST_EVENING + (i // per_evening) * 7 * 86400 + (i % per_evening) * 60
         for player, name in zip(start["players"], rng.sample(club, len(start["players"]))):
             player["name"] = name
         lines[0] = json.dumps(start, separators=(",", ":"), ensure_ascii=False) + "\n"
@@ -46,6 +54,8 @@ def main(argv=None):
     p.add_argument("--games", type=int, default=1000)
     p.add_argument("--people", type=int, default=24)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--no-serial", dest="serial", action="store_false",
+                   help="measure only the import as liga import does it (in a pool of processes)")
     args = p.parse_args(argv)
     if args.people < 8:
         p.error("--people: at least 8 (a recorded game has 8 seats)")
@@ -55,10 +65,20 @@ def main(argv=None):
         make_logs(logs, args.games, args.people, args.seed)
         paths = game_logs([logs])
 
-        t = time.perf_counter()
-        for log in paths:
-            read_game(log.read_bytes())
-        reading = time.perf_counter() - t
+        reading = serial = None
+        if args.serial:
+            t = time.perf_counter()
+            for log in paths:
+                read_game(log.read_bytes())
+            reading = time.perf_counter() - t
+            one = db.open_league(Path(tmp) / "serial.sqlite3")
+            pool_from, logs_module.POOL_FROM = logs_module.POOL_FROM, args.games + 1
+            t = time.perf_counter()
+            tally = import_logs(one, paths)
+            serial = time.perf_counter() - t
+            logs_module.POOL_FROM = pool_from
+            one.close()
+            assert tally.imported == args.games and not tally.refused, tally
 
         league = db.open_league(path)
         t = time.perf_counter()
@@ -76,18 +96,28 @@ def main(argv=None):
             games, rows = standings(league)
             best = min(best, time.perf_counter() - t)
         assert games == args.games and len(rows) == args.people
+        days = [row[0] for row in league.read("SELECT DISTINCT day FROM games ORDER BY day")]
+        half = days[len(days) // 2]
+        season = float("inf")
+        for _ in range(20):
+            t = time.perf_counter()
+            standings(league, days[0], half)
+            season = min(season, time.perf_counter() - t)
         league.close()
         size = path.stat().st_size
 
     n = args.games
     print("games                    %d (people %d)" % (n, args.people))
-    print("import                   %.1f s, %.2f ms per game" % (imported, 1000 * imported / n))
-    print("  of it reading the logs %.1f s, %.2f ms per game (the replay through the rules)"
-          % (reading, 1000 * reading / n))
-    print("  writing (the rest)     %.1f s, %.2f ms per game" % (imported - reading,
-                                                              1000 * (imported - reading) / n))
+    print("import                   %.1f s, %.2f ms per game (the replay in %d processes)"
+          % (imported, 1000 * imported / n, logs_module.cores() if n >= logs_module.POOL_FROM else 1))
+    if serial is not None:
+        print("import in one process    %.1f s, %.2f ms per game" % (serial, 1000 * serial / n))
+        print("  of it the replay       %.1f s, %.2f ms per game (the logs through the rules)"
+              % (reading, 1000 * reading / n))
     print("import again (all there) %.2f s, %.3f ms per game" % (second, 1000 * second / n))
     print("standings                %.1f ms (best of 20)" % (1000 * best))
+    print("standings of a season    %.1f ms (best of 20; %d of %d evenings' days)"
+          % (1000 * season, days.index(half) + 1, len(days)))
     print("database                 %d bytes, %.0f bytes per game" % (size, size / n))
     return 0
 

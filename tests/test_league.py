@@ -17,6 +17,7 @@ import pytest
 from schocken_host import cli
 from schocken_host.input_checks import OneLineParser
 from schocken_host.league import db
+from schocken_host.league import logs as logs_module
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data"
@@ -157,7 +158,12 @@ def test_the_standings_in_words_csv_and_german(liga, tmp_path):
     assert "Bot 8                 1        1     1,00" in proc.stdout    # German decimal comma
 
 
-def test_a_broken_log_is_named_and_the_import_goes_on(liga, tmp_path):
+@pytest.mark.parametrize("pool", [False, True], ids=["one process", "a pool of processes"])
+def test_a_broken_log_is_named_and_the_import_goes_on(liga, tmp_path, monkeypatch, pool):
+    """The same in one process and in the pool of processes of a large import (league/logs.py POOL_FROM)."""
+    if pool:
+        monkeypatch.setattr(logs_module, "POOL_FROM", 1)
+        monkeypatch.setattr(logs_module, "POOL_CHUNK", 2)
     logs = tmp_path / "logs"
     good = many_games(logs, 2)
     lines = good[0].read_text(encoding="utf-8").splitlines(keepends=True)
@@ -422,3 +428,30 @@ def test_a_game_played_by_bots_is_recorded(liga, tmp_path, micropython):
     log = tablekit.the_log(logs)
     assert liga("import", logs)[1].startswith("0 recorded, 1 already there")   # play recorded it as it ended
     assert without_quotients(standings(liga)["players"]) == expected_standings([log])
+
+
+# --- the league's reading of a log is table/replay.py's -----------------------------------------------------
+ODD_LINES = [b' {"ev":"turn","round":1,"seat":0}', b'{"ev":"turn","round":1,"seat":0}\x0c',
+             b'{"ev":"turn","round":1,"seat":0} {"ev":"turn"}', b'', b'   ', b'{"ev":"turn","x":NaN}',
+             b'[{"ev":"turn"}]', b'{"ev":"turn","round":1,"seat":0}\r', b'\xff{"ev":1}', b'"ev"', b'{"e":1}',
+             b'{"ev":"turn","round":1,"seat":0', b'[' * 100000, b'{"ev":"turn","round":1,"seat":0}  ']
+
+
+@pytest.mark.parametrize("odd", ODD_LINES, ids=range(len(ODD_LINES)))
+@pytest.mark.parametrize("where", [20, -1], ids=["inside", "last"])
+def test_every_line_is_read_as_replay_reads_it(odd, where):
+    """league/games.py decodes a plain line with the JSON scanner itself (bench/league.py: a fifth faster):
+    any other line must come out as table/replay.py's Replay has it, the same line refused for the same
+    reason, the same torn tail."""
+    from schocken_host.league.games import _replay
+    from schocken_host.table.replay import replay
+    from schocken_host.table.state import TableState
+    lines = RECORDED[0].read_bytes().split(b"\n")[:-1]
+    lines[where] = odd
+    data = b"\n".join(lines) + (b"\n" if where != -1 else b"")
+    ours, theirs = _replay(data, TableState(), None), replay(data, TableState())
+    assert (ours.lines, ours.torn) == (theirs.lines, theirs.torn)
+    assert (ours.refused is None) == (theirs.refused is None)
+    if ours.refused is not None:
+        assert ours.refused[0] == theirs.refused[0] and str(ours.refused[1]) == str(theirs.refused[1])
+    assert ours.state.phase() == theirs.state.phase() and ours.state.over == theirs.state.over

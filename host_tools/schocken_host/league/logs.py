@@ -1,12 +1,15 @@
 """Game logs into the league: ``import_logs`` (every finished game once, a broken log named and passed over)
 and ``rebuild`` (the database made anew from the logs, its names kept)."""
 
+import multiprocessing
 import os
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from schocken_host.errors import CommandError
-from schocken_host.i18n import Message, os_reason
+from schocken_host.i18n import LocalizedError, Message, os_reason
 from schocken_host.league import db
 from schocken_host.league.evenings import drop_empty_evenings
 from schocken_host.league.games import read_game, record
@@ -32,35 +35,46 @@ class Tally:
     refused: list = field(default_factory=list)   # a Message per log that is no game, naming file and line
 
 
-def import_log(league, path, tally):
-    """One log into the league, counted in ``tally``."""
+def read_log(path):
+    """A log read and replayed through the rules, nothing written: ("game", Game) of a finished game,
+    ("skipped", its game id or None) of an unfinished one, ("refused", Message naming the file and line) of a
+    log that is no game. Every value can be pickled: a process of a pool reads the logs of a large import."""
     try:
         check_readable(path)
         data = Path(path).read_bytes()
     except CommandError as e:
-        tally.refused.append(Message("league.unreadable", error=e))
-        return
+        return "refused", Message("league.unreadable", error=e.message)
     except OSError as e:
-        tally.refused.append(Message("league.unreadable", error=Message("input.unreadable", path=path,
-                                                                        error=os_reason(e))))
-        return
-    if _recorded(league, data):   # a weekly import of the whole folder replays only the new games
-        tally.already += 1
-        return
+        return "refused", Message("league.unreadable", error=Message("input.unreadable", path=path,
+                                                                    error=os_reason(e)))
     reading = read_game(data)
     if reading.refused is not None:
         line, error = reading.refused
-        tally.refused.append(Message("league.refused", path=path, line=line, error=error))
-        return
+        return "refused", Message("league.refused", path=path, line=line,
+                                  error=error.message if isinstance(error, LocalizedError) else error)
     if reading.game is None or not reading.game.over:
-        tally.skipped += 1
+        return "skipped", reading.game.game_id if reading.game is not None else None
+    return "game", reading.game
+
+
+def _count(league, path, outcome, tally):
+    """What ``read_log`` found in ``path``, recorded and counted in ``tally``."""
+    kind, found = outcome
+    if kind == "refused":
+        tally.refused.append(found)
+        return
+    if kind == "skipped":   # a copy of a game recorded before it in the same import, cut short, is there
+        if found is not None and league.read("SELECT 1 FROM games WHERE game_id = ?", (found,)):
+            tally.already += 1
+        else:
+            tally.skipped += 1
         return
     try:
-        fresh = record(league, reading.game, path)
+        fresh = record(league, found, path)
     except CommandError as e:
         if e.message.key != "league.two_seats":
             raise   # the database's own trouble ends the import: the games before it are in
-        tally.refused.append(Message("league.unreadable", error=e))
+        tally.refused.append(Message("league.unreadable", error=e.message))
         return
     if fresh:
         tally.imported += 1
@@ -68,25 +82,75 @@ def import_log(league, path, tally):
         tally.already += 1
 
 
-def _recorded(league, data):
-    """Whether the game a log starts is in the league already (its first line alone is read)."""
-    first = next(log_lines(data[:data.find(b"\n") + 1 or len(data)]), None)
+def import_log(league, path, tally):
+    """One log into the league, counted in ``tally``."""
+    if _recorded(league, path):   # a weekly import of the whole folder replays only the new games
+        tally.already += 1
+        return
+    _count(league, path, read_log(path), tally)
+
+
+def _recorded(league, path):
+    """Whether the game a log starts is in the league already (its first line alone is read; a log that
+    cannot be read is not, and read_log says why)."""
+    try:
+        if not os.path.isfile(path):   # a folder, a pipe (its open would wait for a writer)
+            return False
+        with open(path, "rb") as f:
+            head = f.readline()
+    except OSError:
+        return False
+    first = next(log_lines(head), None)
     start = event_in(first[0]) if first else None
     if start is None or start.get("ev") != "start" or not isinstance(start.get("game_id"), str):
         return False
     return bool(league.read("SELECT 1 FROM games WHERE game_id = ?", (start["game_id"],)))
 
 
+# From this many logs to replay on, an import replays them in a pool of processes, one per core (the replay
+# through the rules is nearly all of an import's time); SQLite writes in this process, in the logs' order.
+POOL_FROM = 64
+POOL_CHUNK = 16
+
+
 def import_logs(league, paths, refused=None):
     """Every log of ``paths`` into the league, one transaction per game; ``refused(message)`` is called for
-    each log that is no game as it is found. Returns the Tally."""
+    each log that is no game as it is found, in the order of ``paths``. Returns the Tally."""
     tally = Tally()
+    todo = []
     for path in paths:
-        before = len(tally.refused)
-        import_log(league, path, tally)
-        if refused is not None and len(tally.refused) > before:
-            refused(tally.refused[-1])
+        if _recorded(league, path):
+            tally.already += 1
+        else:
+            todo.append(path)
+    with _readers(len(todo)) as pool:
+        outcomes = pool.map(read_log, todo, chunksize=POOL_CHUNK) if pool else map(read_log, todo)
+        for path, outcome in zip(todo, outcomes):
+            before = len(tally.refused)
+            _count(league, path, outcome, tally)
+            if refused is not None and len(tally.refused) > before:
+                refused(tally.refused[-1])
     return tally
+
+
+def cores():
+    """The processes of a pool: one per core this process may run on, 8 at most."""
+    found = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return min(found, 8)
+
+
+@contextmanager
+def _readers(logs):
+    """A pool of processes to read ``logs`` logs, or None where one process does as well (few logs, one
+    core). Its processes are forked: they start at once with everything imported."""
+    if logs < POOL_FROM or cores() < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        yield None
+        return
+    pool = ProcessPoolExecutor(cores(), mp_context=multiprocessing.get_context("fork"))
+    try:
+        yield pool
+    finally:
+        pool.shutdown(cancel_futures=True)
 
 
 # What a scorekeeper told the league, carried over by a rebuild: people and their names, the games he moved to
