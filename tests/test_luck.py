@@ -250,3 +250,26 @@ def test_the_picture_for_the_notice_board(liga, league, tmp_path, monkeypatch):
     status, out, err = liga("--plot", tmp_path / "none.svg")
     assert (status, out) == (2, "") and "pip install 'schocken-cup[plot]'" in err and err.count("\n") == 1
     assert not (tmp_path / "none.svg").exists()
+
+
+def test_a_season_counts_its_evenings_only(liga, league, tmp_path):
+    """Game A played again a month later (its own game id): the season of January counts the first only;
+    --plot draws that season; a season nobody made is one line."""
+    _, logs = league
+    events = [json.loads(line) for line in GAME_A.splitlines()]
+    events[0]["game_id"], events[0]["ts"] = "00000000000c", events[0]["ts"] + 30 * 86400
+    (logs / "c.jsonl").write_text("".join(json.dumps(e) + "\n" for e in events))
+    assert liga("import", logs)[0] == 0
+    assert liga("season", "Januar", "2027-01-01", "2027-01-31")[0] == 0
+
+    def anna(*argv):
+        status, out, err = liga("luck", "--json", *argv)
+        assert status == 0, err
+        return next(p for p in json.loads(out)["players"] if p["player"] == "Anna")
+    assert anna()["throws"] == 2
+    january = anna("--season", "Januar")
+    assert january["throws"] == 1 and close(january["luck"], Fraction(3805, 7776) - Fraction(213, 216))
+    status, out, err = liga("--season", "Januar", "--plot", tmp_path / "januar.svg")
+    assert status == 0 and (tmp_path / "januar.svg").exists(), err
+    status, out, err = liga("luck", "--season", "Sommer")
+    assert (status, out) == (2, "") and "Sommer: no season of that name (there are: Januar)" in err

@@ -71,7 +71,7 @@ def run(args):
     if args.job in ("luck", "glueck"):
         return liga_luck.run(lang, path, args)
     if args.job is None and args.plot is not None:
-        return liga_luck.plot(lang, path, args.plot)
+        return liga_luck.plot(lang, path, args.plot, args.season)
     if args.job in liga_club.NAMES:
         return liga_club.run(lang, path, args)
     if args.job == "merge":

@@ -8,6 +8,7 @@ import sys
 
 from schocken_host.i18n import tr
 from schocken_host.league import db
+from schocken_host.league.evenings import season_range
 from schocken_host.league.luck_table import league_luck
 
 
@@ -19,6 +20,8 @@ def add_job(jobs, p, db_option):
     db_option(job, argparse.SUPPRESS)
     job.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
                      help="luck and decisions as JSON")
+    job.add_argument("--season", default=argparse.SUPPRESS, metavar="NAME",
+                     help="only this season's evenings (schocken liga season)")
 
 
 def _number(lang, x, sign=False):
@@ -26,10 +29,15 @@ def _number(lang, x, sign=False):
     return text.replace(".", ",") if lang != "en" else text
 
 
+def _span(league, season):
+    """(first, last) day of the season named (None, None: every game); CommandError for a season unknown."""
+    return season_range(league, season) if season is not None else (None, None)
+
+
 def run(lang, path, args):
     league = db.open_league(path, create=False)
     try:
-        found = league_luck(league)
+        found = league_luck(league, *_span(league, getattr(args, "season", None)))
     finally:
         if league is not None:
             league.close()
@@ -70,13 +78,13 @@ def add_plot_option(p):
                         "matplotlib: the extra [plot])")
 
 
-def plot(lang, path, target):
-    """`schocken liga --plot FILE`: the league's picture (league/plot.py)."""
+def plot(lang, path, target, season_name=None):
+    """`schocken liga [--season S] --plot FILE`: the league's picture (league/plot.py)."""
     from schocken_host.league.plot import check_target, draw, season_of
     target = check_target(target)
     league = db.open_league(path, create=False)
     try:
-        season = season_of(league)
+        season = season_of(league, *_span(league, season_name))
     finally:
         if league is not None:
             league.close()

@@ -7,14 +7,17 @@ from typing import Optional
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from schocken_host.league.evenings import NO_DAY
 from schocken_host.league.luck import SeatTally, game_luck
 from schocken_host.league.luck_odds import exact, tail, variance
 
 _SEATS = """
     SELECT g.game_id, g.log, s.seat, p.name
     FROM games g JOIN seats s ON s.game_id = g.game_id JOIN players p ON p.id = s.player
+    %s
     ORDER BY g.started, g.game_id, s.seat
 """
+_IN_SEASON = "WHERE g.day BETWEEN ? AND ?"   # as the standings: the evenings between two days
 
 
 @dataclass
@@ -66,13 +69,18 @@ class LeagueLuck:
         return [k for k in KINDS if k in found]
 
 
-def league_luck(league):
-    """LeagueLuck of every game recorded (None: no database yet, nothing recorded)."""
+def league_luck(league, first=None, last=None):
+    """LeagueLuck of the games of the evenings between the days ``first`` and ``last`` (both included; None,
+    None: every game recorded). None: no database yet, nothing recorded."""
     result = LeagueLuck()
     if league is None:
         return result
     games = {}
-    for game_id, log, seat, name in league.read(_SEATS):
+    if first is None and last is None:
+        rows = league.read(_SEATS % "")
+    else:
+        rows = league.read(_SEATS % _IN_SEASON, (first or NO_DAY, last or "9999-12-31"))
+    for game_id, log, seat, name in rows:
         games.setdefault((game_id, log), []).append((seat, name))
     people = {}
     for (game_id, log), seats in games.items():

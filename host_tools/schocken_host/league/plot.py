@@ -10,17 +10,18 @@ from pathlib import Path
 
 from schocken_host.errors import CommandError
 from schocken_host.i18n import tr
+from schocken_host.league.evenings import NO_DAY
 from schocken_host.league.luck_table import league_luck
 from schocken_host.league.standings import standings
 
 SUFFIXES = (".svg", ".png")
 
-# Each game's evening as the league has it (the scorekeeper's move first), its seats' Deckel, oldest first.
+# Each game's evening (day and table), its seats' Deckel, oldest first.
 _DECKEL = """
-    SELECT g.game_id, COALESCE(m.day, g.day), COALESCE(m.place, g.place), p.name, s.deckel
+    SELECT g.game_id, g.day, g.place, p.name, s.deckel
     FROM games g JOIN seats s ON s.game_id = g.game_id JOIN players p ON p.id = s.player
-    LEFT JOIN moved m ON m.game_id = g.game_id
-    ORDER BY COALESCE(m.day, g.day), g.started, g.game_id
+    WHERE g.day IS NULL OR g.day BETWEEN ? AND ?
+    ORDER BY g.day, g.started, g.game_id
 """
 
 
@@ -37,14 +38,18 @@ class Season:
     by_evening: bool = True
 
 
-def season_of(league):
-    """The Season of the league's games (an empty one for no database)."""
+def season_of(league, first=None, last=None):
+    """The Season of the league's games of the evenings between the days ``first`` and ``last`` (None, None:
+    every game; an empty Season for no database)."""
     season = Season()
     if league is None:
         return season
-    season.games, season.rows = standings(league)
+    season.games, season.rows = standings(league, first, last)
     games = {}
-    for game_id, day, place, name, deckel in league.read(_DECKEL):
+    span = (first or NO_DAY, last or "9999-12-31")
+    for game_id, day, place, name, deckel in league.read(_DECKEL, span):
+        if day is None and (first or last):
+            continue   # a game without an evening is in no season
         games.setdefault(game_id, (day, place, []))[2].append((name, deckel))
     season.by_evening = bool(games) and all(day for day, _, _ in games.values())
     step_of = {}
@@ -63,8 +68,8 @@ def season_of(league):
         for d in per_step:
             total += d
             season.deckel[name].append(total)
-    season.luck = [(p.player, p.tally.luck, p.spread, tr_rare(p)) for p in league_luck(league).players
-                   if p.tally.throws]
+    season.luck = [(p.player, p.tally.luck, p.spread, tr_rare(p))
+                   for p in league_luck(league, first, last).players if p.tally.throws]
     return season
 
 
