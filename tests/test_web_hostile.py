@@ -18,6 +18,8 @@ try:  # the defences' numbers, where the server has them (views/web/guard.py; is
 except ImportError:
     guard = None
 HEADER_S = getattr(guard, "HEADER_S", 5.0)
+SECURITY_HEADERS = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
+                    "Content-Security-Policy": "frame-ancestors 'none'", "X-Frame-Options": "DENY"}
 WRONG_BURST = getattr(guard, "WRONG_BURST", 10)
 PER_ADDRESS_CONNECTIONS = getattr(guard, "PER_ADDRESS_CONNECTIONS", 32)
 MAX_CONNECTIONS = getattr(guard, "MAX_CONNECTIONS", 512)
@@ -126,6 +128,16 @@ def test_every_malformed_request_gets_a_4xx_and_no_traceback(host):
     answers = run(send_all(host.port, bads, guest_addresses(len(bads), net=13)))
     wrong = refused(bads, answers)
     assert not wrong, "\n".join(wrong)
+    # aiohttp's own answers too (a request it cannot parse reaches no handler): the security headers, one
+    # line, nothing of the guest's bytes quoted back
+    for bad, answer in zip(bads, answers):
+        if answer.status is None:
+            continue
+        said = {name: answer.headers.get(name.lower()) for name in SECURITY_HEADERS}
+        assert said == SECURITY_HEADERS, (bad.name, answer.headers)
+        if answer.headers.get("content-type", "").startswith("text/plain"):
+            one_line = b"\n" not in answer.body.rstrip(b"\n")
+            assert one_line and b"GARBAGE" not in answer.body, (bad.name, answer)
     assert host.playing(), host.text()[-2000:]
     assert TRACEBACK not in host.text()
 

@@ -5,12 +5,13 @@ are limited so that guessing one takes longer than a year at the best rate the s
 
 import asyncio
 import collections
+import http
 import ipaddress
 import json
 import re
 import socket
 
-from aiohttp import web
+from aiohttp import web, web_protocol
 
 HEADER_S = 5.0                  # a connection gets this long to send a request's head (and idles this long)
 BODY_S = 5.0                    # an action's body must come within this
@@ -200,7 +201,8 @@ class PinLimiter:
 
 # --- connections --------------------------------------------------------------------------------------------
 _REFUSAL = ("HTTP/1.1 %d %s\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: %d\r\n"
-            "Retry-After: 5\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n%s")
+            "Retry-After: 5\r\n" + "".join("%s: %s\r\n" % item for item in SECURITY_HEADERS.items())
+            + "Connection: close\r\n\r\n%s")
 
 
 class Connections:
@@ -278,6 +280,7 @@ class Gate(asyncio.Protocol):
         if sock is not None:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
         self.inner = self.connections.factory()
+        self.inner.__class__ = _OneLineErrors  # aiohttp's protocol as made (it has __slots__): a method more
         self.inner.connection_made(transport)
 
     def data_received(self, data):
@@ -306,6 +309,20 @@ class Gate(asyncio.Protocol):
     def close(self):
         if self.transport is not None:
             self.transport.abort()
+
+
+class _OneLineErrors(web_protocol.RequestHandler):
+    """aiohttp's own answer to a request it cannot parse (a bad request line, a header too long) reaches no
+    handler and so none of the app's response hooks: here it is the status's one line with the security
+    headers, and nothing of what the guest sent (aiohttp quotes it back). The connection closes after it."""
+
+    __slots__ = ()
+
+    def handle_error(self, request, status=500, exc=None, message=None):
+        phrase = http.HTTPStatus(status).phrase if status in {s.value for s in http.HTTPStatus} else "Error"
+        response = web.Response(status=status, text="%d %s" % (status, phrase), headers=SECURITY_HEADERS)
+        response.force_close()
+        return response
 
 
 class Pages:
