@@ -31,6 +31,9 @@ from schocken_host.table.state import TableState
 # per Context (kept while the Context lives): (out, t) -> the outcomes of a throw's luck
 _OUTCOMES: "weakref.WeakKeyDictionary[object, dict]" = weakref.WeakKeyDictionary()
 _CHANCES: dict[object, dict] = {}   # (rules, out, t) -> {kind: chance} of the class after a throw
+# One tuple per distinct outcomes: the tallies of every person and game share it, however often the round
+# contexts behind it were made anew (odds.best keeps only the latest contexts).
+_SHARED: dict[tuple, tuple] = {}
 
 
 @dataclass
@@ -98,7 +101,8 @@ def luck_outcomes(context, out, t):
         for fell, count in ROLLS[n]:
             d = round(before - solution.choose(out, fell, t)[0], 12)
             merged[d] = merged.get(d, 0.0) + count / 6 ** n
-        outcomes = known[(out, t)] = tuple(sorted(merged.items()))
+        outcomes = tuple(sorted(merged.items()))
+        outcomes = known[(out, t)] = _SHARED.setdefault(outcomes, outcomes)
     return outcomes
 
 
