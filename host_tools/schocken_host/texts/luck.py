@@ -28,6 +28,14 @@ TEXTS = {
                      "(docs/odds.md)",
                      "Luck: Deckel the dice saved against the expected (negative: cost); cost: Deckel the "
                      "player's own decisions cost against the best play (docs/odds.md)"),
+    # --- the options' help (cli.help_formatter finds them by their English)
+    "help.liga_plot": ("die Tabelle, die Deckel über die Abende und das Glück als Bild (braucht matplotlib: "
+                       "das Extra [plot])",
+                       "the standings, the Deckel over the evenings and the luck as a picture (needs "
+                       "matplotlib: the extra [plot])"),
+    "help.liga_luck_json": ("Glück und Entscheidungen als JSON", "luck and decisions as JSON"),
+    "help.liga_luck_season": ("nur die Abende dieser Saison (schocken liga season)",
+                              "only this season's evenings (schocken liga season)"),
     # --- league/plot.py
     "luck.no_matplotlib": ("--plot braucht matplotlib: pip install 'schocken-cup[plot]'",
                            "--plot needs matplotlib: pip install 'schocken-cup[plot]'"),
