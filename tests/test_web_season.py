@@ -89,7 +89,19 @@ def test_what_cannot_be_drawn_is_one_line(data, monkeypatch):
         assert "Traceback" not in body and words in json.loads(body)["error"]
 
     monkeypatch.setitem(__import__("sys").modules, "matplotlib", None)   # not installed
-    with_client(view(), lambda client: refused(client, "pip install 'schocken-cup[plot]'"))
+    tries = []
+    plain = season.SeasonPicture._draw
+
+    def counting(self, lang):
+        tries.append(lang)
+        return plain(self, lang)
+    monkeypatch.setattr(season.SeasonPicture, "_draw", counting)
+
+    async def three_guests(client):
+        for _ in range(3):
+            await refused(client, "pip install 'schocken-cup[plot]'")
+    with_client(view(), three_guests)
+    assert tries == ["en"]     # the refusal is kept: no guest makes the host try again and again
     monkeypatch.undo()
 
     monkeypatch.setenv("SCHOCKEN_DATA_DIR", str(data))

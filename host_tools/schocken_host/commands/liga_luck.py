@@ -80,8 +80,9 @@ def add_plot_option(p):
 
 def plot(lang, path, target, season_name=None):
     """`schocken liga [--season S] --plot FILE`: the league's picture (league/plot.py)."""
-    from schocken_host.league.plot import check_target, draw, season_of
+    from schocken_host.league.plot import check_target, draw, figure_class, season_of
     target = check_target(target)
+    figure_class()     # no matplotlib: said before the league is read
     league = db.open_league(path, create=False)
     try:
         season = season_of(league, *_span(league, season_name))

@@ -78,14 +78,16 @@ def tr_rare(person):
     return person.tally.luck >= 0, person.one_in
 
 
-def _pyplot():
+def figure_class():
+    """matplotlib's Figure: its object interface keeps no global state (no pyplot), so the web page may
+    draw in a thread; CommandError in one line when matplotlib is not installed."""
     try:
         import matplotlib
+        from matplotlib.figure import Figure
     except ImportError:
         raise CommandError("luck.no_matplotlib") from None
-    matplotlib.use("Agg")   # no display: the picture goes to a file
-    import matplotlib.pyplot as pyplot
-    return matplotlib, pyplot
+    matplotlib.rcParams["svg.hashsalt"] = "schocken"   # the same season draws the same SVG
+    return Figure
 
 
 def check_target(path):
@@ -97,23 +99,15 @@ def check_target(path):
 
 
 def draw(season, target, lang):
-    """Writes the picture of ``season`` to ``target`` (a path, or a binary file with ``format`` in its
-    suffix: the web page hands a BytesIO and "svg")."""
-    matplotlib, pyplot = _pyplot()
-    matplotlib.rcParams["svg.hashsalt"] = "schocken"   # the same season draws the same SVG
-    figure, (table, over, luck) = pyplot.subplots(3, 1, figsize=(9, 12), layout="constrained")
-    try:
-        _standings(table, season, lang)
-        _deckel(over, season, lang)
-        _luck(luck, season, lang)
-        if isinstance(target, tuple):
-            stream, kind = target
-            figure.savefig(stream, format=kind, metadata={"Date": None} if kind == "svg" else None)
-        else:
-            kind = target.suffix.lower()[1:]
-            figure.savefig(target, format=kind, metadata={"Date": None} if kind == "svg" else None)
-    finally:
-        pyplot.close(figure)
+    """Writes the picture of ``season`` to ``target``: a path (its kind by its suffix), or (a binary file,
+    "svg" or "png"): the web page hands a BytesIO."""
+    figure = figure_class()(figsize=(9, 12), layout="constrained")
+    table, over, luck = figure.subplots(3, 1)
+    _standings(table, season, lang)
+    _deckel(over, season, lang)
+    _luck(luck, season, lang)
+    stream, kind = target if isinstance(target, tuple) else (target, target.suffix.lower()[1:])
+    figure.savefig(stream, format=kind, metadata={"Date": None} if kind == "svg" else None)
 
 
 def _empty(axes, lang):

@@ -6,7 +6,8 @@ Drawing it reads every recorded game's log again (the luck) and takes up to seco
 it happen more than once: it is drawn in a thread (never on the event loop, which referees the game), one
 drawing per language at a time, and kept until the database changes (its file's and its WAL's size and
 time). A guest whose picture is not there within ``DRAW_WAIT_S`` is told to come back (503 with
-Retry-After); the drawing goes on for the next one."""
+Retry-After); the drawing goes on for the next one. A picture that cannot be drawn (no matplotlib, a database
+damaged) is that answer until the database changes: no guest makes the host try again and again."""
 
 import asyncio
 import html
@@ -18,7 +19,7 @@ from aiohttp import web
 from schocken_host.errors import CommandError
 from schocken_host.i18n import tr
 from schocken_host.league import db
-from schocken_host.league.plot import draw, season_of
+from schocken_host.league.plot import draw, figure_class, season_of
 from schocken_host.views.web.guard import Refused
 
 DRAW_WAIT_S = 10.0     # how long a request waits for a picture being drawn
@@ -51,6 +52,7 @@ class SeasonPicture:
         """The SVG (bytes), or the CommandError that stopped it (no matplotlib, a database in use or
         damaged)."""
         try:
+            figure_class()   # no matplotlib: said before the league is read
             league = db.open_league(self._file(), create=False)
             try:
                 season = season_of(league)
@@ -76,8 +78,7 @@ class SeasonPicture:
             got = await asyncio.wait_for(asyncio.shield(drawing[1]), DRAW_WAIT_S)
         except asyncio.TimeoutError:
             raise Refused(503, "luck.web_busy", retry_after=5) from None
-        if isinstance(got, CommandError):
-            self.drawing.pop(lang, None)    # asked again, it tries again (the database may be free by then)
+        if isinstance(got, CommandError):   # kept as the answer until the database changes
             raise Refused(503, "luck.web_failed", reason=" ".join(got.message.localized(lang).split()))
         self.drawn[lang] = (drawing[0], got)
         return got
