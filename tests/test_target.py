@@ -29,6 +29,7 @@ BIN = Path(sys.executable).parent
 SCHOCKEN = str(BIN / "schocken")
 SHAKE_TRACE = Path(__file__).parent / "data" / "shake_accel.csv"
 CHIPS = {}     # the running emulated RP2040 board, for the tests that move its physical world
+DEPLOYED = {}  # "data": the host's data folder deploy wrote the cup's secret to
 
 # --- on the target --------------------------------------------------------------------------------------
 
@@ -73,7 +74,7 @@ def board():
 
 @pytest.fixture(scope="module")
 def deployed(board, tmp_path_factory):
-    data = tmp_path_factory.mktemp("data")
+    data = DEPLOYED["data"] = tmp_path_factory.mktemp("data")   # the cup's secret: the table's host pairs
     env = dict(os.environ, SCHOCKEN_DATA_DIR=str(data))
     # A board says what it is (deploy finds the board file); the emulated RP2040 is the Pico W's board, and
     # the QEMU chip is deployed as one too (a Cortex-M3 runs armv6m code).
@@ -286,3 +287,178 @@ def test_the_cup_app_without_pins_runs_on_the_target_and_answers_the_host(board,
     assert identity["t"] == "identity" and identity["cup"] == "chip1" and identity["name"] == "Chip", identity
     assert "standard" in identity["presets"]
 
+
+
+# --- a table with the target cup ---------------------------------------------------------------------------
+
+SLOWNESS = 40      # rp2040py runs ~26x slower than a chip; the host's waits for an answer grow by this much
+# The cup app as main.py starts it, the app kept where the REPL finds it after Ctrl-C, and its live heap
+# (gc.mem_alloc after a collection) taken right after it took each round's outcome.
+TABLE_CUP = """\
+import gc, boot_select
+from cup import app as _app_module
+_apps, _heap = [], []
+def _start(board, config, splitter):
+    app = _app_module.App(board, config, None, splitter)
+    _apps.append(app)
+    took = app.cup.on_message
+    def on_message(msg):
+        took(msg)
+        if msg["t"] == "outcome":
+            gc.collect()
+            _heap.append((msg["round"], gc.mem_alloc()))
+    app.cup.on_message = on_message
+    app.main(())
+boot_select.boot("/", start=_start)
+"""
+
+
+def _die_kind(rgb):
+    """What a lit die's color says: "kept" (orange: set aside, public), "shown" (white: peeked or revealed),
+    "seat" (blue), None when dark."""
+    if rgb is None:
+        return None
+    r, g, b = rgb
+    return "seat" if not r else "kept" if 4 * g < 3 * r else "shown"
+
+
+def test_a_table_of_the_target_cup_and_three_emulated_cups_plays_three_fair_rounds(chip, tmp_path):
+    """Issue 34, point 3: the deployed target cup (its main.py, its secret from deploy) and three emulated
+    cups play three rounds with fair play. A bot plays the target as a person would: it shakes it through its
+    accelerometer (the recorded shake), looks under it and sets dice aside through its buttons, stands with a
+    long press. Every LED frame off the target's data line agrees with its state: dice set aside lit (orange)
+    as the table shows them, the dice under the cup dark but while its owner peeks and after the reveal,
+    when they are the revealed dice. The log's every throw checks from seed and nonce, and `schocken replay`
+    recomputes it. Then the cup's live heap after three rounds, as the cup measured it on the chip."""
+    import asyncio
+    import contextlib
+    import time
+    from schocken import fair
+    from schocken.rules import Rules
+    from schocken_host.links import ledframe
+    from schocken_host.provision.device import Device
+    from schocken_host.table.bots import HOST_S, Bot
+    from schocken_host.table.session import GameConfig, GameSession
+
+    dev = Device(chip.port, timeout=60)   # stops the cup app the test before left running
+    dev.t.exec_raw_no_follow(TABLE_CUP)
+    dev.t.close()
+
+    class PeekingBot(Bot):
+        windows = []     # (first, last + 1) frame numbers of each look under the cup
+
+        async def peek(self, turn):
+            first = self.cup.frame_count
+            try:
+                return await super().peek(turn)
+            finally:
+                self.windows.append((first, self.cup.frame_count))
+
+    frames = []          # (frame number, frame, round, every seat done in that round)
+    referee = {}
+
+    def on_frame(frame):    # the board's reader thread; the state is read, never changed
+        st = referee["it"].state if referee else None
+        done = bool(st and st.players and all(p.done for p in st.players))
+        frames.append((chip.frame_count - 1, frame, st.round if st else None, done))
+
+    bot = PeekingBot(0, chip, "schock", long_ms=1200, time_scale=1 / SLOWNESS, host_s=HOST_S * SLOWNESS)
+    chip.listeners.append(on_frame)
+    events = []
+
+    class View:
+        lang = "en"
+
+        def note(self, text):
+            pass
+
+        def update(self, state, ev):
+            events.append(dict(ev))
+
+    def inputs(ref, table, ui):
+        referee["it"] = ref
+        return [bot.run(ref)]
+
+    config = GameConfig(names=["Target", "Emu 1", "Emu 2", "Emu 3"], emulate=3, ports=[chip.port],
+                        log_dir=tmp_path, rules=Rules("standard"), strategy="schock", fair=True, opener=0,
+                        absent_timeout=3600.0, turn_timeout=3600.0, cup_slowness=SLOWNESS)
+    session = GameSession(config, inputs=inputs)
+
+    def three_rounds_over():
+        # The third round ranked, and the target took its outcome: its revealed dice under the cup went dark.
+        if sum(e["ev"] == "round" for e in events) < 3:
+            return False
+        shown = [n for n, f, _, _ in frames if "shown" in map(_die_kind, ledframe.decode(f)["colors"])]
+        return bool(shown) and frames[-1][0] > shown[-1]
+
+    async def play():
+        game = asyncio.create_task(session.run(View))
+        end = time.monotonic() + 3600
+        while not game.done() and time.monotonic() < end and not three_rounds_over():
+            await asyncio.sleep(0.5)
+        game.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await game
+    old = os.environ.get("SCHOCKEN_DATA_DIR")
+    os.environ["SCHOCKEN_DATA_DIR"] = str(DEPLOYED["data"])   # the host pairs with the secret deploy made
+    try:
+        asyncio.run(play())
+    finally:
+        chip.listeners.remove(on_frame)
+        if old is None:
+            os.environ.pop("SCHOCKEN_DATA_DIR", None)
+        else:
+            os.environ["SCHOCKEN_DATA_DIR"] = old
+    dev = Device(chip.port, timeout=60)   # Ctrl-C: the app stops, what it kept stays in _apps
+    try:
+        heap = json.loads(dev.run("import json\nprint(json.dumps(_heap))", 120).strip().splitlines()[-1])
+    finally:
+        dev.close()
+    ranked = [e for e in events if e["ev"] == "round"]
+    mine = [e for e in events if e.get("seat") == 0]
+    assert len(ranked) >= 3, [e for e in events if e["ev"] in ("fault", "bot_fallback", "pause")]
+    assert not bot.errors and not [e for e in events if e["ev"] in ("bot_fallback", "fault", "cheat")], \
+        (bot.errors, [e for e in events if e["ev"] in ("bot_fallback", "fault", "cheat")])
+    # Shaken through its accelerometer: one recorded shake played to the LIS3DH for every throw it made.
+    throws = [e for e in mine if e["ev"] == "nonce"]
+    assert len(chip.playing) >= len(throws) >= 3, (chip.playing, throws)
+    assert PeekingBot.windows, "the bot never looked under the target cup"
+
+    # The frames against the state.
+    public = {}          # round -> {(slot, value)} the table saw set aside
+    for e in mine:
+        if e["ev"] == "progress":
+            public.setdefault(e["round"], set()).update(tuple(sv) for sv in e["public"])
+    reveals = {e["round"]: e for e in mine if e["ev"] == "reveal"}
+    peeking = lambda n: any(a <= n < b for a, b in PeekingBot.windows)   # noqa: E731
+    for n, frame, rnd, all_done in frames:
+        shown = ledframe.decode(frame)
+        kinds = [_die_kind(c) for c in shown["colors"]]
+        for slot, kind in enumerate(kinds):
+            if kind == "kept":
+                assert (slot, shown["dice"][slot]) in public.get(rnd, ()), (n, rnd, shown, public)
+            elif kind == "shown":
+                assert peeking(n) or all_done, ("a hidden die lit", n, rnd, shown, PeekingBot.windows)
+    for rnd, rev in reveals.items():
+        lit = [ledframe.decode(f)["dice"] for n, f, r, done in frames if r == rnd and done]
+        assert rev["dice"] in lit, (rnd, rev["dice"], lit)
+
+    # Fair play: every throw of every seat from its committed seed and the host's nonce, and the log replays.
+    logs = sorted(tmp_path.glob("*.jsonl"))
+    logged = [json.loads(line) for line in logs[0].read_text().splitlines() if line.strip()]
+    assert logged[0]["fair"] is True
+    seeds = {(e["round"], e["seat"]): e["hash"] for e in logged if e["ev"] == "seed"}
+    nonces = {}
+    for e in logged:
+        if e["ev"] == "nonce":
+            nonces.setdefault((e["round"], e["seat"]), {})[e["throw"]] = e["nonce"]
+    for r in [e for e in logged if e["ev"] == "reveal"]:
+        key = (r["round"], r["seat"])
+        assert fair.check_dice(r["seed"], seeds[key], nonces[key], r["round"], r["transcript"]) == r["throws"]
+    replayed = subprocess.run([SCHOCKEN, "--lang", "en", "replay", str(logs[0])], capture_output=True,
+                              text=True, timeout=120)
+    assert replayed.returncode == 0, replayed.stdout + replayed.stderr
+
+    # The live heap after three rounds, on the chip (bench/target.py's figure is this test's).
+    assert [r for r, _ in heap][:3] == [1, 2, 3], heap
+    print("target live heap after each round's outcome (round, bytes):", heap)
