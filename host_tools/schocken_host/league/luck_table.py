@@ -69,6 +69,28 @@ class LeagueLuck:
         return [k for k in KINDS if k in found]
 
 
+# A game's tallies as read from its log, kept while the log is as it was (its size and time): a process that
+# asks again (the web page's season view, after each game recorded) reads only the new games.
+_READ: dict[tuple, tuple] = {}
+_READ_KEPT = 20_000
+
+
+def _game(log):
+    """(game id, {seat: SeatTally}) of a log; (None, {}) for one that cannot be read."""
+    try:
+        st = Path(log).stat()
+        key = (log, st.st_size, st.st_mtime_ns)
+        read = _READ.get(key)
+        if read is None:
+            read = game_luck(Path(log).read_bytes())
+            if len(_READ) >= _READ_KEPT:
+                _READ.clear()
+            _READ[key] = read
+        return read
+    except OSError:
+        return None, {}
+
+
 def league_luck(league, first=None, last=None):
     """LeagueLuck of the games of the evenings between the days ``first`` and ``last`` (both included; None,
     None: every game recorded). None: no database yet, nothing recorded."""
@@ -84,10 +106,7 @@ def league_luck(league, first=None, last=None):
         games.setdefault((game_id, log), []).append((seat, name))
     people = {}
     for (game_id, log), seats in games.items():
-        try:
-            logged, tallies = game_luck(Path(log).read_bytes())
-        except OSError:
-            logged = None
+        logged, tallies = _game(log)
         if logged != game_id:
             result.missing.append((game_id, log))
             continue
