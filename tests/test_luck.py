@@ -273,3 +273,11 @@ def test_a_season_counts_its_evenings_only(liga, league, tmp_path):
     assert status == 0 and (tmp_path / "januar.svg").exists(), err
     status, out, err = liga("luck", "--season", "Sommer")
     assert (status, out) == (2, "") and "Sommer: no season of that name (there are: Januar)" in err
+
+
+def test_rarity_in_words():
+    from schocken_host.league.luck_table import rarity
+    assert rarity("de", True, 20) == "Glück wie 1 von 20"
+    assert rarity("en", False, 72) == "as unlucky as 1 in 72"
+    assert rarity("en", True, 2) == rarity("en", False, 1) == "as most players"
+    assert rarity("en", False, None) == "unlucky as hardly anyone (rarer than 1 in a billion)"

@@ -9,7 +9,7 @@ import sys
 from schocken_host.i18n import tr
 from schocken_host.league import db
 from schocken_host.league.evenings import season_range
-from schocken_host.league.luck_table import league_luck
+from schocken_host.league.luck_table import league_luck, rarity
 
 
 def add_job(jobs, p, db_option):
@@ -58,7 +58,7 @@ def run(lang, path, args):
     write("%-*s %6s %7s  %-24s %8s %7s %8s\n" % (width, *col))
     for p in found.players:
         t = p.tally
-        rare = (tr(lang, "luck.lucky" if t.luck >= 0 else "luck.unlucky", n=p.one_in) if t.throws
+        rare = (rarity(lang, t.luck >= 0, p.one_in) if t.throws
                 else tr(lang, "luck.none"))
         write("%-*s %6d %7s  %-24s %8d %7d %8s\n" % (width, p.player, t.throws, _number(lang, t.luck, True),
                                                     rare, t.decisions, t.mistakes, _number(lang, t.cost)))

@@ -7,6 +7,7 @@ from typing import Optional
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from schocken_host.i18n import tr
 from schocken_host.league.evenings import NO_DAY
 from schocken_host.league.luck import SeatTally, game_luck
 from schocken_host.league.luck_odds import exact, tail, variance
@@ -54,6 +55,15 @@ class PersonLuck:
                 "decisions": t.decisions, "mistakes": t.mistakes, "decision_cost": round(t.cost, 4),
                 "classes": {k: {"thrown": t.classes.get(k, [0, 0.0])[0],
                                 "expected": round(t.classes.get(k, [0, 0.0])[1], 4)} for k in kinds}}
+
+
+def rarity(lang, lucky, one_in):
+    """"as lucky as 1 in 20" in words: as most players (1 in 2 or less rare), or rarer than 1 in a billion."""
+    if one_in is None:
+        return tr(lang, "luck.lucky_extreme" if lucky else "luck.unlucky_extreme")
+    if one_in <= 2:
+        return tr(lang, "luck.ordinary")
+    return tr(lang, "luck.lucky" if lucky else "luck.unlucky", n=one_in)
 
 
 @dataclass

@@ -11,7 +11,7 @@ from pathlib import Path
 from schocken_host.errors import CommandError
 from schocken_host.i18n import tr
 from schocken_host.league.evenings import NO_DAY
-from schocken_host.league.luck_table import league_luck
+from schocken_host.league.luck_table import league_luck, rarity
 from schocken_host.league.standings import standings
 
 SUFFIXES = (".svg", ".png")
@@ -152,7 +152,7 @@ def _luck(axes, season, lang):
     axes.scatter([row[1] for row in rows], names, zorder=3,
                  color=["#2a9d50" if row[1] >= 0 else "#c0392b" for row in rows])
     for name, x, _, (lucky, one_in) in rows:
-        words = tr(lang, "luck.lucky" if lucky else "luck.unlucky", n=one_in) if one_in else ""
+        words = rarity(lang, lucky, one_in)
         number = "%+.1f" % x
         number = number if lang == "en" else number.replace(".", ",")
         axes.annotate("%s  %s" % (number, words), (x, name), xytext=(6, 4), textcoords="offset points",

@@ -22,6 +22,11 @@ TEXTS = {
     "luck.lucky": ("Glück wie 1 von {n}", "as lucky as 1 in {n}"),
     "luck.unlucky": ("Pech wie 1 von {n}", "as unlucky as 1 in {n}"),
     "luck.none": ("–", "–"),
+    "luck.ordinary": ("wie die meisten", "as most players"),
+    "luck.lucky_extreme": ("Glück wie kaum einer (seltener als 1 von einer Milliarde)",
+                           "lucky as hardly anyone (rarer than 1 in a billion)"),
+    "luck.unlucky_extreme": ("Pech wie kaum einer (seltener als 1 von einer Milliarde)",
+                             "unlucky as hardly anyone (rarer than 1 in a billion)"),
     "luck.classes": ("Klassen je Wurf, geworfen (erwartet):", "Classes per throw, thrown (expected):"),
     "luck.explain": ("Glück: Deckel, die die Würfel gegenüber dem Erwarteten sparten (negativ: kosteten); "
                      "kosteten: Deckel, die die eigenen Entscheidungen gegenüber dem besten Spiel kosteten "
