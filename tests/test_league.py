@@ -311,7 +311,7 @@ def test_the_schema_is_made_by_its_migrations(tmp_path):
     tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_schema WHERE type = 'table'")}
     assert tables == {"players", "names", "games", "seats", "evenings", "moved", "seasons", "settings"}
     with pytest.raises(sqlite3.IntegrityError):   # a seat of no game
-        conn.execute("INSERT INTO seats VALUES ('nope', 0, 1, 'A', NULL, 'bot', 0, 0, 0, 0, 0, 0)")
+        conn.execute("INSERT INTO seats VALUES ('nope', 0, 1, 'A', NULL, 'bot', 0, 0, 0, 0, 0, 0, NULL)")
     league.close()
     again = db.open_league(tmp_path / "l.sqlite3")   # opened again: nothing runs twice
     assert db.version_of(again.conn) == db.VERSION
@@ -319,9 +319,9 @@ def test_the_schema_is_made_by_its_migrations(tmp_path):
 
 
 def test_a_database_of_the_first_schema_is_migrated_with_its_games(liga, tmp_path, monkeypatch):
-    """Migration 2 (evenings, seasons, stakes) runs on a database of schema 1 at its next open, in one
-    transaction, and keeps what it held: the games get their evening (their day and their log's folder) and
-    their count of players; the standings stay the same."""
+    """Migrations 2 (evenings, seasons, stakes) and 3 (the standings' index) run on a database of schema 1 at
+    its next open, in one transaction, and keep what it held: the games get their evening (their day and
+    their log's folder) and their count of players, their seats the day; the standings stay the same."""
     fresh = tmp_path / "fresh.sqlite3"     # the games and a merge in a database of the newest schema ...
     liga("--db", fresh, "import", *RECORDED)
     liga("--db", fresh, "merge", "Bot 1", "Anna")
@@ -330,7 +330,9 @@ def test_a_database_of_the_first_schema_is_migrated_with_its_games(liga, tmp_pat
     conn = sqlite3.connect(path, isolation_level=None)   # ... and the same in a file of schema 1
     db.migrate(conn, to=1)
     conn.execute("ATTACH DATABASE ? AS fresh", (str(fresh),))
-    for table, columns in (("players", "*"), ("names", "*"), ("seats", "*"),
+    seats = ("game_id, seat, player, name, cup, kind, rounds, deckel, halves_lost, final_lost, lost, "
+             "schock_aus")
+    for table, columns in (("players", "*"), ("names", "*"), ("seats", seats),
                            ("games", "game_id, log, started, rules, rounds, blattschuss")):
         conn.execute("INSERT INTO main.%s SELECT %s FROM fresh.%s" % (table, columns, table))
     conn.execute("DETACH DATABASE fresh")
@@ -339,8 +341,10 @@ def test_a_database_of_the_first_schema_is_migrated_with_its_games(liga, tmp_pat
     conn.close()
     assert standings(liga) == json.loads(liga("--db", fresh, "--json")[1])
     conn = sqlite3.connect(path)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == 2
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == db.VERSION
     rows = conn.execute("SELECT game_id, day, place, players FROM games ORDER BY game_id").fetchall()
+    assert conn.execute("SELECT count(*) FROM seats s JOIN games g ON g.game_id = s.game_id "
+                        "WHERE s.day IS g.day").fetchone()[0] == 12   # migration 3: each seat its game's day
     conn.close()
     from schocken_host.league.evenings import evening_of
     by_id = sorted(RECORDED, key=lambda log: first_event(log)["game_id"])
@@ -354,8 +358,8 @@ def first_event(log):
 
 
 def test_a_later_migration_runs_once_and_the_program_before_it_refuses_the_file(liga, tmp_path, monkeypatch):
-    """The way every later schema comes: a migration 3 (here one a test makes) runs on the database at its
-    next open and keeps what it held; the program before it then refuses the newer file."""
+    """The way every later schema comes: one more migration (here one a test makes) runs on the database at
+    its next open and keeps what it held; the program before it then refuses the newer file."""
     liga("import", *RECORDED)
     before = standings(liga)
     path = tmp_path / "data" / "league.sqlite3"
@@ -370,7 +374,7 @@ def test_a_later_migration_runs_once_and_the_program_before_it_refuses_the_file(
     conn.close()
     monkeypatch.setattr(db, "MIGRATIONS", every)
     monkeypatch.setattr(db, "VERSION", len(every))
-    refused(liga, [], "has schema version 3, this schocken knows up to 2")
+    refused(liga, [], "has schema version %d, this schocken knows up to %d" % (len(every) + 1, len(every)))
 
 
 # --- a crash in the middle of an import --------------------------------------------------------------------

@@ -88,6 +88,16 @@ MIGRATIONS = (
     ) WITHOUT ROWID;
     UPDATE games SET players = (SELECT count(*) FROM seats WHERE seats.game_id = games.game_id);
     """,
+    # 3: the standings of a season of 10,000 games within 50 ms: each seat keeps its game's evening's day, and
+    # one index holds all the standings add up, per person and day (no seat is read from the table then).
+    """
+    ALTER TABLE seats ADD COLUMN day TEXT;
+    UPDATE seats SET day = (SELECT day FROM games WHERE games.game_id = seats.game_id);
+    CREATE INDEX seats_standing
+        ON seats(player, day, lost, halves_lost, final_lost, rounds, deckel, schock_aus);
+    DROP INDEX games_day;
+    CREATE INDEX games_day ON games(day, place, players);
+    """,
 )
 VERSION = len(MIGRATIONS)
 

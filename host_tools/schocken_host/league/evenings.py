@@ -86,6 +86,7 @@ def move(league, game_id, day, place=None):
                      (game_id, day, place))
         conn.execute("INSERT OR IGNORE INTO evenings (day, place) VALUES (?, ?)", (day, place))
         conn.execute("UPDATE games SET day = ?, place = ? WHERE game_id = ?", (day, place, game_id))
+        conn.execute("UPDATE seats SET day = ? WHERE game_id = ?", (day, game_id))
         drop_empty_evenings(conn)
     return game_id, day, place
 

@@ -57,17 +57,20 @@ def read_game(data):
 
     def apply(ev):
         nonlocal game
-        if game is None and ev["ev"] != "start":
-            raise LogError("league.no_start", kind=ev["ev"])
-        phase = state.phase()
-        state.apply(ev)
         kind = ev["ev"]
+        if game is None and kind != "start":
+            raise LogError("league.no_start", kind=kind)
+        before = state.game
+        phase = before.phase if before is not None else "setup"
+        state.apply(ev)
         if kind == "start":
             game = Game(ev["game_id"], ev.get("ts"), ev["rules"],
                         seats=[Seat(p.seat, canonical_name(p.name), p.name, p.cup, p.kind)
                                for p in state.players])
             return
-        lost = state.half_loser_since(phase)
+        # A half ends only where the game's phase moves on (half_loser_since is None otherwise).
+        now = state.game
+        lost = state.half_loser_since(phase) if now is not None and now.phase != phase else None
         if lost is not None:
             seat = game.seats[lost]
             if phase == "final":
@@ -162,8 +165,8 @@ def record(league, game, log):
             player = _player(conn, s, seated, log)
             seated.add(player)
             conn.execute("INSERT INTO seats (game_id, seat, player, name, cup, kind, rounds, deckel, "
-                         "halves_lost, final_lost, lost, schock_aus) "
-                         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                         "halves_lost, final_lost, lost, schock_aus, day) "
+                         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                          (game.game_id, s.seat, player, s.logged, s.cup, s.kind, s.rounds, s.deckel,
-                          s.halves_lost, s.final_lost, s.lost, s.schock_aus))
+                          s.halves_lost, s.final_lost, s.lost, s.schock_aus, day))
     return True

@@ -91,14 +91,13 @@ class Evening:
     owes: dict = field(default_factory=dict)     # player's name -> [cents, drinks]
 
 
-# Per evening, table size and loser: how many games he lost there (a few hundred rows for a season).
+# Per evening, table size and loser: how many games he lost there (a few hundred rows for a season). The
+# evenings' rules and the people's names are looked up apart: a join per game costs more than the rows.
 _LOSSES = """
-    SELECT g.day, g.place, e.stake, e.settled, g.players, p.name, count(*)
-    FROM games g JOIN evenings e ON e.day = g.day AND e.place = g.place
-    JOIN seats s ON s.game_id = g.game_id AND s.lost = 1 JOIN players p ON p.id = s.player
-    WHERE g.day BETWEEN ? AND ?
+    SELECT g.day, g.place, g.players, s.player, count(*)
+    FROM games g JOIN seats s ON s.game_id = g.game_id
+    WHERE g.day BETWEEN ? AND ? AND s.lost = 1
     GROUP BY g.day, g.place, g.players, s.player
-    ORDER BY g.day, g.place, p.name
 """
 
 
@@ -108,12 +107,17 @@ def ledger(league, first=None, last=None):
     if league is None:
         return []
     default = league_rule(league)
+    span = (first or "0000-00-00", last or "9999-12-31")
+    rules = {(day, place): (rule, settled) for day, place, rule, settled in league.read(
+        "SELECT day, place, stake, settled FROM evenings WHERE day BETWEEN ? AND ?", span)}
+    names = dict(league.read("SELECT id, name FROM players"))
     evenings = {}
-    for day, place, rule, settled, players, name, games in league.read(
-            _LOSSES, (first or "0000-00-00", last or "9999-12-31")):
+    for day, place, players, player, games in sorted(league.read(_LOSSES, span)):
         evening = evenings.get((day, place))
         if evening is None:
+            rule, settled = rules.get((day, place), (None, None))
             evening = evenings[(day, place)] = Evening(day, place, rule or default, settled is not None)
+        name = names[player]
         cents, drinks = owed(evening.rule, players)
         evening.games += games
         owes = evening.owes.setdefault(name, [0, 0])

@@ -7,14 +7,15 @@ from schocken_host.league.evenings import NO_DAY
 from schocken_host.league.stakes import ledger, per_person
 from schocken_host.table.seating import canonical_name
 
-# Per person: what the seats he sat in add up to (in the games of the evenings between two days).
+# Per person: what the seats he sat in add up to, in the games of the evenings between two days (read from
+# the index seats_standing alone).
 _STANDINGS = """
     SELECT p.name, count(*), sum(s.lost), sum(s.halves_lost), sum(s.final_lost), sum(s.rounds),
            sum(s.deckel), sum(s.schock_aus)
-    FROM seats s JOIN players p ON p.id = s.player %s
+    FROM seats s JOIN players p ON p.id = s.player
+    WHERE s.day BETWEEN ? AND ?
     GROUP BY p.id
 """
-_IN_SEASON = "JOIN games g ON g.game_id = s.game_id WHERE g.day BETWEEN ? AND ?"
 
 
 @dataclass
@@ -74,13 +75,9 @@ def standings(league, first=None, last=None, sort=None):
     yet) has none."""
     if league is None:
         return 0, []
-    if first is None and last is None:
-        games = league.read("SELECT count(*) FROM games")[0][0]
-        found = league.read(_STANDINGS % "")
-    else:
-        span = (first or NO_DAY, last or "9999-12-31")
-        games = league.read("SELECT count(*) FROM games WHERE day BETWEEN ? AND ?", span)[0][0]
-        found = league.read(_STANDINGS % _IN_SEASON, span)
+    span = (first or NO_DAY, last or "9999-12-31")
+    games = league.read("SELECT count(*) FROM games WHERE day BETWEEN ? AND ?", span)[0][0]
+    found = league.read(_STANDINGS, span)
     rows = [Standing(*row) for row in found]
     money = per_person(ledger(league, first, last))
     for row in rows:
