@@ -285,3 +285,34 @@ def test_rarity_in_words():
     assert rarity("en", False, 72) == "as unlucky as 1 in 72"
     assert rarity("en", True, 2) == rarity("en", False, 1) == "as most players"
     assert rarity("en", False, None) == "unlucky as hardly anyone (rarer than 1 in a billion)"
+
+
+def test_what_was_read_is_kept_beside_the_league_until_a_log_changes(liga, league, tmp_path, monkeypatch):
+    """league-luck.sqlite3 keeps each game's tallies: a second `liga luck` (another process: nothing kept in
+    memory) reads no log, and says the same; a log that changed is read again; a damaged cache is made
+    anew and changes nothing."""
+    from schocken_host.league import luck_table
+    _, logs = league
+    read = []
+    plain = luck_table.game_luck
+
+    def counting(data):
+        read.append(len(data))
+        return plain(data)
+    monkeypatch.setattr(luck_table, "game_luck", counting)
+
+    def luck_json():
+        luck_table._READ.clear()       # as a new process
+        status, out, err = liga("luck", "--json")
+        assert status == 0, err
+        return json.loads(out)
+    first = luck_json()                # the league fixture's run filled the cache already
+    assert read == [] and (tmp_path / "data" / "league-luck.sqlite3").exists()
+    with (logs / "a.jsonl").open("a") as f:
+        f.write("\n")                  # the same game, but the log is not as it was
+    assert luck_json() == first and len(read) == 1
+    (tmp_path / "data" / "league-luck.sqlite3").write_bytes(b"no database" * 100)
+    for suffix in ("-wal", "-shm"):
+        (tmp_path / "data" / ("league-luck.sqlite3" + suffix)).unlink(missing_ok=True)
+    assert luck_json() == first and len(read) == 3
+    assert luck_json() == first and len(read) == 3

@@ -88,6 +88,11 @@ def throws_of(rules, limit, transcript):
     return found
 
 
+def shared(outcomes):
+    """The one tuple of these outcomes (``_SHARED``)."""
+    return _SHARED.setdefault(outcomes, outcomes)
+
+
 def luck_outcomes(context, out, t):
     """The luck of a throw with ``out`` lying out before throw t, as its outcomes: ((luck, chance), ...),
     equal lucks merged, sorted. Their mean is 0: V before a throw is the mean of the best choices after it."""
@@ -101,8 +106,7 @@ def luck_outcomes(context, out, t):
         for fell, count in ROLLS[n]:
             d = round(before - solution.choose(out, fell, t)[0], 12)
             merged[d] = merged.get(d, 0.0) + count / 6 ** n
-        outcomes = tuple(sorted(merged.items()))
-        outcomes = known[(out, t)] = _SHARED.setdefault(outcomes, outcomes)
+        outcomes = known[(out, t)] = shared(tuple(sorted(merged.items())))
     return outcomes
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 from schocken_host.i18n import tr
 from schocken_host.league.evenings import NO_DAY
 from schocken_host.league.luck import SeatTally, game_luck
+from schocken_host.league.luck_cache import LuckCache
 from schocken_host.league.luck_odds import exact, tail, variance
 
 _SEATS = """
@@ -85,14 +86,21 @@ _READ: dict[tuple, tuple] = {}
 _READ_KEPT = 20_000
 
 
-def _game(log):
-    """(game id, {seat: SeatTally}) of a log; (None, {}) for one that cannot be read."""
+def _game(log, game_id, cache):
+    """(game id, {seat: SeatTally}) of a log (kept in this process, or in the cache file, while the log is
+    unchanged); (None, {}) for one that cannot be read."""
     try:
         st = Path(log).stat()
         key = (log, st.st_size, st.st_mtime_ns)
         read = _READ.get(key)
         if read is None:
-            read = game_luck(Path(log).read_bytes())
+            kept = cache.get(game_id, log, st.st_size, st.st_mtime_ns)
+            if kept is not None:
+                read = (game_id, kept)
+            else:
+                read = game_luck(Path(log).read_bytes())
+                if read[0] == game_id:
+                    cache.put(game_id, log, st.st_size, st.st_mtime_ns, read[1])
             if len(_READ) >= _READ_KEPT:
                 _READ.clear()
             _READ[key] = read
@@ -115,8 +123,13 @@ def league_luck(league, first=None, last=None):
     for game_id, log, seat, name in rows:
         games.setdefault((game_id, log), []).append((seat, name))
     people = {}
+    cache = LuckCache(league.path)
+    try:
+        read = {key: _game(key[1], key[0], cache) for key in games}
+    finally:
+        cache.close()
     for (game_id, log), seats in games.items():
-        logged, tallies = _game(log)
+        logged, tallies = read[(game_id, log)]
         if logged != game_id:
             result.missing.append((game_id, log))
             continue
