@@ -316,3 +316,13 @@ def test_what_was_read_is_kept_beside_the_league_until_a_log_changes(liga, leagu
         (tmp_path / "data" / ("league-luck.sqlite3" + suffix)).unlink(missing_ok=True)
     assert luck_json() == first and len(read) == 3
     assert luck_json() == first and len(read) == 3
+
+
+def test_docs_show_what_the_worked_example_prints(liga, tmp_path):
+    """docs/odds.md's worked example is the real output of `schocken --lang en liga luck` on its log."""
+    text = (ROOT / "docs" / "odds.md").read_text(encoding="utf-8")
+    shown = text.split("$ schocken --lang en liga luck\n", 1)[1].split("```", 1)[0]
+    assert liga("import", ROOT / "tests" / "data" / "luck" / "worked_example.jsonl")[0] == 0
+    status, out, _ = liga("luck")
+    assert status == 0
+    assert out.replace(str(tmp_path / "data"), "...") == shown
