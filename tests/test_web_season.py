@@ -2,7 +2,7 @@
 from the league in the data folder, drawn once per change of the database and never on the event loop; a
 picture that cannot be drawn (no matplotlib, a damaged database) or is not ready in time is one line with
 4xx/5xx and no traceback, with the security headers; and the page in a real Chromium, reached from the game's
-page."""
+page (tests/snapshots/web_season.png, rewritten with SCHOCKEN_SNAPSHOTS=update)."""
 
 import asyncio
 import json
@@ -141,7 +141,7 @@ def test_the_season_in_chromium_from_the_game_page(data, tmp_path):
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     if chromium is None:
         pytest.skip("no system Chromium (apt-get install chromium)")
-    from test_web_browser import stop, watch
+    from test_web_browser import SNAPSHOTS, snapshot, stop, watch
     server, url = watch(GAME, tmp_path / "watch.out")
     try:
         with sync_api.sync_playwright() as p:
@@ -157,7 +157,9 @@ def test_the_season_in_chromium_from_the_game_page(data, tmp_path):
                                      "document.getElementById('season-picture').naturalWidth > 0")
                 assert pg.title() == "The season"
                 box = pg.locator("#season-picture").bounding_box()
-                assert box["width"] <= 1920 and box["height"] > 300
+                assert box["width"] <= 1920 and 300 < box["height"] <= 1080 - box["y"]   # the TV: all of it
+                SNAPSHOTS.mkdir(exist_ok=True)
+                pg.screenshot(path=str(snapshot(tmp_path, "web_season.png")), full_page=True)
                 pg.set_viewport_size({"width": 390, "height": 844})     # a phone: as wide as the screen
                 assert pg.locator("#season-picture").bounding_box()["width"] <= 390
             finally:

@@ -158,3 +158,5 @@ def _luck(axes, season, lang):
         axes.annotate("%s  %s" % (number, words), (x, name), xytext=(6, 4), textcoords="offset points",
                       fontsize="small")
     axes.axvline(0, color="black", linewidth=0.8)
+    low, high = axes.get_xlim()
+    axes.set_xlim(low, high + 0.45 * (high - low))     # room for the words right of each point
