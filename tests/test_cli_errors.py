@@ -115,7 +115,13 @@ CASES = {
     "liga": [["nope"], ["--json", "--csv"], ["import"], ["import", "missing"], ["rebuild", "missing"],
              ["merge", "Anna"], ["merge", "Anna", "Bert"], ["merge", "Anna", " "], ["--db", "folder"],
              ["--db", "binary.dat"], ["--db", "binary.dat", "import", "folder"],
-             ["merge", "Anna", "Bert", "--db", "deep.json"]],
+             ["merge", "Anna", "Bert", "--db", "deep.json"], ["--sort", "luck"], ["--season", "Winter"],
+             ["abend", "2026-13-01"], ["evening", "--move", "abc"],
+             ["evening", "2026-12-04", "--move", "abc"],
+             ["saison", "Winter", "2026-12-01"], ["season", "Winter", "morgen", "2026-12-31"],
+             ["season", "Winter", "2026-12-31", "2026-12-01"], ["einsatz", "ein Bier"],
+             ["stake", "drinks", "--evening", "2026-12-04"], ["kasse", "--settle", "2026-12-04"],
+             ["ledger", "--settle", "x", "--reopen", "y"], ["ledger", "--season", "Winter"]],
 }
 
 # Bad arguments every verb gets, a new one too.

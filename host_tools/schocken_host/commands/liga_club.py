@@ -11,8 +11,8 @@ import time
 from schocken_host.errors import CommandError
 from schocken_host.i18n import tr
 from schocken_host.league import db
-from schocken_host.league.evenings import (a_day, define_season, evenings, games_of, move, season_range,
-                                           seasons)
+from schocken_host.league.evenings import (a_day, check_season, define_season, evenings, games_of, move,
+                                           season_range, seasons)
 from schocken_host.league.stakes import league_rule, ledger, parse_rule, per_person, set_rule, settle
 
 JOBS = (("evening", "abend"), ("season", "saison"), ("stake", "einsatz"), ("ledger", "kasse"))
@@ -71,27 +71,29 @@ def run(lang, path, args):
         day = a_day(args.day) if args.day else None
         if args.move is not None and day is None:
             raise CommandError("league.move_needs_day")
-        return _open(path, args.move is not None,
-                     lambda league: _evening(lang, league, day, args.move, table))
+        return _open(path, False, lambda league: _evening(lang, league, day, args.move, table))
     if job == "season":
         if args.name is not None and args.last is None:
             raise CommandError("league.season_needs_days")
         span = (a_day(args.first), a_day(args.last)) if args.name is not None else None
+        if span is not None:
+            check_season(args.name, *span)   # refused before a database is made for it
         return _open(path, span is not None, lambda league: _season(lang, league, args.name, span))
     if job == "stake":
         rule = parse_rule(args.rule) if args.rule is not None else None
         day = a_day(args.evening) if args.evening else None
-        return _open(path, rule is not None, lambda league: _stake(lang, league, rule, day, table))
+        return _open(path, rule is not None and day is None,
+                     lambda league: _stake(lang, league, rule, day, table))
     settling = args.settle or args.reopen
     day = a_day(settling) if settling else None
-    return _open(path, day is not None,
-                 lambda league: _ledger(lang, league, args.season, day, table, bool(args.reopen),
-                                        getattr(args, "json", False)))
+    return _open(path, False, lambda league: _ledger(lang, league, args.season, day, table, bool(args.reopen),
+                                                     getattr(args, "json", False)))
 
 
-def _open(path, writing, job):
-    """Runs ``job(league)``: a job that only reads makes no database (None where there is none yet)."""
-    league = db.open_league(path, create=writing)
+def _open(path, create, job):
+    """Runs ``job(league)``. Only what stands without games (a season, the league's stake) makes a database:
+    the other jobs get None where there is none yet (nothing to read, no evening or game to change)."""
+    league = db.open_league(path, create=create)
     try:
         return job(league)
     finally:
@@ -138,6 +140,8 @@ def _season(lang, league, name, span):
 
 def _stake(lang, league, rule, day, table):
     if rule is not None:
+        if league is None:
+            raise CommandError("league.no_evening", day=day)
         done = set_rule(league, rule, day, table)
         key = "league.stake_set" if done is None else "league.stake_set_evening"
         sys.stdout.write(tr(lang, key, rule=rule_words(lang, rule), day=day, n=done) + "\n")
@@ -153,6 +157,8 @@ def _stake(lang, league, rule, day, table):
 
 def _ledger(lang, league, season, day, table, reopen, as_json):
     if day is not None:
+        if league is None:
+            raise CommandError("league.no_evening", day=day)
         n = settle(league, day, table, undo=reopen)
         sys.stdout.write(tr(lang, "league.reopened" if reopen else "league.settled_now", day=day, n=n) + "\n")
         return 0

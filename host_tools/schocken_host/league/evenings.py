@@ -100,14 +100,20 @@ def drop_empty_evenings(conn):
 def define_season(league, name, first, last):
     """The season ``name`` runs over the evenings from ``first`` to ``last`` (days, both included); defining
     it again changes its range."""
+    name = check_season(name, first, last)
+    with league.write() as conn:
+        conn.execute("INSERT OR REPLACE INTO seasons (name, first, last) VALUES (?, ?, ?)",
+                     (name, first, last))
+
+
+def check_season(name, first, last):
+    """The season's name, stripped; CommandError for an empty name or a season that ends before it begins."""
     name = name.strip()
     if not name:
         raise CommandError("league.empty_name")
     if first > last:
         raise CommandError("league.season_backwards", first=first, last=last)
-    with league.write() as conn:
-        conn.execute("INSERT OR REPLACE INTO seasons (name, first, last) VALUES (?, ?, ?)",
-                     (name, first, last))
+    return name
 
 
 def seasons(league):
