@@ -122,9 +122,14 @@ def test_one_throw_each_luck_by_hand(league):
     # Anna's throw is the worst there is: as unlucky as the 3 outcomes of 216 that give it, 1 in 72.
     assert not anna["lucky"] and anna["one_in"] == 72
     assert bert["lucky"]
-    assert anna["classes"]["zahl"] == {"thrown": 1, "expected": round(171 / 216, 4)}
-    assert bert["classes"]["strasse"] == {"thrown": 1, "expected": round(24 / 216, 4)}
-    assert bert["classes"]["schock_aus"] == {"thrown": 0, "expected": round(1 / 216, 4)}
+    # The classes: how many of each against the chances, and how rare that count is (1 or more Straße
+    # in one throw: 1/9; no Schock-Aus: 215/216).
+    assert anna["classes"]["zahl"] == {"thrown": 1, "expected": round(171 / 216, 4), "more": True,
+                                       "share": round(171 / 216, 6), "one_in": 1}
+    assert bert["classes"]["strasse"] == {"thrown": 1, "expected": round(24 / 216, 4), "more": True,
+                                          "share": round(1 / 9, 6), "one_in": 9}
+    assert bert["classes"]["schock_aus"] == {"thrown": 0, "expected": round(1 / 216, 4), "more": False,
+                                             "share": round(215 / 216, 6), "one_in": 1}
 
 
 def test_a_decision_against_the_best_play_by_hand(league):
@@ -150,6 +155,9 @@ def test_a_decision_against_the_best_play_by_hand(league):
     # The classes after each throw: 1-1-6 (a Schock) and 1-1-6 again, the second with two ones out: 5/6.
     assert dora["classes"]["schock"]["thrown"] == 2
     assert close(dora["classes"]["schock"]["expected"], Fraction(15, 216) + Fraction(5, 6))
+    # Two Schocks: both throws had to give one, 15/216 * 5/6 = 75/1296, 1 in 17.
+    schocks = dora["classes"]["schock"]
+    assert abs(schocks["share"] - 75 / 1296) < 1e-6 and schocks["one_in"] == 17 and schocks["more"]
     assert close(dora["classes"]["schock_aus"]["expected"], Fraction(1, 216) + Fraction(1, 6))
 
 

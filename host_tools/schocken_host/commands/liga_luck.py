@@ -12,6 +12,9 @@ from schocken_host.league.evenings import season_range
 from schocken_host.league.luck_table import league_luck, rarity
 
 
+RARE_CLASS = 10     # a class's count is marked when as rare as 1 in 10 or rarer
+
+
 def add_job(jobs, p, db_option):
     words = tr(p.lang, "luck.job")
     job = jobs.add_parser("luck", aliases=["glueck"], help=words, description=words,
@@ -65,8 +68,14 @@ def run(lang, path, args):
     if found.players:
         write(tr(lang, "luck.classes") + "\n")
         for p in found.players:
-            parts = ["%s %d (%s)" % (tr(lang, "odds.kind_" + k), p.tally.classes.get(k, [0, 0.0])[0],
-                                     _number(lang, p.tally.classes.get(k, [0, 0.0])[1])) for k in kinds]
+            parts = []
+            for k in kinds:
+                thrown, expected = p.tally.classes.get(k, [0, 0.0])
+                more, _, one_in = p.class_rarity(k)
+                rare = ", " + tr(lang, "luck.class_rare", n=one_in if one_in else ">10⁹") if (
+                    one_in is None or one_in >= RARE_CLASS) else ""
+                parts.append("%s %d (%s%s)" % (tr(lang, "odds.kind_" + k), thrown, _number(lang, expected),
+                                               rare))
             write("%-*s %s\n" % (width, p.player, "  ".join(parts)))
         write(tr(lang, "luck.explain") + "\n")
     return 0

@@ -57,6 +57,7 @@ class SeatTally:
     mistakes: int = 0        # decisions that cost more than the best one
     cost: float = 0.0        # Deckel the player's own decisions cost against the best play
     classes: dict = field(default_factory=dict)   # kind -> [thrown, expected]
+    chances: dict = field(default_factory=dict)   # kind -> {a throw's chance of it: how many throws had it}
 
     def add(self, other):
         self.throws += other.throws
@@ -66,6 +67,10 @@ class SeatTally:
         self.decisions += other.decisions
         self.mistakes += other.mistakes
         self.cost += other.cost
+        for kind, counts in other.chances.items():
+            mine_counts = self.chances.setdefault(kind, {})
+            for chance, n in counts.items():
+                mine_counts[chance] = mine_counts.get(chance, 0) + n
         for kind, (thrown, expected) in other.classes.items():
             mine = self.classes.setdefault(kind, [0, 0.0])
             mine[0] += thrown
@@ -140,6 +145,8 @@ def turn_tally(context, throws, tally):
         tally.throws += 1
         for kind, chance in class_chances(model, throw.out, throw.t).items():
             tally.classes.setdefault(kind, [0, 0.0])[1] += chance
+            counts = tally.chances.setdefault(kind, {})
+            counts[chance] = counts.get(chance, 0) + 1
         tally.classes.setdefault(model.final(merge(throw.out, throw.fell), throw.t, not throw.out).kind,
                                  [0, 0.0])[0] += 1
         if throw.t >= context.limit:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from schocken_host.league.luck import SeatTally, shared
 
-VERSION = 1            # of what a game's tallies are: a new way to compute them makes every game read anew
+VERSION = 2            # of what a game's tallies are: a new way to compute them makes every game read anew
 _SCHEMA = """
     CREATE TABLE IF NOT EXISTS outcomes (         -- a throw's luck outcomes, once each: [[luck, chance], ...]
         id       INTEGER PRIMARY KEY,
@@ -124,7 +124,8 @@ class LuckCache:
                                                            (text,)).fetchone()[0]
             spreads.append([i, n])
         return {"throws": tally.throws, "luck": tally.luck, "decisions": tally.decisions,
-                "mistakes": tally.mistakes, "cost": tally.cost, "classes": tally.classes, "spreads": spreads}
+                "mistakes": tally.mistakes, "cost": tally.cost, "classes": tally.classes, "spreads": spreads,
+                "chances": {kind: list(counts.items()) for kind, counts in tally.chances.items()}}
 
     def close(self):
         self.flush()
@@ -135,4 +136,5 @@ class LuckCache:
 def _tally(row, outcomes):
     return SeatTally(throws=row["throws"], luck=row["luck"], decisions=row["decisions"],
                      mistakes=row["mistakes"], cost=row["cost"], classes=row["classes"],
-                     spreads={outcomes[i]: n for i, n in row["spreads"]})
+                     spreads={outcomes[i]: n for i, n in row["spreads"]},
+                     chances={kind: {p: n for p, n in counts} for kind, counts in row["chances"].items()})

@@ -105,3 +105,49 @@ def tail(spreads, s):
         return _normal_upper(s / math.sqrt(var))
     phi = math.exp(-w * w / 2) / math.sqrt(2 * math.pi)
     return min(1.0, max(0.0, _normal_upper(w) + phi * (1 / u - 1 / w)))
+
+
+def _binomial(n, p):
+    """(first k, [P(k), ...]) of Binomial(n, p), left out where below 1e-18 of its largest."""
+    q = 1.0 - p
+    mode = min(n, int((n + 1) * p))
+    log_mode = (math.lgamma(n + 1) - math.lgamma(mode + 1) - math.lgamma(n - mode + 1)
+                + (mode * math.log(p) if mode else 0.0) + ((n - mode) * math.log(q) if n - mode else 0.0))
+    top = math.exp(log_mode)
+    up, k, value = [top], mode, top
+    while k < n and value > 1e-18 * top:
+        value *= (n - k) / (k + 1) * p / q
+        k += 1
+        up.append(value)
+    down, k, value = [], mode, top
+    while k > 0 and value > 1e-18 * top:
+        value *= k / (n - k + 1) * q / p
+        k -= 1
+        down.append(value)
+    return mode - len(down), down[::-1] + up
+
+
+def count_tail(chances, thrown):
+    """The smaller tail of how many throws end in a class, at ``thrown``: P(C ≥ thrown) when that is at least
+    the expected count, else P(C ≤ thrown). ``chances``: {a throw's chance of the class: how many throws had
+    that chance}. Exact: C is a sum of binomials, convolved (each cut where it is below 1e-18 of its peak)."""
+    first, pmf = 0, [1.0]
+    for p, n in chances.items():
+        if p <= 0:
+            continue
+        if p >= 1:
+            first += n
+            continue
+        start, terms = _binomial(n, p)
+        grown = [0.0] * (len(pmf) + len(terms) - 1)
+        for i, a in enumerate(pmf):
+            if a:
+                for j, b in enumerate(terms):
+                    grown[i + j] += a * b
+        first, pmf = first + start, grown
+    expected = sum(p * n for p, n in chances.items())
+    if thrown >= expected:
+        share = sum(v for k, v in enumerate(pmf) if first + k >= thrown)
+    else:
+        share = sum(v for k, v in enumerate(pmf) if first + k <= thrown)
+    return min(1.0, share)

@@ -11,7 +11,7 @@ from schocken_host.i18n import tr
 from schocken_host.league.evenings import NO_DAY
 from schocken_host.league.luck import SeatTally, game_luck
 from schocken_host.league.luck_cache import LuckCache
-from schocken_host.league.luck_odds import exact, tail, variance
+from schocken_host.league.luck_odds import count_tail, exact, tail, variance
 
 _SEATS = """
     SELECT g.game_id, g.log, s.seat, p.name
@@ -54,8 +54,19 @@ class PersonLuck:
                 "luck_spread": round(self.spread, 4), "lucky": t.luck >= 0, "share": round(self.share, 6),
                 "one_in": self.one_in, "share_exact": exact(self.tally.spreads),
                 "decisions": t.decisions, "mistakes": t.mistakes, "decision_cost": round(t.cost, 4),
-                "classes": {k: {"thrown": t.classes.get(k, [0, 0.0])[0],
-                                "expected": round(t.classes.get(k, [0, 0.0])[1], 4)} for k in kinds}}
+                "classes": {k: self.class_dict(k) for k in kinds}}
+
+    def class_rarity(self, kind):
+        """(thrown more than expected, share, one in N) of a class: how rare its count is with fair dice."""
+        thrown, expected = self.tally.classes.get(kind, [0, 0.0])
+        share = count_tail(self.tally.chances.get(kind, {}), thrown)
+        return thrown >= expected, share, (max(1, round(1 / share)) if share > 1e-9 else None)
+
+    def class_dict(self, kind):
+        thrown, expected = self.tally.classes.get(kind, [0, 0.0])
+        more, share, one_in = self.class_rarity(kind)
+        return {"thrown": thrown, "expected": round(expected, 4), "more": more, "share": round(share, 6),
+                "one_in": one_in}
 
 
 def rarity(lang, lucky, one_in):

@@ -27,7 +27,10 @@ TEXTS = {
                            "lucky as hardly anyone (rarer than 1 in a billion)"),
     "luck.unlucky_extreme": ("Pech wie kaum einer (seltener als 1 von einer Milliarde)",
                              "unlucky as hardly anyone (rarer than 1 in a billion)"),
-    "luck.classes": ("Klassen je Wurf, geworfen (erwartet):", "Classes per throw, thrown (expected):"),
+    "luck.classes": ("Klassen je Wurf, geworfen (erwartet; so selten wie 1 von N, wo 1 von 10 oder "
+                     "seltener):",
+                     "Classes per throw, thrown (expected; as rare as 1 in N, where 1 in 10 or rarer):"),
+    "luck.class_rare": ("1 von {n}", "1 in {n}"),
     "luck.explain": ("Glück: Deckel, die die Würfel gegenüber dem Erwarteten sparten (negativ: kosteten); "
                      "kosteten: Deckel, die die eigenen Entscheidungen gegenüber dem besten Spiel kosteten "
                      "(docs/odds.md)",
