@@ -383,6 +383,8 @@ def test_a_later_migration_runs_once_and_the_program_before_it_refuses_the_file(
 KILLER = """
 import os, signal, sqlite3, sys
 from schocken_host import cli
+from schocken_host.league import logs
+logs.POOL_FROM = int(os.environ["POOL_FROM"])
 seats = [0]
 real_connect = sqlite3.connect
 
@@ -401,13 +403,18 @@ cli.main(sys.argv[2:])
 """
 
 
-def test_an_import_killed_mid_way_then_run_again_is_one_clean_import(liga, tmp_path):
+@pytest.mark.parametrize("pool_from", [64, 1], ids=["one process", "a pool of processes"])
+def test_an_import_killed_mid_way_then_run_again_is_one_clean_import(liga, tmp_path, pool_from):
+    """Also with the logs replayed in a pool of processes: the pool's processes end with the import (each
+    watches its importer: until they do, they hold the output pipes subprocess.run waits on), the database is
+    the same."""
     logs = tmp_path / "logs"
     many_games(logs, 6)
     clean = tmp_path / "clean.sqlite3"
     assert liga("--db", clean, "import", logs)[0] == 0
     killed = tmp_path / "data" / "league.sqlite3"
-    env = dict(os.environ, SCHOCKEN_DATA_DIR=str(tmp_path / "data"), PYTHONPATH=PYTHONPATH)
+    env = dict(os.environ, SCHOCKEN_DATA_DIR=str(tmp_path / "data"), PYTHONPATH=PYTHONPATH,
+               POOL_FROM=str(pool_from))
     proc = subprocess.run([sys.executable, "-c", KILLER, "15", "liga", "import", str(logs)], env=env,
                           capture_output=True, timeout=120)
     assert proc.returncode == -signal.SIGKILL, proc.stderr

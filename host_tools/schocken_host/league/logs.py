@@ -3,6 +3,9 @@ and ``rebuild`` (the database made anew from the logs, its names kept)."""
 
 import multiprocessing
 import os
+import signal
+import threading
+import time
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -133,6 +136,18 @@ def import_logs(league, paths, refused=None):
     return tally
 
 
+def _reader_starts(parent):
+    """In each process of the pool: Ctrl-C is the importing process's to answer (it ends the pool), and a
+    process whose importer died (killed: nobody ends the pool then) ends itself within a second."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    def watch():
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+    threading.Thread(target=watch, name="importer-watch", daemon=True).start()
+
+
 def cores():
     """The processes of a pool: one per core this process may run on, 8 at most."""
     found = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
@@ -146,7 +161,8 @@ def _readers(logs):
     if logs < POOL_FROM or cores() < 2 or "fork" not in multiprocessing.get_all_start_methods():
         yield None
         return
-    pool = ProcessPoolExecutor(cores(), mp_context=multiprocessing.get_context("fork"))
+    pool = ProcessPoolExecutor(cores(), mp_context=multiprocessing.get_context("fork"),
+                               initializer=_reader_starts, initargs=(os.getpid(),))
     try:
         yield pool
     finally:
