@@ -155,6 +155,11 @@ def test_the_stakes_of_seed_004_and_the_ledger_settled_per_evening(liga, club):
     assert rows[eight]["stakes"] == 2.5 and rows[four]["stakes"] == 5.0   # 2.50 at the club twice, drinks
     assert liga("ledger", "--reopen", "2026-12-04", "--table", "clubhaus")[0] == 0
     assert {r["player"]: r for r in standings(liga)["players"]}[eight]["owed"] == 2.5
+    # The stake rules and the settling are the scorekeeper's word: a rebuild from the logs keeps them.
+    liga("kasse", "--settle", "2026-12-05")
+    before = liga("ledger", "--json")[1]
+    assert liga("rebuild", logs)[0] == 0
+    assert liga("ledger", "--json")[1] == before and liga("stake")[1].startswith("the league's stake: €2.50")
 
 
 def test_the_standings_sorted_by_a_column(liga, club):
