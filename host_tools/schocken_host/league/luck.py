@@ -14,8 +14,8 @@ Deckel the seat expects to take playing best from any state of its turn. Then pe
 - loss = V(the choice made) − V(the best choice), after every throw but the last: at least 0.
 
 Summed over a turn they add up exactly: the Deckel expected on the final throw = V(start) − luck + loss
-(``Turn.check`` holds it for every turn read). Every throw's class (what lies after it: the dice out and the
-dice that fell) is counted against its exact chance given the dice out and the throws used.
+(tests/test_luck.py holds it for every turn of whole games). Every throw's class (what lies after it: the
+dice out and the dice that fell) is counted against its exact chance given the dice out and the throws used.
 """
 
 import weakref
@@ -94,7 +94,10 @@ def throws_of(rules, limit, transcript):
 
 
 def shared(outcomes):
-    """The one tuple of these outcomes (``_SHARED``)."""
+    """The one tuple of these outcomes (``_SHARED``; begun anew past 200,000 of them: a copy costs memory,
+    not correctness)."""
+    if len(_SHARED) >= 200_000:
+        _SHARED.clear()
     return _SHARED.setdefault(outcomes, outcomes)
 
 
