@@ -69,8 +69,8 @@ def test_games_make_evenings_by_day_and_table_past_midnight(liga, club):
     assert liga("import", logs)[0] == 0
     status, out, _ = liga("evening")
     assert status == 0 and out.splitlines() == [
-        "2026-12-04 (clubhaus): 2 games, open", "2026-12-04 (kneipe): 1 games, open",
-        "2026-12-05 (clubhaus): 1 games, open"]
+        "2026-12-04 (clubhaus): 2 games, open", "2026-12-04 (kneipe): 1 game, open",
+        "2026-12-05 (clubhaus): 1 game, open"]
     status, out, _ = liga("abend", "2026-12-04", "--table", "clubhaus")
     assert [line.split()[:3] for line in out.splitlines()] == [
         ["aaaa00000001", "2026-12-04", "20:00"], ["aaaa00000002", "2026-12-05", "01:30"]]
@@ -81,7 +81,7 @@ def test_a_game_moved_to_another_evening_stays_there_through_a_rebuild(liga, clu
     liga("import", logs)
     status, out, _ = liga("evening", "2026-12-05", "--move", "aaaa00000002")
     assert (status, out) == (0, "game aaaa00000002 now belongs to the evening 2026-12-05 (clubhaus)\n")
-    assert liga("evening")[1].splitlines()[::2] == ["2026-12-04 (clubhaus): 1 games, open",
+    assert liga("evening")[1].splitlines()[::2] == ["2026-12-04 (clubhaus): 1 game, open",
                                                     "2026-12-05 (clubhaus): 2 games, open"]
     path = tmp_path / "data" / "league.sqlite3"
     before = dump(path)
@@ -91,7 +91,7 @@ def test_a_game_moved_to_another_evening_stays_there_through_a_rebuild(liga, clu
     refused(liga, ["evening", "2026-13-01", "--move", "aaaa00000001"], "2026-13-01: no day (YYYY-MM-DD")
     assert dump(path) == before
     assert liga("rebuild", logs)[0] == 0
-    assert liga("evening")[1].splitlines()[::2] == ["2026-12-04 (clubhaus): 1 games, open",
+    assert liga("evening")[1].splitlines()[::2] == ["2026-12-04 (clubhaus): 1 game, open",
                                                     "2026-12-05 (clubhaus): 2 games, open"]
 
 
@@ -100,7 +100,7 @@ def test_the_standings_of_a_season(liga, club):
     liga("import", logs)
     assert liga("season", "Dezember", "2026-12-05", "2026-12-31") == (
         0, "season Dezember: 2026-12-05 to 2026-12-31\n", "")
-    assert liga("saison")[1] == "season Dezember: 2026-12-05 to 2026-12-31, 1 games\n"
+    assert liga("saison")[1] == "season Dezember: 2026-12-05 to 2026-12-31, 1 game\n"
     status, out, _ = liga("--season", "Dezember", "--json")
     table = json.loads(out)
     assert status == 0 and table["games"] == 1    # the game after midnight is the 4th's evening: not in it
@@ -108,7 +108,7 @@ def test_the_standings_of_a_season(liga, club):
     assert all(row["games"] == 1 for row in table["players"])
     assert standings(liga)["games"] == 4
     _, out, _ = liga("--season", "Dezember")
-    assert out.splitlines()[1] == "season Dezember: 2026-12-05 to 2026-12-31, 1 games"
+    assert out.splitlines()[1] == "season Dezember: 2026-12-05 to 2026-12-31, 1 game"
     refused(liga, ["--season", "Sommer"], "Sommer: no season of that name (there are: Dezember)")
     refused(liga, ["season", "Winter", "2026-12-31", "2026-12-01"], "the season ends (2026-12-01) before")
     refused(liga, ["season", "Winter", "2026-12-01"], "a season needs its name, first and last day")

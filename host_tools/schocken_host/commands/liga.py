@@ -140,7 +140,8 @@ def _standings(lang, path, args):
         return 0
     sys.stdout.write(tr(lang, "league.games_1" if games == 1 else "league.games", n=games, path=path) + "\n")
     if args.season is not None:
-        sys.stdout.write(tr(lang, "league.season_line", name=args.season, first=first, last=last, games=games)
+        sys.stdout.write(tr(lang, "league.season_line", name=args.season, first=first, last=last,
+                            games=liga_club.n_games(games))
                          + "\n")
     width = max([16] + [len(r.player) for r in rows])
     head = [tr(lang, "league.col_" + c) for c in ("games", "lost", "rate", "halves", "finals", "deckel")]

@@ -9,7 +9,7 @@ import sys
 import time
 
 from schocken_host.errors import CommandError
-from schocken_host.i18n import tr
+from schocken_host.i18n import Message, tr
 from schocken_host.league import db
 from schocken_host.league.evenings import (a_day, check_season, define_season, evenings, games_of, move,
                                            season_range, seasons)
@@ -55,6 +55,11 @@ def money(lang, cents):
     if lang == "en":
         return "€%d.%02d" % divmod(cents, 100)
     return "%d,%02d €" % divmod(cents, 100)
+
+
+def n_games(n):
+    """"1 game", "3 games" in the reader's language."""
+    return Message("league.n_games_1") if n == 1 else Message("league.n_games", n=n)
 
 
 def rule_words(lang, rule):
@@ -109,7 +114,7 @@ def _evening(lang, league, day, game, table):
     if day is None:
         rows = evenings(league)
         for day, place, games, stake, settled in rows:
-            sys.stdout.write(tr(lang, "league.evening_line", day=day, place=place, games=games,
+            sys.stdout.write(tr(lang, "league.evening_line", day=day, place=place, games=n_games(games),
                                 settled=tr(lang, "league.settled" if settled else "league.open")) + "\n")
         if not rows:
             sys.stdout.write(tr(lang, "league.no_evenings") + "\n")
@@ -131,7 +136,8 @@ def _season(lang, league, name, span):
         return 0
     rows = seasons(league)
     for name, first, last, games in rows:
-        sys.stdout.write(tr(lang, "league.season_line", name=name, first=first, last=last, games=games)
+        sys.stdout.write(tr(lang, "league.season_line", name=name, first=first, last=last,
+                            games=n_games(games))
                          + "\n")
     if not rows:
         sys.stdout.write(tr(lang, "league.no_seasons") + "\n")
@@ -174,7 +180,7 @@ def _ledger(lang, league, season, day, table, reopen, as_json):
     if not found:
         sys.stdout.write(tr(lang, "league.no_evenings") + "\n")
     for e in found:
-        sys.stdout.write(tr(lang, "league.ledger_evening", day=e.day, place=e.place, games=e.games,
+        sys.stdout.write(tr(lang, "league.ledger_evening", day=e.day, place=e.place, games=n_games(e.games),
                             rule=rule_words(lang, e.rule),
                             settled=tr(lang, "league.settled" if e.settled else "league.open")) + "\n")
         for name, (cents, drinks) in sorted(e.owes.items()):

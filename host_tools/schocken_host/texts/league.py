@@ -64,8 +64,10 @@ TEXTS = {
     "league.open": ("offen", "open"),
     "league.settled_now": ("der Abend {day} ist abgerechnet", "the evening {day} is settled"),
     "league.reopened": ("der Abend {day} ist wieder offen", "the evening {day} is open again"),
-    "league.ledger_evening": ("{day} ({place}): {games} Spiele, {rule}, {settled}",
-                              "{day} ({place}): {games} games, {rule}, {settled}"),
+    "league.ledger_evening": ("{day} ({place}): {games}, {rule}, {settled}",
+                              "{day} ({place}): {games}, {rule}, {settled}"),
+    "league.n_games": ("{n} Spiele", "{n} games"),
+    "league.n_games_1": ("1 Spiel", "1 game"),
     "league.drinks": ("{n} Getränke", "{n} drinks"),
     "league.still_open": ("noch offen:", "still open:"),
     "league.col_stakes": ("Einsatz", "stakes"),
@@ -74,8 +76,7 @@ TEXTS = {
     "league.bad_sort": ("--sort {column}: keine Spalte (es gibt: {columns})",
                         "--sort {column}: no such column (there are: {columns})"),
     # --- evenings and seasons (commands/liga_club.py)
-    "league.evening_line": ("{day} ({place}): {games} Spiele, {settled}", "{day} ({place}): {games} games, "
-                                                                           "{settled}"),
+    "league.evening_line": ("{day} ({place}): {games}, {settled}", "{day} ({place}): {games}, {settled}"),
     "league.no_evenings": ("noch kein Abend in der Liga", "no evening in the league yet"),
     "league.game_line": ("{game_id}  {when}  {place}  verloren: {loser}", "{game_id}  {when}  {place}  lost: "
                                                                           "{loser}"),
@@ -89,8 +90,8 @@ TEXTS = {
                                  "a season needs its name, first and last day (schocken liga season NAME "
                                  "FROM TO)"),
     "league.season_set": ("Saison {name}: {first} bis {last}", "season {name}: {first} to {last}"),
-    "league.season_line": ("Saison {name}: {first} bis {last}, {games} Spiele",
-                           "season {name}: {first} to {last}, {games} games"),
+    "league.season_line": ("Saison {name}: {first} bis {last}, {games}",
+                           "season {name}: {first} to {last}, {games}"),
     "league.no_seasons": ("noch keine Saison (schocken liga saison NAME VON BIS)",
                           "no season yet (schocken liga season NAME FROM TO)"),
     # --- commands/liga.py
