@@ -116,3 +116,58 @@ def test_a_database_damaged_during_the_game_is_left_alone_and_the_log_is_whole(p
     assert len(lines) == 1 and "not recorded in the league" in lines[0] and "damaged" in lines[0], err
     replayed = tablekit.schocken("replay", "--json", log, env=env, timeout=60)
     assert replayed.returncode == 0 and json.loads(replayed.stdout)["phase"] == "over"
+
+
+# --- the recorder alone (league/recorder.py), no game played ------------------------------------------------
+RECORDED = sorted((tablekit.ROOT / "tests" / "data").glob("*.jsonl"))
+
+
+def test_the_recorder_returns_at_once_and_records_once_the_database_is_free(tmp_path):
+    """The session's hook must not hold up the end of a game: with another writer holding the database, the
+    hook has returned while its thread still waits; once the writer lets go, the game is recorded."""
+    from schocken_host.league.recorder import Recorder
+    path = tmp_path / "league.sqlite3"
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("PRAGMA journal_mode = WAL")
+    holder.execute("BEGIN EXCLUSIVE")
+    recorder = Recorder(path)
+    recorder(RECORDED[0])
+    alive = recorder.thread.is_alive()   # waiting for the database (db.BUSY_TIMEOUT_S), not done
+    holder.execute("ROLLBACK")
+    holder.close()
+    assert alive
+    line, error = recorder.line("en")
+    if error:   # the writer held it past the wait: the one line says so, and a second try records it
+        assert "in use" in line and "schocken liga import %s" % RECORDED[0] in line
+        recorder(RECORDED[0])
+        line, error = recorder.line("en")
+    assert (line, error) == ("recorded in the league: %s" % path, False)
+    again = Recorder(path)
+    again(RECORDED[0])
+    assert again.line("en") == ("recorded in the league: %s" % path, False)   # once: by its game id
+    conn = sqlite3.connect(path)
+    assert conn.execute("SELECT count(*) FROM games").fetchone()[0] == 1
+    conn.close()
+
+
+def test_a_newer_database_or_a_broken_log_is_one_line_of_the_recorder(tmp_path):
+    from schocken_host.league import db
+    from schocken_host.league.recorder import Recorder
+    path = tmp_path / "league.sqlite3"
+    db.open_league(path).close()
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA user_version = %d" % (db.VERSION + 1))
+    conn.close()
+    before = path.read_bytes()
+    recorder = Recorder(path)
+    recorder(RECORDED[0])
+    line, error = recorder.line("de")
+    assert error and line.startswith("schocken: nicht in der Liga eingetragen: ") and "Schema-Version" in line
+    assert path.read_bytes() == before
+    broken = tmp_path / "broken.jsonl"
+    broken.write_bytes(RECORDED[0].read_bytes().replace(b'"ev":"round"', b'"ev":"rund"', 1))
+    recorder = Recorder(tmp_path / "other.sqlite3")
+    recorder(broken)
+    line, error = recorder.line("en")
+    assert error and "%s line " % broken in line and "\n" not in line
+    assert Recorder().line("en") is None   # no game handed over: nothing to say
