@@ -131,4 +131,30 @@ TEXTS = {
     "league.col_halves": ("Hälften", "halves"),
     "league.col_finals": ("Finale", "finals"),
     "league.col_deckel": ("Deckel/Runde", "Deckel/round"),
+    # --- the options' descriptions under --help (cli.help_formatter finds them by their English text)
+    "help.liga_season": ("der Stand der Abende dieser Saison (schocken liga saison)",
+                         "the standings of this season's evenings (schocken liga season)"),
+    "help.liga_sort": ("das Höchste dieser Spalte zuerst (eine Spalte von --csv, oder das Wort der deutschen "
+                       "Tabelle)",
+                       "highest first in this column (a column of --csv, or the German table's word)"),
+    "help.liga_table": ("der Tisch des Abends: der Name des Ordners seiner Logs (Vorgabe: jeder Tisch dieses "
+                        "Tages)",
+                        "the evening's table: the name of the folder of its logs (default: every table of "
+                        "that day)"),
+    "help.liga_evening_day": ("der Tag eines Abends, JJJJ-MM-TT", "an evening's day, YYYY-MM-DD"),
+    "help.liga_move": ("dieses Spiel (seine Nummer, oder ihre ersten Ziffern) zum Abend von DAY legen",
+                       "put this game (its id, or its first digits) into the evening of DAY"),
+    "help.liga_season_name": ("der Name der Saison", "the season's name"),
+    "help.liga_season_first": ("der Tag ihres ersten Abends, JJJJ-MM-TT",
+                               "its first evening's day, YYYY-MM-DD"),
+    "help.liga_season_last": ("der Tag ihres letzten Abends, JJJJ-MM-TT",
+                              "its last evening's day, YYYY-MM-DD"),
+    "help.liga_stake_rule": ("personen (5 Euro bis 5 Personen, 10 ab 6), spiel:BETRAG, getraenke, keiner",
+                             "players (5 euros up to 5 players, 10 from 6), game:AMOUNT, drinks, none"),
+    "help.liga_stake_evening": ("die Regel nur dieses Abends (Vorgabe: die der Liga)",
+                                "the rule of this evening only (default: of the league)"),
+    "help.liga_ledger_season": ("die Abende dieser Saison", "the evenings of this season"),
+    "help.liga_settle": ("der Abend von DAY ist abgerechnet", "the evening of DAY is settled"),
+    "help.liga_reopen": ("der Abend von DAY ist wieder offen", "the evening of DAY is open again"),
+    "help.liga_ledger_json": ("die Kasse als JSON", "the ledger as JSON"),
 }
