@@ -8,8 +8,6 @@ import threading
 
 from schocken_host.errors import CommandError
 from schocken_host.i18n import Message, tr
-from schocken_host.league import db
-from schocken_host.league.logs import Tally, import_log
 
 # How long the end of `schocken play` waits for the recording: the database's own wait for another writer
 # (db.BUSY_TIMEOUT_S) and the replay of one log fit in it many times over.
@@ -33,6 +31,10 @@ class Recorder:
 
     def _record(self):
         try:
+            # Imported here, in the thread: `schocken play` starts without them, and a Python without sqlite3
+            # costs the one line below, not the game.
+            from schocken_host.league import db
+            from schocken_host.league.logs import Tally, import_log
             league = db.open_league(self.path)
             try:
                 tally = Tally()
