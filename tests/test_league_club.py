@@ -71,6 +71,7 @@ def test_games_make_evenings_by_day_and_table_past_midnight(liga, club):
     assert status == 0 and out.splitlines() == [
         "2026-12-04 (clubhaus): 2 games, open", "2026-12-04 (kneipe): 1 game, open",
         "2026-12-05 (clubhaus): 1 game, open"]
+    assert liga("evening", "--table", "kneipe")[1] == "2026-12-04 (kneipe): 1 game, open\n"
     status, out, _ = liga("abend", "2026-12-04", "--table", "clubhaus")
     assert [line.split()[:3] for line in out.splitlines()] == [
         ["aaaa00000001", "2026-12-04", "20:00"], ["aaaa00000002", "2026-12-05", "01:30"]]
@@ -186,4 +187,5 @@ def test_bad_stakes_and_columns_are_one_line_and_change_nothing(liga, club, tmp_
     refused(liga, ["ledger", "--settle", "morgen"], "morgen: no day")
     refused(liga, ["--sort", "luck"], "--sort luck: no such column (there are: player, games")
     refused(liga, ["ledger", "--season", "Sommer"], "Sommer: no season of that name")
+    refused(liga, ["stake", "drinks", "--table", "kneipe"], "--table needs --evening DAY")
     assert dump(path) == before

@@ -27,10 +27,14 @@ def add_jobs(jobs, p, db_option):
                                            formatter_class=p.formatter_class)
         job.add_argument("--lang", choices=("de", "en"), default=argparse.SUPPRESS, help=argparse.SUPPRESS)
         db_option(job, argparse.SUPPRESS)
-    for name in ("evening", "stake", "ledger"):
-        made[name].add_argument("--table", default=None, metavar="NAME",
-                                help="the evening's table: the name of the folder of its logs (default: "
-                                     "every table of that day)")
+    made["stake"].add_argument("--table", default=None, metavar="NAME",
+                               help="the evening's table: the name of the folder of its logs (default: "
+                                    "every table of that day)")
+    made["ledger"].add_argument("--table", default=None, metavar="NAME",
+                                help="only the evenings at this table (the name of the folder of its logs)")
+    made["evening"].add_argument("--table", default=None, metavar="NAME",
+                                 help="only the evenings at this table (the name of the folder of its logs); "
+                                      "with --move, the table the game goes to")
     made["evening"].add_argument("day", nargs="?", metavar="DAY", help="an evening's day, YYYY-MM-DD")
     made["evening"].add_argument("--move", default=None, metavar="GAME_ID",
                                  help="put this game (its id, or its first digits) into the evening of DAY")
@@ -87,6 +91,8 @@ def run(lang, path, args):
     if job == "stake":
         rule = parse_rule(args.rule) if args.rule is not None else None
         day = a_day(args.evening) if args.evening else None
+        if table is not None and day is None:
+            raise CommandError("league.table_needs_evening")
         return _open(path, rule is not None and day is None,
                      lambda league: _stake(lang, league, rule, day, table))
     settling = args.settle or args.reopen
@@ -112,7 +118,7 @@ def _evening(lang, league, day, game, table):
         sys.stdout.write(tr(lang, "league.moved", game_id=game_id, day=day, place=place) + "\n")
         return 0
     if day is None:
-        rows = evenings(league)
+        rows = [row for row in evenings(league) if table is None or row[1] == table]
         for day, place, games, stake, settled in rows:
             sys.stdout.write(tr(lang, "league.evening_line", day=day, place=place, games=n_games(games),
                                 settled=tr(lang, "league.settled" if settled else "league.open")) + "\n")
@@ -169,7 +175,7 @@ def _ledger(lang, league, season, day, table, reopen, as_json):
         sys.stdout.write(tr(lang, "league.reopened" if reopen else "league.settled_now", day=day, n=n) + "\n")
         return 0
     first, last = season_range(league, season) if season is not None else (None, None)
-    found = ledger(league, first, last)
+    found = [e for e in ledger(league, first, last) if table is None or e.place == table]
     if as_json:
         sys.stdout.write(json.dumps([
             {"day": e.day, "table": e.place, "rule": e.rule, "settled": e.settled, "games": e.games,

@@ -82,6 +82,8 @@ TEXTS = {
                                                                           "{loser}"),
     "league.moved": ("Spiel {game_id} gehört jetzt zum Abend {day} ({place})",
                      "game {game_id} now belongs to the evening {day} ({place})"),
+    "league.table_needs_evening": ("--table braucht --evening TAG: der Einsatz der Liga gilt an jedem Tisch",
+                                   "--table needs --evening DAY: the league's stake holds at every table"),
     "league.move_needs_day": ("--move SPIEL braucht den Tag des Abends (schocken liga abend TAG --move "
                               "SPIEL)",
                               "--move GAME needs the evening's day (schocken liga evening DAY --move GAME)"),
@@ -141,6 +143,12 @@ TEXTS = {
                         "Tages)",
                         "the evening's table: the name of the folder of its logs (default: every table of "
                         "that day)"),
+    "help.liga_evening_table": ("nur die Abende dieses Tisches (der Name des Ordners seiner Logs); mit --move "
+                                "der Tisch, an den das Spiel kommt",
+                                "only the evenings at this table (the name of the folder of its logs); with "
+                                "--move, the table the game goes to"),
+    "help.liga_table_filter": ("nur die Abende dieses Tisches (der Name des Ordners seiner Logs)",
+                               "only the evenings at this table (the name of the folder of its logs)"),
     "help.liga_evening_day": ("der Tag eines Abends, JJJJ-MM-TT", "an evening's day, YYYY-MM-DD"),
     "help.liga_move": ("dieses Spiel (seine Nummer, oder ihre ersten Ziffern) zum Abend von DAY legen",
                        "put this game (its id, or its first digits) into the evening of DAY"),
