@@ -143,8 +143,8 @@ TEXTS = {
                         "Tages)",
                         "the evening's table: the name of the folder of its logs (default: every table of "
                         "that day)"),
-    "help.liga_evening_table": ("nur die Abende dieses Tisches (der Name des Ordners seiner Logs); mit --move "
-                                "der Tisch, an den das Spiel kommt",
+    "help.liga_evening_table": ("nur die Abende dieses Tisches (der Name des Ordners seiner Logs); mit "
+                                "--move der Tisch, an den das Spiel kommt",
                                 "only the evenings at this table (the name of the folder of its logs); with "
                                 "--move, the table the game goes to"),
     "help.liga_table_filter": ("nur die Abende dieses Tisches (der Name des Ordners seiner Logs)",
