@@ -264,6 +264,16 @@ def test_the_picture_for_the_notice_board(liga, league, tmp_path, monkeypatch):
     assert not (tmp_path / "none.svg").exists()
 
 
+@pytest.mark.parametrize("other", [["--json"], ["--csv"], ["luck"], ["kasse"]])
+def test_the_picture_alone(liga, league, tmp_path, other):
+    """--plot with the table as text or with a job: one line, no picture and no job done (neither is
+    dropped without a word)."""
+    status, out, err = liga("--plot", tmp_path / "liga.svg", *other)
+    assert (status, out) == (2, "") and err.count("\n") == 1, err
+    assert "--plot draws the standings: without %s" % other[0] in err
+    assert not (tmp_path / "liga.svg").exists()
+
+
 def test_a_season_counts_its_evenings_only(liga, league, tmp_path):
     """Game A played again a month later (its own game id): the season of January counts the first only;
     --plot draws that season; a season nobody made is one line."""

@@ -64,14 +64,18 @@ def _folders(names):
 def run(args):
     lang = getattr(args, "lang", "de")
     path = Path(args.db) if args.db else db.default_path()
+    if args.plot is not None:
+        # A picture, or a job, or the table as text: never one of them silently dropped.
+        other = args.job or ("--json" if args.json else "--csv" if args.csv else None)
+        if other:
+            raise CommandError("luck.plot_alone", other=other)
+        return liga_luck.plot(lang, path, args.plot, args.season)
     if args.job == "import":
         return _import(lang, path, _folders(args.folders))
     if args.job == "rebuild":
         return _rebuild(lang, path, _folders(args.folders) if args.folders else [gamelog.log_dir()])
     if args.job in ("luck", "glueck"):
         return liga_luck.run(lang, path, args)
-    if args.job is None and args.plot is not None:
-        return liga_luck.plot(lang, path, args.plot, args.season)
     if args.job in liga_club.NAMES:
         return liga_club.run(lang, path, args)
     if args.job == "merge":

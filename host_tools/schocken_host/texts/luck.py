@@ -47,6 +47,8 @@ TEXTS = {
     # --- league/plot.py
     "luck.no_matplotlib": ("--plot braucht matplotlib: pip install 'schocken-cup[plot]'",
                            "--plot needs matplotlib: pip install 'schocken-cup[plot]'"),
+    "luck.plot_alone": ("--plot zeichnet die Tabelle: ohne {other}",
+                        "--plot draws the standings: without {other}"),
     "luck.plot_suffix": ("{path}: --plot schreibt .svg oder .png", "{path}: --plot writes .svg or .png"),
     "luck.plot_written": ("Bild geschrieben: {path}", "Picture written: {path}"),
     "luck.plot_standings": ("Tabelle: verlorene Spiele je Spiel", "Standings: games lost per game"),
