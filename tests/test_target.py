@@ -292,8 +292,9 @@ def test_the_cup_app_without_pins_runs_on_the_target_and_answers_the_host(board,
 # --- a table with the target cup ---------------------------------------------------------------------------
 
 SLOWNESS = 40      # rp2040py runs ~26x slower than a chip; the host's waits for an answer grow by this much
-# The cup app as main.py starts it, the app kept where the REPL finds it after Ctrl-C, and its live heap
-# (gc.mem_alloc after a collection) taken right after it took each round's outcome.
+# The cup app as main.py starts it after a soft reset (a heap as at power-up), the app kept where the REPL
+# finds it after Ctrl-C, and its live heap (gc.mem_alloc after a collection) taken right after it took the
+# table's configure (round 0) and each round's outcome.
 TABLE_CUP = """\
 import gc, boot_select
 from cup import app as _app_module
@@ -304,13 +305,27 @@ def _start(board, config, splitter):
     took = app.cup.on_message
     def on_message(msg):
         took(msg)
-        if msg["t"] == "outcome":
+        if msg["t"] in ("configure", "outcome"):
             gc.collect()
-            _heap.append((msg["round"], gc.mem_alloc()))
+            _heap.append((msg.get("round", 0), gc.mem_alloc()))
     app.cup.on_message = on_message
     app.main(())
 boot_select.boot("/", start=_start)
 """
+
+
+def _by_hand(turn):
+    """The target's player: after his first throw he sets his best die aside (a die button), after his second
+    he stands (a long press of the main button); his last permitted throw stands by itself."""
+    if turn.throws_used >= min(2, turn.limit):
+        return True
+    turn.set_aside(max(turn.in_cup(), key=lambda slot: turn.values[slot]))
+    return False
+
+
+def _die_kinds(frame):
+    from schocken_host.links import ledframe
+    return [_die_kind(rgb) for rgb in ledframe.decode(frame)["colors"]]
 
 
 def _die_kind(rgb):
@@ -340,7 +355,9 @@ def test_a_table_of_the_target_cup_and_three_emulated_cups_plays_three_fair_roun
     from schocken_host.table.bots import HOST_S, Bot
     from schocken_host.table.session import GameConfig, GameSession
 
+    shaken = len(chip.playing)            # the shakes of the tests before
     dev = Device(chip.port, timeout=60)   # stops the cup app the test before left running
+    dev.t.enter_raw_repl(soft_reset=True, timeout_overall=60)   # the raw REPL's soft reset runs no main.py
     dev.t.exec_raw_no_follow(TABLE_CUP)
     dev.t.close()
 
@@ -354,6 +371,19 @@ def test_a_table_of_the_target_cup_and_three_emulated_cups_plays_three_fair_roun
             finally:
                 self.windows.append((first, self.cup.frame_count))
 
+        async def make(self, st, turn, steps, stand, taken):
+            first = self.cup.frame_count
+            await super().make(st, turn, steps, stand, taken)
+            if not stand:
+                return
+
+            def let_go():   # the long press that stands lifts the cup while held: lit until it is let go
+                kinds = [_die_kinds(f) for f in self.cup.frames_since(first)]
+                lit = [i for i, k in enumerate(kinds) if "shown" in k]
+                return bool(lit) and any("shown" not in k for k in kinds[lit[0]:])
+            await self.until(let_go, "the main button let go after standing", cup_ms=self.long_ms + 1000)
+            self.windows.append((first, self.cup.frame_count))
+
     frames = []          # (frame number, frame, round, every seat done in that round)
     referee = {}
 
@@ -362,7 +392,7 @@ def test_a_table_of_the_target_cup_and_three_emulated_cups_plays_three_fair_roun
         done = bool(st and st.players and all(p.done for p in st.players))
         frames.append((chip.frame_count - 1, frame, st.round if st else None, done))
 
-    bot = PeekingBot(0, chip, "schock", long_ms=1200, time_scale=1 / SLOWNESS, host_s=HOST_S * SLOWNESS)
+    bot = PeekingBot(0, chip, _by_hand, long_ms=1200, time_scale=1 / SLOWNESS, host_s=HOST_S * SLOWNESS)
     chip.listeners.append(on_frame)
     events = []
 
@@ -416,13 +446,20 @@ def test_a_table_of_the_target_cup_and_three_emulated_cups_plays_three_fair_roun
         dev.close()
     ranked = [e for e in events if e["ev"] == "round"]
     mine = [e for e in events if e.get("seat") == 0]
+    print("target live heap after configure (0) and each round's outcome (round, bytes):", heap,
+          "| frames", len(frames), "looks", len(PeekingBot.windows), "rounds", len(ranked))
     assert len(ranked) >= 3, [e for e in events if e["ev"] in ("fault", "bot_fallback", "pause")]
     assert not bot.errors and not [e for e in events if e["ev"] in ("bot_fallback", "fault", "cheat")], \
         (bot.errors, [e for e in events if e["ev"] in ("bot_fallback", "fault", "cheat")])
-    # Shaken through its accelerometer: one recorded shake played to the LIS3DH for every throw it made.
+    # Shaken through its accelerometer: one recorded shake played to the LIS3DH for every throw it made, and
+    # no more (a shake's tail that fired the detector twice would ask for a second nonce).
     throws = [e for e in mine if e["ev"] == "nonce"]
-    assert len(chip.playing) >= len(throws) >= 3, (chip.playing, throws)
+    assert len(chip.playing) - shaken == len(throws) >= 3, (chip.playing, throws)
+    # Played through its buttons: it looked under the cup after each throw it decided on (and while it held
+    # the main button to stand), and set a die aside (a die button) in every turn with a second throw.
     assert PeekingBot.windows, "the bot never looked under the target cup"
+    asides = [e for e in mine if e["ev"] == "progress" and e["public"]]
+    assert asides, "no die of the target was set aside"
 
     # The frames against the state.
     public = {}          # round -> {(slot, value)} the table saw set aside
@@ -460,5 +497,96 @@ def test_a_table_of_the_target_cup_and_three_emulated_cups_plays_three_fair_roun
     assert replayed.returncode == 0, replayed.stdout + replayed.stderr
 
     # The live heap after three rounds, on the chip (bench/target.py's figure is this test's).
-    assert [r for r, _ in heap][:3] == [1, 2, 3], heap
-    print("target live heap after each round's outcome (round, bytes):", heap)
+    assert [r for r, _ in heap][:4] == [0, 1, 2, 3], heap
+
+
+def test_a_reset_between_the_shake_and_the_nonce_keeps_the_throw_for_that_nonce(chip):
+    """Issue 34, point 5: the chip is reset (its RUN pin) after the cup asked for the host's nonce and before
+    the nonce came. It boots from its flash as at power-up (main.py), the cup app takes its turn back from the
+    flash, still waiting for that throw's nonce under the same seed commitment; the host's new session gets
+    the same seed commitment and ``awaiting`` in the status, the nonce rolls the throw, and the reveal checks
+    against the seed and that one nonce: no second chance at the throw."""
+    import asyncio
+    from schocken import fair, hostside
+    from schocken.rules import Rules
+    from schocken_host.links.serial import SerialLink
+    from schocken_host.links.transport import hello
+    from schocken_host.provision.device import Device
+
+    dev = Device(chip.port, timeout=60)
+    dev.t.enter_raw_repl(soft_reset=True, timeout_overall=60)
+    dev.t.exec_raw_no_follow("import main")
+    dev.t.close()
+    limit = 120.0 * SLOWNESS / 40          # a message's answer: seconds of the chip's time at ~26x
+
+    async def until(link, kind, timeout=limit):
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while True:
+            msg = await link.recv(max(0.1, end - loop.time()))
+            if msg["t"] == kind:
+                return msg
+            assert msg["t"] != "error", msg
+
+    async def connect():
+        link = SerialLink(chip.port)
+        await link.open()
+        for attempt in range(3):   # a hello sent while the chip was off the bus is lost
+            try:
+                await hello(link, limit)
+                return link
+            except asyncio.TimeoutError:
+                pass
+        raise AssertionError("the target cup did not answer three hellos: " + chip.last_words())
+
+    async def before_the_reset():
+        link = await connect()
+        await link.send({"t": "status", "id": 1})
+        held = await until(link, "status")
+        turn = {"t": "turn", "round": 7, "limit": None}
+        if held["state"] in ("idle", "revealed"):
+            await link.send({"t": "configure", "rules": Rules("standard").to_dict(), "name": "Target",
+                             "seat": 0, "fair": True})
+            await until(link, "ok")
+        else:   # the table's next round came before the table stopped: that turn is void (fair play kept)
+            turn["void"] = held["round"]
+        await link.send(turn)
+        seed = await until(link, "seed")
+        chip.shake()
+        ask = await until(link, "shake")
+        link.close()
+        return seed, ask
+
+    async def after_the_reset():
+        link = await connect()
+        await link.send({"t": "status", "id": 1})
+        status = await until(link, "status")
+        nonce = "%032x" % 7919
+        await link.send({"t": "nonce", "round": 7, "throw": status.get("awaiting"), "nonce": nonce})
+        progress = await until(link, "progress")
+        chip.hold(3, 1350)                      # a long press: stand
+        done = await until(link, "done")
+        await link.send({"t": "reveal", "round": 7})
+        revealed = await until(link, "revealed")
+        link.close()
+        return status, nonce, progress, done, revealed
+
+    old = os.environ.get("SCHOCKEN_DATA_DIR")
+    os.environ["SCHOCKEN_DATA_DIR"] = str(DEPLOYED["data"])   # the host's keys: the session is signed
+    try:
+        seed, ask = asyncio.run(before_the_reset())
+        assert ask["throw"] == 1 and ask["round"] == 7, ask
+        chip.reset()
+        # It booted: the chip's TIMER starts again at the reset, and the chip is on USB some 16 ms after it.
+        assert chip.resets[-1] < 1000, chip.resets
+        status, nonce, progress, done, revealed = asyncio.run(after_the_reset())
+    finally:
+        if old is None:
+            os.environ.pop("SCHOCKEN_DATA_DIR", None)
+        else:
+            os.environ["SCHOCKEN_DATA_DIR"] = old
+    assert status["state"] == "turn" and status["awaiting"] == 1 and status["seed"] == seed["hash"], status
+    assert progress["throws"] == 1, progress
+    hostside.check_reveal(Rules("standard"), None, done["commit"], revealed)
+    assert fair.seed_commitment(bytes.fromhex(revealed["seed"])) == seed["hash"]
+    assert fair.check_dice(revealed["seed"], seed["hash"], {1: nonce}, 7, revealed["transcript"]) == 1

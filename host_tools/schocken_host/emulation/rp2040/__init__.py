@@ -38,6 +38,7 @@ class Rp2040Board:
         self.starts = 1
         self.state_path = None
         self.errors = []            # "error: ..." lines
+        self.resets = []            # the chip's ms as it came back on USB after each reset
         self.playing = []           # (chip's ms, trace's ms) as each trace started
         self._clock = []            # answers to "clock"
         self._lock = threading.Condition()
@@ -108,6 +109,8 @@ class Rp2040Board:
             elif word == "playing":
                 at, start = rest.split()
                 self.playing.append((float(at), float(start)))
+            elif word == "reset":
+                self.resets.append(float(rest))
             elif word == "error:":
                 self.errors.append(line)
             self._lock.notify_all()
@@ -131,6 +134,14 @@ class Rp2040Board:
     def shake(self, ms=0):
         """Play the board's recorded shake trace to its accelerometer (its own length; ms is not used)."""
         self.control("shake")
+
+    def reset(self, timeout=120.0):
+        """The RUN pin: the chip restarts (its flash kept, main.py runs as at power-up); returns once it is
+        back on USB, BoardError when it is not in time."""
+        n = len(self.resets)
+        self.control("reset")
+        if not self._wait(lambda: len(self.resets) > n, timeout):
+            raise BoardError("the emulated RP2040 did not come back after a reset: " + self.last_words())
 
     def play_trace(self, path, from_ms=0):
         self.control("trace %s %d" % (path, from_ms))

@@ -10,7 +10,7 @@ the guest's time), ``shake [MS]`` (the --trace recorded trace, from where the cu
 recorded shake lasts what it lasts, so MS is not used), ``trace CSV [FROM_MS]``, ``clock``, ``reset``.
 Out: ``hello rp2040py``, ``port PTY``, ``usb WALL_S GUEST_MS`` (the chip is on the USB bus), ``leds HEX``
 (each NeoPixel frame), ``clock GUEST_MS``, ``playing GUEST_MS FROM_MS`` (a trace's sample FROM_MS is at the
-chip's GUEST_MS), ``done``, ``error: ...``.
+chip's GUEST_MS), ``reset GUEST_MS`` (the chip is back on USB after a ``reset``), ``done``, ``error: ...``.
 """
 
 import argparse
@@ -115,7 +115,10 @@ class Harness:
         elif cmd == "clock" and not args:
             self.say("clock %.3f" % self.guest_ms())
         elif cmd == "reset" and not args:
-            self.device.hard_reset()
+            # The RUN pin: the chip restarts from its flash and drops off USB, on the emulator's own thread.
+            done = self.device.hard_reset_async(timeout=None)
+            done.add_done_callback(lambda f: self.say("reset %.3f" % self.guest_ms() if not f.exception()
+                                                      else "error: reset: %s" % f.exception()))
         else:
             return "unknown or malformed control line: %s" % " ".join(words)
         return None
