@@ -59,9 +59,15 @@ def test_a_flash_that_refuses_the_state_costs_the_cup_its_reset_safety_not_its_g
     import os
     import shutil
     import serial
+    from schocken_host.links import ledframe
     cup.start()
     shutil.rmtree(os.path.dirname(cup.cup.state_path))
+    seen = cup.cup.frame_count
     cup.request(t="turn", round=2, limit=None)
+    # Its owner sees it too: the status pixel flashes magenta (the cup's own trouble, not a refused input).
+    cup.settle()
+    flashed = [ledframe.status_name(ledframe.decode(f)["status"]) for f in cup.cup.frames_since(seen)]
+    assert "magenta" in flashed and "red" not in flashed, flashed
     cup.throw(1, 6, 1)
     done = cup.stand()
     rev = cup.request("revealed", t="reveal", round=2)

@@ -62,10 +62,11 @@ class View:
             return leds.THROWS[cup.standalone_limit] if cup.standalone_limit < 3 else _ALONE
         return leds.WAITING
 
-    def refuse(self, cup):
+    def refuse(self, cup, color=leds.REFUSED):
+        # color: ERROR (magenta) for a step the flash did not keep (cup/core.py save), red for the rest
         now = ticks_ms()
         self.refusing_until = ticks_add(now, _REFUSE_MS)
-        self.leds.flash(leds.REFUSED, now, _FLASH_MS)
+        self.leds.flash(color, now, _FLASH_MS)
 
     def error(self, cup):
         self.failed = True
