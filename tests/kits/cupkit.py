@@ -52,6 +52,8 @@ class CupDriver:
         self.link.write(protocol.encode(msg))
 
     def _read(self, timeout):
+        if self.lines.link is not self.link:  # the link opened anew (a test that restarts the cup)
+            self.lines = LineReader(self.link)
         end = time.time() + timeout
         while time.time() < end:
             try:
