@@ -184,7 +184,7 @@ class _View:
     def error(self, cup):
         self.refused += 1
 
-    def refuse(self, cup):
+    def refuse(self, cup, color=None):
         self.refused += 1
 
 

@@ -191,7 +191,10 @@ def test_every_saved_state_is_one_a_reset_can_go_on_from(fair):
     class View:
         def show(self, cup):
             pass
-        refuse = error = show
+        error = show
+
+        def refuse(self, cup, color=None):  # cup.view.View.refuse: a refusal (red) or a step not saved
+            pass
     sent = []
     cup = Cup(Roller(), View(), sent.append, {"cup": "t", "name": "T", "board": "emulated"})
     cup.store = flash = _Flash()
