@@ -100,3 +100,38 @@ def test_a_slow_cup_gets_longer_waits_for_its_answers_within_a_bound():
     assert parser.parse_args([]).cup_slowness == 1
     with pytest.raises(SystemExit):
         parser.parse_args(["--cup-slowness", str(MAX_CUP_SLOWNESS + 1)])
+
+
+def test_a_status_that_crossed_the_nonce_does_not_bring_it_again():
+    """The referee pinged a quiet cup; the cup sent its shake, got the nonce, but had answered the ping first
+    with ``awaiting`` (its input held the ping before the nonce: seen on the emulated RP2040 at every throw).
+    That status is older than the nonce: no second nonce. A status asked for after it that still says
+    ``awaiting`` (the nonce was lost, or the cup was reset before it) gets the same nonce again."""
+    sent = []
+
+    class Link(Transport):
+        async def send(self, msg):
+            sent.append(msg)
+    seats = [Seat("Anna", Link()), Seat("Ben", Link())]
+    log = type("Log", (), {"append": lambda self, ev: None, "sync": lambda self: None})()
+    ref = Referee(Rules("standard"), seats, log=log, ui=PlainUI("en", out=io.StringIO()), fair=True)
+    status = {"t": "status", "state": "turn", "round": 1, "throws": 0, "public": [], "seat": 0,
+              "name": "Anna", "seed": "ab" * 32, "awaiting": 1}
+
+    async def main():
+        ref.emit({"ev": "start", "version": LOG_VERSION, "game_id": "0123456789ab",
+                  "rules": Rules("standard").to_dict(), "reveal": "all", "cheat": "replay", "fair": True,
+                  "players": [{"seat": i, "name": s.name, "cup": "emu%d" % i, "kind": "cup"}
+                              for i, s in enumerate(seats)]})
+        ref.emit({"ev": "opener", "seat": 0})
+        ref.emit({"ev": "turn", "round": 1, "seat": 0, "limit": None, "kind": "round", "order": [0, 1]})
+        ref.emit({"ev": "seed", "round": 1, "seat": 0, "hash": "ab" * 32})
+        await ref.links.ask_status(0, wait=False)                      # the ping, before the shake
+        await ref.links._serve(0, {"t": "shake", "round": 1, "throw": 1, "public": []})
+        await ref.links._serve(0, dict(status, id=1))                  # its answer, sent before the nonce
+        assert [m["t"] for m in sent] == ["status", "nonce"], sent
+        await ref.links.ask_status(0, wait=False)
+        await ref.links._serve(0, dict(status, id=2))                  # still waiting after the nonce
+    asyncio.run(main())
+    assert [m["t"] for m in sent] == ["status", "nonce", "status", "nonce"], sent
+    assert sent[1]["nonce"] == sent[3]["nonce"]

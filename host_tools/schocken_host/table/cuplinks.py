@@ -188,7 +188,7 @@ class CupLinks:
             if self.fair and seed:
                 self._seed(seat_no, seed)
             awaiting = msg.get("awaiting")
-            if self.fair and awaiting:
+            if self.fair and awaiting and self.fresh(seat_no, msg):  # not a status our nonce crossed
                 await self._nonce(seat_no, awaiting)  # its shake, or our nonce, got lost
         if msg["t"] == "garbage":
             self.fault(seat_no, msg["msg"])
