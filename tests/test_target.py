@@ -590,3 +590,81 @@ def test_a_reset_between_the_shake_and_the_nonce_keeps_the_throw_for_that_nonce(
     hostside.check_reveal(Rules("standard"), None, done["commit"], revealed)
     assert fair.seed_commitment(bytes.fromhex(revealed["seed"])) == seed["hash"]
     assert fair.check_dice(revealed["seed"], seed["hash"], {1: nonce}, 7, revealed["transcript"]) == 1
+
+
+def test_a_flash_that_refuses_every_write_costs_the_target_its_persistence_not_its_turn(chip):
+    """Issue 34, point 5: the cup's flash refuses every write. rp2040py's flash applies every program, so the
+    fault is the filesystem's: the chip's littlefs remounted read-only before the cup app starts, which gives
+    the cup's store the OSError a full or failing flash gives. Every step the cup cannot save it says so in a
+    line (an ``internal`` error, "state not saved") and on its status pixel (a magenta flash), and it plays
+    the fair turn on to a reveal that checks."""
+    import asyncio
+    from schocken import fair, hostside
+    from schocken.rules import Rules
+    from schocken_host.links import ledframe
+    from schocken_host.links.serial import SerialLink
+    from schocken_host.links.transport import hello
+    from schocken_host.provision.device import Device
+
+    dev = Device(chip.port, timeout=60)
+    dev.t.enter_raw_repl(soft_reset=True, timeout_overall=60)
+    dev.t.exec_raw_no_follow("import os, vfs, rp2\nvfs.umount('/')\n"
+                             "vfs.mount(vfs.VfsLfs2(rp2.Flash(), progsize=256), '/', readonly=True)\n"
+                             "os.chdir('/')\nimport main\n")
+    dev.t.close()
+    limit = 120.0 * SLOWNESS / 40
+    errors = []
+    seen = chip.frame_count
+
+    async def until(link, kind):
+        loop = asyncio.get_running_loop()
+        end = loop.time() + limit
+        while True:
+            msg = await link.recv(max(0.1, end - loop.time()))
+            if msg["t"] == kind:
+                return msg
+            if msg["t"] == "error":
+                errors.append(msg)
+
+    async def turn():
+        link = SerialLink(chip.port)
+        await link.open()
+        await hello(link, limit)
+        await link.send({"t": "status", "id": 1})
+        held = await until(link, "status")
+        rules = Rules("standard")
+        start = {"t": "turn", "round": 9, "limit": None}
+        if held["state"] in ("idle", "revealed"):
+            await link.send({"t": "configure", "rules": rules.to_dict(), "name": "Target", "seat": 0,
+                             "fair": True})
+            await until(link, "ok")
+        else:   # a turn the test before left open: void
+            start["void"] = held["round"]
+        await link.send(start)
+        seed = await until(link, "seed")
+        chip.shake()
+        ask = await until(link, "shake")
+        nonce = "%032x" % 104729
+        await link.send({"t": "nonce", "round": 9, "throw": ask["throw"], "nonce": nonce})
+        await until(link, "progress")
+        chip.hold(3, 1350)                      # a long press: stand
+        done = await until(link, "done")
+        await link.send({"t": "reveal", "round": 9})
+        revealed = await until(link, "revealed")
+        link.close()
+        hostside.check_reveal(rules, None, done["commit"], revealed)
+        assert fair.check_dice(revealed["seed"], seed["hash"], {1: nonce}, 9, revealed["transcript"]) == 1
+
+    old = os.environ.get("SCHOCKEN_DATA_DIR")
+    os.environ["SCHOCKEN_DATA_DIR"] = str(DEPLOYED["data"])
+    try:
+        asyncio.run(turn())
+    finally:
+        if old is None:
+            os.environ.pop("SCHOCKEN_DATA_DIR", None)
+        else:
+            os.environ["SCHOCKEN_DATA_DIR"] = old
+    assert len(errors) >= 4 and all(e["code"] == "internal" and "state not saved" in e["msg"]
+                                    for e in errors), errors
+    flashed = [ledframe.status_name(ledframe.decode(f)["status"]) for f in chip.frames_since(seen)]
+    assert "magenta" in flashed, flashed
