@@ -6,7 +6,9 @@ On ``rp2040:IMAGE.uf2`` the lane starts an emulated RP2040 board (rp2040py, scho
 the LIS3DH on the board file's I2C pins fed from tests/data's recorded shake, the buttons on their pins, the
 NeoPixel line decoded into LED frames, USB CDC on a pty): deploy, doctor without a person and then with the
 lane pressing and shaking as the person would, then the firmware's own selftest sees a recorded shake, a
-press and draws a frame the host decodes, and the cup app answers the host over USB.
+press and draws a frame the host decodes, and the cup app answers the host over USB; then a table of the
+target cup and three emulated cups plays three fair rounds, the chip is reset between a shake and its nonce,
+and its flash refuses every write (issue 34, points 3 to 5).
 
 On ``qemu:IMAGE.elf`` the lane starts MicroPython's QEMU port itself (QemuBoard: qemu-system-arm, the UART on
 a pty), gives it a RAM flash, and then works through the project's own commands, as a maker does with a
