@@ -195,15 +195,16 @@ def wait_frame(cup, since, check, timeout=10.0):
     raise AssertionError("no such frame: %s" % [ledframe.decode(f)["dice"] for f in cup.frames_since(since)])
 
 
-@pytest.mark.parametrize("port_clock", [False, True])
-def test_an_emulated_cup_stalled_mid_shake_throws_once(port_clock):
+def test_an_emulated_cup_stalled_mid_shake_throws_once():
     """An EmulatedCup at K = 1 runs on the scaled clock: the process stopped five times for 0.3 s in one
     shake (a loaded machine) is one throw. A vibration switch shows why: the emulated board hands out the
-    shake's samples as they are read, so on the port's own clock (``port_clock``, as the heap benches run) a
-    stall looks like 80 ms without chatter, the throw is final there, and the rest of the shake throws again
-    (a test that can fail: that happens unless all five stalls end on the one sample in five that toggles)."""
+    shake's samples as they are read, so on the port's own clock (``port_clock=True``, as the heap benches
+    run) a stall looks like 80 ms without chatter, the throw is final there, and the rest of the shake throws
+    again. (On the port's clock this test fails on a quiet machine; a loaded one may also spread the samples
+    until no shake is seen at all, so the port's clock has no test of its own here: the loop's clock above
+    shows the same with a clock of the test's.)"""
     from kits.cupkit import CupDriver
-    drv = CupDriver(sensor="switch", port_clock=port_clock)
+    drv = CupDriver(sensor="switch")
     try:
         drv.start()
         drv.request(t="turn", round=1, limit=None)
@@ -214,12 +215,8 @@ def test_an_emulated_cup_stalled_mid_shake_throws_once(port_clock):
             drv.cup.freeze()
             time.sleep(0.3)
             drv.cup.thaw()
-        if port_clock:
-            said = drv.quiet(4.0)
-            assert [(m["t"], m.get("throws")) for m in said] != [("progress", 1)], said
-        else:
-            assert drv.recv("progress")["throws"] == 1  # when the shake is over, however slow the machine
-            assert drv.quiet(1.5) == []
+        assert drv.recv("progress")["throws"] == 1  # when the shake is over, however slow the machine
+        assert drv.quiet(1.5) == []
     finally:
         drv.close()
 
