@@ -428,6 +428,39 @@ def test_an_import_killed_mid_way_then_run_again_is_one_clean_import(liga, tmp_p
     assert dump(killed) == [line.replace(str(clean), str(killed)) for line in dump(clean)]
 
 
+def test_a_full_disk_stops_the_import_in_one_line_and_loses_nothing(liga, tmp_path):
+    """The file may grow by 8 KB only (RLIMIT_FSIZE: the kernel refuses the write beyond it, as a full disk
+    does): the import stops with one line and exit status 2; what it had recorded stays whole, and the same
+    import once there is room records the rest, the same database as an import that had room."""
+    import resource
+    logs = tmp_path / "logs"
+    many_games(logs, 30)
+    clean = tmp_path / "clean.sqlite3"
+    assert liga("--db", clean, "import", logs)[0] == 0
+    path = tmp_path / "data" / "league.sqlite3"
+    assert liga("import", logs / "game-000.jsonl")[0] == 0
+    room = path.stat().st_size + 8192
+
+    def small_disk():
+        resource.setrlimit(resource.RLIMIT_FSIZE, (room, room))
+    env = dict(os.environ, SCHOCKEN_DATA_DIR=str(tmp_path / "data"), PYTHONPATH=PYTHONPATH)
+    proc = subprocess.run([sys.executable, "-m", "schocken_host.cli", "--lang", "en", "liga", "import",
+                           str(logs)], env=env, capture_output=True, text=True, timeout=120,
+                          preexec_fn=small_disk)
+    assert (proc.returncode, proc.stdout) == (2, ""), proc.stderr
+    assert proc.stderr.count("\n") == 1 and "cannot open or write the league database" in proc.stderr
+    conn = sqlite3.connect(path)
+    try:
+        assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        recorded = conn.execute("SELECT count(*) FROM games").fetchone()[0]
+    finally:
+        conn.close()
+    assert 1 <= recorded < 30
+    status, out, _ = liga("import", logs)
+    assert status == 0 and out.startswith("%d recorded, %d already there" % (30 - recorded, recorded))
+    assert dump(path) == [line.replace(str(clean), str(path)) for line in dump(clean)]
+
+
 # --- a game played for it -----------------------------------------------------------------------------------
 def test_a_game_played_by_bots_is_recorded(liga, tmp_path, micropython):
     from kits import tablekit
