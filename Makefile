@@ -55,9 +55,9 @@ play: venv
 # The suite in lanes (docs/testing.md): `test` runs all of it, `check` the pure tests (no MicroPython, games,
 # browser or CAD) in under a minute. pytest-xdist runs the workers at once, each test file whole in one of
 # them (`--dist loadfile`: a module's lab of games is played once). The whole suite waits more than it
-# computes (emulated clocks, terminals, a browser), so it runs four workers on two cores; the pure tests only
+# computes (emulated clocks, terminals, a browser), so it runs five workers on two cores; the pure tests only
 # compute, and run one worker per core.
-WORKERS ?= 4
+WORKERS ?= 5
 CHECK_WORKERS ?= 2
 # The suite starts some 400 Python processes (workers, `schocken` commands, emulated cups on CPython): each
 # reads the host's bytecode from __pycache__ instead of compiling it again, also where the environment says
