@@ -221,8 +221,9 @@ def result_text(ev):
 
 def until_or_past(term, log, check, round_no, what):
     """The first settled screen for which ``check`` holds; None if the log shows the next round's first
-    throw (or the game's end) before a capture caught it (what it waits for is then gone by design: the reveal
-    stays 3 s scaled by the time scale, a moment a capture on a loaded machine can miss)."""
+    throw, the person's own turn in it (he opens it: no throw comes until this test presses for him) or the
+    game's end before a capture caught it (what it waits for is then gone by design: the reveal stays 3 s
+    scaled by the time scale, a moment a capture on a loaded machine can miss)."""
     end = time.monotonic() + STEP_S
     before = None
     while True:
@@ -234,7 +235,8 @@ def until_or_past(term, log, check, round_no, what):
             return screen
         before = screen if holds else None
         log.new()
-        if any((ev["ev"] == "progress" and ev["round"] > round_no) or ev["ev"] == "game_over"
+        if any((ev["ev"] in ("progress", "turn") and ev["round"] > round_no
+                and (ev["ev"] == "progress" or ev["seat"] == PERSON)) or ev["ev"] == "game_over"
                for ev in log.events):
             return None
         if time.monotonic() > end:
