@@ -5,7 +5,6 @@ are limited so that guessing one takes longer than a year at the best rate the s
 
 import asyncio
 import collections
-import http
 import ipaddress
 import json
 import re
@@ -319,8 +318,8 @@ class _OneLineErrors(web_protocol.RequestHandler):
     __slots__ = ()
 
     def handle_error(self, request, status=500, exc=None, message=None):
-        phrase = http.HTTPStatus(status).phrase if status in {s.value for s in http.HTTPStatus} else "Error"
-        response = web.Response(status=status, text="%d %s" % (status, phrase), headers=SECURITY_HEADERS)
+        response = web.Response(status=status, headers=SECURITY_HEADERS)
+        response.text = "%d %s" % (status, response.reason or "Error")  # aiohttp's phrase for the status
         response.force_close()
         return response
 
