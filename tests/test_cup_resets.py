@@ -32,19 +32,14 @@ def test_reset_mid_turn_keeps_the_throw(cup):
     cup.die(0)
     cup.recv("progress")
     before = cup.request("status", t="status")
-    cup.link.close()
-    cup.cup.restart()
-    import serial
-    cup.link = serial.Serial(cup.cup.port, timeout=0.1)
+    cup.restart()
     cup.inbox = []
     after = cup.request("status", t="status")
     assert after == before and after["state"] == "turn" and after["throws"] == 1
     p = cup.throw(1, 2)
     assert p["throws"] == 2 and p["public"] == [[0, 1]]
     done = cup.stand()
-    cup.link.close()
-    cup.cup.restart()                                          # and once more after standing
-    cup.link = serial.Serial(cup.cup.port, timeout=0.1)
+    cup.restart()                                              # and once more after standing
     again = cup.request("done", t="status")
     assert again["commit"] == done["commit"]
     rev = cup.request("revealed", t="reveal", round=4)
@@ -58,7 +53,6 @@ def test_a_flash_that_refuses_the_state_costs_the_cup_its_reset_safety_not_its_g
     checks, and the cup keeps no older state that a reset could go back to (it would throw again)."""
     import os
     import shutil
-    import serial
     from schocken_host.links import ledframe
     cup.start()
     shutil.rmtree(os.path.dirname(cup.cup.state_path))
@@ -75,10 +69,8 @@ def test_a_flash_that_refuses_the_state_costs_the_cup_its_reset_safety_not_its_g
     said = [m for m in cup.inbox + cup.quiet() if m["t"] == "error"]
     assert said and all(m["code"] == protocol.E_INTERNAL and "not saved" in m["msg"] for m in said), said
     assert cup.cup.alive()
-    cup.link.close()
-    os.makedirs(os.path.dirname(cup.cup.state_path))       # the flash works again, and nothing is in it
-    cup.cup.restart()
-    cup.link = serial.Serial(cup.cup.port, timeout=0.1)
+    # the flash works again, and nothing is in it
+    cup.restart(while_off=lambda: os.makedirs(os.path.dirname(cup.cup.state_path)))
     cup.inbox = []
     assert cup.request("status", t="status")["state"] == "idle"
 

@@ -44,6 +44,16 @@ class CupDriver:
         self.link.close()
         self.cup.close()
 
+    def restart(self, while_off=None):
+        """A reset: the link closed, the cup's process started again on its flash (``while_off`` called
+        between), the link opened anew with a reader of its own. The inbox stays as it was."""
+        self.link.close()
+        if while_off is not None:
+            while_off()
+        self.cup.restart()
+        self.link = serial.Serial(self.cup.port, timeout=0.1)
+        self.lines = LineReader(self.link)
+
     # --- link -------------------------------------------------------------------------------------
     def send_raw(self, data):
         self.link.write(data)
@@ -52,8 +62,6 @@ class CupDriver:
         self.link.write(protocol.encode(msg))
 
     def _read(self, timeout):
-        if self.lines.link is not self.link:  # the link opened anew (a test that restarts the cup)
-            self.lines = LineReader(self.link)
         end = time.time() + timeout
         while time.time() < end:
             try:
