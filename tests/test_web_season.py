@@ -40,14 +40,21 @@ def secured(resp):
     return all(resp.headers.get(k) == v for k, v in SECURITY_HEADERS.items())
 
 
-def test_the_season_page_and_its_picture_drawn_once_per_change(data, monkeypatch):
+def count_draws(monkeypatch, pause=0.0):
+    """The languages the season's picture is drawn in, in order (each drawing ``pause`` s longer)."""
     drawn = []
     plain = season.SeasonPicture._draw
 
     def counting(self, lang):
         drawn.append(lang)
+        time.sleep(pause)
         return plain(self, lang)
     monkeypatch.setattr(season.SeasonPicture, "_draw", counting)
+    return drawn
+
+
+def test_the_season_page_and_its_picture_drawn_once_per_change(data, monkeypatch):
+    drawn = count_draws(monkeypatch)
 
     async def test(client):
         page = await client.get("/season?lang=en")
@@ -89,13 +96,7 @@ def test_what_cannot_be_drawn_is_one_line(data, monkeypatch):
         assert "Traceback" not in body and words in json.loads(body)["error"]
 
     monkeypatch.setitem(__import__("sys").modules, "matplotlib", None)   # not installed
-    tries = []
-    plain = season.SeasonPicture._draw
-
-    def counting(self, lang):
-        tries.append(lang)
-        return plain(self, lang)
-    monkeypatch.setattr(season.SeasonPicture, "_draw", counting)
+    tries = count_draws(monkeypatch)
 
     async def three_guests(client):
         for _ in range(3):
@@ -113,14 +114,7 @@ def test_what_cannot_be_drawn_is_one_line(data, monkeypatch):
 def test_a_slow_picture_says_come_back_and_is_drawn_once(data, monkeypatch):
     """A guest waits at most DRAW_WAIT_S; every guest meanwhile shares the one drawing."""
     monkeypatch.setattr(season, "DRAW_WAIT_S", 0.2)
-    calls = []
-    plain = season.SeasonPicture._draw
-
-    def slow(self, lang):
-        calls.append(lang)
-        time.sleep(1.0)
-        return plain(self, lang)
-    monkeypatch.setattr(season.SeasonPicture, "_draw", slow)
+    calls = count_draws(monkeypatch, pause=1.0)
 
     async def test(client):
         first = await asyncio.gather(*(client.get("/season.svg") for _ in range(5)))
