@@ -32,8 +32,10 @@ TRACEBACK = "Traceback (most recent call last)"
 def host(tmp_path_factory, micropython):
     hostile.raise_open_files()
     # beton: a dropped die is a logged penalty, so a table word that reaches the referee shows in the log;
-    # time scale 4: a game of about two minutes, longer than this file, with an event every second or so
-    argv = ["--emulate", "4", "--rules", "beton", "--time-scale", "4"]
+    # time scale 4: an event every second or so. 99 Deckel a half and a Schock-Aus worth 13 of them: a game
+    # of many minutes, so that it outlasts this file on a slow machine too (its end closes the page)
+    argv = ["--emulate", "4", "--rules", "beton", "--time-scale", "4",
+            "--set", "deckel_total=99", "--set", "schock_aus=middle"]
     h = PlayHost(tmp_path_factory.mktemp("hostile"), argv)
     try:
         yield h
