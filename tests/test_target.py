@@ -8,7 +8,8 @@ NeoPixel line decoded into LED frames, USB CDC on a pty): deploy, doctor without
 lane pressing and shaking as the person would, then the firmware's own selftest sees a recorded shake, a
 press and draws a frame the host decodes, and the cup app answers the host over USB; then a table of the
 target cup and three emulated cups plays three fair rounds, the chip is reset between a shake and its nonce,
-and its flash refuses every write (issue 34, points 3 to 5).
+its USB cable is pulled in the middle of a turn and plugged in again, and its flash refuses every write (issue
+34, points 3 to 5).
 
 On ``qemu:IMAGE.elf`` the lane starts MicroPython's QEMU port itself (QemuBoard: qemu-system-arm, the UART on
 a pty), gives it a RAM flash, and then works through the project's own commands, as a maker does with a
@@ -17,10 +18,13 @@ rules package plays whole games there, and the unchanged cup app runs there on t
 and answers the host's hello over the chip's UART. The image is the user's: docs/build.md, "The target
 lane"."""
 
+import asyncio
+import contextlib
 import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -339,6 +343,66 @@ def _die_kind(rgb):
     return "seat" if not r else "kept" if 4 * g < 3 * r else "shown"
 
 
+@contextlib.contextmanager
+def _host_keys():
+    """The host's data folder deploy wrote the target's secret to: the host pairs with it, sessions signed."""
+    old = os.environ.get("SCHOCKEN_DATA_DIR")
+    os.environ["SCHOCKEN_DATA_DIR"] = str(DEPLOYED["data"])
+    try:
+        yield
+    finally:
+        if old is None:
+            os.environ.pop("SCHOCKEN_DATA_DIR", None)
+        else:
+            os.environ["SCHOCKEN_DATA_DIR"] = old
+
+
+def _fair_and_replayed(log_dir):
+    """The game's log: every throw of every seat from its committed seed and the host's nonce, and
+    `schocken replay` recomputes the game. Returns the log's events."""
+    from schocken import fair
+    logs = sorted(log_dir.glob("*.jsonl"))
+    logged = [json.loads(line) for line in logs[0].read_text().splitlines() if line.strip()]
+    assert logged[0]["fair"] is True
+    seeds = {(e["round"], e["seat"]): e["hash"] for e in logged if e["ev"] == "seed"}
+    nonces = {}
+    for e in logged:
+        if e["ev"] == "nonce":
+            nonces.setdefault((e["round"], e["seat"]), {})[e["throw"]] = e["nonce"]
+    for r in [e for e in logged if e["ev"] == "reveal"]:
+        key = (r["round"], r["seat"])
+        assert fair.check_dice(r["seed"], seeds[key], nonces[key], r["round"], r["transcript"]) == r["throws"]
+    replayed = subprocess.run([SCHOCKEN, "--lang", "en", "replay", str(logs[0])], capture_output=True,
+                              text=True, timeout=120)
+    assert replayed.returncode == 0, replayed.stdout + replayed.stderr
+    return logged
+
+
+class _Events:
+    """The view of a table under test: every event the referee showed, in order."""
+    lang = "en"
+
+    def __init__(self):
+        self.events = []
+
+    def note(self, text):
+        pass
+
+    def update(self, state, ev):
+        self.events.append(dict(ev))
+
+
+async def _play_until(session, view, over, timeout=3600):
+    """Run the session until ``over()`` (or its game ends, or ``timeout`` s), then stop it."""
+    game = asyncio.create_task(session.run(lambda: view))
+    end = time.monotonic() + timeout
+    while not game.done() and time.monotonic() < end and not over():
+        await asyncio.sleep(0.5)
+    game.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await game
+
+
 def test_a_table_of_the_target_cup_and_three_emulated_cups_plays_three_fair_rounds(chip, tmp_path):
     """Issue 34, point 3: the deployed target cup (its main.py, its secret from deploy) and three emulated
     cups play three rounds with fair play. A bot plays the target as a person would: it shakes it through its
@@ -347,10 +411,6 @@ def test_a_table_of_the_target_cup_and_three_emulated_cups_plays_three_fair_roun
     as the table shows them, the dice under the cup dark but while its owner peeks and after the reveal,
     when they are the revealed dice. The log's every throw checks from seed and nonce, and `schocken replay`
     recomputes it. Then the cup's live heap after three rounds, as the cup measured it on the chip."""
-    import asyncio
-    import contextlib
-    import time
-    from schocken import fair
     from schocken.rules import Rules
     from schocken_host.links import ledframe
     from schocken_host.provision.device import Device
@@ -396,16 +456,8 @@ def test_a_table_of_the_target_cup_and_three_emulated_cups_plays_three_fair_roun
 
     bot = PeekingBot(0, chip, _by_hand, long_ms=1200, time_scale=1 / SLOWNESS, host_s=HOST_S * SLOWNESS)
     chip.listeners.append(on_frame)
-    events = []
-
-    class View:
-        lang = "en"
-
-        def note(self, text):
-            pass
-
-        def update(self, state, ev):
-            events.append(dict(ev))
+    view = _Events()
+    events = view.events
 
     def inputs(ref, table, ui):
         referee["it"] = ref
@@ -423,24 +475,11 @@ def test_a_table_of_the_target_cup_and_three_emulated_cups_plays_three_fair_roun
         shown = [n for n, f, _, _ in frames if "shown" in map(_die_kind, ledframe.decode(f)["colors"])]
         return bool(shown) and frames[-1][0] > shown[-1]
 
-    async def play():
-        game = asyncio.create_task(session.run(View))
-        end = time.monotonic() + 3600
-        while not game.done() and time.monotonic() < end and not three_rounds_over():
-            await asyncio.sleep(0.5)
-        game.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await game
-    old = os.environ.get("SCHOCKEN_DATA_DIR")
-    os.environ["SCHOCKEN_DATA_DIR"] = str(DEPLOYED["data"])   # the host pairs with the secret deploy made
     try:
-        asyncio.run(play())
+        with _host_keys():
+            asyncio.run(_play_until(session, view, three_rounds_over))
     finally:
         chip.listeners.remove(on_frame)
-        if old is None:
-            os.environ.pop("SCHOCKEN_DATA_DIR", None)
-        else:
-            os.environ["SCHOCKEN_DATA_DIR"] = old
     dev = Device(chip.port, timeout=60)   # Ctrl-C: the app stops, what it kept stays in _apps
     try:
         heap = json.loads(dev.run("import json\nprint(json.dumps(_heap))", 120).strip().splitlines()[-1])
@@ -483,20 +522,7 @@ def test_a_table_of_the_target_cup_and_three_emulated_cups_plays_three_fair_roun
         assert rev["dice"] in lit, (rnd, rev["dice"], lit)
 
     # Fair play: every throw of every seat from its committed seed and the host's nonce, and the log replays.
-    logs = sorted(tmp_path.glob("*.jsonl"))
-    logged = [json.loads(line) for line in logs[0].read_text().splitlines() if line.strip()]
-    assert logged[0]["fair"] is True
-    seeds = {(e["round"], e["seat"]): e["hash"] for e in logged if e["ev"] == "seed"}
-    nonces = {}
-    for e in logged:
-        if e["ev"] == "nonce":
-            nonces.setdefault((e["round"], e["seat"]), {})[e["throw"]] = e["nonce"]
-    for r in [e for e in logged if e["ev"] == "reveal"]:
-        key = (r["round"], r["seat"])
-        assert fair.check_dice(r["seed"], seeds[key], nonces[key], r["round"], r["transcript"]) == r["throws"]
-    replayed = subprocess.run([SCHOCKEN, "--lang", "en", "replay", str(logs[0])], capture_output=True,
-                              text=True, timeout=120)
-    assert replayed.returncode == 0, replayed.stdout + replayed.stderr
+    _fair_and_replayed(tmp_path)
 
     # The live heap after three rounds, on the chip (bench/target.py's figure is this test's).
     assert [r for r, _ in heap][:4] == [0, 1, 2, 3], heap
@@ -508,7 +534,6 @@ def test_a_reset_between_the_shake_and_the_nonce_keeps_the_throw_for_that_nonce(
     flash, still waiting for that throw's nonce under the same seed commitment; the host's new session gets
     the same seed commitment and ``awaiting`` in the status, the nonce rolls the throw, and the reveal checks
     against the seed and that one nonce: no second chance at the throw."""
-    import asyncio
     from schocken import fair, hostside
     from schocken.rules import Rules
     from schocken_host.links.serial import SerialLink
@@ -573,25 +598,81 @@ def test_a_reset_between_the_shake_and_the_nonce_keeps_the_throw_for_that_nonce(
         link.close()
         return status, nonce, progress, done, revealed
 
-    old = os.environ.get("SCHOCKEN_DATA_DIR")
-    os.environ["SCHOCKEN_DATA_DIR"] = str(DEPLOYED["data"])   # the host's keys: the session is signed
-    try:
+    with _host_keys():
         seed, ask = asyncio.run(before_the_reset())
         assert ask["throw"] == 1 and ask["round"] == 7, ask
         chip.reset()
         # It booted: the chip's TIMER starts again at the reset, and the chip is on USB some 16 ms after it.
         assert chip.resets[-1] < 1000, chip.resets
         status, nonce, progress, done, revealed = asyncio.run(after_the_reset())
-    finally:
-        if old is None:
-            os.environ.pop("SCHOCKEN_DATA_DIR", None)
-        else:
-            os.environ["SCHOCKEN_DATA_DIR"] = old
     assert status["state"] == "turn" and status["awaiting"] == 1 and status["seed"] == seed["hash"], status
     assert progress["throws"] == 1, progress
     hostside.check_reveal(Rules("standard"), None, done["commit"], revealed)
     assert fair.seed_commitment(bytes.fromhex(revealed["seed"])) == seed["hash"]
     assert fair.check_dice(revealed["seed"], seed["hash"], {1: nonce}, 7, revealed["transcript"]) == 1
+
+
+def test_a_usb_cable_pulled_mid_turn_pauses_the_seat_and_its_turn_plays_on_once_it_is_back(chip, tmp_path):
+    """Issue 34, point 5: the target cup, on its own battery, loses its USB cable in the middle of its turn
+    (as it is shaken for its first throw: what it says meanwhile is lost) and gets it back 10 s later on the
+    same port path (as /dev/serial/by-id gives). The referee pauses the seat, opens the port again once it is
+    there, and the turn goes on from the cup's own state: the round is ranked, nobody is accused and no bot
+    stands in for the target, the chip ran on (no reset), and every throw of the game checks."""
+    from schocken.rules import Rules
+    from schocken_host.provision.device import Device
+    from schocken_host.table.bots import HOST_S, Bot
+    from schocken_host.table.session import GameConfig, GameSession
+
+    dev = Device(chip.port, timeout=60)
+    dev.t.enter_raw_repl(soft_reset=True, timeout_overall=60)
+    dev.t.exec_raw_no_follow("import main")
+    dev.t.close()
+    resets, shaken = len(chip.resets), len(chip.playing)
+    bot = Bot(0, chip, _by_hand, long_ms=1200, time_scale=1 / SLOWNESS, host_s=HOST_S * SLOWNESS)
+    view = _Events()
+    config = GameConfig(names=["Target", "Emu 1"], emulate=1, ports=[chip.port], log_dir=tmp_path,
+                        rules=Rules("standard"), strategy="schock", fair=True, opener=0,
+                        absent_timeout=3600.0, turn_timeout=3600.0, cup_slowness=SLOWNESS)
+    session = GameSession(config, inputs=lambda ref, table, ui: [bot.run(ref)])
+    cable = []
+
+    async def pull_and_plug():
+        end = time.monotonic() + 900
+        while len(chip.playing) == shaken:       # the bot shakes the target for its first throw
+            assert time.monotonic() < end, "the target was never shaken: %s" % view.events[-5:]
+            await asyncio.sleep(0.05)
+        cable.append(("out", len(view.events)))    # the events before the cable moved
+        await asyncio.to_thread(chip.unplug)
+        await asyncio.sleep(10)
+        cable.append(("in", len(view.events)))
+        await asyncio.to_thread(chip.plug)
+
+    def a_round_after_the_cable():
+        return len(cable) == 2 and any(e["ev"] == "round" for e in view.events[cable[1][1]:])
+
+    async def play():
+        mover = asyncio.create_task(pull_and_plug())
+        try:
+            await _play_until(session, view, lambda: mover.done() and (mover.exception() is not None
+                                                                       or a_round_after_the_cable()),
+                              timeout=900)
+        finally:
+            mover.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await mover
+    with _host_keys():
+        asyncio.run(play())
+    events = view.events
+    said = [(e["ev"], e.get("seat")) for e in events]
+    assert [word for word, _ in cable] == ["out", "in"], (cable, said[-10:])
+    assert [word for word, _ in chip.cable[-2:]] == ["unplugged", "plugged"], chip.cable
+    assert ("pause", 0) in said[cable[0][1]:cable[1][1]] and ("resume", 0) in said[cable[1][1]:], said
+    assert any(e["ev"] == "round" for e in events[cable[1][1]:]), said
+    wrong = [e for e in events if e["ev"] in ("fault", "cheat", "bot_fallback", "forfeit")]
+    assert not wrong and not bot.errors, (wrong, bot.errors)
+    assert len(chip.resets) == resets, chip.resets
+    logged = _fair_and_replayed(tmp_path)
+    assert [e for e in logged if e["ev"] == "reveal" and e["seat"] == 0], said
 
 
 def test_a_flash_that_refuses_every_write_costs_the_target_its_persistence_not_its_turn(chip):
@@ -600,7 +681,6 @@ def test_a_flash_that_refuses_every_write_costs_the_target_its_persistence_not_i
     the cup's store the OSError a full or failing flash gives. Every step the cup cannot save it says so in a
     line (an ``internal`` error, "state not saved") and on its status pixel (a magenta flash), and it plays
     the fair turn on to a reveal that checks."""
-    import asyncio
     from schocken import fair, hostside
     from schocken.rules import Rules
     from schocken_host.links import ledframe
@@ -657,15 +737,8 @@ def test_a_flash_that_refuses_every_write_costs_the_target_its_persistence_not_i
         hostside.check_reveal(rules, None, done["commit"], revealed)
         assert fair.check_dice(revealed["seed"], seed["hash"], {1: nonce}, 9, revealed["transcript"]) == 1
 
-    old = os.environ.get("SCHOCKEN_DATA_DIR")
-    os.environ["SCHOCKEN_DATA_DIR"] = str(DEPLOYED["data"])
-    try:
+    with _host_keys():
         asyncio.run(turn())
-    finally:
-        if old is None:
-            os.environ.pop("SCHOCKEN_DATA_DIR", None)
-        else:
-            os.environ["SCHOCKEN_DATA_DIR"] = old
     assert len(errors) >= 4 and all(e["code"] == "internal" and "state not saved" in e["msg"]
                                     for e in errors), errors
     flashed = [ledframe.status_name(ledframe.decode(f)["status"]) for f in chip.frames_since(seen)]

@@ -2,14 +2,18 @@
 rp2040py, the cup's parts wired where the board file puts them, USB CDC on a pty.
 
 ``Rp2040Board`` starts the board's process (harness.py) and is its host side: ``port`` is the chip's USB
-serial port for deploy, doctor and the host link; ``press``/``hold``/``shake`` move the physical world;
+serial port for deploy, doctor and the host link (one path for the board's life, as /dev/serial/by-id gives:
+a symlink to the pty of the moment); ``press``/``hold``/``shake`` move the physical world, ``unplug``/``plug``
+its USB cable;
 ``frames`` are the LED frames decoded off the NeoPixel data line (schocken_host.links.ledframe's format).
 The hold and shake times are the guest's: the emulator runs about 20x slower than a chip.
 """
 
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 
@@ -39,17 +43,21 @@ class Rp2040Board:
         self.state_path = None
         self.errors = []            # "error: ..." lines
         self.resets = []            # the chip's ms as it came back on USB after each reset
+        self.cable = []             # ("unplugged" or "plugged", the chip's ms) for each move of the cable
         self.playing = []           # (chip's ms, trace's ms) as each trace started
         self._clock = []            # answers to "clock"
         self._lock = threading.Condition()
         self._ctl = self._ctl_slave = None
         self._reader = None
+        self._folder = None         # where the port's stable path lives
 
     def start(self, timeout=120.0):
         """Start the board and wait until its chip is on the USB bus; BoardError if it is not in time."""
         self._ctl, self._ctl_slave = open_pty()
+        self._folder = tempfile.mkdtemp(prefix="rp2040-usb-")
         cmd = [sys.executable, "-m", "schocken_host.emulation.rp2040", self.image, "--board", self.board,
-               "--control", os.ttyname(self._ctl_slave), "--timeout", str(timeout)]
+               "--control", os.ttyname(self._ctl_slave), "--timeout", str(timeout),
+               "--link", os.path.join(self._folder, "ttyACM0")]
         if self.trace:
             cmd += ["--trace", str(self.trace)]
         self.started = time.monotonic()
@@ -111,6 +119,8 @@ class Rp2040Board:
                 self.playing.append((float(at), float(start)))
             elif word == "reset":
                 self.resets.append(float(rest))
+            elif word in ("unplugged", "plugged"):
+                self.cable.append((word, float(rest)))
             elif word == "error:":
                 self.errors.append(line)
             self._lock.notify_all()
@@ -142,6 +152,23 @@ class Rp2040Board:
         self.control("reset")
         if not self._wait(lambda: len(self.resets) > n, timeout):
             raise BoardError("the emulated RP2040 did not come back after a reset: " + self.last_words())
+
+    def unplug(self, timeout=60.0):
+        """Pull the USB cable (the chip runs on, as on its battery): returns once the port is gone."""
+        self._cable("unplug", timeout)
+
+    def plug(self, timeout=60.0):
+        """Plug the USB cable in again: returns once ``port`` opens on the chip again."""
+        self._cable("plug", timeout)
+
+    def _cable(self, word, timeout):
+        with self._lock:
+            n, errors = len(self.cable), len(self.errors)
+        self.control(word)
+        if not self._wait(lambda: len(self.cable) > n or len(self.errors) > errors, timeout):
+            raise BoardError("the emulated RP2040 did not say its cable moved: " + self.last_words())
+        if len(self.errors) > errors:
+            raise BoardError("the emulated RP2040 refused to %s: %s" % (word, self.errors[errors]))
 
     def play_trace(self, path, from_ms=0):
         self.control("trace %s %d" % (path, from_ms))
@@ -196,6 +223,9 @@ class Rp2040Board:
                 except OSError:
                     pass
         self._ctl = self._ctl_slave = None
+        if self._folder is not None:
+            shutil.rmtree(self._folder, ignore_errors=True)
+            self._folder = None
         if self.proc is not None and self.proc.stderr:
             self.proc.stderr.close()
 

@@ -3,14 +3,24 @@ cup's parts wired where the board file puts them (parts.py), its USB CDC on a pt
 board's serial port, and a control channel for the physical world.
 
     python -m schocken_host.emulation.rp2040 IMAGE.uf2 --control /dev/pts/N [--board pico_w] [--trace CSV]
+        [--link PATH]
 
 The control channel speaks the emulated cups' line protocol (docs/emulation.md) where it can. In:
 ``press N``, ``release N``, ``hold N MS`` (button N of the board's button_die1..3, button_main, held MS of
 the guest's time), ``shake [MS]`` (the --trace recorded trace, from where the cup starts to move; a
-recorded shake lasts what it lasts, so MS is not used), ``trace CSV [FROM_MS]``, ``clock``, ``reset``.
-Out: ``hello rp2040py``, ``port PTY``, ``usb WALL_S GUEST_MS`` (the chip is on the USB bus), ``leds HEX``
-(each NeoPixel frame), ``clock GUEST_MS``, ``playing GUEST_MS FROM_MS`` (a trace's sample FROM_MS is at the
-chip's GUEST_MS), ``reset GUEST_MS`` (the chip is back on USB after a ``reset``), ``done``, ``error: ...``.
+recorded shake lasts what it lasts, so MS is not used), ``trace CSV [FROM_MS]``, ``clock``, ``reset``,
+``unplug``, ``plug`` (the USB cable, below). Out: ``hello rp2040py``, ``port PTY`` (the --link path when
+given), ``usb WALL_S GUEST_MS`` (the chip is on the USB bus), ``leds HEX`` (each NeoPixel frame), ``clock
+GUEST_MS``, ``playing GUEST_MS FROM_MS`` (a trace's sample FROM_MS is at the chip's GUEST_MS), ``reset
+GUEST_MS`` (the chip is back on USB after a ``reset``), ``unplugged GUEST_MS``, ``plugged GUEST_MS``,
+``done``, ``error: ...``.
+
+``unplug`` is the cable of a cup on its own battery pulled at the laptop: the chip runs on; its pty closes
+(a host holding it reads the end of the port, as a vanished /dev/ttyACM0 gives), the emulated USB host drops
+DTR (nobody has the port open: MicroPython's CDC then writes without waiting) and takes nothing the chip
+sends. ``plug`` opens a new pty, points --link at it (as /dev/serial/by-id names a board again) and raises
+DTR. rp2040py 0.3.6 does not model the bus itself going away in device mode (no VBUS or disconnect to the
+chip; its host side enumerates once), so the chip sees its port closed and opened, not a re-enumeration.
 """
 
 import argparse
@@ -36,7 +46,7 @@ def load_board(name):
 
 
 class Harness:
-    def __init__(self, image, board, control_fd, trace=None):
+    def __init__(self, image, board, control_fd, trace=None, link=None):
         from rp2040py.boards import BOARDS as CHIPS
         from rp2040py.boards import resolve_firmware
         from rp2040py.device.mp_device import MicroPythonDevice
@@ -53,6 +63,8 @@ class Harness:
             part.attach(self.mcu)
         self.trace = parts.read_trace(trace) if trace else None
         self.control_fd = control_fd
+        self.link = link              # the stable path of the USB port (a symlink to its pty), or None
+        self.usb_port = None          # the USB CDC's pty bridge while the cable is in, else None
         self.parent = os.getppid()
         self._buf = b""
 
@@ -114,6 +126,10 @@ class Harness:
                 return "trace: %s" % e
         elif cmd == "clock" and not args:
             self.say("clock %.3f" % self.guest_ms())
+        elif cmd in ("unplug", "plug") and not args:
+            if (self.usb_port is None) == (cmd == "unplug"):
+                return "%s: the cable is %s" % (cmd, "out" if self.usb_port is None else "in")
+            asyncio.ensure_future(self._unplug() if cmd == "unplug" else self._plug())
         elif cmd == "reset" and not args:
             # The RUN pin: the chip restarts from its flash and drops off USB, on the emulator's own thread.
             done = self.device.hard_reset_async(timeout=None)
@@ -123,15 +139,47 @@ class Harness:
             return "unknown or malformed control line: %s" % " ".join(words)
         return None
 
-    async def run(self, timeout):
+    async def _open_port(self):
+        """A new pty bridged to the chip's USB CDC; its path, or the --link path now pointing at it."""
         from rp2040py.cli.pty_repl import PtyInteractiveRepl
         sim = self.device.simulator
-        repl = PtyInteractiveRepl(self.device.cdc, sim, on_quit=sim.shutdown_request.request)
-        await repl.start()
+        usb_port = PtyInteractiveRepl(self.device.cdc, sim, on_quit=sim.shutdown_request.request)
+        await usb_port.start()
+        self.usb_port = usb_port
+        if self.link is None:
+            return usb_port.slave_path
+        fresh = self.link + ".new"
+        if os.path.lexists(fresh):
+            os.unlink(fresh)
+        os.symlink(usb_port.slave_path, fresh)
+        os.replace(fresh, self.link)       # atomic: a host opening the link finds the old pty or the new one
+        return self.link
+
+    async def _unplug(self):
+        usb_port, self.usb_port = self.usb_port, None
+        if self.link is not None and os.path.lexists(self.link):
+            os.unlink(self.link)
+        self.device.set_control_lines(dtr=False, rts=False)
+        await usb_port.stop()
+        self.say("unplugged %.3f" % self.guest_ms())
+
+    async def _plug(self):
+        try:
+            path = await self._open_port()
+        except OSError as e:
+            self.say("error: plug: %s" % e)
+            return
+        self.device.set_control_lines(dtr=True, rts=True)
+        self.say("port %s" % path)
+        self.say("plugged %.3f" % self.guest_ms())
+
+    async def run(self, timeout):
+        sim = self.device.simulator
+        path = await self._open_port()
         loop = asyncio.get_running_loop()
         loop.add_reader(self.control_fd, self.on_control)
         self.say("hello rp2040py")
-        self.say("port %s" % repl.slave_path)
+        self.say("port %s" % path)
         started = time.monotonic()
         try:
             await self.device.astart(timeout=timeout)
@@ -144,7 +192,10 @@ class Harness:
         finally:
             loop.remove_reader(self.control_fd)
             self.device.stop()
-            await repl.stop()
+            if self.usb_port is not None:
+                await self.usb_port.stop()
+            if self.link is not None and os.path.lexists(self.link):
+                os.unlink(self.link)
             self.say("done")
 
 
@@ -155,6 +206,7 @@ def main(argv=None):
     ap.add_argument("--control", required=True, help="the control channel's pty (or any file to write)")
     ap.add_argument("--board", default="pico_w", help="board file name or path (hardware/boards)")
     ap.add_argument("--trace", help="the recorded accelerometer trace `shake` plays (tests/data/*_accel.csv)")
+    ap.add_argument("--link", help="keep this path a symlink to the USB port's pty, across unplug and plug")
     ap.add_argument("--timeout", type=float, default=120.0, help="wall seconds for the chip to reach USB")
     args = ap.parse_args(argv)
     if not os.path.isfile(args.image):   # rp2040py would take a missing path for a version tag to download
@@ -165,7 +217,7 @@ def main(argv=None):
         fd = os.open(args.control, os.O_RDWR | os.O_NOCTTY)
         if os.isatty(fd):
             tty.setraw(fd, termios.TCSANOW)
-        harness = Harness(args.image, board, fd, args.trace)
+        harness = Harness(args.image, board, fd, args.trace, args.link)
     except (OSError, ValueError, KeyError) as e:
         print("rp2040 board: %s" % e, file=sys.stderr)
         return 2
