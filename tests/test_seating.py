@@ -37,3 +37,50 @@ def test_at_most_32_emulated_cups():
     with pytest.raises(CommandError) as refused:
         plan(play_args(["--emulate", 33]))
     assert "33" in str(refused.value) and "32" in str(refused.value)
+
+
+@pytest.mark.parametrize("names, seated", [([], ["Nina", "Bot 2"]), (["Otto"], ["Otto", "Bot 2"])],
+                         ids=["unnamed", "named"])
+def test_a_cup_on_a_port_sits_under_its_own_name_unless_the_table_names_it(tmp_path, micropython, names,
+                                                                           seated):
+    """A cup deployed as "Nina" and played with --port: the game's log (and so every screen) seats it as Nina,
+    as a cup found on USB is, and the table configures it so (it still says Nina after); a name the table gives
+    (--names, the table file) still comes first."""
+    import asyncio
+    import json
+    from kits.tablekit import RecordingUI, game_config
+    from schocken_host.emulation.emulator import EmulatedCup
+    from schocken_host.links.serial import SerialLink
+    from schocken_host.links.transport import hello
+    from schocken_host.table.session import GameSession
+
+    cup = EmulatedCup("port-a", "Nina")
+    ui = RecordingUI()
+
+    async def until_the_start():
+        session = GameSession(game_config(names, tmp_path, emulate=1, ports=[cup.port], time_scale=1,
+                                          settings={"deckel_total": 1}))
+        game = asyncio.create_task(session.run(lambda: ui))
+        try:
+            async with asyncio.timeout(60):
+                while not any(e["ev"] == "start" for e in ui.events) and not game.done():
+                    await asyncio.sleep(0.05)
+        finally:
+            game.cancel()
+            await asyncio.gather(game, return_exceptions=True)
+    async def its_name():   # what the cup says after the table configured it
+        link = SerialLink(cup.port)
+        await link.open()
+        try:
+            return (await hello(link, 10))["name"]
+        finally:
+            link.close()
+    try:
+        asyncio.run(until_the_start())
+        assert asyncio.run(its_name()) == seated[0]
+    finally:
+        cup.close()
+    start = [e for e in ui.events if e["ev"] == "start"]
+    assert start and [p["name"] for p in start[0]["players"]] == seated, ui.events[:3]
+    logged = json.loads(next(tmp_path.glob("*.jsonl")).read_text().splitlines()[0])
+    assert [p["name"] for p in logged["players"]] == seated

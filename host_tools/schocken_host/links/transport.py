@@ -135,6 +135,11 @@ class Transport:
         raise NotImplementedError
 
 
+def cup_name(identity):
+    """The name a cup says it has in its identity, cut to a name's length; "" when it has none."""
+    return identity.get("name", "")[:protocol.MAX_NAME].strip()
+
+
 async def hello(transport, timeout=2.0, keys=None) -> "IdentityMessage":
     """Ask the cup who it is; returns the identity message, raises TransportClosed, or asyncio.TimeoutError
     when no identity has come within ``timeout`` s (whatever else came meanwhile). The hello says this host's

@@ -3,9 +3,9 @@ Every message from a cup passes its seat's pump, which serves fair play at once 
 for each shake) and hands everything else to the seat's inbox. A message the pump cannot take (malformed, of
 another round, a bug in a handler or a view) is a ``fault`` of that cup, logged and shown; the pump goes on.
 
-The referee waits on a cup only through ``wait_for``. While it waits, a cup that says nothing for PING_AFTER
-seconds is asked its ``status`` (answers carry the request's id, so an old answer is never taken for a new
-one); a cup that does not answer within REPLY_TIMEOUT is *silent*: a ``pause`` event, as for a pulled cable.
+The referee waits on a cup only through ``wait_for``. A cup quiet for PING_AFTER s meanwhile is asked its
+``status`` (the answer carries the request's id: an old one is never taken for a new one); one that does not
+answer in REPLY_TIMEOUT is *silent*: a ``pause`` event, as for a pulled cable.
 A seat paused for longer than ``absent_timeout``, or on turn for longer than ``turn_timeout``, is put to the
 table (``absent`` event): ``wait N`` gives it another timeout, ``forfeit N`` voids its part of the round; a
 table that says nothing within one more timeout has decided to forfeit (the ``forfeit`` event says so).
@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from schocken import protocol
 
-from schocken_host.links.transport import TransportClosed, hello
+from schocken_host.links.transport import TransportClosed, cup_name, hello
 
 if TYPE_CHECKING:   # what a cup sends, as types for mypy (links/message_types.py); nothing of it at run time
     from schocken_host.links.message_types import (CupMessage, GarbageItem, IdentityMessage, ProgressMessage,
@@ -74,8 +74,7 @@ class CupLinks:
         seat.heard = asyncio.get_running_loop().time()
         seat.ping_at = None
         if (await self._status_now(seat_no, self.hello_s)).get("state") in ("idle", "revealed"):
-            # A cup in the middle of a round keeps the configuration it plays it with (it would refuse, and
-            # flash a refusal its player did not cause).
+            # mid-round a cup keeps its configuration (it would refuse, and flash a refusal nobody caused)
             await self.configure(seat_no)
         seat.pump = asyncio.create_task(self._pump(seat_no, seat.link))
 
@@ -90,6 +89,8 @@ class CupLinks:
                     raise
         if seat.identity is not None and ident["cup"] != seat.identity["cup"]:
             raise TransportClosed("link.other_cup", cup=ident["cup"], seat=seat_no)
+        if seat.identity is None and seat.cup_names:   # its first hello: before the configure that names it
+            seat.name = cup_name(ident) or seat.name
         if self.rules.name not in ident.get("presets", []):
             raise TransportClosed("link.unknown_rules", cup=ident["cup"], rules=self.rules.name)
         return ident
@@ -99,8 +100,7 @@ class CupLinks:
         again later: a ``done`` comes with every status)."""
         seat = self.seats[seat_no]
         loop = asyncio.get_running_loop()
-        seat.ping_id += 1
-        ask = seat.ping_id
+        seat.ping_id = ask = seat.ping_id + 1
         await seat.transport.send({"t": "status", "id": ask})
         end = loop.time() + timeout
         while True:

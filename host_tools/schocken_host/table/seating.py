@@ -7,13 +7,12 @@ import hashlib
 import re
 import secrets
 
-from schocken import protocol
 from schocken.rules import from_dict
 
 from schocken_host.i18n import LocalizedError
 from schocken_host.emulation.emulator import PERSON_LONG_MS, EmulatedCup
 from schocken_host.links.serial import SerialLink, discover
-from schocken_host.links.transport import TransportClosed
+from schocken_host.links.transport import TransportClosed, cup_name
 from schocken_host.table.bots import Bot
 from schocken_host.table.coach import Coach
 
@@ -72,6 +71,7 @@ class Seat:
         self.asked_at = None          # loop time the table was asked about this seat
         self.asked_first = None       # ... first in the present task: its silence counts from there
         self.faults = {}              # round -> faults reported
+        self.cup_names = False        # a real cup's seat without a name given: the cup's own name, once known
 
 
 def _reopen(cup):
@@ -117,15 +117,15 @@ class Table:
             n_bots = n_emu if cfg.bots is None else min(cfg.bots, n_emu)
             kinds = None
         for port in cfg.ports:
-            self.seats.append(Seat(self._name(len(self.seats), "cup"), SerialLink(port), "cup"))
+            self._seat_a_cup(SerialLink(port))
         for cup_id in cfg.ble:
             from schocken_host.links.ble import BleakTransport
-            self.seats.append(Seat(self._name(len(self.seats), "cup"), BleakTransport(cup=cup_id), "cup"))
+            self._seat_a_cup(BleakTransport(cup=cup_id))
         if not cfg.ports and not n_emu and not cfg.ble:
             for transport, ident in await discover():
                 transport.close()
                 # A cup's own name, as long as a name may be (the transport let no control character in).
-                name = ident.get("name", "")[:protocol.MAX_NAME].strip() or self._name(len(self.seats), "cup")
+                name = cup_name(ident) or self._name(len(self.seats), "cup")
                 self.seats.append(Seat(name, SerialLink(transport.port), "cup"))
         dice = seeded_dice(cfg.seed) if cfg.seed is not None else None
         scale = cfg.time_scale
@@ -163,6 +163,13 @@ class Table:
         first turn and off the referee's event path, so that no decision pays for them."""
         if coach or any(hasattr(b.strategy, "for_table") for b in self.bots):
             Coach.warm(rules)
+
+    def _seat_a_cup(self, transport):
+        """A real cup's seat; without a name given (--names, the table file) it takes the name the cup says in
+        its hello (CupLinks.connect), as a cup found on USB does."""
+        seat = Seat(self._name(len(self.seats), "cup"), transport, "cup")
+        seat.cup_names = len(self.seats) >= len(self.names)
+        self.seats.append(seat)
 
     def _name(self, seat_no, kind):
         if seat_no < len(self.names):
