@@ -102,6 +102,7 @@ CASES = {
                ["--romfs", "--files"]],
     "build": [["--arch", "z80"], ["--out", "a-file"], ["--arch"]],
     "doctor": [["--port", "/dev/no-such-tty"], ["--port", "folder"], ["--timeout", "0"], ["--timeout", "x"],
+               ["--cup-slowness", "0"], ["--cup-slowness", "101"],
                ["--port", "spy://bar:1"], ["--port", "socket://:4000"]],
     "scan": [["--timeout", "-1"], ["--timeout", "x"], ["--no-ble", "--no-serial"],
              ["--no-ble", "--port", "/dev/no-such-tty"], ["--no-ble", "--port", "folder"],

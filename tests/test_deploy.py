@@ -215,6 +215,31 @@ def test_doctor_reports_what_fails(cup, env):
 
 
 @needs_mp
+def test_doctor_gives_a_slow_cup_k_times_the_time_for_each_answer():
+    """--cup-slowness K (an emulated RP2040 runs ~26x slower than a chip): each answer of the cup may take K
+    times the 10 s a chip gets; the wait for a person's press or shake is added as it is."""
+    from schocken_host.provision.doctor import ANSWER_S, Doctor
+
+    class Cup:
+        asked = []
+
+        def run(self, code, timeout=10):
+            self.asked.append((code, timeout))
+            return ""
+
+        def json(self, code, timeout=10):
+            self.asked.append((code, timeout))
+            return {}
+
+    for slowness in (1, 26):
+        Cup.asked = []
+        doc = Doctor(Cup(), "en", timeout=15.0, slowness=slowness)
+        doc.call("info()")
+        doc.call("shake(15000)", wait=15.0)
+        assert Cup.asked == [("selftest.info()", ANSWER_S * slowness),
+                             ("selftest.shake(15000)", 15.0 + ANSWER_S * slowness)]
+
+
 def test_doctor_without_firmware_says_deploy(cup, env):
     r = run(["doctor", "--port", cup.port, "--no-input"], env)
     assert r.returncode == 1 and "schocken deploy" in r.stderr

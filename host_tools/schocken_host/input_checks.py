@@ -55,6 +55,17 @@ def count(text):
     return n
 
 
+MAX_TIME_SCALE = 100
+
+
+def time_scale(text):
+    """argparse type of --time-scale and --cup-slowness: a whole number 1..MAX_TIME_SCALE."""
+    k = count(text)
+    if not 1 <= k <= MAX_TIME_SCALE:
+        raise argument_error("arg.time_scale", most=MAX_TIME_SCALE, k=k)
+    return k
+
+
 def seat_number(text):
     """argparse type: a seat as the table counts them, 1 for the first (made 0-based for the referee)."""
     try:

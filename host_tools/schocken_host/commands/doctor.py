@@ -3,7 +3,7 @@
 import json
 
 from schocken_host.errors import FAILED, CommandError
-from schocken_host.input_checks import check_port, seconds
+from schocken_host.input_checks import MAX_TIME_SCALE, check_port, seconds, time_scale
 from schocken_host.provision import DeployError
 from schocken_host.provision.doctor import doctor
 
@@ -13,6 +13,9 @@ def add_arguments(p):
                                     "(default: the one USB board found)")
     p.add_argument("--timeout", type=seconds, default=15.0,
                    help="seconds to wait for each press or shake (default 15)")
+    p.add_argument("--cup-slowness", type=time_scale, default=1, metavar="K",
+                   help="the cup runs K times slower than a chip (1..%d; an emulated RP2040 about 26, "
+                        "docs/build.md): doctor waits K times longer for each answer" % MAX_TIME_SCALE)
     p.add_argument("--no-input", action="store_true",
                    help="skip the tests that need a person (buttons, shake)")
     p.add_argument("--yes", action="store_true", help="do not ask for the eye check of the LEDs")
@@ -27,7 +30,7 @@ def run(args):
     try:
         results, info = doctor(port=args.port, lang=lang, timeout=args.timeout,
                                interactive=False if args.yes else None, no_input=args.no_input,
-                               start=not args.no_start)
+                               start=not args.no_start, slowness=args.cup_slowness)
     except DeployError as e:  # the board's refusal: the job failed (status 1), said in one line by cli.main
         raise CommandError.of(e, status=FAILED)
     if args.json:

@@ -14,8 +14,8 @@ import threading
 from schocken_host.commands.play_table import game_config
 from schocken_host.errors import CommandError
 from schocken_host.i18n import tr
-from schocken_host.input_checks import (WEB_PORT, OneLineParser, count, heap_size, seat_number, seconds,
-                                        seconds_or_zero, web_address)
+from schocken_host.input_checks import (MAX_TIME_SCALE, WEB_PORT, OneLineParser, count, heap_size,
+                                        seat_number, seconds, seconds_or_zero, time_scale, web_address)
 from schocken_host.league.recorder import Recorder
 from schocken_host.table.bots import STRATEGIES
 from schocken_host.table.gamelog import read_log
@@ -88,17 +88,6 @@ def add_arguments(p):
                    metavar="[HOST:]PORT",
                    help="serve the game as a live web page (default port %d on every address; "
                         "docs/web.md)" % WEB_PORT)
-
-
-MAX_TIME_SCALE = 100
-
-
-def time_scale(text):
-    """argparse type of --time-scale: a whole number 1..MAX_TIME_SCALE."""
-    k = count(text)
-    if not 1 <= k <= MAX_TIME_SCALE:
-        raise argparse.ArgumentTypeError(tr(OneLineParser.lang, "arg.time_scale", most=MAX_TIME_SCALE, k=k))
-    return k
 
 
 def game_log(path):

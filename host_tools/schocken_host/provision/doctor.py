@@ -23,6 +23,7 @@ from schocken_host.provision import DeployError
 from schocken_host.provision.device import Device, find_port
 
 CHI2_LIMIT = 20.52        # chi-square, 5 degrees of freedom, p = 0.001: a fair die fails 1 run in 1000
+ANSWER_S = 10.0           # s for each answer of a cup (a chip: under 1 s), beyond any wait for a person
 
 
 BATTERY_EMPTY_MV = 3300   # a LiPo below this needs charging
@@ -35,10 +36,12 @@ BATTERY_MAX_MV = 4350     # above: the divider ratio in the board file is wrong
 
 
 class Doctor:
-    def __init__(self, dev, lang="de", timeout=15.0, interactive=False, no_input=False, out=None, ask=None):
+    def __init__(self, dev, lang="de", timeout=15.0, interactive=False, no_input=False, out=None, ask=None,
+                 slowness=1):
         self.dev = dev
         self.lang = lang
         self.timeout = timeout
+        self.answer_s = ANSWER_S * slowness   # for each answer of the cup, beyond a wait for a person
         self.interactive = interactive
         self.no_input = no_input
         self.out = out or sys.stdout
@@ -61,12 +64,12 @@ class Doctor:
         self.say("  %-12s %-8s %s" % (shown, self.t(status), detail.localized(self.lang)))
 
     def call(self, expr, wait=None):
-        return self.dev.json("selftest." + expr, timeout=(wait or 0) + 10)
+        return self.dev.json("selftest." + expr, timeout=(wait or 0) + self.answer_s)
 
     # --- the tests ------------------------------------------------------------------------------------
     def run(self):
         try:
-            self.dev.run("import selftest")
+            self.dev.run("import selftest", self.answer_s)
         except DeployError:
             raise DeployError("doctor.no_fw")
         info = self.call("info()")
@@ -195,16 +198,17 @@ def shown_name(lang, name):
 
 
 def doctor(port=None, lang="de", timeout=15.0, interactive=None, no_input=False, start=True, out=None,
-           ask=None, connect_timeout=5.0):
-    """Run the self-test; returns (results, info)."""
+           ask=None, connect_timeout=5.0, slowness=1):
+    """Run the self-test; returns (results, info). ``slowness`` K: a cup K times slower than a chip (an
+    emulated one) gets K times the time for its connection and each answer."""
     out = out or sys.stdout
     if interactive is None:
         interactive = sys.stdin.isatty() and out.isatty()
     port = find_port(port)
     out.write(tr(lang, "doctor.connect", port=port) + "\n")
     out.flush()
-    dev = Device(port, connect_timeout)
-    doc = Doctor(dev, lang, timeout, interactive, no_input, out, ask)
+    dev = Device(port, connect_timeout * slowness)
+    doc = Doctor(dev, lang, timeout, interactive, no_input, out, ask, slowness)
     started = False
     try:
         results = doc.run()

@@ -174,6 +174,11 @@ TEXTS = {
                         "an mpy architecture to build for (repeatable; default: every board's and bytecode)"),
     "help.doctor_timeout": ("so viele Sekunden auf jeden Druck und jedes Schütteln warten (Vorgabe 15)",
                             "seconds to wait for each press or shake (default 15)"),
+    "help.doctor_cup_slowness": ("der Becher läuft K-mal langsamer als ein Chip (1..100; ein emulierter "
+                                 "RP2040 etwa 26, docs/build.md): doctor wartet K-mal länger auf jede "
+                                 "Antwort",
+                                 "the cup runs K times slower than a chip (1..100; an emulated RP2040 "
+                                 "about 26, docs/build.md): doctor waits K times longer for each answer"),
     "help.doctor_no_input": ("die Tests auslassen, die einen Menschen brauchen (Tasten, Schütteln)",
                              "skip the tests that need a person (buttons, shake)"),
     "help.doctor_yes": ("nicht nach dem Blick auf die LEDs fragen",
