@@ -44,8 +44,8 @@ def test_at_most_32_emulated_cups():
 def test_a_cup_on_a_port_sits_under_its_own_name_unless_the_table_names_it(tmp_path, micropython, names,
                                                                            seated):
     """A cup deployed as "Nina" and played with --port: the game's log (and so every screen) seats it as Nina,
-    as a cup found on USB is, and the table configures it so (it still says Nina after); a name the table gives
-    (--names, the table file) still comes first."""
+    as a cup found on USB is, and the table configures it so (it still says Nina after); a name the table
+    gives (--names, the table file) still comes first."""
     import asyncio
     import json
     from kits.tablekit import RecordingUI, game_config
