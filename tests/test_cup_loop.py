@@ -182,3 +182,85 @@ def test_a_sensor_that_fails_every_read_stops_neither_buttons_nor_leds(micropyth
     words = run_firmware_code("FIFO = %r\n" % str(fifo) + BROKEN_SENSOR, "512k").split()
     assert words[:4] == ["errors", words[1], "first", "OSError"] and int(words[1]) >= 50, words
     assert words[4:6] == ["limit", "2"] and int(words[7]) > 0, words
+
+
+# Every pass takes WORK_MS of the cup's time (the clock moved inside the pass, as a slow chip's sensor read
+# and detector do): the cup's time at the start of each of 12 passes.
+PASS_TIMES = CLOCK + """
+from boards import emulated
+from boards.common import Console
+from cup.app import App
+
+class Done(Exception):
+    pass
+
+times = []
+
+class Count:
+    def __init__(self, link):
+        self.link = link
+
+    def step(self):
+        if len(times) >= 12:
+            raise Done
+        return True
+
+fifo = open(FIFO, "r+b")
+link = Console(fifo, open("/dev/null", "wb"))
+board = emulated.make_board(dict(emulated.DEFAULT_SPEC), frame_sink=None, link=(link, link))
+app = App(board, {"cup_id": "probe", "name": ""}, None, None)
+tick = app.tick
+
+def timed():
+    times.append(_now[0])
+    _now[0] += WORK_MS
+    tick()
+
+app.tick = timed
+try:
+    app.main([Count(Console(fifo, None))])
+except Done:
+    pass
+print(" ".join(str(t) for t in times))
+"""
+
+
+@pytest.mark.parametrize("work_ms, period", [(0, 10), (4, 10), (9, 10), (25, 35)])
+def test_the_passes_keep_their_rate_whatever_a_pass_takes(micropython, tmp_path, work_ms, period):
+    """The sensor is read every 10 ms of the cup's time, also when a pass itself takes some of them (the shake
+    detector counts still samples: a loop that waited 10 ms after each pass of 4 ms made a throw final 20 ms
+    late); a pass that takes more than a period is followed 10 ms after its end, not by a burst of passes."""
+    fifo = tmp_path / "quiet.fifo"
+    os.mkfifo(fifo)
+    words = run_firmware_code("FIFO = %r\nWORK_MS = %d\n" % (str(fifo), work_ms) + PASS_TIMES, "512k").split()
+    times = [int(w) for w in words]
+    assert len(times) == 12 and {b - a for a, b in zip(times, times[1:])} == {period}, times
+
+
+def test_the_asyncio_cups_passes_keep_their_rate_too(monkeypatch):
+    """cup/tasks.py's inputs task (BLE, CPython), on a clock of the test's own: each pass takes 4 ms of it,
+    and the passes start 10 ms apart."""
+    import asyncio
+    from cup import clock, tasks
+    now = [0]
+    times = []
+
+    async def sleep_ms(ms):
+        now[0] += max(ms, 0)
+
+    class App:
+        sample_ms = 10
+        out = owed = None
+
+        def tick(self):
+            times.append(now[0])
+            now[0] += 4
+            if len(times) == 12:
+                raise asyncio.CancelledError
+
+    for module in (clock, tasks):
+        monkeypatch.setattr(module, "ticks_ms", lambda: now[0])
+    monkeypatch.setattr(tasks, "sleep_ms", sleep_ms)
+    with pytest.raises(asyncio.CancelledError):
+        asyncio.run(tasks.Tasks(App()).inputs())
+    assert {b - a for a, b in zip(times, times[1:])} == {10}, times

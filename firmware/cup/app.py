@@ -15,7 +15,7 @@ from micropython import const
 from schocken import protocol, why
 
 from cup import buttons
-from cup.clock import ticks_add, ticks_diff, ticks_ms
+from cup.clock import next_due, ticks_diff, ticks_ms
 from cup.core import Cup
 from cup.leds import DiceLeds
 from cup.roller import Roller
@@ -146,7 +146,7 @@ class App:
                     self.tick()
                 except Exception as e:  # a sensor that fails, a bug: reported, the cup stays on the table
                     self.internal_error(e)
-                due = ticks_add(ticks_ms(), _SAMPLE_MS)
+                due = next_due(due, _SAMPLE_MS)
                 if resting:
                     resting = False
                     poller.modify(link.s, _POLLIN)

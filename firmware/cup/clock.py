@@ -18,6 +18,16 @@ except AttributeError:  # CPython: a monotonic millisecond clock that never wrap
         return a + b
 
 
+def next_due(due, period):
+    """When the pass after the one due at ``due`` is due: ``period`` ms on, so a loop keeps its rate whatever
+    a pass took (the shake detector counts samples: a pass that drifts by 2 ms makes a throw final 10 ms
+    later); after a pass that took a whole period (a long line), ``period`` ms from now: no burst to catch
+    up."""
+    due = ticks_add(due, period)
+    now = ticks_ms()
+    return due if ticks_diff(due, now) > 0 else ticks_add(now, period)
+
+
 def wait(poller, ms):
     """Waits until a stream of ``poller`` (a ``select.poll``) can be read, or ``ms`` ms have passed: the
     serial cup's loop (cup/app.py ``App.serve``). ``ms`` below 0 (the next pass is overdue) waits for

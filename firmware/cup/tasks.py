@@ -9,7 +9,7 @@ from gc import collect
 
 from micropython import const
 
-from cup.clock import sleep_ms
+from cup.clock import next_due, sleep_ms, ticks_diff, ticks_ms
 
 _RETRY_MS = const(10)       # after a read that failed for memory: the inputs run, the garbage goes
 _READ_SIZE = const(32)      # bytes per read of the link at most (BLE's reader gives what one write brought)
@@ -24,6 +24,7 @@ class Tasks:
 
     async def inputs(self):
         app = self.app
+        due = ticks_ms()
         while True:
             try:
                 app.tick()
@@ -31,7 +32,8 @@ class Tasks:
                 app.internal_error(e)
             if app.out or app.owed:  # a coroutine made only when there is something to write
                 await self.flush()
-            await sleep_ms(app.sample_ms)
+            due = next_due(due, app.sample_ms)
+            await sleep_ms(ticks_diff(due, ticks_ms()))
 
     async def link_in(self):
         app = self.app
