@@ -36,6 +36,7 @@ SCHOCKEN = str(BIN / "schocken")
 SHAKE_TRACE = Path(__file__).parent / "data" / "shake_accel.csv"
 CHIPS = {}     # the running emulated RP2040 board, for the tests that move its physical world
 DEPLOYED = {}  # "data": the host's data folder deploy wrote the cup's secret to
+SLOWNESS = 40      # rp2040py runs ~26x slower than a chip; the host's waits for an answer grow by this much
 
 # --- on the target --------------------------------------------------------------------------------------
 
@@ -83,10 +84,15 @@ def deployed(board, tmp_path_factory):
     data = DEPLOYED["data"] = tmp_path_factory.mktemp("data")   # the cup's secret: the table's host pairs
     env = dict(os.environ, SCHOCKEN_DATA_DIR=str(data))
     # A board says what it is (deploy finds the board file); the emulated RP2040 is the Pico W's board, and
-    # the QEMU chip is deployed as one too (a Cortex-M3 runs armv6m code).
-    which = [] if T.from_env().kind == "serial" else ["--board", "pico_w"]
-    r = subprocess.run([SCHOCKEN, "deploy", "--port", board, *which, "--files", "--no-mip", "--no-start",
-                        "--name", "Target"], capture_output=True, text=True, env=env, timeout=600)
+    # the QEMU chip is deployed as one too (a Cortex-M3 runs armv6m code). Deploy chooses where the firmware
+    # goes as for a maker: frozen where the image has the cup, a ROMFS partition, else files. The QEMU port's
+    # ROMFS is a region of the image itself, not a board's flash: files there.
+    kind = T.from_env().kind
+    which = [] if kind == "serial" else ["--board", "pico_w"]
+    where = ["--files"] if kind == "qemu" else []
+    r = subprocess.run([SCHOCKEN, "--lang", "en", "deploy", "--port", board, *which, *where, "--no-mip",
+                        "--no-start", "--name", "Target"], capture_output=True, text=True, env=env,
+                       timeout=600)
     assert r.returncode == 0, r.stdout + r.stderr
     return r.stdout
 
@@ -100,14 +106,37 @@ def _exec(port, code, timeout=60):
         dev.close()
 
 
-def test_deploy_writes_the_firmware_as_files_and_reads_every_hash_back(board, deployed):
+def _firmware_modules(listed):
+    """The firmware's module names: those firmware.json lists as files or in the ROM, or every module of a
+    frozen build (firmware.json then lists main.py alone)."""
+    from schocken_host.provision.packages import frozen_sources
+    if listed["version"] == "frozen":
+        paths = [p[:-3] for p in frozen_sources() if p.endswith(".py")]
+    else:
+        paths = [p[:-4] for p in listed["files"] if p.endswith(".mpy")]
+    paths = [p.removeprefix("rom/").removeprefix("lib/") for p in paths]
+    return sorted(p.replace("/", ".").removesuffix(".__init__") for p in paths)
+
+
+def test_deploy_puts_the_firmware_where_the_image_lets_it_and_reads_every_hash_back(board, deployed):
+    """Deploy's own choice (frozen, ROMFS, files) and its check: it read every hash back, or it failed."""
     listed = json.loads(_exec(board, "print(open('/firmware.json').read())").strip())
-    assert "lib/schocken/rules.mpy" in listed["files"], listed
+    if listed["version"] == "frozen":   # the user's image has the cup frozen in: its config alone goes on
+        assert "the firmware is frozen into this MicroPython image" in deployed, deployed
+        assert list(listed["files"]) == ["main.py"], listed
+        return
+    assert {"lib/schocken/rules.mpy", "rom/lib/schocken/rules.mpy"} & set(listed["files"]), listed
+
+
+def _cup_slowness():
+    """doctor's --cup-slowness for the target: the emulated RP2040's; QEMU runs faster than a chip."""
+    return ["--cup-slowness", str(SLOWNESS if T.from_env().kind == "rp2040" else 1)]
 
 
 def test_doctor_runs_on_the_target_and_names_what_the_chip_lacks_in_one_line(board, deployed):
     r = subprocess.run([SCHOCKEN, "--lang", "en", "doctor", "--port", board, "--no-input", "--yes",
-                        "--no-start", "--json"], capture_output=True, text=True, timeout=300)
+                        "--no-start", "--json", *_cup_slowness()], capture_output=True, text=True,
+                       timeout=900)
     if T.from_env().kind != "qemu":   # a board with its pins: every test gets a verdict
         results = {x["test"]: x for x in json.loads(r.stdout.strip().splitlines()[-1])["results"]}
         assert results["firmware"]["status"] == "ok", r.stdout + r.stderr
@@ -131,8 +160,8 @@ def test_doctor_gives_every_verdict_when_the_lane_presses_and_shakes_as_the_pers
     # --timeout 120: each of the cup's waits is 120 s of its own time, the host's 130 s of wall time (the
     # recorded shake alone is ~1.4 s of the chip's time, ~40 s of the emulator's).
     proc = subprocess.Popen([SCHOCKEN, "--lang", "en", "doctor", "--port", board, "--yes", "--no-start",
-                             "--json", "--timeout", "120"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, env=dict(os.environ, PYTHONUNBUFFERED="1"))
+                             "--json", "--timeout", "120", *_cup_slowness()], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=dict(os.environ, PYTHONUNBUFFERED="1"))
     watchdog = threading.Timer(900, proc.kill)
     watchdog.start()
     said = []
@@ -157,8 +186,8 @@ def test_doctor_gives_every_verdict_when_the_lane_presses_and_shakes_as_the_pers
 
 def test_every_firmware_module_imports_on_the_target(board, deployed):
     listed = json.loads(_exec(board, "print(open('/firmware.json').read())").strip())
-    modules = sorted(p[:-4].replace("/", ".") for p in listed["files"] if p.endswith(".mpy"))
-    names = [m[4:] if m.startswith("lib.") else m for m in modules]
+    names = _firmware_modules(listed)
+    assert "cup.app" in names and "schocken.rules" in names, names
     # From a clean slate: what doctor imported before stays in the heap otherwise.
     out = _exec(board, "import sys, json, gc\nfor _k in list(sys.modules):\n    del sys.modules[_k]\n"
                 "gc.collect()\nbad = {}\nfor n in %r:\n    try:\n        __import__(n)\n"
@@ -297,7 +326,6 @@ def test_the_cup_app_without_pins_runs_on_the_target_and_answers_the_host(board,
 
 # --- a table with the target cup ---------------------------------------------------------------------------
 
-SLOWNESS = 40      # rp2040py runs ~26x slower than a chip; the host's waits for an answer grow by this much
 # The cup app as main.py starts it after a soft reset (a heap as at power-up), the app kept where the REPL
 # finds it after Ctrl-C, and its live heap (gc.mem_alloc after a collection) taken right after it took the
 # table's configure (round 0) and each round's outcome.
