@@ -8,7 +8,10 @@ Measures, through the project's own code (schocken_host.emulation.target, `schoc
 
     boot -> REPL ready     wall time from starting the emulator until the REPL answers on the pty (rp2040:
                            also the chip's own clock when it came up on USB and when the REPL answered)
-    deploy                 rp2040: wall time of `schocken deploy --files` to the emulated flash
+    deploy                 rp2040: wall time of `schocken deploy` to the emulated flash (deploy's own choice:
+                           files on the stock image, the configuration alone on one with the cup frozen in)
+    boot -> cup ready      rp2040: the chip's clock from a reset (RUN pin) until the cup app, started by the
+                           deployed main.py, answers the host's hello on USB
     shake stopped -> final rp2040: the chip's clock from the end of the recorded shake (tests/data) to the
                            firmware's shake detector calling the throw, the sensor read at 100 Hz
     line round trip        a 1,000-byte line written to the UART and echoed back by a loop in the guest
@@ -40,19 +43,21 @@ LINES = 30
 RP_BOOTS, RP_LINES = 3, 5          # the emulated RP2040 runs ~20x slower than a chip
 SHAKE_TRACE = REPO / "tests" / "data" / "shake_accel.csv"
 
-# The firmware's detector on the chip's sensor at 100 Hz, as the cup's loop feeds it; prints the chip's
-# ticks_ms when it calls the throw.
+# The firmware's detector on the chip's sensor at 100 Hz, as the cup's loop feeds it (a pass every 10 ms,
+# cup/clock.py next_due); prints the chip's ticks_ms when it calls the throw.
 SHAKE = """\
 import time, json, selftest
+from cup.clock import next_due
 from cup.shake import ShakeDetector
 b = selftest.board()
 det = ShakeDetector(b.sensor_kind)
 print('go')
-t0 = time.ticks_ms()
+t0 = due = time.ticks_ms()
 while time.ticks_diff(time.ticks_ms(), t0) < 20000:
     if det.feed_board(time.ticks_ms(), b):
         break
-    time.sleep_ms(10)
+    due = next_due(due, 10)
+    time.sleep_ms(max(0, time.ticks_diff(due, time.ticks_ms())))
 print(json.dumps([time.ticks_ms()]))
 """
 LINE = b"x" * 999 + b"\n"
@@ -136,13 +141,50 @@ def measure(dev, timeout=120):
           % (evals, games))
 
 
-def deploy(port, env_name):
-    env = dict(os.environ, SCHOCKEN_DATA_DIR=str(Path(os.environ.get("TMPDIR", "/tmp")) / env_name))
+def data_dir(env_name):
+    """The host's data folder of a bench run: deploy writes the cup's secret there, the hello reads it."""
+    return str(Path(os.environ.get("TMPDIR", "/tmp")) / env_name)
+
+
+def deploy(port, env_name, where=("--files",)):
+    env = dict(os.environ, SCHOCKEN_DATA_DIR=data_dir(env_name))
     t0 = time.monotonic()
-    subprocess.run([str(Path(sys.executable).parent / "schocken"), "deploy", "--port", port, "--board",
-                    "pico_w", "--files", "--no-mip", "--no-start"], check=True, env=env,
-                   stdout=subprocess.DEVNULL)
-    return time.monotonic() - t0
+    schocken = str(Path(sys.executable).parent / "schocken")
+    r = subprocess.run([schocken, "--lang", "en", "deploy", "--port", port, "--board", "pico_w", *where,
+                        "--no-mip", "--no-start"], check=True, env=env, capture_output=True, text=True)
+    return time.monotonic() - t0, r.stdout
+
+
+def cup_ready_after_reset(chip, env_name):
+    """The chip's ms from a reset until the cup app answers a hello: its TIMER starts again at the reset, the
+    boot runs main.py, and hellos sent meanwhile wait in the chip's USB buffer until the app reads them."""
+    import asyncio
+    from schocken_host.links.serial import SerialLink
+    from schocken_host.links.transport import TransportClosed, hello
+
+    async def greet():
+        """The chip's ms at the app's first identity; the app's answer to an earlier hello (its nonce is
+        that hello's, so it does not verify for the one sent last) counts, and one more hello verifies."""
+        link = SerialLink(chip.port)
+        await link.open()
+        try:
+            for _ in range(600):              # 1 s of wall time each (~40 ms of the chip's): 10 minutes
+                try:
+                    await hello(link, 1.0)
+                except asyncio.TimeoutError:
+                    continue
+                except TransportClosed as e:
+                    if e.message.key != "link.not_authentic":
+                        raise
+                ready = chip.guest_ms()
+                await hello(link, 60)         # the app, with the key deploy made
+                return ready
+        finally:
+            link.close()
+        raise TimeoutError("the cup app did not answer a hello within 10 minutes")
+    os.environ["SCHOCKEN_DATA_DIR"] = data_dir(env_name)
+    chip.reset()
+    return asyncio.run(greet())
 
 
 def main_rp2040(image):
@@ -160,9 +202,13 @@ def main_rp2040(image):
           % (statistics.median(b[1] for b in boots), statistics.median(b[2] for b in boots)))
     chip = T.start_rp2040(image, trace=SHAKE_TRACE)
     try:
-        took = deploy(chip.port, "bench-target-rp2040")
-        print("deploy --files to the emulated flash (wall): %.1f s" % took)
-        dev = Device(chip.port)
+        took, said = deploy(chip.port, "bench-target-rp2040", where=())
+        how = "the configuration alone (frozen image)" if "frozen" in said else "files"
+        print("deploy to the emulated flash (wall): %.1f s, %s" % (took, how))
+        ready = [cup_ready_after_reset(chip, "bench-target-rp2040") for _ in range(RP_BOOTS)]
+        print("boot -> cup ready for the host (chip's clock, %d resets): median %.0f ms, min %.0f, max %.0f"
+              % (len(ready), statistics.median(ready), min(ready), max(ready)))
+        dev = Device(chip.port, timeout=60)   # stops the cup app main.py started
         try:
             print("shake stopped -> throw final (chip's clock): %.0f ms" % shake_to_final(dev, chip))
             global LINES
@@ -188,7 +234,7 @@ def main():
     with T.QemuBoard(tgt.where) as qb:
         qb.wait_repl()
         qb.format_flash()
-        deploy(qb.port, "bench-target")
+        deploy(qb.port, "bench-target")   # files: the QEMU port's ROMFS is a region of its image
         dev = Device(qb.port)
         try:
             measure(dev)
