@@ -371,6 +371,64 @@ def _die_kind(rgb):
     return "seat" if not r else "kept" if 4 * g < 3 * r else "shown"
 
 
+ANSWER_S = 120.0 * SLOWNESS / 40   # a message's answer from the target cup: s (the chip's time at ~26x)
+
+
+def _start_after_soft_reset(chip, code):
+    """Stop what runs on the chip (Ctrl-C), soft-reset its raw REPL (a heap as at power-up; that soft reset
+    runs no main.py) and start ``code`` there, left running."""
+    from schocken_host.provision.device import Device
+    dev = Device(chip.port, timeout=60)
+    dev.t.enter_raw_repl(soft_reset=True, timeout_overall=60)
+    dev.t.exec_raw_no_follow(code)
+    dev.t.close()
+
+
+async def _until(link, kind, errors=None):
+    """The next message of ``kind`` from the target within ANSWER_S. An ``error`` before it fails the test,
+    or is kept in ``errors`` when given."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + ANSWER_S
+    while True:
+        msg = await link.recv(max(0.1, end - loop.time()))
+        if msg["t"] == kind:
+            return msg
+        if errors is None:
+            assert msg["t"] != "error", msg
+        elif msg["t"] == "error":
+            errors.append(msg)
+
+
+async def _shaken_turn(link, chip, round_id, errors=None):
+    """A fair turn of ``round_id`` started on the target (configured first when it is between rounds; a turn
+    the test before left open is void) and shaken once: its ``seed`` and its ``shake`` (the nonce asked)."""
+    from schocken.rules import Rules
+    await link.send({"t": "status", "id": 1})
+    held = await _until(link, "status", errors)
+    turn = {"t": "turn", "round": round_id, "limit": None}
+    if held["state"] in ("idle", "revealed"):
+        await link.send({"t": "configure", "rules": Rules("standard").to_dict(), "name": "Target", "seat": 0,
+                         "fair": True})
+        await _until(link, "ok", errors)
+    else:   # the table's next round came before the table stopped: that turn is void (fair play kept)
+        turn["void"] = held["round"]
+    await link.send(turn)
+    seed = await _until(link, "seed", errors)
+    chip.shake()
+    return seed, await _until(link, "shake", errors)
+
+
+async def _stand_and_reveal(link, chip, round_id, throw, nonce, errors=None):
+    """The host's ``nonce`` for ``throw``, a long press of the main button (stand), the reveal: the target's
+    ``progress``, ``done`` and ``revealed``."""
+    await link.send({"t": "nonce", "round": round_id, "throw": throw, "nonce": nonce})
+    progress = await _until(link, "progress", errors)
+    chip.hold(3, 1350)
+    done = await _until(link, "done", errors)
+    await link.send({"t": "reveal", "round": round_id})
+    return progress, done, await _until(link, "revealed", errors)
+
+
 @contextlib.contextmanager
 def _host_keys():
     """The host's data folder deploy wrote the target's secret to: the host pairs with it, sessions signed."""
@@ -406,20 +464,6 @@ def _fair_and_replayed(log_dir):
     return logged
 
 
-class _Events:
-    """The view of a table under test: every event the referee showed, in order."""
-    lang = "en"
-
-    def __init__(self):
-        self.events = []
-
-    def note(self, text):
-        pass
-
-    def update(self, state, ev):
-        self.events.append(dict(ev))
-
-
 async def _play_until(session, view, over, timeout=3600):
     """Run the session until ``over()`` (or its game ends, or ``timeout`` s), then stop it."""
     game = asyncio.create_task(session.run(lambda: view))
@@ -439,6 +483,7 @@ def test_a_table_of_the_target_cup_and_three_emulated_cups_plays_three_fair_roun
     as the table shows them, the dice under the cup dark but while its owner peeks and after the reveal,
     when they are the revealed dice. The log's every throw checks from seed and nonce, and `schocken replay`
     recomputes it. Then the cup's live heap after three rounds, as the cup measured it on the chip."""
+    from kits.tablekit import RecordingUI
     from schocken.rules import Rules
     from schocken_host.links import ledframe
     from schocken_host.provision.device import Device
@@ -446,10 +491,7 @@ def test_a_table_of_the_target_cup_and_three_emulated_cups_plays_three_fair_roun
     from schocken_host.table.session import GameConfig, GameSession
 
     shaken = len(chip.playing)            # the shakes of the tests before
-    dev = Device(chip.port, timeout=60)   # stops the cup app the test before left running
-    dev.t.enter_raw_repl(soft_reset=True, timeout_overall=60)   # the raw REPL's soft reset runs no main.py
-    dev.t.exec_raw_no_follow(TABLE_CUP)
-    dev.t.close()
+    _start_after_soft_reset(chip, TABLE_CUP)
 
     class PeekingBot(Bot):
         windows = []     # (first, last + 1) frame numbers of each look under the cup
@@ -484,7 +526,7 @@ def test_a_table_of_the_target_cup_and_three_emulated_cups_plays_three_fair_roun
 
     bot = PeekingBot(0, chip, _by_hand, long_ms=1200, time_scale=1 / SLOWNESS, host_s=HOST_S * SLOWNESS)
     chip.listeners.append(on_frame)
-    view = _Events()
+    view = RecordingUI()
     events = view.events
 
     def inputs(ref, table, ui):
@@ -566,29 +608,15 @@ def test_a_reset_between_the_shake_and_the_nonce_keeps_the_throw_for_that_nonce(
     from schocken.rules import Rules
     from schocken_host.links.serial import SerialLink
     from schocken_host.links.transport import hello
-    from schocken_host.provision.device import Device
 
-    dev = Device(chip.port, timeout=60)
-    dev.t.enter_raw_repl(soft_reset=True, timeout_overall=60)
-    dev.t.exec_raw_no_follow("import main")
-    dev.t.close()
-    limit = 120.0 * SLOWNESS / 40          # a message's answer: seconds of the chip's time at ~26x
-
-    async def until(link, kind, timeout=limit):
-        loop = asyncio.get_running_loop()
-        end = loop.time() + timeout
-        while True:
-            msg = await link.recv(max(0.1, end - loop.time()))
-            if msg["t"] == kind:
-                return msg
-            assert msg["t"] != "error", msg
+    _start_after_soft_reset(chip, "import main")
 
     async def connect():
         link = SerialLink(chip.port)
         await link.open()
         for attempt in range(3):   # a hello sent while the chip was off the bus is lost
             try:
-                await hello(link, limit)
+                await hello(link, ANSWER_S)
                 return link
             except asyncio.TimeoutError:
                 pass
@@ -596,33 +624,16 @@ def test_a_reset_between_the_shake_and_the_nonce_keeps_the_throw_for_that_nonce(
 
     async def before_the_reset():
         link = await connect()
-        await link.send({"t": "status", "id": 1})
-        held = await until(link, "status")
-        turn = {"t": "turn", "round": 7, "limit": None}
-        if held["state"] in ("idle", "revealed"):
-            await link.send({"t": "configure", "rules": Rules("standard").to_dict(), "name": "Target",
-                             "seat": 0, "fair": True})
-            await until(link, "ok")
-        else:   # the table's next round came before the table stopped: that turn is void (fair play kept)
-            turn["void"] = held["round"]
-        await link.send(turn)
-        seed = await until(link, "seed")
-        chip.shake()
-        ask = await until(link, "shake")
+        seed, ask = await _shaken_turn(link, chip, 7)
         link.close()
         return seed, ask
 
     async def after_the_reset():
         link = await connect()
         await link.send({"t": "status", "id": 1})
-        status = await until(link, "status")
+        status = await _until(link, "status")
         nonce = "%032x" % 7919
-        await link.send({"t": "nonce", "round": 7, "throw": status.get("awaiting"), "nonce": nonce})
-        progress = await until(link, "progress")
-        chip.hold(3, 1350)                      # a long press: stand
-        done = await until(link, "done")
-        await link.send({"t": "reveal", "round": 7})
-        revealed = await until(link, "revealed")
+        progress, done, revealed = await _stand_and_reveal(link, chip, 7, status.get("awaiting"), nonce)
         link.close()
         return status, nonce, progress, done, revealed
 
@@ -646,18 +657,15 @@ def test_a_usb_cable_pulled_mid_turn_pauses_the_seat_and_its_turn_plays_on_once_
     same port path (as /dev/serial/by-id gives). The referee pauses the seat, opens the port again once it is
     there, and the turn goes on from the cup's own state: the round is ranked, nobody is accused and no bot
     stands in for the target, the chip ran on (no reset), and every throw of the game checks."""
+    from kits.tablekit import RecordingUI
     from schocken.rules import Rules
-    from schocken_host.provision.device import Device
     from schocken_host.table.bots import HOST_S, Bot
     from schocken_host.table.session import GameConfig, GameSession
 
-    dev = Device(chip.port, timeout=60)
-    dev.t.enter_raw_repl(soft_reset=True, timeout_overall=60)
-    dev.t.exec_raw_no_follow("import main")
-    dev.t.close()
+    _start_after_soft_reset(chip, "import main")
     resets, shaken = len(chip.resets), len(chip.playing)
     bot = Bot(0, chip, _by_hand, long_ms=1200, time_scale=1 / SLOWNESS, host_s=HOST_S * SLOWNESS)
-    view = _Events()
+    view = RecordingUI()
     config = GameConfig(names=["Target", "Emu 1"], emulate=1, ports=[chip.port], log_dir=tmp_path,
                         rules=Rules("standard"), strategy="schock", fair=True, opener=0,
                         absent_timeout=3600.0, turn_timeout=3600.0, cup_slowness=SLOWNESS)
@@ -714,55 +722,22 @@ def test_a_flash_that_refuses_every_write_costs_the_target_its_persistence_not_i
     from schocken_host.links import ledframe
     from schocken_host.links.serial import SerialLink
     from schocken_host.links.transport import hello
-    from schocken_host.provision.device import Device
 
-    dev = Device(chip.port, timeout=60)
-    dev.t.enter_raw_repl(soft_reset=True, timeout_overall=60)
-    dev.t.exec_raw_no_follow("import os, vfs, rp2\nvfs.umount('/')\n"
-                             "vfs.mount(vfs.VfsLfs2(rp2.Flash(), progsize=256), '/', readonly=True)\n"
-                             "os.chdir('/')\nimport main\n")
-    dev.t.close()
-    limit = 120.0 * SLOWNESS / 40
+    _start_after_soft_reset(chip, "import os, vfs, rp2\nvfs.umount('/')\n"
+                                  "vfs.mount(vfs.VfsLfs2(rp2.Flash(), progsize=256), '/', readonly=True)\n"
+                                  "os.chdir('/')\nimport main\n")
     errors = []
     seen = chip.frame_count
-
-    async def until(link, kind):
-        loop = asyncio.get_running_loop()
-        end = loop.time() + limit
-        while True:
-            msg = await link.recv(max(0.1, end - loop.time()))
-            if msg["t"] == kind:
-                return msg
-            if msg["t"] == "error":
-                errors.append(msg)
 
     async def turn():
         link = SerialLink(chip.port)
         await link.open()
-        await hello(link, limit)
-        await link.send({"t": "status", "id": 1})
-        held = await until(link, "status")
-        rules = Rules("standard")
-        start = {"t": "turn", "round": 9, "limit": None}
-        if held["state"] in ("idle", "revealed"):
-            await link.send({"t": "configure", "rules": rules.to_dict(), "name": "Target", "seat": 0,
-                             "fair": True})
-            await until(link, "ok")
-        else:   # a turn the test before left open: void
-            start["void"] = held["round"]
-        await link.send(start)
-        seed = await until(link, "seed")
-        chip.shake()
-        ask = await until(link, "shake")
+        await hello(link, ANSWER_S)
+        seed, ask = await _shaken_turn(link, chip, 9, errors)
         nonce = "%032x" % 104729
-        await link.send({"t": "nonce", "round": 9, "throw": ask["throw"], "nonce": nonce})
-        await until(link, "progress")
-        chip.hold(3, 1350)                      # a long press: stand
-        done = await until(link, "done")
-        await link.send({"t": "reveal", "round": 9})
-        revealed = await until(link, "revealed")
+        _, done, revealed = await _stand_and_reveal(link, chip, 9, ask["throw"], nonce, errors)
         link.close()
-        hostside.check_reveal(rules, None, done["commit"], revealed)
+        hostside.check_reveal(Rules("standard"), None, done["commit"], revealed)
         assert fair.check_dice(revealed["seed"], seed["hash"], {1: nonce}, 9, revealed["transcript"]) == 1
 
     with _host_keys():
