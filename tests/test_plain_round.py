@@ -15,6 +15,7 @@ class Seat:
 class Table:
     """What PlainUI reads of a TableState for a round line."""
     players = [Seat(0, "Anna"), Seat(1, "Ben")]
+    ended_half = None
 
     def name(self, seat):
         return self.players[seat].name
@@ -25,6 +26,9 @@ class Table:
     def middle(self):
         return 0
 
+    def number(self, round_id=None):
+        return 8   # the log's round 9 after a throw-off: people's round 8
+
 
 def round_line(lang, moves, deckel):
     out = io.StringIO()
@@ -34,6 +38,7 @@ def round_line(lang, moves, deckel):
 
 
 def test_the_line_counts_what_moved_from_the_middle():
+    assert round_line("de", [["middle", 1]], 3).startswith("Runde 8: Anna hat den besten Wurf")
     assert "Ben verliert und bekommt 1 Deckel. Mitte: 0" in round_line("de", [["middle", 1]], 3)
     assert "Ben loses and takes 1 Deckel. Middle: 0" in round_line("en", [["middle", 1]], 3)
 

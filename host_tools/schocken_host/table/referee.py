@@ -22,7 +22,8 @@ from schocken_host.table.state import TableState, LogError, LOG_VERSION
 from schocken_host.links.transport import TransportClosed
 
 MAX_REPLAYS = 3          # a round voided this many times in a row is decided without the void seats
-REVEAL_PAUSE_S = 3.0     # a ranked round (or throw-off) stays on the screens this long before the next turn
+REVEAL_PAUSE_S = 5.0     # a ranked round (or throw-off) stays on the screens this long before the next turn:
+                         # four players' dice and who takes the Deckel, read at a bar
 MAX_CUP_SLOWNESS = 100   # cups this many times slower than a chip at most (an emulated RP2040 is about 26)
 
 
@@ -192,7 +193,7 @@ class Referee:
         st = self.emit({"ev": "round", "round": round_id, "order": order, "entries": entries,
                         "forfeit": forfeit})
         self._half_change(phase)
-        await self._outcome(round_id, order, st.last_round["worst"])
+        await self._outcome(round_id, order, st.last_round["worst"], st.last_round["best"])
         await self._let_it_show()
 
     async def _let_it_show(self):
@@ -252,13 +253,16 @@ class Referee:
             return None
         return out  # the void seats rank last (Game.play_round's forfeit)
 
-    async def _outcome(self, round_id, order, loser):
+    async def _outcome(self, round_id, order, loser, best=None):
+        """Every cup of ``order`` hears how the round went for it: "lost" for the round's loser, "won" only
+        for its best throw; a player who merely did not lose hears "none" (his status pixel stays dark, he
+        is not told he won)."""
         st = self.state
 
         def outcome(s):
-            result = "none" if loser is None else ("lost" if s == loser else "won")
+            result = "lost" if s == loser else ("won" if s == best and loser is not None else "none")
             if st.over:
-                result = "game_lost" if s == st.loser else "won"
+                result = "game_lost" if s == st.loser else ("won" if s == best else "none")
             return {"t": "outcome", "round": round_id, "result": result, "deckel": st.deckel(s),
                     "middle": st.middle()}
         # An absent cup hears the outcome from the next status it is asked for.

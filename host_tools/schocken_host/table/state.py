@@ -62,6 +62,8 @@ class TableState:
         self.players = []
         self.game_id = None
         self.round = 0               # round id of the round being played (throw-offs included)
+        self.numbers = {}            # round id -> its number for people (rounds only: number())
+        self.ended_half = None       # the half that ended last, as it ended (_after_change)
         self.closed = 0              # id of the last round that ended (ranked, thrown off or voided)
         self.round_kind = None       # "throw_off" or "round"
         self.order = []              # seats of the current round from the opener
@@ -107,6 +109,13 @@ class TableState:
     def name(self, seat):
         return self.players[seat].name
 
+    def number(self, round_id=None):
+        """The number people count a round by (the round in play by default): the rounds ranked before it,
+        plus one. A throw-off has none (None), and a round played again keeps its number, so the scoreboard,
+        the page, `replay` (``standings()["rounds"]``) and the league count alike; the log's round ids also
+        count throw-offs and void rounds."""
+        return self.numbers.get(self.round if round_id is None else round_id)
+
     # --- applying events --------------------------------------------------------------------------
     def apply(self, ev, live=False):
         """Apply one event; LogError (the state unchanged) for one the rules refuse or that is malformed.
@@ -147,6 +156,8 @@ class TableState:
         if ev["round"] != self.round:
             self.round = ev["round"]
             self.round_kind = ev.get("kind", "round")
+            if self.round_kind == "round":
+                self.numbers[self.round] = self.game.rounds + 1
             self.order = ev.get("order", [])
             self.limit = None
             for p in self.players:
@@ -205,6 +216,7 @@ class TableState:
 
     def _ev_throw_off(self, ev):
         seats = list(self.game.throw_off_seats)
+        half = self.game.half
         if ev["seats"] != seats:
             raise LogError("log.throw_off_seats", logged=ev["seats"], expected=seats)
         opener = self.game.throw_off([list(d) for d in ev["dice"]])
@@ -214,7 +226,7 @@ class TableState:
             raise LogError("log.throw_off_opener", opener=opener, logged=ev["opener"])
         self.closed = ev["round"]
         self.replays = 0
-        self._after_change()
+        self._after_change(half, ev["round"])
 
     def _ev_opener(self, ev):
         self.game.set_opener(ev["seat"])
@@ -229,6 +241,7 @@ class TableState:
             raise LogError("log.round_seats", round=ev["round"], logged=ev["order"], expected=order)
         entries = [tuple(e) if e is not None else ([1, 1, 1], 1, True) for e in ev["entries"]]
         forfeit = {order.index(s) for s in ev.get("forfeit", [])}
+        half = self.game.half
         result, moves = self.game.play_round(entries, forfeit)
         got = {"best": order[result.best], "worst": order[result.worst], "deckel": result.deckel,
                "moves": [[m[0], m[1]] for m in moves]}
@@ -242,13 +255,14 @@ class TableState:
         self.last_round = ev
         self.closed = ev["round"]
         self.replays = 0
-        self._after_change()
+        self._after_change(half, ev["round"])
 
     def _ev_penalty(self, ev):
+        half = self.game.half
         moves = [[m[0], m[1]] for m in self.game.penalty(ev["seat"])]
         if moves != ev.setdefault("moves", moves):
             raise LogError("log.penalty_moves", logged=ev["moves"], rules=moves)
-        self._after_change()
+        self._after_change(half, None)
 
     def _ev_einwuerfeln(self, ev):
         moves = [[m[0], m[1]] for m in self.game.einwuerfeln(ev["seat"])]
@@ -290,7 +304,14 @@ class TableState:
         if not self.over or self.loser != ev["loser"]:
             raise LogError("log.loser", logged=ev["loser"], rules=self.loser)
 
-    def _after_change(self):
+    def _after_change(self, half=None, round_id=None):
+        """After an event that moved Deckel: ``half``, the half played before it, is kept as it ended when
+        the event ended it (a new half began, or the game is over): ``ended_half``, {"phase", "loser",
+        "deckel": {seat: n}, "middle", "round": the round id that ended it, or None for a penalty}. The game
+        has moved on to the next half by then, and people still look at the one that ended."""
+        if half is not None and half.over():
+            self.ended_half = {"phase": half.name, "loser": half.loser, "deckel": dict(half.deckel),
+                               "middle": half.middle, "round": round_id}
         self.half_losers = list(self.game.half_losers)
         if self.game.phase == "over":
             self.over = True

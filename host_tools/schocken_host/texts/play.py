@@ -8,7 +8,9 @@ TEXTS = {
     "plain.opener": ("{name} beginnt.", "{name} opens."),
     "plain.opener_void": ("{name} hat keinen gültigen Wurf beim Auswürfeln und beginnt.",
                           "{name} has no valid throw in the throw-off and opens."),
-    "plain.turn": ("Runde {round}: {name} ist am Zug{limit}.", "Round {round}: {name} is on turn{limit}."),
+    "plain.turn": ("{round}: {name} ist am Zug{limit}.", "{round}: {name} is on turn{limit}."),
+    "plain.round_no": ("Runde {n}", "Round {n}"),
+    "plain.throw_off_name": ("Auswürfeln", "Throw-off"),
     "plain.limit": (" (höchstens {n})", " (at most {n})"),
     "plain.throws_1": ("{n} Wurf", "{n} throw"),
     "plain.throws": ("{n} Würfe", "{n} throws"),
@@ -24,14 +26,14 @@ TEXTS = {
                         "Throw-off: {name} has the lowest throw and opens"),
     "plain.throw_off_again": ("Auswürfeln: Gleichstand, Stechen zwischen {names}",
                               "Throw-off: a tie, Stechen between {names}"),
-    "plain.round": ("Runde {round}: {best} hat den besten Wurf, {worst} verliert und bekommt {deckel} "
+    "plain.round": ("{round}: {best} hat den besten Wurf, {worst} verliert und bekommt {deckel} "
                     "Deckel. Mitte: {middle}, {standings}",
-                    "Round {round}: {best} has the best throw, {worst} loses and takes {deckel} Deckel. "
+                    "{round}: {best} has the best throw, {worst} loses and takes {deckel} Deckel. "
                     "Middle: {middle}, {standings}"),
     "plain.all": ("alle", "all"),
     "plain.cheat": ("ACHTUNG: Becher von {name} ist ungültig: {reason}",
                     "WARNING: the cup of {name} is invalid: {reason}"),
-    "plain.replay_round": ("Runde {round} wird wiederholt.", "Round {round} is played again."),
+    "plain.replay_round": ("{round} wird wiederholt.", "{round} is played again."),
     "plain.half_lost": ("{name} verliert {phase}.", "{name} loses {phase}."),
     "plain.half1": ("die 1. Hälfte", "the first half"),
     "plain.half2": ("die 2. Hälfte", "the second half"),

@@ -32,6 +32,7 @@ class PlainUI:
         self.st = None               # the table as of the last event
         self.own = None              # the person's own cup (own_cup.OwnCup), when one plays
         self._own_shown = None
+        self._doing_shown = ""
 
     def say(self, key, **fields):
         self.note(self.tr(key, **fields))
@@ -52,7 +53,16 @@ class PlainUI:
     def person(self, own):
         """A person plays ``own`` (own_cup.OwnCup) from the keyboard: the key help, once."""
         self.own = own
-        self.note(keymap.help_text(self.lang))
+        self.note(keymap.help_text(self.lang, reveal=own.reveal_button))
+        own.listeners.append(self._own_changed)
+
+    def _own_changed(self):
+        """His cup changed (an LED frame from the cup's reader thread, or a key taken up): what his keys
+        are doing, once each time it changes ("Dein Becher: schüttelt …")."""
+        doing = self.own.doing_text(self.lang)
+        if doing and doing != self._doing_shown:
+            self.note("%s: %s" % (tr(self.lang, "own.title"), doing))
+        self._doing_shown = doing
 
     def show_own_cup(self):
         """The person's cup as he has seen it, when that changed (after each of his keys)."""
@@ -88,7 +98,12 @@ class PlainUI:
 
     def _turn(self, st: "TableState", ev: "TurnEvent") -> None:
         limit = self.tr("limit", n=self._throws(ev["limit"])) if ev.get("limit") else ""
-        self.say("turn", round=ev["round"], name=st.name(ev["seat"]), limit=limit)
+        self.say("turn", round=self._round_name(st, ev["round"]), name=st.name(ev["seat"]), limit=limit)
+
+    def _round_name(self, st, round_id):
+        """"Runde 9" as people count rounds, or "Auswürfeln" for a throw-off (its round id has no number)."""
+        number = st.number(round_id)
+        return self.tr("round_no", n=number) if number is not None else self.tr("throw_off_name")
 
     def _progress(self, st: "TableState", ev: "ProgressEvent") -> None:
         public = self.tr("public", dice=_dice(v for _, v in ev["public"])) if ev["public"] else ""
@@ -110,15 +125,21 @@ class PlainUI:
     def _round(self, st: "TableState", ev: "RoundEvent") -> None:
         # What moved, not what the best throw is worth: with less left in the middle, less is taken.
         deckel = self.tr("all") if ev["deckel"] == ALL else sum(n for _, n in ev["moves"])
-        standings = ", ".join("%s %d" % (p.name, st.deckel(p.seat)) for p in st.players)
-        self.say("round", round=ev["round"], best=st.name(ev["best"]), worst=st.name(ev["worst"]),
-                 deckel=deckel, middle=st.middle(), standings=standings)
+        # A round that ended a half: that half's Deckel as it ended (the state has begun the next one).
+        ended = st.ended_half
+        if ended is not None and ended["round"] == ev["round"]:
+            held, middle = ended["deckel"], ended["middle"]
+        else:
+            held, middle = {p.seat: st.deckel(p.seat) for p in st.players}, st.middle()
+        standings = ", ".join("%s %d" % (p.name, held.get(p.seat, 0)) for p in st.players)
+        self.say("round", round=self._round_name(st, ev["round"]), best=st.name(ev["best"]),
+                 worst=st.name(ev["worst"]), deckel=deckel, middle=middle, standings=standings)
 
     def _cheat(self, st: "TableState", ev: "CheatEvent") -> None:
         self.say("cheat", name=st.name(ev["seat"]), reason=ev["reason"])
 
     def _replay_round(self, st: "TableState", ev: "ReplayRoundEvent") -> None:
-        self.say("replay_round", round=ev["round"])
+        self.say("replay_round", round=self._round_name(st, ev["round"]))
 
     def _half_lost(self, st: "TableState", ev: "HalfLostEvent") -> None:
         phase = ev["phase"]
