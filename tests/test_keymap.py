@@ -203,8 +203,9 @@ def test_the_hosts_refusals_are_named_by_the_firmwares_numbers():
     assert refusals.CUP_EMPTY == (refusals.RULES, turn["_CUP_EMPTY"])
     assert refusals.TURN_OVER == (refusals.RULES, turn["_OVER"])
     assert refusals.THROW_FIRST == (refusals.RULES, turn["_THROW_FIRST"])
-    assert {k for k in refusals.REFUSALS if k[0] == refusals.HOST} == {refusals.NOTHING_TO_REVEAL,
-                                                                       refusals.GAME_OVER}
+    assert refusals.IN_THE_AIR == (refusals.CUP, core["_IN_THE_AIR"])
+    assert {k for k in refusals.REFUSALS if k[0] == refusals.HOST} == {
+        refusals.NOTHING_TO_REVEAL, refusals.GAME_OVER, refusals.TABLE_REVEALS, refusals.GIVES_UP_GENERAL}
 
 
 # --- the person's own cup -----------------------------------------------------------------------------
@@ -261,7 +262,10 @@ def test_the_host_refuses_what_it_knows_with_the_firmwares_numbers():
     before = OwnCup(FakeCup(), 1, TableState())
     assert before.refusal(("shake",)) == refusals.NOT_YOUR_TURN   # the game has not begun
     table = _table()
-    person = OwnCup(FakeCup(), 1, table.st)
+    person = OwnCup(FakeCup(), 1, table.st, reveal_button=True)
+    everyone = OwnCup(FakeCup(), 1, table.st)          # the host uncovers every cup at once: r does nothing
+    assert everyone.refusal(("reveal",)) == refusals.TABLE_REVEALS
+    assert i18n.refusal("de", everyone.refusal(("reveal",))) == "aufgedeckt wird für alle zugleich"
     assert person.refusal(("shake",)) == refusals.NOT_YOUR_TURN           # nobody on turn yet
     _turn(table, 0)
     assert person.refusal(("shake",)) == refusals.NOT_YOUR_TURN

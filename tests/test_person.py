@@ -75,8 +75,10 @@ async def test_a_persons_turn_on_the_scoreboard(tmp_path):
         me, own = app.state.players[1], app.own
         assert own.seat == 1 and own.cup.long_ms == keymap.PERSON_LONG_MS
 
-        # The key help of the one key map is on screen; a peek before the first throw is refused, with why.
-        assert keymap.help_text("de") in " ".join(app.own_text().splitlines())
+        # The key help of the one key map is on screen (r only with --reveal button: issue 41); a peek before
+        # the first throw is refused, with why.
+        assert keymap.help_text("de", reveal=False) in " ".join(app.own_text().splitlines())
+        assert "r aufdecken" not in app.own_text()
         await pilot.press("p")
         await wait(pilot, lambda: "✗ erst würfeln" in app.own_text(), STEP_S, "the refusal's reason", show)
         assert "Anna: abgelehnt – erst würfeln" in app.text_of("#log")
@@ -120,6 +122,36 @@ async def test_a_persons_turn_on_the_scoreboard(tmp_path):
     assert not app.finished and app.final_state is None
     assert play_cmd.resume_hint(play_args([]), session.log_path, "de") == (
         "Spiel unterbrochen. Weiter mit: schocken play --resume %s" % session.log_path)
+
+
+@needs_mp
+@run_async
+async def test_sechsen_drehen_on_a_general_says_first_that_it_gives_the_general_up(tmp_path):
+    """On 6-6-6 a long press of a die turns the sixes into ones and gives the General up: the first press only
+    says so (issue 41), the next one turns them."""
+    session = GameSession(game_config(["Bot", "Anna"], tmp_path, bots=1, opener=1, fair=False, time_scale=1),
+                          inputs=play_cmd.person_inputs(plain=False))
+    app = Scoreboard(lang="de", game=session.run)
+    async with app.run_test(size=(120, 50)) as pilot:
+        def show():
+            return "panel:\n%s" % (app.own_text() if app.own else "-")
+
+        await wait(pilot, lambda: app.own is not None and app.state is not None and app.state.on_turn == 1,
+                   START_S, "the person's turn", show)
+        me, own = app.state.players[1], app.own
+        own.cup.control("dice 6 6 6")
+        await pilot.press("s")
+        await wait(pilot, lambda: "unter dem Becher gesehen 6 6 6" in app.own_text(), STEP_S,
+                   "the General under the cup", show)
+        await pilot.press("4")
+        await wait(pilot, lambda: "✗ Sechsen drehen gibt den General auf" in app.own_text(), STEP_S,
+                   "the warning", show)
+        await pilot.pause(keymap.PERSON_LONG_MS / 1000 + 0.5)
+        assert me.public == [] and me.throws == 1, show()        # nothing turned
+        await pilot.press("4")
+        await wait(pilot, lambda: [v for _, v in me.public] == [1, 1], STEP_S, "the sixes turned", show)
+        await pilot.press("q")
+        await pilot.pause()
 
 
 # --- --plain: lines on standard input ---------------------------------------------------------------------
@@ -204,8 +236,12 @@ def test_plain_a_person_peeks_sees_his_dice_and_q_stops_with_the_resume_hint(tmp
         game.send("p y")
         game.until(lambda t: "Unknown input 'drop y'" in t, STEP_S, "the line that came in two pieces")
         assert "'dro'" not in game.text() and "'p y'" not in game.text()
+        assert "r reveal" not in game.text()     # only with --reveal button (issue 41)
         game.send("s")
         game.send("p")
+        # Both keys answered at once: the shake, and the peek after it (issue 41).
+        game.until(lambda t: "Your cup: shaking … · then: looking under the cup …" in t, STEP_S,
+                   "the shake and the peek said as they are pressed")
         game.until(lambda t: "Your cup: seen under the cup " in t, STEP_S + 5, "the dice seen while peeking")
         time.sleep(keymap.PERSON_LONG_MS / 1000)
         game.until(lambda t: "Anna: throw 1" in t, STEP_S, "the throw")
@@ -280,7 +316,7 @@ def test_q_midway_in_a_real_terminal_exits_0_and_resume_continues_the_log(tmp_pa
         term.start(["play", "--emulate", 2, "--bots", 1, "--opener", 2, "--names", "Bot,Anna"], logs)
         # One capture holds all four: a second capture may catch the terminal mid-redraw (a frame half drawn).
         term.until(lambda s: ("Anna ist am Zug" in s and "Dein Becher" in s
-                              and keymap.help_text("de") in s                  # the key help, on screen
+                              and keymap.help_text("de", reveal=False) in s    # the key help, on screen
                               and "q Beenden" in s),                           # and the footer's quit key
                    START_S, "the person's turn with the key help and the footer")
         term.keys("s")

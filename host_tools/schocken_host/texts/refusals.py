@@ -14,12 +14,15 @@ HOST = "host"              # the host's own, never on the wire: English in REFUS
 
 # The refusals the host names itself (views/own_cup.py), by the firmware's numbers where the cup has the text.
 NOT_YOUR_TURN = (CUP, 0)        # cup.core._NOT_YOUR_TURN
+IN_THE_AIR = (CUP, 4)           # cup.core._IN_THE_AIR
 ROUND_NOT_OVER = (CUP, 8)       # cup.core._ROUND_NOT_OVER
 CUP_EMPTY = (RULES, 5)          # schocken.turn._CUP_EMPTY
 TURN_OVER = (RULES, 20)         # schocken.turn._OVER
 THROW_FIRST = (RULES, 21)       # schocken.turn._THROW_FIRST
 NOTHING_TO_REVEAL = (HOST, 0)
 GAME_OVER = (HOST, 1)
+TABLE_REVEALS = (HOST, 2)
+GIVES_UP_GENERAL = (HOST, 3)
 
 # (texts module, number) -> (German, English); the text's arguments are {0}, {1}.
 REFUSALS = {
@@ -59,6 +62,9 @@ REFUSALS = {
     # the host's own
     NOTHING_TO_REVEAL: ("nichts aufzudecken", "nothing to reveal"),
     GAME_OVER: ("das Spiel ist aus", "the game is over"),
+    TABLE_REVEALS: ("aufgedeckt wird für alle zugleich", "every cup is uncovered at once"),
+    GIVES_UP_GENERAL: ("Sechsen drehen gibt den General auf: zum Drehen noch einmal drücken",
+                       "Sechsen drehen gives up the General: press again to turn"),
 }
 
 # The rules package's other texts (firmware/lib/schocken/texts.py), by their number there: a rule set or an

@@ -76,18 +76,20 @@ def textual_key(key, character):
     return key
 
 
-def help_rows(lang):
-    """[(keys as shown, what they do)] in the order of ROWS."""
+def help_rows(lang, reveal=True):
+    """[(keys as shown, what they do)] in the order of ROWS; the reveal key only where it does something
+    (``reveal``: the player uncovers his own cup, `play --reveal button`, or a cup on its own)."""
     space = tr(lang, "keys.space")
-    return [(shown.format(space=space), tr(lang, "keys." + name)) for name, _, shown in ROWS]
+    return [(shown.format(space=space), tr(lang, "keys." + name)) for name, _, shown in ROWS
+            if reveal or name != "reveal"]
 
 
-def help_text(lang, width=None):
+def help_text(lang, width=None, reveal=True):
     """The key help with its title, "Tasten: s schütteln · ...", broken into lines of at most ``width``
     characters between its entries (never inside one: "q beenden" stays together). A line broken after an
     entry ends in " ·", so an entry that leaves no room for it goes to the next line (the " ·" would else
     wrap onto a line of its own)."""
-    entries = ["%s %s" % row for row in help_rows(lang)]
+    entries = ["%s %s" % row for row in help_rows(lang, reveal)]
     line = tr(lang, "keys.title") + ":"
     lines = []
     for n, entry in enumerate(entries):

@@ -5,13 +5,19 @@ while he holds the main button (on turn after a throw, and after his turn until 
 looks for him after each of his throws, views/play_keys.py), and he remembers what he saw until he throws
 again. ``OwnCup`` keeps exactly that from the LED frames of that one cup (``EmulatedCup.on_frame``, called
 from the cup's reader thread): the dice lying out, the dice last seen under the cup in this throw, and the
-status pixel. It reads nothing else, so nobody's hidden dice, not even the person's own unseen ones, can
-reach the screen.
+status pixel; once his cup is uncovered, his revealed throw from the table. It reads nothing else, so nobody's
+hidden dice, not even the person's own unseen ones, can reach the screen.
 
 ``refusal(action)`` is the host's check of a key against the table (``state.TableState``): a shake when it is
 not the person's turn, a peek or a stand before the first throw, ... It answers with the refusal's number, the
 firmware's where the cup has the same refusal (texts/refusals.py: ``NOT_YOUR_TURN`` is cup.texts 0), which
 ``i18n.refusal`` turns into the person's language like the cup's own.
+
+What the person's keys are doing is part of what he sees: a key the host accepted is carried out in the
+cup's own time (a shake lasts most of a second, a stand is a long press), so ``acting`` shows it at once
+("schüttelt …"), with the keys pressed meanwhile after it ("dann: stehen"); ``looking`` says that the host is
+looking under the cup for him after a throw (views/play_keys.py), so a throw whose dice he has not seen yet
+never reads as "verdeckt" for the moment the look takes.
 """
 
 import threading
@@ -28,9 +34,10 @@ def _white(rgb):
 
 class OwnCup:
     """What the person has seen of his cup. ``cup``: anything with ``last_frame`` and an ``on_frame``
-    attribute (an EmulatedCup); ``seat``: his seat; ``state``: the live TableState."""
+    attribute (an EmulatedCup); ``seat``: his seat; ``state``: the live TableState; ``reveal_button``: he
+    uncovers his cup himself after the round (`play --reveal button`), else the host uncovers every cup."""
 
-    def __init__(self, cup, seat, state):
+    def __init__(self, cup, seat, state, reveal_button=False):
         self.cup = cup
         self.seat = seat
         self.state = state
@@ -38,7 +45,12 @@ class OwnCup:
         self.frame = None
         self.seen = {}              # slot -> face seen under the cup ...
         self.seen_at = None         # ... in this (round, throws used): another throw and it is gone
-        self.listeners = []         # called (from the reader thread) after every frame
+        self.listeners = []         # called after every frame (from the reader thread) and every change below
+        self.doing = None           # (action, die aside) of the key being carried out (keymap), or None
+        self.then = []              # (action, die aside) of keys pressed meanwhile, carried out after it
+        self.looking = None         # the (round, throws) the host is looking under the cup for, until it saw
+        self.warned = None          # (round, throws) of a General whose Sechsen drehen was warned about
+        self.reveal_button = reveal_button
         self._chained = getattr(cup, "on_frame", None)
         cup.on_frame = self._on_frame
         if getattr(cup, "last_frame", None) is not None:
@@ -66,13 +78,60 @@ class OwnCup:
                         self.seen[slot] = info["dice"][slot]
         if self._chained is not None:
             self._chained(cup, frame)
+        self._changed()
+
+    def _changed(self):
         for listener in list(self.listeners):
             listener()
 
+    # --- what his keys are doing (views/play_keys.py) ---------------------------------------------------
+    def taken(self, action):
+        """A key pressed meanwhile (``intend``) is taken up now: carried out or refused."""
+        for n, (then, _) in enumerate(self.then):
+            if then == action:
+                del self.then[n]
+                self._changed()
+                return
+
+    def acting(self, action):
+        """``action`` is being carried out from now on (None: nothing is)."""
+        self.doing = None if action is None else (action, self._aside(action))
+        self._changed()
+
+    def intend(self, action):
+        """A key pressed while another is carried out: it follows that one."""
+        self.then.append((action, self._aside(action)))
+        self._changed()
+
+    def _aside(self, action):
+        """Whether the die a tap presses lies aside as the key is pressed: it then takes the die back (what
+        the key does is said as it was pressed, not as the die lies once the cup has done it)."""
+        return action[0] == "tap" and self.dice()[action[1]][1] == "aside"
+
+    def look(self, moment):
+        """The host looks under the cup for the throw ``moment`` (None: the look is over)."""
+        self.looking = moment
+        self._changed()
+
+    def doing_text(self, lang):
+        """"schüttelt …", "stehen … · dann: spicken": what his keys are doing, or ""."""
+        words = [self._action_text(lang, *a) for a in ([self.doing] if self.doing else []) + self.then]
+        if not words:
+            return ""
+        return " · ".join([words[0]] + [tr(lang, "own.then", what=w) for w in words[1:]])
+
+    def _action_text(self, lang, action, aside):
+        if action[0] == "tap":
+            return tr(lang, "own.doing_back" if aside else "own.doing_aside", n=action[1] + 1)
+        return tr(lang, "own.doing_" + action[0])
+
     def dice(self):
         """[(face or None, kind)] per slot: kind "aside" (lying out), "cup" (under the cup, seen in this
-        throw) or "empty" (under the cup, not seen)."""
+        throw, or uncovered: his revealed throw is everyone's to see) or "empty" (under the cup, not seen)."""
         moment = self._moment()
+        revealed = self.state.players[self.seat].revealed if moment is not None else None
+        if revealed is not None:
+            return [(face, "cup") for face in revealed["dice"]]
         with self.lock:
             info, seen = self.frame, dict(self.seen) if self.seen_at == moment else {}
         out = []
@@ -102,6 +161,10 @@ class OwnCup:
         thrown yet)."""
         if self._moment() is None:
             return tr(lang, "own.none")
+        revealed = self.state.players[self.seat].revealed
+        if revealed is not None:
+            return tr(lang, "own.revealed", dice=" ".join(str(f) for f in revealed["dice"]),
+                      label=revealed["label"])
         dice = self.dice()
         parts = []
         aside = [str(f) for f, kind in dice if kind == "aside"]
@@ -111,7 +174,8 @@ class OwnCup:
         if seen:
             parts.append("%s %s" % (tr(lang, "own.seen"), " ".join(seen)))
         elif any(kind == "empty" for _, kind in dice):
-            parts.append(tr(lang, "own.covered"))
+            looked_for = self.looking is not None and self.looking == self._moment()
+            parts.append(tr(lang, "own.looking" if looked_for else "own.covered"))
         return " · ".join(parts)
 
     def summary(self, lang):
@@ -132,6 +196,8 @@ class OwnCup:
             return refusals.GAME_OVER
         p = st.players[self.seat]
         if kind == "reveal":
+            if not self.reveal_button:
+                return refusals.TABLE_REVEALS   # the host uncovers every cup at once: r does nothing
             if not p.done or p.revealed is not None:
                 return refusals.NOTHING_TO_REVEAL
             if not all(st.players[s].done for s in st.order):
@@ -153,4 +219,17 @@ class OwnCup:
         if not p.throws:
             return refusals.THROW_FIRST
         return None
+
+    def warns(self, action):
+        """True when ``action`` must be said before it is done: Sechsen drehen on a General (three sixes he
+        knows of, set aside or seen under the cup) gives the General up. The first press of the key only
+        warns; the next press of a Sechsen drehen key in the same throw turns the sixes."""
+        if action[0] != "long":
+            return False
+        moment = self._moment()
+        faces = [face for face, kind in self.dice() if kind != "empty"]
+        if moment is None or faces != [6, 6, 6] or self.warned == moment:
+            return False
+        self.warned = moment
+        return True
 

@@ -4,38 +4,27 @@ refused key gets its reason on the screen at once) and carried out on the person
 durations keymap.hold_ms gives for that cup's long press. The person's own cup, as he sees it, goes to the UI
 (own_cup.OwnCup, with the key help).
 
-His cup hides his dice from the others, not from him: after each throw of his that counts (a ``progress``
-event of his seat with one throw more, also his last, after which the cup stood by itself) the host looks
-under the cup for him (``_looks``), through the cup's real input: a hold of the main button as long as a peek
-(keymap.hold_ms), timed by the cup's own clock, so it can never become a long press (a stand). His panel reads
-the dice from the LED frames of that peek, as it reads his own peeks. The look and his keys take turns (one
-lock): a key waits until the look has ended (its release seen, at most a few seconds), and a look never starts
-inside a key's press."""
+After each throw of his the host looks under his cup for him (views/own_looks.py). The look and his keys
+take turns (one lock): a key is answered at once (its reason, or what it is doing), then waits until the look
+has ended (its release seen, at most a few seconds) before it presses; a look never starts inside a key's
+press."""
 
 import asyncio
+import contextlib
 import os
 import sys
 
-from schocken_host.links import ledframe
 from schocken_host.views import keymap
 from schocken_host.i18n import refusal, tr
+from schocken_host.texts import refusals
 from schocken_host.views.own_cup import OwnCup
+from schocken_host.views.own_looks import start_looks
 
 
 async def ui_keys(queue, cup, referee, table=None):
     """Keys the scoreboard forwards (it owns the terminal and binds the quit keys itself), read through the
     one key map (views/keymap.py) like the lines of standard input."""
-    own = _person(cup, referee, table)
-    turns = asyncio.Lock()
-    looks = _start_looks(cup, referee, own, turns)
-    try:
-        while True:
-            key = await queue.get()
-            async with turns:
-                await _safe_key(key, cup, referee, table, own)
-    finally:
-        if looks is not None:
-            looks.cancel()
+    await _serve(queue.get, cup, referee, table)
 
 
 def keyboard(cup, referee, table=None):
@@ -62,38 +51,94 @@ async def _read_lines(game, cup, referee, table):
             end = pending.find(b"\n")
             if end < 0:
                 break
-            lines.put_nowait(bytes(pending[:min(end, _LINE_MAX)]).decode(errors="replace").rstrip("\r"))
+            line = bytes(pending[:min(end, _LINE_MAX)]).decode(errors="replace").rstrip("\r")
+            lines.put_nowait(line if line.strip() else "enter")
             del pending[:end + 1]
         del pending[_LINE_MAX:]
         if not data:
             loop.remove_reader(fd)
             lines.put_nowait(None)
-    own = _person(cup, referee, table)
-    turns = asyncio.Lock()
-    looks = _start_looks(cup, referee, own, turns)
     loop.add_reader(fd, readable)  # no reader thread: nothing blocks the host's exit
     try:
-        while True:
-            line = await lines.get()
-            if line is None:
-                if cup is not None:
-                    await _stop(game)  # the person has left the keyboard: nobody can play his cup
-                return
-            async with turns:
-                done = await _safe_key(line if line.strip() else "enter", cup, referee, table, own)
-            if done == "quit":
-                await _stop(game)
-                return
-            if done == "unknown":  # a typed line that is neither a key nor a table word: say so, once
-                lang = getattr(referee.ui, "lang", "de")
-                referee.ui.note(tr(lang, "play.unknown_input", line=line.strip()[:40]))
-            shown = getattr(referee.ui, "show_own_cup", None)
-            if shown is not None:
-                shown()
+        ended = await _serve(lines.get, cup, referee, table, lines_typed=True)
     finally:
         loop.remove_reader(fd)
+    if ended == "quit" or cup is not None:
+        await _stop(game)  # a quit key, or the person has left the keyboard: nobody can play his cup
+
+
+async def _serve(next_key, cup, referee, table, lines_typed=False):
+    """The keys ``next_key()`` gives (None: the input has ended), until a quit key ("quit") or the end of
+    the input ("end"). Each key is answered as it comes: a key pressed while an earlier one is still carried
+    out (a shake lasts most of a second, a stand is a long press) is shown after it at once and carried out
+    in its turn; the same shake or stand again meanwhile is refused (a newcomer presses twice when nothing
+    seems to happen). ``lines_typed``: the keys are typed lines (--plain), and a line that is no key is said
+    to be none."""
+    own = _person(cup, referee, table)
+    turns = asyncio.Lock()
+    looks = start_looks(cup, referee, own, turns)
+    keys = asyncio.Queue()
+    quit_key = asyncio.get_running_loop().create_future()
+
+    async def carry_out():
+        while True:
+            key = await keys.get()
+            done = await _safe_key(key, cup, referee, table, own, turns)
+            if done == "quit":
+                quit_key.set_result("quit")
+                return
+            if done == "unknown" and lines_typed:  # a typed line that is neither a key nor a table word
+                lang = getattr(referee.ui, "lang", "de")
+                referee.ui.note(tr(lang, "play.unknown_input", line=key.strip()[:40]))
+            shown = getattr(referee.ui, "show_own_cup", None)
+            if shown is not None and lines_typed:
+                shown()
+    worker = asyncio.ensure_future(carry_out())
+    got = None
+    try:
+        while True:
+            got = asyncio.ensure_future(next_key())
+            await asyncio.wait({got, quit_key}, return_when=asyncio.FIRST_COMPLETED)
+            if quit_key.done():
+                got.cancel()
+                return "quit"
+            key = got.result()
+            if key is None:
+                return "end"
+            busy = own is not None and (own.doing is not None or not keys.empty())
+            if busy and _meanwhile(key, own, referee):
+                continue
+            keys.put_nowait(key)
+    finally:
+        if got is not None:
+            got.cancel()
+        worker.cancel()
         if looks is not None:
             looks.cancel()
+
+
+FINAL_REFUSALS = (refusals.TURN_OVER, refusals.NOT_YOUR_TURN, refusals.GAME_OVER, refusals.TABLE_REVEALS)
+
+
+def _meanwhile(key, own, referee):
+    """A key pressed while an earlier one is carried out: True when it is answered now and dropped (the
+    same shake or stand again, or a key no earlier key can make right: refused), else it is shown as
+    following the earlier one (False: queued)."""
+    action = keymap.action_for(key)
+    if action is None or action[0] == "quit":
+        return False
+    pressed = [a for a, _ in ([own.doing] if own.doing else []) + own.then]
+    if pressed and action == pressed[-1] and action[0] in ("shake", "stand"):
+        why = refusals.IN_THE_AIR if action[0] == "shake" else refusals.TURN_OVER
+    else:
+        why = own.refusal(action)
+        if why not in FINAL_REFUSALS:
+            why = None   # a key before it may still make it right (a peek after the shake in the air)
+    if why is not None:
+        _refused(referee, own.seat, why)
+        return True
+    own.intend(action)
+    return False
 
 
 STOP_TRIES_S = 10.0   # how long a quit key goes on cancelling the game
@@ -117,138 +162,11 @@ def _person(cup, referee, table):
     seat = table.seat_of.get(cup.cup_id) if cup is not None and table is not None else None
     if seat is None:
         return None
-    own = OwnCup(cup, seat, referee.state)
+    own = OwnCup(cup, seat, referee.state, reveal_button=getattr(referee, "reveal_mode", "all") == "button")
     show = getattr(referee.ui, "person", None)
     if show is not None:
         show(own)
     return own
-
-
-def _start_looks(cup, referee, own, turns):
-    """The task that looks under the person's cup after each throw of his (``_looks``), or None when nobody
-    plays from the keyboard."""
-    if own is None or not hasattr(cup, "hold"):
-        return None
-    return asyncio.ensure_future(_looks(cup, referee, own, turns))
-
-
-LOOK_SLACK_S = 5.0   # beyond the peek's own length (in the cup's time): how long a look waits for its frames
-
-
-async def _looks(cup, referee, own, turns):
-    """After each counted throw of the person: a peek on his cup, his keys held back meanwhile (``turns``).
-    Never raises: a look that fails is noted, and the next throw gets its own."""
-    throws = asyncio.Queue()
-    last = [None]
-
-    def on_event(ev):  # the referee's listener: called in its emit, never blocks
-        if ev.get("ev") != "progress" or ev.get("seat") != own.seat or not ev.get("throws"):
-            return
-        moment = (ev.get("round"), ev["throws"])
-        if moment != last[0]:
-            last[0] = moment
-            throws.put_nowait(moment)
-    referee.listeners.append(on_event)
-    try:
-        while True:
-            moment = await throws.get()
-            if not throws.empty():
-                continue  # a later throw came already: look at that one
-            if _armed_soon(referee, own):
-                continue
-            shown = getattr(referee.ui, "show_own_cup", None)  # --plain: a line as soon as he has seen them
-            async with turns:
-                try:
-                    await _look(cup, own, moment, shown or (lambda: None))
-                except (OSError, ValueError) as e:  # the cup was just unplugged, ...
-                    referee.note("%s: %s" % (tr(getattr(referee.ui, "lang", "de"), "keys.peek"), e))
-            if asyncio.current_task().cancelling():
-                # The game's end cancelled this task while _look waited in asyncio.wait_for, which in Python
-                # 3.11 loses a cancellation that meets a frame in the same turn of the loop (_stop says more):
-                # it must end now, or asyncio.run waits for it for ever and the host never exits.
-                raise asyncio.CancelledError
-    finally:
-        referee.listeners.remove(on_event)
-
-
-def _armed_soon(referee, own):
-    """With --reveal button, after the person's last allowed throw when everyone else has played: the round
-    ends with it and his cup's main button becomes the reveal button (round_end), so a look could uncover the
-    cup for him. He uncovers it himself, and sees his dice then."""
-    st = own.state
-    p = st.players[own.seat]
-    last = p.throws >= (p.limit or (st.rules.max_throws if st.rules is not None else 3))
-    return (getattr(referee, "reveal_mode", "all") == "button" and last
-            and all(st.players[s].done for s in st.order if s != own.seat))
-
-
-async def _look(cup, own, moment, on_seen):
-    """One peek on the person's cup for him: the main button held for a peek's length on the cup's own clock
-    (never a long press). Waits, bounded, until its frames showed the dice under the cup and then the cover
-    again (or the cup refused it, or uncovered itself at the reveal), calling ``on_seen()`` once the dice have
-    shown; unless the release was seen, lets go of the button for sure, so that the next press of a key never
-    meets this one."""
-    st = own.state
-    p = st.players[own.seat]
-    if (st.round, p.throws) != moment or p.revealed is not None:
-        return  # he threw again, or the cup is uncovered already
-    hold = keymap.hold_ms(("peek",), getattr(cup, "long_ms", None) or keymap.FIRMWARE_LONG_MS)
-    scale = getattr(cup, "time_scale", 1) or 1
-    loop = asyncio.get_running_loop()
-    changed = asyncio.Event()
-
-    def on_frame(frame):  # the cup's reader thread
-        try:
-            loop.call_soon_threadsafe(changed.set)
-        except RuntimeError:  # the loop is closed: the game is over
-            pass
-    seen = cup.frame_count
-    lit = [False]
-
-    def how():
-        """"released", "refused", "revealed" or None (still looking)."""
-        for frame in cup.frames_since(seen):
-            shown = ledframe.decode(frame)
-            if ledframe.status_name(shown["status"]) == "red":
-                return "refused"
-            white = any(face and ledframe.die_kind(rgb) == "cup" and min(rgb) > 0
-                        for face, rgb in zip(shown["dice"], shown["colors"]))
-            if white:
-                lit[0] = True
-            elif lit[0]:
-                return "released"
-        if p.revealed is not None or (st.round, p.throws) != moment:
-            # His cup is uncovered, or a new throw or round began: nothing left to look at. (Waiting for the
-            # dice to light first held his next key for the whole slack, 5 s, when the reveal came first.)
-            return "revealed"
-        return None
-    cup.listeners.append(on_frame)
-    end = loop.time() + hold / 1000 / scale + LOOK_SLACK_S
-    try:
-        cup.hold(3, hold)
-        told = False
-        while how() is None and loop.time() < end:
-            if lit[0] and not told:
-                told = True
-                on_seen()
-            changed.clear()
-            try:
-                async with asyncio.timeout(min(0.25, max(0.0, end - loop.time()))):   # keeps a cancellation
-                    await changed.wait()
-            except TimeoutError:
-                pass  # p.revealed comes with an event, not a frame: looked at again
-        if not told:
-            on_seen()
-    finally:
-        cup.listeners.remove(on_frame)
-        if how() != "released":
-            try:
-                cup.control("release 3")  # ends the hold, or one still waiting: the button is up for sure
-            except OSError:
-                pass  # a closed cup has no button down; raised here it would replace a cancellation (the
-                      # game's end closes the cups first): _looks took it for an unplugged cup and went on,
-                      # and the host never exited
-    await asyncio.sleep(keymap.GAP_MS / 1000)  # longer than the debounce: the next press counts
 
 
 def _refused(referee, seat, why):
@@ -262,18 +180,24 @@ def _refused(referee, seat, why):
         referee.ui.note(tr(lang, "play.refused", name=referee.state.name(seat), reason=reason))
 
 
-async def _safe_key(key, cup, referee, table, own):
+async def _safe_key(key, cup, referee, table, own, turns):
     # A key that fails (the cup was just unplugged, ...) is reported; the keyboard must outlive it.
     try:
-        return await _key(key, cup, referee, table, own)
+        return await _key(key, cup, referee, table, own, turns)
     except (OSError, ValueError, IndexError, KeyError) as e:
         referee.ui.note("%r: %s" % (key, e))
         return None
+    finally:
+        if own is not None:
+            own.acting(None)
 
 
-async def _key(key, cup, referee, table=None, own=None):
+async def _key(key, cup, referee, table=None, own=None, turns=None):
     """Carry out one key (or a table word); returns "quit" for a quit key, "unknown" for what is neither a
-    key nor a table word, else None."""
+    key nor a table word, else None. A key the table refuses gets its reason at once; one it accepts is
+    acknowledged on his panel at once (own_cup.OwnCup.acting), before it waits for a look under his cup to
+    end (``turns``) and for the cup's own time of the press: a shake takes most of a second, a stand a long
+    press."""
     words = key.split()
     if len(words) == 2 and words[0] in ("drop", "ein", "wait", "forfeit") and words[1].isdigit():
         what = {"drop": "penalty", "ein": "einwuerfeln"}.get(words[0], words[0])
@@ -294,12 +218,28 @@ async def _key(key, cup, referee, table=None, own=None):
     if cup is None:
         return None
     if own is not None:
+        own.taken(action)
         why = own.refusal(action)
         if why is not None:
             _refused(referee, own.seat, why)
             return None
-    await _press(cup, action, own)
+        if own.warns(action):   # Sechsen drehen on a General: said first, done at the next press of the key
+            _refused(referee, own.seat, refusals.GIVES_UP_GENERAL)
+            return None
+        own.acting(action)
+    async with turns or _NO_LOOKS:
+        if own is not None:
+            # The look under his cup may have taken a while: the table may have moved on meanwhile.
+            why = own.refusal(action)
+            if why is not None:
+                own.acting(None)
+                _refused(referee, own.seat, why)
+                return None
+        await _press(cup, action, own)
     return None
+
+
+_NO_LOOKS = contextlib.nullcontext()   # a key with no person's looks to wait for
 
 
 DECISION_KEYS = {"w": "wait", "f": "forfeit"}

@@ -17,15 +17,17 @@ from schocken_host.views.scoreboard_view import dice_text, plain_text
 
 
 class OwnCupPanel(Vertical):
-    """Dice on the left, with what they are, the cup's status and a refusal beside them; the keys below."""
+    """Dice on the left, with what they are, the cup's status and a refused key's reason (or what his keys are
+    doing) beside them; the keys below."""
 
     DEFAULT_CSS = """
     OwnCupPanel { height: auto; display: none; border: round $success; padding: 0 1; }
     OwnCupPanel.-show { display: block; }
     OwnCupPanel #own-top { height: 3; }
-    OwnCupPanel #own-dice { width: 18; height: 3; }
+    OwnCupPanel #own-dice { width: 20; height: 3; }   /* scoreboard_view.DICE_WIDTH and a space */
     OwnCupPanel #own-lines { width: 1fr; height: 3; }
     OwnCupPanel #own-reason { color: $error; text-style: bold; }
+    OwnCupPanel #own-reason.-doing { color: $accent; }
     OwnCupPanel #own-keys { color: $text-muted; }
     """
 
@@ -43,7 +45,7 @@ class OwnCupPanel(Vertical):
                 yield Static("", id="own-label")
                 yield Static("", id="own-status")
                 yield Static("", id="own-reason")
-        yield Static(keymap.help_text(self.lang), id="own-keys")
+        yield Static(keymap.help_text(self.lang, reveal=False), id="own-keys")
 
     def on_mount(self):
         self._loop = asyncio.get_running_loop()
@@ -69,8 +71,8 @@ class OwnCupPanel(Vertical):
             pass
 
     def show_reason(self, reason):
-        """The reason of a refused key ("" takes it away): it stays until the scoreboard takes it away at the
-        next key, action of his or change of turn."""
+        """The reason of a refused key ("" takes it away): it stays until the scoreboard takes it away at his
+        next key."""
         self.reason = reason
         self.redraw()
 
@@ -85,13 +87,17 @@ class OwnCupPanel(Vertical):
         status = own.status(self.lang)
         try:
             keys = self.query_one("#own-keys", Static)
-            keys.update(keymap.help_text(self.lang, keys.size.width or None))  # broken between its entries
+            keys.update(keymap.help_text(self.lang, keys.size.width or None,   # broken between its entries
+                                         reveal=own.reveal_button))
             self.query_one("#own-dice", Static).update(dice_text([f for f, _ in dice], [k for _, k in dice]))
             self.query_one("#own-label", Static).update(Text(own.describe(self.lang), style="bold"))
             self.query_one("#own-status", Static).update(
                 tr(self.lang, "own.status", name=status[0], meaning=status[1]) if status else "")
-            self.query_one("#own-reason", Static).update(tr(self.lang, "own.refused", reason=self.reason)
-                                                         if self.reason else "")
+            # A refused key's reason until his next key; else what his keys are doing ("schüttelt …").
+            line = self.query_one("#own-reason", Static)
+            doing = "" if self.reason else own.doing_text(self.lang)
+            line.update(tr(self.lang, "own.refused", reason=self.reason) if self.reason else doing)
+            line.set_class(bool(doing), "-doing")
         except NoMatches:
             pass  # not composed yet: the next redraw fills it
 
