@@ -93,6 +93,7 @@ LANES = {
     "test_deploy_frozen.py": ("cup",),
     "test_deploy_rom.py": ("cup",),
     "test_emulated_board.py": ("cup",),
+    "test_evening_screen.py": ("table", "cup"),
     "test_enclosure.py": ("cad",),
     "test_fair_table.py": ("table", "cup"),
     "test_faults.py": ("table", "cup"),
@@ -131,6 +132,7 @@ SLOW = {
     "test_cup.py::test_a_fair_turn_waits_out_a_stuck_rng_and_goes_on_with_a_fresh_seed",
     "test_cup_lines.py::test_long_lines_at_every_point_of_a_turn_in_64k",
     "test_deploy_rom.py::test_romfs_is_chosen_the_cup_starts_from_rom_and_files_come_back",
+    "test_evening_screen.py",
     "test_deploy_rom.py::test_a_file_gone_from_the_firmware_leaves_the_build",
     "test_enclosure.py::test_every_part_builds_as_a_closed_manifold_solid",
     "test_fair_table.py::test_fair_game_every_throw_from_seed_and_nonce",
@@ -146,9 +148,10 @@ SLOW = {
     "test_odds.py::test_expected_deckel_equal_the_ranking_of_every_outcome",
     "test_packages.py::test_mip_from_the_local_path_gives_a_cup_that_boots_and_plays",
     "test_person.py::test_a_persons_turn_on_the_scoreboard",
+    "test_person.py::test_sechsen_drehen_on_a_general_says_first_that_it_gives_the_general_up",
     "test_person_sees.py::test_the_person_sees_his_dice_after_his_only_throw_and_every_reveal_stays",
     "test_person_sees.py::test_plain_with_max_throws_1_the_person_reads_his_dice_before_the_reveal",
-    "test_person_sees.py::test_every_reveal_stays_on_the_scoreboard_for_3_s_over_k_and_until_the_next_throw",
+    "test_person_sees.py::test_every_reveal_stays_on_the_scoreboard_for_the_pause_over_k_and_until_the_next_throw",
     "test_person_sees.py::test_in_a_real_terminal_the_person_sees_his_dice_and_the_reveal",
     "test_screens.py::test_a_whole_game_through_the_keys_at",
     "test_serial_link.py::test_a_cup_that_never_says_who_it_is_is_named_alone_and_play_ends",
@@ -171,7 +174,8 @@ SLOW = {
 LONGEST_FIRST = ("test_web_browser.py", "test_screens.py", "test_cup.py", "test_cli_words.py",
                  "test_time_scale.py", "test_bot_moves.py", "test_web.py", "test_links_net.py",
                  "test_web_hostile.py", "test_enclosure.py", "test_person_sees.py", "test_soak.py",
-                 "test_gamelog.py", "test_micropython.py", "test_cup_lines.py", "test_person.py",
+                 "test_gamelog.py", "test_micropython.py", "test_evening_screen.py", "test_cup_lines.py",
+                 "test_person.py",
                  "test_games.py", "test_packages.py", "test_faults.py", "test_serial_link.py",
                  "test_cup_resets.py", "test_turn_claims.py", "test_throw_off_half.py", "test_web_check.py",
                  "test_odds_check.py",
@@ -183,7 +187,7 @@ LONGEST_FIRST = ("test_web_browser.py", "test_screens.py", "test_cup.py", "test_
 SPREAD = {"test_screens.py", "test_bot_moves.py", "test_web_guard.py", "test_person_sees.py", "test_web.py",
           "test_cli_rules.py", "test_scoreboard.py", "test_rule_properties.py", "test_turn_properties.py",
           "test_architecture.py", "test_micropython.py", "test_shake.py", "test_fuzz.py", "test_keymap.py",
-          "test_texts.py"}
+          "test_texts.py", "test_evening_screen.py"}
 LANE_NAMES = ("cup", "table", "browser", "cad", "target", "slow")
 _NEEDS_FIRMWARE_TOOLS = re.compile(r"micropython|mpy-cross", re.I)
 

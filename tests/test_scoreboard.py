@@ -40,13 +40,13 @@ async def test_a_whole_game_phase_by_phase():
         events = table.throw_off(THROW_OFF)
         table.emit_all(events[:until(events, "turn", seat=1)])
         await pilot.pause()
-        assert "Auswürfeln" in app.text_of("#phase") and "Runde 1" in app.text_of("#phase")
+        assert app.text_of("#phase") == "Auswürfeln"   # a throw-off is no round people count (issue 41)
         assert app.text_of("#turn-line") == "▶ Ben ist am Zug · Wurf 0/1"
         assert "steht · Wurf 1/1" in app.card_text(0) and "verdeckt" in app.card_text(0)
         assert "-on-turn" in card_classes(app, 1) and "-on-turn" not in card_classes(app, 0)
         assert "wartet" in app.card_text(2)
-        assert "Auswürfeln: Ben ist am Zug" not in app.text_of("#log")
-        assert "Runde 1: Ben ist am Zug (höchstens 1 Wurf)." in app.text_of("#log")
+        assert "Runde 1: Ben ist am Zug" not in app.text_of("#log")
+        assert "Auswürfeln: Ben ist am Zug (höchstens 1 Wurf)." in app.text_of("#log")
         await check_snapshot(pilot, app, "throw_off")
         table.emit_all(events[until(events, "turn", seat=1):])
         await pilot.pause()
@@ -58,12 +58,13 @@ async def test_a_whole_game_phase_by_phase():
         events = table.round(ROUND_2)
         table.emit_all(events[:until(events, "progress", seat=1, throws=2)])
         await pilot.pause()
-        assert app.text_of("#phase") == "1. Hälfte  ·  Runde 2"
+        assert app.text_of("#phase") == "1. Hälfte  ·  Runde 1"   # the first round after the throw-off
         assert app.text_of("#turn-line") == "▶ Ben ist am Zug · Wurf 2/3"
         ben = app.card_text(1)
         assert "am Zug · Wurf 2/3" in ben and "beiseite: 1-1" in ben
-        assert "●" in app.text_of("#seat-1 .dice")   # the two ones drawn as pip grids
-        assert app.text_of("#seat-1 .dice").splitlines()[1].startswith("  ●     ●  ")
+        assert "◆" in app.text_of("#seat-1 .dice")   # the two ones drawn as pip grids
+        # Between edges, the dice set aside marked with ◆ pips, the one still in the cup shaded (issue 41).
+        assert app.text_of("#seat-1 .dice").splitlines()[1] == "│  ◆  │  ◆  │░░░░░│"
         assert "-on-turn" in card_classes(app, 1)
         # The result line still tells the throw-off until the first round is over.
         await check_snapshot(pilot, app, "half1_turn")
@@ -83,7 +84,7 @@ async def test_a_whole_game_phase_by_phase():
         # After the round: revealed throws, labels, the result, Anna took 4 Deckel from the middle.
         table.emit_all(rest[until(rest, "done", seat=0):])
         await pilot.pause()
-        assert app.text_of("#result") == ("Runde 2: Anna verliert und bekommt 4 Deckel aus der Mitte "
+        assert app.text_of("#result") == ("Runde 1: Anna verliert und bekommt 4 Deckel aus der Mitte "
                                           "(Ben: Schock 4).")
         assert app.text_of("#middle") == "9"
         assert app.text_of("#seat-0 .deckel") == "4" and app.text_of("#seat-1 .deckel") == "0"
@@ -92,7 +93,7 @@ async def test_a_whole_game_phase_by_phase():
         assert "General" in app.card_text(2)
         assert "verliert +4" in app.card_text(0) and "-worst" in card_classes(app, 0)
         assert app.text_of("#turn-line") == ""
-        assert "Runde 2: Ben hat den besten Wurf, Anna verliert und bekommt 4 Deckel." in app.text_of("#log")
+        assert "Runde 1: Ben hat den besten Wurf, Anna verliert und bekommt 4 Deckel." in app.text_of("#log")
         assert app.text_of("#halves") == "Hälften verloren: noch keine"
         await check_snapshot(pilot, app, "after_round")
 
@@ -100,24 +101,32 @@ async def test_a_whole_game_phase_by_phase():
         events = table.round(ROUND_3)
         assert [e["ev"] for e in events[-2:]] == ["round", "half_lost"]
         table.emit_all(events)
+        await pilot.pause()
+        # The half as it ended, the moment the deciding round is ranked (issue 41): Ben's 13 Deckel.
+        assert "13 Deckel" in app.card_text(1) or app.text_of("#seat-1 .deckel") == "13"
+        assert "verliert: alle" in app.card_text(1) and "bester Wurf" in app.card_text(2)
         nxt = table.round(ROUND_4)
         table.emit_all(nxt[:until(nxt, "turn", seat=1)])
         await pilot.pause()
-        # Until the next round's first throw the result says which half it decided (issue 31).
-        assert app.text_of("#result") == ("Runde 3: Ben verliert: Schock-Aus von Cem, alle Deckel! "
+        # Until the next round's first throw the result says which half it decided (issue 31), and the half
+        # stays as it ended: Ben's 13 Deckel, the middle empty, the phase the 1. Hälfte (issue 41).
+        assert app.text_of("#result") == ("Runde 2: Ben verliert: Schock-Aus von Cem, alle Deckel! "
                                           "– Ben verliert die 1. Hälfte.")
-        assert "Runde 3: ⚀⚀⚀ Schock-Aus · 1 Wurf" in app.card_text(2)
+        assert "Runde 2: ⚀⚀⚀ Schock-Aus · 1 Wurf" in app.card_text(2)
+        assert app.text_of("#seat-1 .deckel") == "13" and app.text_of("#middle") == "0"
+        assert app.text_of("#phase") == "1. Hälfte  ·  Runde 2"
+        assert app.text_of("#turn-line") == "▶ Ben ist am Zug · Wurf 0/3"   # the next half's opener
         table.emit_all(nxt[until(nxt, "turn", seat=1):until(nxt, "progress", seat=1, throws=1)])
         await pilot.pause()
         assert "Hälfte" not in app.text_of("#result")
-        assert app.text_of("#phase").startswith("2. Hälfte")
+        assert app.text_of("#phase") == "2. Hälfte  ·  Runde 3"
         assert app.text_of("#halves") == "Hälften verloren: 1. Hälfte: Ben"
         assert app.text_of("#middle") == "13"
         assert all(app.text_of("#seat-%d .deckel" % s) == "0" for s in range(3))
         assert app.text_of("#turn-line") == "▶ Ben ist am Zug · Wurf 1/3"
         assert "Ben verliert die 1. Hälfte." in app.text_of("#log")
-        # The round's first throw (Ben's) ends what the cards kept of round 3 (issue 31).
-        assert not any("Runde 3:" in app.card_text(s) for s in range(3))
+        # The round's first throw (Ben's) ends what the cards kept of round 2 (issue 31).
+        assert not any("Runde 2:" in app.card_text(s) for s in range(3))
         await check_snapshot(pilot, app, "half2")
 
         # Cem again: Anna loses the 2. Hälfte, the Finale is Anna against Ben; Cem is out (greyed).
@@ -125,28 +134,34 @@ async def test_a_whole_game_phase_by_phase():
         fin = table.round(FINAL)
         table.emit_all(fin[:until(fin, "turn", seat=1)])
         await pilot.pause()
-        assert app.text_of("#phase").startswith("Finale")
+        assert app.text_of("#phase") == "2. Hälfte  ·  Runde 3"   # the half that ended, until the first throw
+        assert app.text_of("#seat-0 .deckel") == "13"
         assert app.text_of("#halves") == "Hälften verloren: 1. Hälfte: Ben · 2. Hälfte: Anna"
-        assert "-out" in card_classes(app, 2) and "raus aus der Hälfte" in app.card_text(2)
+        assert "-out" in card_classes(app, 2) and "bester Wurf" in app.card_text(2)
         assert "-out" not in card_classes(app, 0) and "-out" not in card_classes(app, 1)
         assert app.text_of("#turn-line") == "▶ Ben ist am Zug · Wurf 0/3"
-        # Until the final's first throw the cards keep round 4's throws and the result stays (issue 31).
-        assert "Runde 4: ⚅⚃⚁ 642 · 1 Wurf" in app.card_text(0)
-        assert "Runde 4: ⚂⚁⚀ Straße · 1 Wurf" in app.card_text(1)
-        assert "Runde 4: ⚀⚀⚀ Schock-Aus · 1 Wurf" in app.card_text(2)
-        assert app.text_of("#result") == ("Runde 4: Anna verliert: Schock-Aus von Cem, alle Deckel! "
+        # Until the final's first throw the cards keep round 3's throws and the result stays (issue 31).
+        assert "Runde 3: ⚅⚃⚁ 642 · 1 Wurf" in app.card_text(0)
+        assert "Runde 3: ⚂⚁⚀ Straße · 1 Wurf" in app.card_text(1)
+        assert "Runde 3: ⚀⚀⚀ Schock-Aus · 1 Wurf" in app.card_text(2)
+        assert app.text_of("#result") == ("Runde 3: Anna verliert: Schock-Aus von Cem, alle Deckel! "
                                           "– Anna verliert die 2. Hälfte.")
         await check_snapshot(pilot, app, "final")
 
+        # The final's first throw: the two players outside it watch (issue 41: not "out of the half").
+        table.emit_all(fin[until(fin, "turn", seat=1):until(fin, "progress", seat=1, throws=1)])
+        await pilot.pause()
+        assert "schaut zu (nicht im Finale)" in app.card_text(2) and "-out" in card_classes(app, 2)
+        assert app.text_of("#phase").startswith("Finale  ·  Runde 4")
         # Anna's Schock-Aus in the Finale: Ben loses the game.
-        table.emit_all(fin[until(fin, "turn", seat=1):])
+        table.emit_all(fin[until(fin, "progress", seat=1, throws=1):])
         await pilot.pause()
         assert table.st.over and table.st.loser == 1
         assert app.text_of("#phase") == "Spiel aus"
         assert app.text_of("#banner").splitlines()[0] == "SPIEL AUS – Ben hat verloren"
         assert "-over" in app.query_one("#banner").classes
         assert "hat das Spiel verloren" in app.card_text(1) and "-loser" in card_classes(app, 1)
-        assert app.text_of("#result") == "Runde 5: Ben verliert: Schock-Aus von Anna, alle Deckel!"
+        assert app.text_of("#result") == "Runde 4: Ben verliert: Schock-Aus von Anna, alle Deckel!"
         assert "Spiel aus: Ben hat verloren." in app.text_of("#log")
         await check_snapshot(pilot, app, "game_over")
 
@@ -208,15 +223,15 @@ async def test_english_labels_keep_the_german_game_terms():
         events = table.round(ROUND_2)
         table.emit_all(events[:until(events, "progress", seat=1, throws=2)])
         await pilot.pause()
-        assert app.text_of("#phase") == "1st half  ·  Round 2"
+        assert app.text_of("#phase") == "1st half  ·  Round 1"
         assert app.text_of("#turn-line") == "▶ Ben is on turn · throw 2/3"
         assert app.text_of("#middle-caption") == "Middle"
         assert "set aside: 1-1" in app.card_text(1) and "0 Deckel" in app.card_text(1)
         assert app.text_of("#result") == "Throw-off: Ben has the lowest throw and opens."
-        assert "Round 2: Ben is on turn." in app.text_of("#log")
+        assert "Round 1: Ben is on turn." in app.text_of("#log")
         table.emit_all(events[until(events, "progress", seat=1, throws=2):])
         await pilot.pause()
-        assert app.text_of("#result") == ("Round 2: Anna loses and takes 4 Deckel from the middle "
+        assert app.text_of("#result") == ("Round 1: Anna loses and takes 4 Deckel from the middle "
                                           "(Ben: Schock 4).")
         assert "best throw" in app.card_text(1) and "built" in app.card_text(1)
         await check_snapshot(pilot, app, "english")
@@ -230,7 +245,7 @@ async def test_a_state_given_up_front_is_drawn_at_once():
     app = Scoreboard(table.st, lang="de")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        assert app.text_of("#phase") == "1. Hälfte  ·  Runde 1"
+        assert app.text_of("#phase") == "1. Hälfte"     # the throw-off is decided, no round has begun
         assert [app.card_text(s).splitlines()[0] for s in range(3)] == ["1  Anna", "2  Ben", "3  Cem  (Bot)"]
 
 

@@ -29,15 +29,16 @@ from textual.containers import Grid, Horizontal, Vertical
 from textual.css.query import NoMatches
 from textual.widgets import Digits, Footer, RichLog, Static
 
-from schocken_host.views import keymap
+from schocken_host.views import fitting, keymap
 from schocken_host.i18n import LANGS, tr
 from schocken_host.views.plain import PlainUI
 from schocken_host.views.scoreboard_card import PlayerCard, ShownThrows, card_info, halves_line
 from schocken_host.views.scoreboard_coach import CoachLine
 from schocken_host.views.scoreboard_own import OwnCupPanel
-from schocken_host.views.scoreboard_layout import (CSS, QRCodeScreen, banner_lines, grid_columns, layout_for,
-                                                    log_width, phase_line, player_rows, qr_text, result_line,
-                                                    text_of_content, turn_line, web_text)
+from schocken_host.views.scoreboard_layout import (CSS, MIN_SIZE, QRCodeScreen, TooSmallScreen, banner_lines,
+                                                    grid_columns, layout_for, log_width, phase_line,
+                                                    player_rows, qr_text, result_line, text_of_content,
+                                                    too_small, turn_line, web_text)
 from schocken_host.views.scoreboard_view import plain_text
 
 LOG_LINES = 200
@@ -64,6 +65,7 @@ class _UI:
 
 
 QR_KEY = "c"   # not a key of the cup (views/keymap.py): it shows the web page's QR code
+KEY_ANSWER_S = 0.05   # a key's own answer comes within this: the last reason goes in the same redraw
 
 
 class Scoreboard(App):
@@ -136,8 +138,6 @@ class Scoreboard(App):
                 self.throw_off_text = self.tr("throw_off_opener", name=state.name(ev["opener"]))
         elif kind in ("start", "round"):
             self.throw_off_text = None
-        if self.own is not None and (kind == "turn" or ev.get("seat") == self.own.seat):
-            self._clear_refusal()   # a change of turn, or an action of his the table took
         self.shown.seen(state, ev)
         self._buf.seek(0)
         self._buf.truncate()
@@ -167,8 +167,11 @@ class Scoreboard(App):
                 log = self.query_one("#log", RichLog)
             except NoMatches:
                 return
-            # A long line breaks between words (a Log cut it at the edge and took a line for its scroll bar).
-            log.write(Text(line), width=log_width(log), scroll_end=False)
+            # A long line breaks between words, never between a word and its number ("Schock 3"): a Log cut
+            # it at the edge and took a line for its scroll bar, and rich's own wrapping breaks anywhere.
+            width = log_width(log)
+            for piece in fitting.wrap(line, width):
+                log.write(Text(piece), width=width, scroll_end=False)
             # After the next layout, when the log knows its new height (an immediate scroll would use the
             # old one and leave a burst of lines below the fold).
             log.scroll_end(animate=False, x_axis=False)
@@ -201,7 +204,8 @@ class Scoreboard(App):
         log = self.query_one("#log", RichLog)
         log.border_title = self.tr("log")
         for line in self._lines:
-            log.write(Text(line), width=log_width(log), scroll_end=False)
+            for piece in fitting.wrap(line, log_width(log)):
+                log.write(Text(piece), width=log_width(log), scroll_end=False)
         if self._lines:
             log.scroll_end(animate=False, x_axis=False)
         self.refresh_view()
@@ -286,13 +290,17 @@ class Scoreboard(App):
             self.query_one(OwnCupPanel).show_reason(reason)
 
     def _clear_refusal(self):
+        """A key takes the last refused key's reason away; what the key itself answers (its own reason, or
+        what it is doing) is drawn in the same redraw when it comes at once, so the person never sees an
+        empty line between them. A key that answers nothing redraws the panel a moment later."""
         if self.own is not None and self.is_running:
             try:
                 panel = self.query_one(OwnCupPanel)
             except NoMatches:
                 return
             if panel.reason:
-                panel.show_reason("")
+                panel.reason = ""
+                self.set_timer(KEY_ANSWER_S, panel.redraw)
 
     def own_text(self):
         """The person's panel as plain text (tests, screen readers)."""
@@ -309,18 +317,22 @@ class Scoreboard(App):
 
     def _draw(self):
         st = self.state
-        phase = st.phase() if st is not None else "setup"
+        # A half that a round ended stays on the screen as it ended (its phase, middle and Deckel) while that
+        # round's throws are kept (ShownThrows), though the state has begun the next half.
+        phase = self.shown.phase(st) if st is not None else "setup"
+        middle = self.shown.middle(st) if st is not None else None
         players = list(st.players) if st is not None else []
         mode = self._layout(len(players))
         # Header: phase, round, who is on turn, the rule set; the middle in large digits (in words beside the
         # phase where the screen is short).
-        turn = turn_line(self.lang, st, phase)
-        self.query_one("#phase", Static).update(phase_line(self.lang, st, phase, mode, turn))
+        turn = turn_line(self.lang, st, st.phase() if st is not None else "setup")
+        number = self.shown.number(st) if st is not None else None
+        self.query_one("#phase", Static).update(phase_line(self.lang, st, phase, mode, turn, middle, number))
         self.query_one("#turn-line", Static).update(turn)
         self.query_one(CoachLine).redraw(st)
         rules = self.tr("rules", name=st.rules.name) if st is not None and st.rules is not None else ""
         self.query_one("#rules-line", Static).update(Text(rules, style="dim"))
-        self.query_one("#middle", Digits).update(str(st.middle()) if st is not None else "")
+        self.query_one("#middle", Digits).update(str(middle) if st is not None else "")
         # Banner: game over, paused cups.
         banner = self.query_one("#banner", Static)
         over = bool(st is not None and st.over)
@@ -344,11 +356,18 @@ class Scoreboard(App):
         new = [c for c in self._cards.values() if c.parent is None]
         if new:
             grid.mount(*new)
-        rows = player_rows(self.lang, players, infos, self.shown) if mode == "small" else ""
-        self.query_one("#rows", Static).update(rows)
+        rows_widget = self.query_one("#rows", Static)
+        width = rows_widget.content_region.width or (self._terminal or self.size).width - 2
+        rows = player_rows(self.lang, st, players, infos, self.shown, width) if mode == "small" else ""
+        rows_widget.update(rows)
         # Result of the last round (or of the throw-off), losers of the halves.
         result, last = self.query_one("#result", Static), result_line(self.lang, st, self.throw_off_text)
-        result.update(self.shown.with_half(self.lang, st, last))
+        # In one line where it fits, shortened by rule before it takes two; never broken inside a hand.
+        forms = [self.shown.with_half(self.lang, st, line)
+                 for line in (last, result_line(self.lang, st, self.throw_off_text, short=True))]
+        width = result.content_region.width or (self._terminal or self.size).width - 2
+        result.update(fitting.fit_lines([Text(f) if isinstance(f, str) else f for f in forms], width,
+                                        fewer_lines_first=True))
         result.display = bool(plain_text(last))   # no empty line before the first result
         halves = Text(rules + "  ·  ", style="dim") if mode == "small" and rules else Text("")
         self.query_one("#halves", Static).update(halves + halves_line(self.lang, st))
@@ -358,8 +377,10 @@ class Scoreboard(App):
             panel.redraw()
 
     def _layout(self, players):
-        """Works out the layout for the screen's size and sets it as the screen's class."""
+        """Works out the layout for the screen's size and sets it as the screen's class; below the smallest
+        size the table is laid out for, says so over it."""
         size = self._terminal or self.size
+        self._say_too_small(size)
         mode = layout_for(size.width, size.height, players, person=self.own is not None,
                           web=self.web is not None, coach=bool(self.coach))
         table = self.screen_stack[0]   # the table's screen (the QR code's may be over it)
@@ -369,6 +390,18 @@ class Scoreboard(App):
                 table.set_class(name == mode, "-" + name)
         table.set_class(self.own is not None and not (self.state is not None and self.state.over), "-person")
         return mode
+
+    def _say_too_small(self, size):
+        notice = next((screen for screen in self.screen_stack if isinstance(screen, TooSmallScreen)), None)
+        if too_small(size.width, size.height):
+            text = self.tr("too_small", width=size.width, height=size.height, min_width=MIN_SIZE[0],
+                           min_height=MIN_SIZE[1])
+            if notice is None:
+                self.push_screen(TooSmallScreen(text))
+            else:
+                notice.say(text)
+        elif notice is not None and self.screen is notice:
+            self.pop_screen()
 
     # --- reading (tests, screen readers) ----------------------------------------------------------
     def text_of(self, selector):

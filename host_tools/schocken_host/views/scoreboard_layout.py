@@ -5,17 +5,18 @@ page's line and QR code (--web)."""
 import io
 
 from rich.console import Console
-from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.screen import ModalScreen
+from textual.css.query import NoMatches
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
 from schocken.throws import ALL, evaluate
 
 from schocken_host.i18n import tr
-from schocken_host.views.scoreboard_card import throw_limit
-from schocken_host.views.scoreboard_view import DIE_STYLE, plain_text
+from schocken_host.views import fitting
+from schocken_host.views.scoreboard_card import is_bot_unnamed, throw_forms, throw_limit
+from schocken_host.views.scoreboard_view import COVERED, DIE_STYLE, plain_text
 
 CSS = """
     Screen { layout: vertical; }
@@ -76,7 +77,7 @@ CSS = """
 """
 
 # Rows of the terminal each part takes (tests/test_screens.py checks the sums against real terminals).
-CARD_MIN_WIDTH = 24          # a card narrower than this breaks "▶ am Zug · Wurf 1/3" in two
+CARD_MIN_WIDTH = 24          # a card narrower than this breaks "▶ am Zug · Wurf 1/3" in two (its dice: 19)
 TOP_ROWS = {"big": 5, "medium": 2, "small": 1}
 CARD_ROWS = {"big": 13, "medium": 10}
 OWN_ROWS = 8                 # the person's panel: border, his dice (3 lines), the key help (up to 3 lines)
@@ -122,14 +123,48 @@ def text_of_content(content, width):
 
 
 def dice_cells(dice, kinds):
-    """Dice in one line, each its face on the color of its kind (white revealed, orange set aside, grey
-    still under the cover)."""
+    """Dice in one line, each its face on the color of its kind: revealed " 5 " (white), set aside "▐5▌"
+    (orange, marked also where there is no colour), still under the cover " ░ "."""
     out = Text()
     for n, (value, kind) in enumerate(zip(dice, kinds)):
         if n:
             out.append(" ")
-        out.append(" %s " % (value or " "), style=DIE_STYLE[kind])
+        if kind == "aside":
+            out.append("▐%s▌" % (value or " "), style=DIE_STYLE[kind])
+        else:
+            out.append(" %s " % (value or COVERED), style=DIE_STYLE[kind])
     return out
+
+
+MIN_SIZE = (80, 24)          # the smallest terminal the table is laid out for (tests/test_screens.py)
+
+
+def too_small(width, height):
+    return width < MIN_SIZE[0] or height < MIN_SIZE[1]
+
+
+class TooSmallScreen(Screen):
+    """Over the table while the terminal is smaller than MIN_SIZE: what is needed, in words, instead of a
+    table cut at its edges. Keys still go to the game (the person's cup, q)."""
+
+    DEFAULT_CSS = """
+    TooSmallScreen { align: center middle; }
+    TooSmallScreen #too-small { width: auto; height: auto; padding: 0 1; text-style: bold; }
+    """
+
+    def __init__(self, text):
+        super().__init__()
+        self.text = text
+
+    def compose(self) -> ComposeResult:
+        yield Static(self.text, id="too-small")
+
+    def say(self, text):
+        self.text = text
+        try:
+            self.query_one("#too-small", Static).update(text)
+        except NoMatches:
+            pass  # not composed yet: compose() reads self.text
 
 
 class QRCodeScreen(ModalScreen):
@@ -156,60 +191,84 @@ class QRCodeScreen(ModalScreen):
 
 ROW_STYLES = (("loser", "bold red"), ("cheat", "bold red"), ("paused", "yellow"),
           ("on-turn", "bold green"), ("worst", "red"), ("best", "green"), ("out", "dim"))
+ROW_GAP = 2                  # spaces between the columns of a player's line
 
-def player_rows(lang, players, infos, shown):
-    """The players one line each (the small layout): seat and name, Deckel, status, dice, what they
-    are. A status or a label longer than its room ends in "…": a line that wrapped took the history's room
-    at 80x24 (what the dice are comes first in the label, the throws after it)."""
-    table = Table.grid(padding=(0, 2), expand=True)
-    table.add_column(no_wrap=True)                  # ▶ seat name
-    table.add_column(no_wrap=True, justify="right")  # Deckel
-    table.add_column(no_wrap=True, overflow="ellipsis")           # status
-    table.add_column(no_wrap=True)                  # dice
-    table.add_column(ratio=1, no_wrap=True, overflow="ellipsis")  # what the dice are, a flag
+
+def player_rows(lang, st, players, infos, shown, width):
+    """The players one line each (the small layout), in ``width`` cells: seat and name, Deckel, status, dice,
+    what they are. Every column is as wide as its widest line; what the dice are takes the rest, in the
+    longest of its forms that fits (scoreboard_card.throw_forms: shortened by rule, never cut), and a status
+    too long for the room takes its short form. A line that wrapped took the history's room at 80x24."""
+    names, deckels, statuses, dice, labels, styles = [], [], [], [], [], []
     for p, info in zip(players, infos):
         style = next((s for key, s in ROW_STYLES if info.get(key)), "")
+        styles.append(style)
         name = Text(("▶ " if info.get("on-turn") else "  ") + "%d %s" % (p.seat + 1, p.name), style=style)
-        if getattr(p, "kind", "cup") == "bot":
+        if is_bot_unnamed(p):
             name.append(" " + tr(lang, "card.bot").strip(), style="dim")
-        deckel = Text(tr(lang, "board.deckel_n", n=info["deckel"]))
-        status = Text(plain_text(info["status"]), style=style)
-        dice, label = _row_dice(lang, p, shown)
+        names.append(name)
+        deckels.append(Text(tr(lang, "board.deckel_n", n=info["deckel"])))
+        statuses.append([Text(plain_text(form), style=style) for form in _status_forms(lang, info)])
+        cells, forms = _row_dice(lang, st, p, shown)
         if info.get("flag"):
-            label.append((" · " if label.plain else "") + plain_text(info["flag"]), style="bold red")
-        table.add_row(name, deckel, status, dice, label)
-    return table
+            flag = plain_text(info["flag"])
+            flagged = [form + Text((" · " if form.plain else "") + flag, style="bold red") for form in forms]
+            forms = flagged + [Text(tr(lang, "card.flagged_short"), style="bold red")]
+        dice.append(cells)
+        labels.append(forms)
+    widths = [max((t.cell_len for t in column), default=0) for column in (names, deckels, dice)]
+    room = width - sum(widths) - 4 * ROW_GAP
+    shortest_label = max((forms[-1].cell_len for forms in labels), default=0)
+    status_width = max((forms[0].cell_len for forms in statuses), default=0)
+    if status_width + shortest_label > room:   # the short forms of the statuses
+        status_width = max((forms[-1].cell_len for forms in statuses), default=0)
+    label_width = max(0, room - status_width)
+    gap = Text(" " * ROW_GAP)
+    lines = []
+    for name, deckel, status, cells, forms in zip(names, deckels, statuses, dice, labels):
+        line = (fitting.pad(name, widths[0]) + gap + fitting.pad(deckel, widths[1], right=True) + gap
+                + fitting.pad(fitting.first_fitting(status, status_width), status_width) + gap
+                + fitting.pad(cells, widths[2]) + gap + fitting.first_fitting(forms, label_width))
+        lines.append(line)
+    return Text("\n").join(lines)
 
-def _row_dice(lang, p, shown):
-    """(dice cells, label) of one player's line."""
-    kept = None if p.revealed else shown.kept(p)   # the last round's throw until his next one
+
+def _status_forms(lang, info):
+    """A player's status and its short form for a narrow line: "▶ am Zug · Wurf 1/3", "▶ Wurf 1/3"."""
+    status = plain_text(info["status"])
+    short = info.get("status_short")
+    return [status, short] if short and short != status else [status]
+
+
+def _row_dice(lang, st, p, shown):
+    """(dice cells, label forms) of one player's line."""
+    kept = None if p.revealed else shown.kept(p)   # the last round's throw until the next round's first
     r = p.revealed or kept
     if r:
-        throws = tr(lang, "card.throws_1" if r["throws"] == 1 else "card.throws", n=r["throws"])
-        label = Text(tr(lang, "card.kept", n=shown.round) + " " if kept else "", style="dim")
-        label.append(r["label"], style="bold")
-        label.append(" · " + throws + ("" if r["hand"] else ", " + tr(lang, "card.built")))
-        return dice_cells(list(r["dice"]), ["cup"] * 3), label
+        return dice_cells(list(r["dice"]), ["cup"] * 3), throw_forms(
+            lang, r, shown.kept_label(lang, st) if kept else "")
     if p.public or p.throws or p.done:
         slots = [None, None, None]
         for slot, value in p.public:
             if 0 <= slot < 3:
                 slots[slot] = value
         label = Text(tr(lang, "card.covered") if p.done else "")
-        return dice_cells(slots, ["aside" if v else "empty" for v in slots]), label
-    return Text(""), Text("")
+        return dice_cells(slots, ["aside" if v else "empty" for v in slots]), [label]
+    return Text(""), [Text("")]
 
 
 # --- the header, the banner and the last round's result ----------------------------------------------------
-def phase_line(lang, st, phase, mode, turn):
-    """The header's first line: phase and round; beside them the middle and the rules where the screen has
-    no room for the middle's large digits; on the smallest screens the middle and the turn (``turn_line``),
-    the rules go to the halves' line."""
+def phase_line(lang, st, phase, mode, turn, middle=None, number=None):
+    """The header's first line: phase and round (``number``, as people count rounds: a throw-off has none);
+    beside them the middle (``middle``, the state's by default) and the rules where the screen has no room
+    for the middle's large digits; on the smallest screens the middle and the turn (``turn_line``), the
+    rules go to the halves' line."""
     head = Text(tr(lang, "board." + phase), style="bold")   # board.setup, board.half1, ...
-    if st is not None and st.round and phase != "over":
-        head.append("  ·  " + tr(lang, "board.round_no", n=st.round), style="")
+    if number is not None and phase not in ("over", "throw_off"):
+        head.append("  ·  " + tr(lang, "board.round_no", n=number), style="")
     if mode != "big" and st is not None:
-        head.append("  ·  " + tr(lang, "board.middle_n", n=st.middle()), style="bold")
+        head.append("  ·  " + tr(lang, "board.middle_n", n=st.middle() if middle is None else middle),
+                    style="bold")
         if mode == "small" and turn.plain:
             head.append("  ·  ")
             head.append(turn)
@@ -246,8 +305,9 @@ def turn_line(lang, st, phase):
     return Text(tr(lang, "board.on_turn_head", name=p.name, n=p.throws, limit=throw_limit(st, p.seat)),
                 style="bold green")
 
-def result_line(lang, st, throw_off_text):
-    """The last round's result (or the throw-off's), one line."""
+def result_line(lang, st, throw_off_text, short=False):
+    """The last round's result (or the throw-off's), one line; ``short``: its form for a narrow screen
+    ("Runde 1: Bot 3 +4 Deckel (Spieler 4: Schock 4)")."""
     if st is None:
         return ""
     if throw_off_text:
@@ -255,9 +315,10 @@ def result_line(lang, st, throw_off_text):
     lr = st.last_round
     if lr is None:
         return ""
-    best, worst = st.name(lr["best"]), st.name(lr["worst"])
+    best, worst, number = st.name(lr["best"]), st.name(lr["worst"]), st.number(lr["round"])
     if lr["deckel"] == ALL:
-        return Text(tr(lang, "board.result_all", round=lr["round"], worst=worst, best=best), style="bold red")
+        key = "board.result_all_short" if short else "board.result_all"
+        return Text(tr(lang, key, round=number, worst=worst, best=best), style="bold red")
     moved = sum(m[1] for m in lr["moves"])
     sources = [tr(lang, "board.from_middle") if src == "middle"
                else tr(lang, "board.from_player", name=st.name(src)) for src, _ in lr["moves"]]
@@ -269,8 +330,8 @@ def result_line(lang, st, throw_off_text):
             label = evaluate(dice, throws, hand, st.rules).label
         except Exception:
             label = ""
-    return Text(tr(lang, "board.result", round=lr["round"], worst=worst, deckel=moved,
-                   source=", ".join(sources), best=best, label=label).replace(" ()", ""))
+    return Text(tr(lang, "board.result_short" if short else "board.result", round=number, worst=worst,
+                   deckel=moved, source=", ".join(sources), best=best, label=label).replace(" ()", ""))
 
 
 # --- --web: the page's address, PIN and QR code -------------------------------------------------------------
