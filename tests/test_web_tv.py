@@ -1,5 +1,5 @@
 """The live page read from across a bar, measured in Chromium (docs/web.md, "Read from across the room"): a
-real `schocken watch --web` on recorded games (tests/data/web_game_blatt.jsonl: `schocken play --plain
+real `schocken watch --web` on recorded games (tests/data/tv/web_game_blatt.jsonl: `schocken play --plain
 --emulate 4 --bots 4 --strategy fast --seed 2 --names Annegret,Bernhard,Cem,Maximilian-Alexander`, a
 Blattschuss of the longest name; web_game_8.jsonl: eight players) on a TV at 1920x1080 and 1280x720 and a
 phone at 390x844. Every piece of text is measured as the browser laid it out (tests/kits/pagekit.py): its
@@ -21,7 +21,7 @@ from test_web_browser import CHROMIUM, OVER, page, stop, watch  # noqa: E402  (a
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no system Chromium (apt-get install chromium)")
 DATA = ROOT / "tests" / "data"
-BLATT = DATA / "web_game_blatt.jsonl"
+BLATT = DATA / "tv" / "web_game_blatt.jsonl"
 EIGHT = DATA / "web_game_8.jsonl"
 SIZES = ((1920, 1080), (1280, 720), (390, 844))
 SIDE_PX_AT_1080 = 28        # the sidebar's smallest text on a 1080-line TV, and the same share of any other
@@ -238,3 +238,61 @@ def test_axe_core_is_the_one_of_the_lock_file():
     lock = json.loads((ROOT / "package-lock.json").read_text())
     pinned = lock["packages"]["node_modules/axe-core"]["version"]
     assert json.loads((pagekit.AXE.parent / "package.json").read_text())["version"] == pinned
+
+
+# --- the season view on the TV ------------------------------------------------------------------------------
+SEASON_PX_AT_1080 = 24      # the season's smallest word on a 1080-line TV, read from 3 m
+
+
+@pytest.fixture
+def league(tmp_path, monkeypatch):
+    """A league of three evenings at two tables (the logs' folders: tests/data and tests/data/luck)."""
+    from schocken_host import cli
+    monkeypatch.setenv("SCHOCKEN_DATA_DIR", str(tmp_path / "data"))
+    assert cli.main(["liga", "import", str(DATA / "luck" / "worked_example.jsonl"), str(BLATT),
+                     str(DATA / "web_game.jsonl")]) == 0
+    return tmp_path / "data"
+
+
+def season(browser, url, width, height, lang):
+    pg = page(browser, url + "season" + ("?lang=en" if lang == "en" else ""), width, height)
+    pg.wait_for_selector("#chart svg", timeout=20_000)
+    return pg
+
+
+def test_the_season_fills_a_tv_and_is_read_from_across_the_room(tmp_path, league, browser):
+    """/season on a 1920x1080 TV: the standings and the luck as tables, the Deckel over the evenings as a
+    chart beside them, every word at least 24 px (9-10 px in the one picture before), the chart's axes with
+    their units, each evening named by its date and table; nothing cut; axe finds nothing serious there and on
+    a phone."""
+    server, url, _, _ = served(tmp_path, BLATT)
+    try:
+        tv = season(browser, url, 1920, 1080, "de")
+        size, text = pagekit.smallest(tv, "body")
+        assert size >= SEASON_PX_AT_1080, (size, text)
+        words = pagekit.svg_texts(tv, "#chart")
+        assert min(w["size"] for w in words) >= SEASON_PX_AT_1080, sorted(
+            (w["size"], w["text"]) for w in words)[:3]
+        assert pagekit.cut(tv, "body") == []
+        said = [w["text"] for w in words]
+        assert "Abend (Datum, Tisch)" in said and "Deckel insgesamt (Summe bis dahin)" in said, said
+        # the evenings by their date in the language's way and their table (the league's name for it)
+        assert "15.01.2027" in said and not [w for w in said if "2027-01-15" in w], said
+        # it fills the screen: the tables and the chart side by side, down to the bottom
+        main = tv.locator("main").bounding_box()
+        chart = tv.locator("#chart").bounding_box()
+        assert main["width"] >= 1900 and 0.7 * 1080 <= chart["height"] <= 1080 - chart["y"]
+        assert tv.locator("#standings tbody tr").count() == 10     # Carla, Dora, four of each log of four
+        tables = tv.locator("#tables").bounding_box()
+        assert tables["y"] + tables["height"] <= 1080 and chart["x"] >= tables["x"] + tables["width"]
+        assert "Glück wie 1 von 108" in tv.inner_text("#luck")
+        assert pagekit.serious(pagekit.axe(tv)) == []
+        phone = season(browser, url, 390, 844, "en")
+        assert "Evening (date, table)" in [w["text"] for w in pagekit.svg_texts(phone, "#chart")]
+        assert "2027-01-15" in [w["text"] for w in pagekit.svg_texts(phone, "#chart")]
+        assert pagekit.cut(phone, "body") == []
+        assert pagekit.serious(pagekit.axe(phone)) == []
+        tv.close()
+        phone.close()
+    finally:
+        stop(server)

@@ -31,34 +31,51 @@ TEXTS = """(selector) => {
       for (const node of own) {
         const range = document.createRange();
         range.selectNodeContents(node);
+        const scrolling = (s) => s === "auto" || s === "scroll";   // a box that scrolls shows all in turn
+        let inScrollerX = false;
         for (const r of range.getClientRects()) {
           if (r.width === 0) continue;
-          if (r.left < -1 || r.top < -1 || r.right > vw + 1 || r.bottom > vh + 1) {
-            if (getComputedStyle(document.body).overflowY === "hidden" || r.left < -1 || r.right > vw + 1)
-              cuts.push("outside the viewport " + JSON.stringify([r.left, r.top, r.right, r.bottom]));
-          }
           for (let a = el; a && a !== document.body; a = a.parentElement) {
             const s = getComputedStyle(a);
             if (s.overflowX === "visible" && s.overflowY === "visible") continue;
             const b = a.getBoundingClientRect();
-            const scrolls = s.overflowY === "auto" || s.overflowY === "scroll";
-            if (r.left < b.left - 1 || r.right > b.right + 1 ||
-                (!scrolls && (r.top < b.top - 1 || r.bottom > b.bottom + 1)))
-              cuts.push("clipped by " + (a.id ? "#" + a.id : a.tagName.toLowerCase() + "." + a.className));
+            inScrollerX = inScrollerX || scrolling(s.overflowX);
+            if ((!scrolling(s.overflowX) && (r.left < b.left - 1 || r.right > b.right + 1)) ||
+                (!scrolling(s.overflowY) && (r.top < b.top - 1 || r.bottom > b.bottom + 1)))
+              cuts.push("clipped by " + (a.id ? "#" + a.id : a.tagName.toLowerCase()));
           }
+          const pageScrolls = getComputedStyle(document.body).overflowY !== "hidden";
+          if ((!inScrollerX && (r.left < -1 || r.right > vw + 1)) ||
+              (!pageScrolls && (r.top < -1 || r.bottom > vh + 1)))
+            cuts.push("outside the viewport " + JSON.stringify([r.left, r.top, r.right, r.bottom]));
         }
       }
       const cls = typeof el.className === "string" && el.className ? "." + el.className : "";
       out.push({text: own.map((n) => n.textContent.trim()).join(" "), size: parseFloat(style.fontSize),
-                where: el.id ? "#" + el.id : el.tagName.toLowerCase() + cls, cuts: [...new Set(cuts)]});
+                where: el.id ? "#" + el.id : el.tagName.toLowerCase() + cls, cuts: [...new Set(cuts)],
+                svg: !!el.closest("svg")});
     }
   }
   return out;
 }"""
 
 
+# Each word of the SVG pictures under the selector: its size on the screen (px), its font size times the scale
+# its picture is drawn at (the length of the first column of its transformation: rotated words count too).
+SVG_TEXTS = """(selector) => [...document.querySelectorAll(selector + ' svg text')].map((t) => {
+  const m = t.getScreenCTM();
+  return {text: t.textContent, size: parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b)};
+})"""
+
+
+def svg_texts(pg, selector):
+    """Every word of the SVG pictures under ``selector``: {"text", "size" (px on the screen)}."""
+    return pg.evaluate(SVG_TEXTS, selector)
+
+
 def texts(pg, selector):
-    """Every rendered piece of text under ``selector``: {"text", "size" (px), "where", "cuts": [why]}."""
+    """Every rendered piece of text under ``selector``: {"text", "size" (px; in an SVG picture its own
+    units), "where", "cuts": [why], "svg": in an SVG picture}."""
     return pg.evaluate(TEXTS, selector)
 
 
@@ -68,8 +85,9 @@ def cut(pg, selector):
 
 
 def smallest(pg, selector):
-    """The smallest font size (px) of the text under ``selector``, with that text."""
-    return min(((t["size"], t["text"]) for t in texts(pg, selector)), default=(None, None))
+    """The smallest font size (px) of the text under ``selector`` (an SVG picture's words: svg_texts), with
+    that text."""
+    return min(((t["size"], t["text"]) for t in texts(pg, selector) if not t["svg"]), default=(None, None))
 
 
 def axe(pg, tags=None):
