@@ -128,10 +128,43 @@ def test_axe_finds_nothing_serious_on_the_live_page(tmp_path, browser):
                                      "window.schocken.events.length === %d && %s" % (ranked, DRAWN))
                 found = pagekit.axe(pg)
                 assert pagekit.serious(found) == [], (state, w, found)
-        for _, _, pg in pages:
-            pg.close()
     finally:
         stop(server)
+    for w, h, pg in pages:        # the host gone: the header's line beside the end
+        pg.wait_for_function("document.body.classList.contains('offline')")
+        found = pagekit.axe(pg)
+        assert pagekit.serious(found) == [], ("offline", w, found)
+        pg.close()
+
+
+@pytest.mark.skipif(not pagekit.AXE.exists(), reason="axe-core is not installed (make dev runs npm ci)")
+def test_axe_finds_nothing_serious_in_the_table_action_form(tmp_path, micropython, browser):
+    """A real `schocken play --web` (a bot and a person's cup that nobody shakes: the game waits for him):
+    its page has the table-action form, and with the form open axe finds nothing serious on a TV and a phone
+    (every field named, in both languages)."""
+    import os
+    import subprocess
+    from test_web import url_of
+    from kits.tablekit import SCHOCKEN
+    out = tmp_path / "play.out"
+    env = dict(os.environ, SCHOCKEN_LOG_DIR=str(tmp_path), SCHOCKEN_DATA_DIR=str(tmp_path / "data"))
+    with open(out, "w") as f:
+        proc = subprocess.Popen(SCHOCKEN + ["play", "--plain", "--emulate", "2", "--bots", "1", "--no-league",
+                                            "--web", "127.0.0.1:0"],
+                                stdout=f, stderr=subprocess.STDOUT, stdin=subprocess.PIPE, cwd=ROOT, env=env)
+    try:
+        url, _ = url_of(out)
+        for (w, h), lang in zip(SIZES[::2], ("de", "en")):
+            pg = page(browser, url + ("?lang=en" if lang == "en" else ""), w, h)
+            pg.wait_for_selector("#actions:not([hidden])")
+            pg.click("#actions summary")
+            assert pg.is_visible("#action-pin")
+            found = pagekit.axe(pg)
+            assert pagekit.serious(found) == [], (lang, w, found)
+            pg.close()
+    finally:
+        stop(proc)
+        proc.stdin.close()
 
 
 def test_results_are_said_in_words_and_announced_once(tmp_path, browser):
