@@ -185,6 +185,8 @@ def _deckel(axes, season, lang, labels=12, lines=1):
         axes.plot(steps, season.deckel[name], marker=markers[n % len(markers)], label=name)
     axes.set_xlabel(tr(lang, "luck.plot_evening" if season.by_evening else "luck.plot_game"))
     axes.set_ylabel(tr(lang, "luck.plot_total"))
+    from matplotlib.ticker import MaxNLocator
+    axes.yaxis.set_major_locator(MaxNLocator(integer=True))    # Deckel come whole
     axes.yaxis.set_major_formatter(number_format(lang))
     every = max(1, -(-len(season.steps) // labels))
     shown = list(steps)[::every]
