@@ -115,11 +115,12 @@ LANES = {
     "test_web_check.py": ("browser", "cup"),
     "test_web_guard.py": ("table",),
     "test_web_hostile.py": ("table", "cup"),
+    "test_web_tv.py": ("browser",),
 }
 # Tests measured at over ~5 s on the 2-core build machine (docs/testing.md, "Measured"): a whole file, or
 # "file::test" for one test with all its parameters.
 SLOW = {
-    "test_absent.py", "test_soak.py", "test_throw_off_half.py", "test_web_browser.py",
+    "test_absent.py", "test_soak.py", "test_throw_off_half.py", "test_web_browser.py", "test_web_tv.py",
     "test_auth.py::test_authenticated_game_ends",
     "test_bot_fallback.py::test_the_evidence_round_goes_on",
     "test_bot_moves.py::test_every_decision_between_moves_is_taken_by_the_rules_and_the_cup",
@@ -177,7 +178,8 @@ LONGEST_FIRST = ("test_web_browser.py", "test_screens.py", "test_cup.py", "test_
                  "test_gamelog.py", "test_micropython.py", "test_evening_screen.py", "test_cup_lines.py",
                  "test_person.py",
                  "test_games.py", "test_packages.py", "test_faults.py", "test_serial_link.py",
-                 "test_cup_resets.py", "test_turn_claims.py", "test_throw_off_half.py", "test_web_check.py",
+                 "test_cup_resets.py", "test_turn_claims.py", "test_throw_off_half.py", "test_web_tv.py",
+                 "test_web_check.py",
                  "test_odds_check.py",
                  "test_league.py", "test_cup_cmd.py", "test_cli_errors.py", "test_deploy.py",
                  "test_deploy_rom.py", "test_absent.py", "test_shake.py", "test_rule_properties.py",

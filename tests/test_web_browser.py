@@ -226,10 +226,10 @@ def test_tv_with_8_players_fits_one_screen_and_the_phone_scrolls(tmp_path, brows
         boxes = [tv.locator(".card").nth(i).bounding_box() for i in range(8)]
         assert all(b["y"] >= 0 and b["y"] + b["height"] <= 1080 and b["x"] + b["width"] <= 1920
                    for b in boxes)
-        assert "Mitte" in tv.inner_text("header")            # German by default
+        assert "Spiel aus" in tv.inner_text("header")        # German by default
         phone = page(browser, url + "?lang=en", 390, 844)
         phone.wait_for_function(OVER)
-        assert "Middle" in phone.inner_text("header")
+        assert "Game over" in phone.inner_text("header")
         assert phone.evaluate("document.documentElement.scrollWidth <= innerWidth")
         events = read_log(log)
         last = [e for e in events if e["ev"] == "round"][-1]

@@ -60,7 +60,11 @@ def test_the_season_page_and_its_picture_drawn_once_per_change(data, monkeypatch
         page = await client.get("/season?lang=en")
         text = await page.text()
         assert page.status == 200 and secured(page)
-        assert '<img id="season-picture" src="/season.svg?lang=en"' in text and "The season" in text
+        assert '<a id="picture" href="/season.svg?lang=en"' in text and "The season" in text
+        content = await client.get("/season.html?lang=en")
+        tables = await content.text()
+        assert content.status == 200 and secured(content)
+        assert '<th scope="row">Dora</th>' in tables and "as lucky as 1 in 108" in tables
         svg = await client.get("/season.svg?lang=en")
         body = await svg.text()
         assert svg.status == 200 and svg.content_type == "image/svg+xml" and secured(svg)
@@ -147,18 +151,26 @@ def test_the_season_in_chromium_from_the_game_page(data, tmp_path):
                 link = pg.wait_for_selector("#season-link:has-text('The season')")
                 link.click()
                 pg.wait_for_url("**/season?lang=en")
-                pg.wait_for_function("document.getElementById('season-picture').complete && "
-                                     "document.getElementById('season-picture').naturalWidth > 0")
+                pg.wait_for_selector("#chart svg")
                 assert pg.title() == "The season"
-                box = pg.locator("#season-picture").bounding_box()
+                box = pg.locator("#chart").bounding_box()
                 assert box["width"] <= 1920 and 300 < box["height"] <= 1080 - box["y"]   # the TV: all of it
                 SNAPSHOTS.mkdir(exist_ok=True)
                 pg.screenshot(path=str(snapshot(tmp_path, "web_season.png")), full_page=True)
                 pg.set_viewport_size({"width": 390, "height": 844})     # a phone: as wide as the screen
-                assert pg.locator("#season-picture").bounding_box()["width"] <= 390
+                assert pg.locator("#standings").bounding_box()["width"] <= 390
             finally:
                 browser.close()
         with urllib.request.urlopen(url + "season.svg?lang=en", timeout=30) as r:
             assert "as lucky as 1 in 108" in r.read().decode()
     finally:
         stop(server)
+
+
+def test_an_evening_is_named_by_its_date_and_table():
+    """One function names an evening, in the language's way: not by its log's folder ("2026-12-07 games")."""
+    from schocken_host.league.plot import evening_label
+    assert evening_label("de", "2026-12-07", "Stammtisch") == "07.12.2026 · Stammtisch"
+    assert evening_label("en", "2026-12-07", "Stammtisch") == "2026-12-07 · Stammtisch"
+    assert evening_label("de", "2026-12-07", "Stammtisch", lines=2) == "07.12.2026\nStammtisch"
+    assert evening_label("de", "2026-12-07", "") == "07.12.2026"

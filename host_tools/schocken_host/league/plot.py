@@ -27,9 +27,9 @@ _DECKEL = """
 
 @dataclass
 class Season:
-    """What the picture shows: ``rows`` the standings, ``steps`` the evenings' (or games') labels, ``deckel``
-    per person the Deckel taken up to each step, ``luck`` per person (name, luck, spread, (lucky, one in N)),
-    ``by_evening``."""
+    """What the picture shows: ``rows`` the standings, ``steps`` the evenings (day, table) in order, or the
+    games' numbers while no game has an evening (``by_evening`` False), ``deckel`` per person the Deckel
+    taken up to each step, ``luck`` per person (name, luck, spread, (lucky, one in N))."""
     games: int = 0
     rows: list = field(default_factory=list)
     steps: list = field(default_factory=list)
@@ -54,7 +54,7 @@ def season_of(league, first=None, last=None):
     season.by_evening = bool(games) and all(day for day, _, _ in games.values())
     step_of = {}
     for n, (game_id, (day, place, _)) in enumerate(games.items()):
-        label = ("%s %s" % (day, place or "")).strip() if season.by_evening else str(n + 1)
+        label = (day, place or "") if season.by_evening else n + 1
         step_of[game_id] = step_of.get(label) if label in step_of else len(season.steps)
         if step_of[game_id] == len(season.steps):
             season.steps.append(label)
@@ -73,6 +73,33 @@ def season_of(league, first=None, last=None):
     return season
 
 
+def evening_label(lang, day, table, lines=1):
+    """An evening as people name it: its date in the language's way and its table ("07.12.2026 · Stammtisch";
+    English "2026-12-07 · Stammtisch"), on ``lines`` lines. The one place an evening gets its name: the
+    league says which day and table an evening is (league/evenings.py)."""
+    date = day
+    if lang == "de" and len(day) == 10 and day != NO_DAY:
+        date = "%s.%s.%s" % (day[8:10], day[5:7], day[:4])
+    if not table:
+        return date
+    return ("%s\n%s" if lines == 2 else "%s · %s") % (date, table)
+
+
+def step_label(season, step, lang, lines=1):
+    """The name of a step of the Deckel's course: an evening's, or a game's number."""
+    return evening_label(lang, *step, lines=lines) if season.by_evening else str(step)
+
+
+def number_format(lang, digits=None):
+    """A tick formatter writing numbers as the language does (German: a decimal comma)."""
+    from matplotlib.ticker import FuncFormatter
+
+    def text(x, _position):
+        shown = ("%.*f" % (digits, x)) if digits is not None else ("%g" % x)
+        return shown.replace(".", ",") if lang == "de" else shown
+    return FuncFormatter(text)
+
+
 def tr_rare(person):
     """(lucky, N) of "as lucky (unlucky) as 1 in N" for a PersonLuck."""
     return person.tally.luck >= 0, person.one_in
@@ -87,6 +114,7 @@ def figure_class():
     except ImportError:
         raise CommandError("luck.no_matplotlib") from None
     matplotlib.rcParams["svg.hashsalt"] = "schocken"   # the same season draws the same SVG
+    matplotlib.rcParams["svg.fonttype"] = "none"       # words as text: found, read out, scaled by the browser
     return Figure
 
 
@@ -110,6 +138,22 @@ def draw(season, target, lang):
     figure.savefig(stream, format=kind, metadata={"Date": None} if kind == "svg" else None)
 
 
+def draw_evenings(season, stream, lang, fontsize=20):
+    """The Deckel over the evenings alone, for a screen (the web page's season view: half a TV's width and its
+    height), its words ``fontsize`` pt in a picture 10 in wide (a 1080-line TV shows 1 pt at about 1.3 px),
+    as SVG with its words as text; the evenings named on two lines (date, table)."""
+    figure = figure_class()(figsize=(10, 9), layout="constrained")
+    axes = figure.subplots()
+    _deckel(axes, season, lang, labels=8, lines=2)
+    for text in [axes.title, axes.xaxis.label, axes.yaxis.label, *axes.get_xticklabels(),
+                 *axes.get_yticklabels(), *(axes.get_legend().get_texts() if axes.get_legend() else []),
+                 *axes.texts]:
+        text.set_fontsize(fontsize)
+    axes.title.set_fontsize(fontsize * 1.15)
+    axes.tick_params(labelsize=fontsize)
+    figure.savefig(stream, format="svg", metadata={"Date": None})
+
+
 def _empty(axes, lang):
     axes.text(0.5, 0.5, tr(lang, "luck.plot_empty"), ha="center", va="center", transform=axes.transAxes)
     axes.set_xticks([])
@@ -125,19 +169,30 @@ def _standings(axes, season, lang):
     bars = axes.barh(names, rates, color="#4c72b0")
     axes.bar_label(bars, labels=["%d/%d" % (r.games_lost, r.games) for r in season.rows][::-1], padding=3)
     axes.set_xlim(0, max(1.0, max(rates) * 1.2))
+    axes.set_xlabel(tr(lang, "luck.plot_lost_axis"))
+    axes.xaxis.set_major_formatter(number_format(lang))
 
 
-def _deckel(axes, season, lang):
+def _deckel(axes, season, lang, labels=12, lines=1):
+    """The Deckel each person took up to each evening (game); at most ``labels`` evenings named under the axis
+    (spread over the season), each on ``lines`` lines."""
     axes.set_title(tr(lang, "luck.plot_deckel" if season.by_evening else "luck.plot_deckel_games"))
     if not season.steps:
         return _empty(axes, lang)
     steps = range(1, len(season.steps) + 1)
-    for name in sorted(season.deckel):
-        axes.plot(steps, season.deckel[name], marker="o", label=name)
+    markers = "osD^vP*X"      # each person his own mark too: the lines are told apart without their colour
+    for n, name in enumerate(sorted(season.deckel)):
+        axes.plot(steps, season.deckel[name], marker=markers[n % len(markers)], label=name)
     axes.set_xlabel(tr(lang, "luck.plot_evening" if season.by_evening else "luck.plot_game"))
     axes.set_ylabel(tr(lang, "luck.plot_total"))
-    if season.by_evening and len(season.steps) <= 12:
-        axes.set_xticks(list(steps), season.steps, rotation=20, ha="right")
+    from matplotlib.ticker import MaxNLocator
+    axes.yaxis.set_major_locator(MaxNLocator(integer=True))    # Deckel come whole
+    axes.yaxis.set_major_formatter(number_format(lang))
+    every = max(1, -(-len(season.steps) // labels))
+    shown = list(steps)[::every]
+    axes.set_xticks(shown, [step_label(season, season.steps[i - 1], lang, lines) for i in shown],
+                    rotation=20 if lines == 1 and season.by_evening else 0,
+                    ha="right" if lines == 1 and season.by_evening else "center")
     axes.legend(fontsize="small", ncols=2)
 
 
@@ -158,5 +213,7 @@ def _luck(axes, season, lang):
         axes.annotate("%s  %s" % (number, words), (x, name), xytext=(6, 4), textcoords="offset points",
                       fontsize="small")
     axes.axvline(0, color="black", linewidth=0.8)
+    axes.set_xlabel(tr(lang, "luck.plot_luck_axis"))
+    axes.xaxis.set_major_formatter(number_format(lang))
     low, high = axes.get_xlim()
     axes.set_xlim(low, high + 0.45 * (high - low))     # room for the words right of each point

@@ -42,9 +42,9 @@ const PIPS = {1: [[50, 50]], 2: [[27, 27], [73, 73]], 3: [[25, 25], [50, 50], [7
   6: [[27, 25], [73, 25], [27, 50], [73, 50], [27, 75], [73, 75]]};
 function die(v, cls = "") {
   const pips = (PIPS[v] || []).map(([x, y]) => `<circle cx="${x}" cy="${y}" r="9"/>`).join("");
-  return `<svg class="die ${cls}" viewBox="0 0 100 100" data-v="${v}"><rect x="5" y="5" width="90" height="90" rx="18"/>${pips}</svg>`;
+  return `<svg class="die ${cls}" viewBox="0 0 100 100" data-v="${v}" role="img" aria-label="${v}"><rect x="5" y="5" width="90" height="90" rx="18"/>${pips}</svg>`;
 }
-const hidden = () => `<svg class="die hidden" viewBox="0 0 100 100"><rect x="5" y="5" width="90" height="90" rx="18"/></svg>`;
+const hidden = () => `<svg class="die hidden" viewBox="0 0 100 100" role="img" aria-label="${esc(t("hidden_die"))}"><rect x="5" y="5" width="90" height="90" rx="18"/></svg>`;
 
 // --- the connection -----------------------------------------------------------------------------------------
 function connect() {
@@ -78,6 +78,7 @@ function reconnect(ms) {
 function online(yes) {
   document.body.classList.toggle("offline", !yes);
   $("conn").textContent = yes ? "" : t("offline");
+  if (view && !frame) fitAll();           // the header's line beside the game's end: fitted again
 }
 
 // --- drawing ------------------------------------------------------------------------------------------------
@@ -111,10 +112,10 @@ function render() {
   }
   $("middle").textContent = v.middle;
   const cols = n <= 2 ? Math.max(n, 1) : n <= 4 ? 2 : n <= 6 ? 3 : n <= 8 ? 4 : n <= 12 ? 4 : 6;
-  const players = $("players");
-  players.style.setProperty("--cols", cols);
-  players.style.setProperty("--rows", Math.max(1, Math.ceil(n / cols)));
-  players.innerHTML = v.players.map(card).join("");
+  const cards = $("cards");
+  cards.style.setProperty("--cols", cols);
+  cards.style.setProperty("--rows", Math.max(1, Math.ceil(n / cols)));
+  cards.innerHTML = v.players.map(card).join("");
   drawLast(v);
   drawHalves(v);
   $("history-list").innerHTML = v.history.slice().reverse().map((h) => `<li>${esc(historyText(h))}</li>`).join("");
@@ -136,6 +137,64 @@ function render() {
   if (v.error && !document.body.classList.contains("offline")) {
     $("conn").textContent = `! ${v.error.line}: ${v.error.text}`;
   }
+  announce(v);
+  fitAll();
+}
+
+// --- nothing cut ----------------------------------------------------------------------------------------------
+// A line that does not fit its box is set smaller, step by step down to the last factor, and wrapped at its
+// spaces if it still does not fit: never cut with an ellipsis. Every line of a step is measured at once (one
+// layout per step, not one per line).
+const FIT_STEPS = [1, 0.9, 0.8, 0.7];
+function fit(elements) {
+  let open = elements.filter((e) => !e.hidden);
+  for (const e of open) { e.style.removeProperty("--fit"); e.classList.remove("wrap"); }
+  for (let i = 1; open.length && i <= FIT_STEPS.length; i++) {
+    open = open.filter((e) => e.scrollWidth > e.clientWidth + 1);
+    for (const e of open) {
+      if (i < FIT_STEPS.length) e.style.setProperty("--fit", FIT_STEPS[i]);
+      else e.classList.add("wrap");
+    }
+  }
+}
+
+// The history shows its newest lines whole: a line its box cannot hold to its end is hidden with all older
+// ones (a phone's history scrolls instead).
+function fitHistory() {
+  const box = $("history");
+  const items = [...$("history-list").children];
+  for (const li of items) li.hidden = false;
+  if (getComputedStyle(box).overflowY !== "hidden") return;
+  const bottom = box.getBoundingClientRect().bottom - parseFloat(getComputedStyle(box).paddingBottom);
+  const past = items.findIndex((li) => li.getBoundingClientRect().bottom > bottom + 0.5);
+  if (past >= 0) for (const li of items.slice(past)) li.hidden = true;
+}
+
+function fitAll() {
+  fit([$("banner"), ...document.querySelectorAll(".card .name, .card .label, .card .status, .card .lost")]);
+  fitHistory();
+}
+window.addEventListener("resize", () => { if (view) fitAll(); });
+// the check's panel above it grows when its verdict comes: the history is fitted again
+new ResizeObserver(() => { if (view) fitHistory(); }).observe($("history"));
+
+// --- said in words ------------------------------------------------------------------------------------------
+// The newest result (a round, a half, the game's end) goes to the page's live region once, for screen
+// readers: set only when it changes, so a redraw says nothing again.
+let announced = null;
+function announce(v) {
+  let text = "";
+  if (v.over && v.loser !== null) {
+    text = t("game_over", {name: nameOf(v.loser)}) + (v.blattschuss ? " " + t("blatt") : "");
+  } else if (v.stopped !== null && v.stopped !== undefined) {
+    text = t("stopped", {reason: v.stopped});
+  } else if (v.history.length) {
+    text = historyText(v.history[v.history.length - 1]);
+  }
+  if (text !== announced) {
+    $("announce").textContent = text;
+    announced = text;
+  }
 }
 
 function card(p) {
@@ -151,24 +210,40 @@ function card(p) {
   if (p.paused) status = t("paused", {reason: p.paused});
   if (p.asked) status = t("asked");
   if (p.flagged) status = t("flagged", {reason: p.flagged});
-  if (!status && playing && !p.in_half) status = t("out");
-  if (!status && p.done && !p.revealed) status = t("done", {n: p.throws});
-  // A reveal stays on the card until the next round's first throw (model.py: the last round's is "past").
+  let mark = "";
+  if (!status && v.over && v.loser === p.seat) { status = t("game_lost"); mark = "game-lost"; }
+  // A reveal stays on the card until the next round's first throw (model.py: the last round's is "past"),
+  // and with it, in words, what it did: the best throw, the loser's Deckel (the colours say it only twice).
   let dice = "";
   const shown = p.reveal;
   if (shown && !(shown.past && p.throws > 0)) {
-    const mark = shown.worst ? " worst" : shown.best ? " best" : "";
+    const which = shown.worst ? "worst" : shown.best ? "best" : "";
     dice = `<span class="faces${shown.past ? " past" : ""}">${shown.dice.map((d) => die(d)).join("")}</span>`
-      + `<span class="label${mark}">${esc(shown.label || "")}</span>`;
+      + `<span class="label${which ? " " + which : ""}">${esc(shown.label || "")}</span>`;
+    if (!status && which) { status = verdict(v.last_round, which); mark = which; }
   } else if (p.throws > 0) {
     dice = p.public.map((d) => die(d, "aside")).join("") + hidden().repeat(Math.max(0, 3 - p.public.length));
   }
+  if (!status && playing && !p.in_half) status = t(v.phase === "final" ? "out_final" : "out");
+  if (!status && p.done && !p.revealed) status = t("done", {n: p.throws});
+  const halves = (v.halves || []).filter((h) => h.seat === p.seat && h.phase !== "final");
+  const lost = halves.length
+    ? `<div class="lost">${esc(t("lost_halves", {halves: halves.map((h) => t("phase_" + h.phase)).join(", ")}))}</div>` : "";
   const coach = v.coach && v.coach.seat === p.seat ? `<div class="coach">${esc(coachText(v.coach, p.name))}</div>` : "";
   return `<div class="${cls.join(" ")}" data-seat="${p.seat}">
     <div class="name">${esc(p.name)}</div>
     <div class="deckel" data-deckel="${p.deckel}">${p.deckel}</div>
     <div class="dice">${dice}</div>
-    <div class="status">${esc(status)}</div>${coach}</div>`;
+    <div class="status${mark ? " " + mark : ""}">${esc(status)}</div>${lost}${coach}</div>`;
+}
+
+// What a ranked reveal did, in words: the round's loser takes its Deckel, the best throw is named; in a
+// throw-off the best opens.
+function verdict(last, which) {
+  if (!last) return "";
+  if (last.kind === "throw_off") return which === "best" ? t("opens") : "";
+  if (which === "best") return t("best");
+  return last.deckel === "all" ? t("takes_all") : t("takes", {deckel: last.deckel});
 }
 
 // The coach's line (schocken play/watch --coach; the same words as the scoreboard's, texts/coach.py).
@@ -187,13 +262,17 @@ function coachText(c, name) {
   return head + parts.join(" · ");
 }
 
+// The last round in the sidebar: its loser and its best throw (a throw-off: who opens), each named with what
+// it did in words, its dice and class; every player's own dice are on his card meanwhile.
 function drawLast(v) {
   const last = v.last_round;
   $("last-title").textContent = t("last_round") + (last ? " · " + t("round", {n: last.round}) : "");
   if (!last) { $("last-body").innerHTML = ""; return; }
-  $("last-body").innerHTML = last.reveals.map((r) => {
-    const cls = r.seat === last.best ? "best" : r.seat === last.worst ? "worst" : "";
-    return `<div class="reveal ${cls}"><span class="who">${esc(nameOf(r.seat))}</span>`
+  const rows = [["worst", last.worst], ["best", last.best]].filter(([, seat]) => seat !== null && seat !== undefined);
+  $("last-body").innerHTML = rows.map(([which, seat]) => {
+    const r = last.reveals.find((x) => x.seat === seat) || {dice: [], label: ""};
+    return `<div class="reveal ${which}" data-seat="${seat}"><p class="who"><span class="name">${esc(nameOf(seat))}</span>`
+      + ` <span class="role">${esc(verdict(last, which))}</span></p>`
       + `<span class="faces">${(r.dice || []).map((d) => die(d)).join("")}</span>`
       + `<span class="label">${esc(r.label || "")}</span></div>`;
   }).join("");
@@ -276,12 +355,22 @@ async function main() {
   $("history-title").textContent = t("history");
   $("halves-title").textContent = t("halves");
   $("last-title").textContent = t("last_round");
+  $("page-title").textContent = t("title");
+  $("players-title").textContent = t("players");
   $("scan").textContent = t("scan");
   $("qr").src = `/qr.svg?lang=${lang}`;
+  $("qr").alt = t("qr_alt");
   $("season-link").href = `/season?lang=${lang}`;
   $("season-link").textContent = t("season");
+  const other = lang === "de" ? "en" : "de";       // the other language, named in itself
+  $("lang-link").href = `/?lang=${other}`;
+  $("lang-link").hreflang = other;
+  $("lang-link").lang = other;
+  $("lang-link").textContent = t("other_lang");
   $("actions-title").textContent = t("actions");
+  $("word-label").textContent = t("word");
   $("seat-label").textContent = t("seat");
+  $("pin-word").textContent = t("pin");
   $("action-send").textContent = t("send");
   if (tableKey) { $("pin-label").hidden = true; $("key-note").textContent = t("key"); }
   for (const w of ["drop", "ein", "wait", "forfeit"]) $("opt-" + w).textContent = t(w);
