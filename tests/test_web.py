@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from schocken.rules import from_dict
+
 from schocken_host.commands.replay import replay
 from schocken_host.table.state import TableState
 from schocken_host.views.web.hub import Hub
@@ -228,6 +230,52 @@ def test_a_rounds_reveals_stay_on_the_cards_until_the_next_rounds_first_throw():
     last = events[[i for i, ev in enumerate(events) if ev["ev"] == "round"][-1]]
     assert all(p["reveal"] and not p["reveal"]["past"] for p in whole.view()["players"]
                if p["seat"] in last["order"])
+
+
+def test_a_half_stays_as_it_ended_and_rounds_are_numbered_as_replay_counts_them():
+    """Issue 41: at the round that ends a half the page's cards showed the next half (every player 0 Deckel);
+    they show the half as it ended (its loser holds them all) until the next round's first throw. The page's
+    rounds are the ranked ones from 1 (the throw-off is none), as replay counts them; the last round says
+    what its loser took, not what the best throw was worth."""
+    events = lines(GAME)
+    total = from_dict(events[0]["rules"]).deckel_total
+    ranked = 0
+    halves = 0
+    hub = Hub()
+    for n, ev in enumerate(events):
+        hub.feed(ev)
+        if ev["ev"] == "round":
+            ranked += 1
+            view = hub.view()
+            assert view["round"] == ranked and view["last_round"]["round"] == ranked, (ev, view["round"])
+            assert view["last_round"]["taken"] == sum(m[1] for m in ev["moves"])
+            ends_a_half = n + 1 < len(events) and events[n + 1]["ev"] == "half_lost"
+            if ends_a_half and any(e["ev"] == "progress" for e in events[n + 1:]):   # not the game's end
+                halves += 1
+                loser = events[n + 1]["seat"]
+                following = events[n + 1:]
+                first_throw = next(j for j, e in enumerate(following)
+                                   if e["ev"] == "progress" and e["throws"])
+                shadow = Hub()
+                for e in events[:n + 1] + following[:first_throw]:
+                    shadow.feed(e)
+                kept = shadow.view()
+                assert {p["seat"]: p["deckel"] for p in kept["players"]}[loser] == total, kept["players"]
+                assert kept["phase"] == events[n + 1]["phase"] and kept["round"] == ranked
+                shadow.feed(following[first_throw])
+                assert all(p["deckel"] == 0 for p in shadow.view()["players"])   # the next half
+                assert shadow.view()["round"] == ranked + 1
+        elif ev["ev"] == "throw_off":
+            assert hub.view()["last_round"]["round"] is None
+    assert halves >= 2
+    assert hub.view()["standings"]["rounds"] == ranked == replay_rounds(GAME)
+
+
+def replay_rounds(path):
+    state = TableState()
+    for ev in lines(path):
+        state.apply(ev)
+    return state.standings()["rounds"]
 
 
 def test_a_played_game_shows_what_its_log_replayed_shows_and_is_applied_once(tmp_path):

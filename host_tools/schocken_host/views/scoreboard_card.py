@@ -159,8 +159,8 @@ def throw_forms(lang, r, kept=""):
     short = " · " + tr(lang, "card.throws_short", n=n)
     built = "" if r["hand"] else ", " + tr(lang, "card.built")
     faces = "".join(FACES[v - 1] for v in r["dice"] if 1 <= v <= 6) + " "
-    shapes = [(kept, faces, throws + built), (kept, "", throws + built), (kept, "", throws), (kept, "", short),
-              ("", "", short), ("", "", "")]
+    shapes = [(kept, faces, throws + built), (kept, "", throws + built), (kept, "", throws),
+              (kept, "", short), ("", "", short), ("", "", "")]
     forms = []
     for head, dice, tail in shapes:
         line = Text(head + " " if head else "", style="dim")

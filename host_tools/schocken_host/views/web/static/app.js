@@ -243,7 +243,7 @@ function verdict(last, which) {
   if (!last) return "";
   if (last.kind === "throw_off") return which === "best" ? t("opens") : "";
   if (which === "best") return t("best");
-  return last.deckel === "all" ? t("takes_all") : t("takes", {deckel: last.deckel});
+  return last.deckel === "all" ? t("takes_all") : t("takes", {deckel: last.taken});
 }
 
 // The coach's line (schocken play/watch --coach; the same words as the scoreboard's, texts/coach.py).
@@ -266,7 +266,9 @@ function coachText(c, name) {
 // it did in words, its dice and class; every player's own dice are on his card meanwhile.
 function drawLast(v) {
   const last = v.last_round;
-  $("last-title").textContent = t("last_round") + (last ? " · " + t("round", {n: last.round}) : "");
+  // A throw-off has no round number (model.py: rounds as people count them).
+  $("last-title").textContent = t("last_round") + (last ? " · " + (last.round === null ? t("phase_throw_off")
+    : t("round", {n: last.round})) : "");
   if (!last) { $("last-body").innerHTML = ""; return; }
   const rows = [["worst", last.worst], ["best", last.best]].filter(([, seat]) => seat !== null && seat !== undefined);
   $("last-body").innerHTML = rows.map(([which, seat]) => {
