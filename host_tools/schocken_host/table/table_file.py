@@ -8,7 +8,7 @@ from schocken.rules import OPTION_NAMES, PRESETS
 
 from schocken_host.input_checks import read_text
 from schocken_host.errors import CommandError
-from schocken_host.i18n import Message
+from schocken_host.i18n import Message, toml_error
 
 TOP_KEYS = ("players", "rules", "options")
 PLAYER_KEYS = ("name", "port")
@@ -91,7 +91,7 @@ def read_table(path):
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
-        raise CommandError("table_file.not_toml", path=path, error=e)
+        raise CommandError("table_file.not_toml", path=path, error=toml_error(e))
     except RecursionError:
         raise CommandError("table_file.nested", path=path)
     unknown = sorted(set(data) - set(TOP_KEYS))
