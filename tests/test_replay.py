@@ -76,10 +76,13 @@ def test_schocken_replay_names_the_refused_line_and_says_a_torn_tail(case):
 
 
 def test_stats_counts_a_game_only_when_it_replays_to_its_end(case):
-    path, _, applied, refused, _ = case
-    games, players = stats_cmd.stats([path])
-    assert games == (refused is None)
-    assert set(players) == {"Bot 1", "Bot 2", "Bot 3", "Bot 4"}
+    """A game counts when the rules decided it, as in the league: a log cut short (torn) or refused at a
+    line counts nothing, and is counted apart."""
+    path, data, applied, refused, _ = case
+    games, players, left_out = stats_cmd.stats([path])
+    over = refused is None and replay(data).state.over
+    assert games == over and set(players) == ({"Bot 1", "Bot 2", "Bot 3", "Bot 4"} if over else set())
+    assert left_out == {"unfinished": int(refused is None and not over), "refused": int(refused is not None)}
 
 
 def test_the_web_page_names_the_refused_line_and_waits_for_a_torn_tail(case):
