@@ -325,6 +325,8 @@ BAD_TABLES = [
     ("[options]\nmax_throws = 5\n" + TABLE, "max_throws must be 1, 2 or 3"),
     ("[options]\njule = \"maybe\"\n" + TABLE, "jule needs true or false"),
     ("player = []\n" + TABLE, "unknown key player"),
+    ('name = ""\n' + TABLE, "tisch.toml: name: empty name"),
+    ("name = 5\n" + TABLE, "tisch.toml: name: needs text"),
 ]
 
 
@@ -390,6 +392,7 @@ def test_every_message_of_tomllib_has_words_and_an_unknown_one_keeps_its_place()
 
 def test_the_example_table_file_loads_as_play_reads_it():
     table = read_table(ROOT / "examples" / "tisch.toml")
+    assert table["name"] == "Stammtisch"
     assert [p["name"] for p in table["players"]] == ["Anna", "Bert", "Cleo", "Dora"]
     assert table["rules"]["preset"] == "verein"
     readme = (ROOT / "README.md").read_text(encoding="utf-8")

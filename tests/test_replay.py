@@ -20,6 +20,13 @@ LINES = GAME.read_bytes().rstrip(b"\n").split(b"\n")
 ROUND = next(n for n, line in enumerate(LINES) if b'"ev":"round"' in line and b'"moves":[["middle"' in line)
 
 
+def _with_table(table):
+    """The start event naming its table (`schocken play --table FILE`), an optional field of the log."""
+    ev = json.loads(LINES[0])
+    ev["table"] = table
+    return json.dumps(ev, separators=(",", ":"), ensure_ascii=False).encode()
+
+
 def _tampered_round():
     ev = json.loads(LINES[ROUND])
     ev["moves"][0][1] += 1
@@ -29,6 +36,8 @@ def _tampered_round():
 # name -> (the log's bytes, events applied, the line refused or None, the torn line or None)
 CASES = {
     "whole": (b"\n".join(LINES) + b"\n", len(LINES), None, None),
+    "a named table": (b"\n".join([_with_table("Stammtisch")] + LINES[1:]) + b"\n", len(LINES), None, None),
+    "a table that is no name": (b"\n".join([_with_table(5)] + LINES[1:]) + b"\n", 0, 1, None),
     "torn tail": (b"\n".join(LINES[:200]) + b"\n" + LINES[200][:37], 200, None, 201),
     "refused event": (b"\n".join(LINES[:ROUND] + [_tampered_round()] + LINES[ROUND + 1:]) + b"\n", ROUND,
                       ROUND + 1, None),
@@ -107,7 +116,7 @@ def test_the_browsers_check_names_the_refused_line_and_drops_a_torn_tail(case):
 def test_the_browsers_check_takes_them_the_same_way_under_micropython(micropython, tmp_path):
     """table/replay.py as the browser runs it (the unix port, the files of /py/): CPython's reports."""
     from kits import checkserver
-    for name in ("torn tail", "not JSON", "not an event"):
+    for name in ("torn tail", "not JSON", "not an event", "a named table", "a table that is no name"):
         log = tmp_path / (name.replace(" ", "-") + ".jsonl")
         log.write_bytes(CASES[name][0])
         folder = tmp_path / name.replace(" ", "-")

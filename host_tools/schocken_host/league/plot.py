@@ -10,7 +10,7 @@ from pathlib import Path
 
 from schocken_host.errors import CommandError
 from schocken_host.i18n import tr
-from schocken_host.league.evenings import NO_DAY
+from schocken_host.league.evenings import NO_DAY, evening_names
 from schocken_host.league.luck_table import league_luck, rarity
 from schocken_host.league.standings import standings
 
@@ -52,9 +52,10 @@ def season_of(league, first=None, last=None):
             continue   # a game without an evening is in no season
         games.setdefault(game_id, (day, place, []))[2].append((name, deckel))
     season.by_evening = bool(games) and all(day for day, _, _ in games.values())
+    named = evening_names(league, first, last) if season.by_evening else {}
     step_of = {}
     for n, (game_id, (day, place, _)) in enumerate(games.items()):
-        label = ("%s %s" % (day, place or "")).strip() if season.by_evening else str(n + 1)
+        label = named.get((day, place), day) if season.by_evening else str(n + 1)
         step_of[game_id] = step_of.get(label) if label in step_of else len(season.steps)
         if step_of[game_id] == len(season.steps):
             season.steps.append(label)
