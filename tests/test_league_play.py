@@ -130,6 +130,9 @@ def test_one_tables_games_are_one_evening_whatever_folders_their_logs_went_to(pl
     --log-dir): one evening, named by its day and the table, in `liga abend` and after `liga rebuild` of
     both folders. Without a stake chosen, `liga kasse` shows the games and who lost them, no money."""
     env, data, logs = place
+    # Local time about 18:00, far from the evening's end at 06:00 (league/evenings.py), whenever this runs.
+    offset = (18 - time.gmtime().tm_hour + 12) % 24 - 12
+    env = dict(env, TZ="LOC%+d" % -offset)
     table = tmp_path / "stammtisch.toml"
     table.write_text(TABLE_FILE, encoding="utf-8")
     laptop = tmp_path / "laptop"
@@ -140,7 +143,7 @@ def test_one_tables_games_are_one_evening_whatever_folders_their_logs_went_to(pl
     assert [start["table"] for start in starts] == ["Stammtisch", "Stammtisch"]
     evenings = liga(env, "abend")
     assert evenings.returncode == 0, evenings.stderr
-    [line] = evenings.stdout.splitlines()    # both games began on one evening: the test's few seconds
+    [line] = evenings.stdout.splitlines()
     day = line.split(" · ")[0]
     assert line == "%s · Stammtisch: 2 games" % day
     german = tablekit.schocken("liga", "kasse", env=env)
