@@ -111,9 +111,9 @@ _LOSSES = """
 """
 
 
-def ledger(league, first=None, last=None):
+def ledger(league, first=None, last=None, named=True):
     """[Evening] between the days ``first`` and ``last`` (both included, None: open), in order, each with
-    what its losers owe."""
+    what its losers owe; ``named``: each with its name (evenings.evening_name; the standings need none)."""
     if league is None:
         return []
     default = league_rule(league)
@@ -121,7 +121,7 @@ def ledger(league, first=None, last=None):
     rules = {(day, place): (rule, settled) for day, place, rule, settled in league.read(
         "SELECT day, place, stake, settled FROM evenings WHERE day BETWEEN ? AND ?", span)}
     names = dict(league.read("SELECT id, name FROM players"))
-    evening_named = evening_names(league, first, last)
+    evening_named = evening_names(league, first, last) if named else {}
     evenings = {}
     for day, place, players, player, games in sorted(league.read(_LOSSES, span)):
         evening = evenings.get((day, place))
