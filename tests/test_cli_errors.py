@@ -325,6 +325,8 @@ BAD_TABLES = [
     ("[options]\nmax_throws = 5\n" + TABLE, "max_throws must be 1, 2 or 3"),
     ("[options]\njule = \"maybe\"\n" + TABLE, "jule needs true or false"),
     ("player = []\n" + TABLE, "unknown key player"),
+    ('name = ""\n' + TABLE, "tisch.toml: name: empty name"),
+    ("name = 5\n" + TABLE, "tisch.toml: name: needs text"),
 ]
 
 
@@ -337,8 +339,60 @@ def test_a_table_file_with_bad_entries_is_refused_naming_file_and_entry(workdir,
     assert sorted(p.name for p in (workdir / "logs").iterdir()) == ["old.jsonl"]
 
 
+# TOML's own syntax errors, the detail too, in the user's language (i18n.toml_error): German by default.
+# tomllib says each in English ("Expected '=' after a key in a key/value pair (at line 2, column 6)").
+TOML_ERRORS = [
+    ('[[players]]\nname "Anna"\n', "Zeile 2, Spalte 6: nach dem Schlüssel fehlt „=“",
+     "line 2, column 6: '=' missing after the key"),
+    ('[[players]\nname = "Anna"\n', "Zeile 1, Spalte 10: „]]“ fehlt am Ende der Überschrift [[...]]",
+     "line 1, column 10: ']]' missing at the end of a [[...]] header"),
+    ('[[players]]\nname = Anna\n', "Zeile 2, Spalte 8: ungültiger Wert (Text steht in Anführungszeichen",
+     "line 2, column 8: invalid value (text goes in quotes"),
+    ('[[players]]\nname = "Anna\n', "Zeile 2, Spalte 13: Text ohne schließendes Anführungszeichen",
+     "line 2, column 13: string without its closing quote"),
+    ('[players]\n[players]\n', "Zeile 2, Spalte 9: players steht zweimal in der Datei",
+     "line 2, column 9: players is declared twice"),
+    ('rules = [1, 2\n', "am Ende der Datei: Liste ohne schließende „]“",
+     "at the end of the file: list without its closing ']'"),
+]
+TOMLLIB_WORDS = ("Expected", "Invalid", "Cannot", "Unclosed", "Illegal", "Unterminated", "(at ", "document")
+
+
+@pytest.mark.parametrize("text,german,english", TOML_ERRORS, ids=[e for _, _, e in TOML_ERRORS])
+def test_a_table_file_that_is_no_toml_is_refused_in_the_users_language(workdir, tmp_path, text, german,
+                                                                        english):
+    path = tmp_path / "tisch.toml"
+    path.write_text(text, encoding="utf-8")
+    for lang, head, words in ((), "kein TOML: ", german), (("--lang", "en"), "not TOML: ", english):
+        line = assert_refused(schocken_process(workdir, [*lang, "play", "--table", str(path), "--emulate",
+                                                         "2"]))
+        assert "%s: %s%s" % (path, head, words) in line, line
+        assert not any(word in line for word in TOMLLIB_WORDS), line
+
+
+def test_every_message_of_tomllib_has_words_and_an_unknown_one_keeps_its_place():
+    """Each message the installed tomllib can raise (read from its parser's source) is said in words of
+    texts/, not in the generic line; a message it may say one day is the generic line with its place."""
+    import tomllib
+    from schocken_host.i18n import Message, toml_error
+    source = (Path(tomllib.__file__).parent / "_parser.py").read_text(encoding="utf-8")
+    messages = re.findall(r'suffixed_err\(\s*src,\s*\w+,\s*f?"([^"]*)"', source)
+    assert len(messages) > 20
+    for msg in messages:
+        text = re.sub(r"\{[^}]*\}", "('players', 'name')", msg).replace("\\\\", "\\")
+        said = toml_error(tomllib.TOMLDecodeError("%s (at line 3, column 5)" % text))
+        assert isinstance(said, Message) and said.key == "toml.what_where", msg
+        assert said.fields["what"].key != "toml.unknown", msg
+        for lang in ("de", "en"):
+            assert not any(word in said.localized(lang) for word in TOMLLIB_WORDS), (msg, lang)
+    said = toml_error(tomllib.TOMLDecodeError("Something new (at line 3, column 5)"))
+    assert (said.localized("de"), said.localized("en")) == ("Zeile 3, Spalte 5: ungültiges TOML",
+                                                           "line 3, column 5: invalid TOML")
+
+
 def test_the_example_table_file_loads_as_play_reads_it():
     table = read_table(ROOT / "examples" / "tisch.toml")
+    assert table["name"] == "Stammtisch"
     assert [p["name"] for p in table["players"]] == ["Anna", "Bert", "Cleo", "Dora"]
     assert table["rules"]["preset"] == "verein"
     readme = (ROOT / "README.md").read_text(encoding="utf-8")

@@ -223,9 +223,14 @@ def test_an_english_game_logs_the_default_name_and_stats_counts_old_logs_as_the_
     start = json.loads(log.read_text().splitlines()[0])
     assert [p["name"] for p in start["players"]] == ["Bot 1", "Spieler 2"]
     assert "Spieler 2" in game.text()
-    old = dict(start, game="old", players=[dict(p, name=p["name"].replace("Spieler", "Player"))
-                                           for p in start["players"]])
-    (logs / "0-old.jsonl").write_text(json.dumps(old) + "\n")
+    # stats counts whole games (docs/gamelog.md): this one was quit. A whole game of four seats, logged once
+    # under today's default name and once as an older English host named the seat.
+    whole = (ROOT / "tests" / "data" / "web_game.jsonl").read_text(encoding="utf-8").split("\n")
+    for name, game_id in (("Spieler 2", "0000000000a1"), ("Player 2", "0000000000a2")):
+        first = json.loads(whole[0])
+        first["game_id"] = game_id
+        first["players"][1]["name"] = name
+        (logs / ("%s.jsonl" % game_id)).write_text("\n".join([json.dumps(first)] + whole[1:]))
     stats = json.loads(run(["stats", "--log-dir", logs, "--json"]).stdout)
     assert stats["players"]["Spieler 2"]["games"] == 2 and "Player 2" not in stats["players"]
     out = run(["stats", "--log-dir", logs]).stdout.decode()

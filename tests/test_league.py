@@ -319,9 +319,10 @@ def test_the_schema_is_made_by_its_migrations(tmp_path):
 
 
 def test_a_database_of_the_first_schema_is_migrated_with_its_games(liga, tmp_path, monkeypatch):
-    """Migrations 2 (evenings, seasons, stakes) and 3 (the standings' index) run on a database of schema 1 at
-    its next open, in one transaction, and keep what it held: the games get their evening (their day and
-    their log's folder) and their count of players, their seats the day; the standings stay the same."""
+    """Migrations 2 (evenings, seasons, stakes), 3 (the standings' index) and 4 (an evening's table is the
+    one its logs name) run on a database of schema 1 at its next open, in one transaction, and keep what it
+    held: the games get their evening (their day and the table their log names: none in these) and their
+    count of players, their seats the day; the standings stay the same."""
     fresh = tmp_path / "fresh.sqlite3"     # the games and a merge in a database of the newest schema ...
     liga("--db", fresh, "import", *RECORDED)
     liga("--db", fresh, "merge", "Bot 1", "Anna")
@@ -349,8 +350,57 @@ def test_a_database_of_the_first_schema_is_migrated_with_its_games(liga, tmp_pat
     from schocken_host.league.evenings import evening_of
     by_id = sorted(RECORDED, key=lambda log: first_event(log)["game_id"])
     for (_, day, place, players), log in zip(rows, by_id):
-        assert (day, place) == evening_of(first_event(log)["ts"], log) and place == "data"
+        assert (day, place) == evening_of(first_event(log)["ts"], None, log) and place == ""
         assert players == len(first_event(log)["players"])
+
+
+def test_a_database_of_the_third_schema_gets_the_tables_its_logs_name(liga, tmp_path):
+    """Migration 4 on a file of schema 3, whose evenings were a day and the folder of the logs: one table's
+    logs of one day in two folders are one evening now (settled where both parts were, else open), a game
+    the scorekeeper moved keeps the table he named, an evening settled under the stake of before (5 or 10
+    euros by the players, the default then) keeps that stake, and the league's stake is none. `liga
+    rebuild` from the logs then makes the same database."""
+    from test_league_club import game
+    logs = tmp_path / "logs"
+    day = 1796414400   # 2026-12-04 20:00 UTC (the night's game: 2026-12-05 01:30, the 4th's evening)
+    made = [game(RECORDED[0], logs / "a", "dddd00000001", day), game(RECORDED[1], logs / "b", "dddd00000002",
+                                                                     day + 5.5 * 3600),
+            game(RECORDED[0], logs / "b", "dddd00000003", day + 86400),
+            game(RECORDED[0], logs / "b", "dddd00000004", day + 2 * 86400)]
+    fresh = tmp_path / "fresh.sqlite3"
+    liga("--db", fresh, "import", logs)
+    path = tmp_path / "data" / "league.sqlite3"
+    path.parent.mkdir()
+    conn = sqlite3.connect(path, isolation_level=None)   # the same games as schocken of schema 3 kept them
+    db.migrate(conn, to=3)
+    conn.execute("ATTACH DATABASE ? AS fresh", (str(fresh),))
+    for table in ("players", "names", "games", "seats"):
+        conn.execute("INSERT INTO main.%s SELECT * FROM fresh.%s" % (table, table))
+    conn.execute("DETACH DATABASE fresh")
+    days = {}
+    for log in made:
+        game_id = first_event(log)["game_id"]
+        (when,) = conn.execute("SELECT day FROM games WHERE game_id = ?", (game_id,)).fetchone()
+        days[game_id] = when
+        conn.execute("UPDATE games SET place = ? WHERE game_id = ?", (log.parent.name, game_id))
+    assert days == {"dddd00000001": "2026-12-04", "dddd00000002": "2026-12-04", "dddd00000003": "2026-12-05",
+                    "dddd00000004": "2026-12-06"}
+    conn.executemany("INSERT INTO evenings (day, place, stake, settled) VALUES (?, ?, ?, ?)", [
+        ("2026-12-04", "a", None, 1796500000.0), ("2026-12-04", "b", None, None),   # half settled: open
+        ("2026-12-05", "b", None, 1796600000.0),                                   # settled by the players
+        ("2026-12-06", "Kneipe", "drinks", None)])                                # the moved game's
+    conn.execute("INSERT INTO moved VALUES ('dddd00000004', '2026-12-06', 'Kneipe')")
+    conn.execute("UPDATE games SET place = 'Kneipe' WHERE game_id = 'dddd00000004'")
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == 3
+    conn.close()
+    ledger = json.loads(liga("ledger", "--json")[1])
+    assert [(e["day"], e["table"], e["games"], e["rule"], e["settled"]) for e in ledger] == [
+        ("2026-12-04", "", 2, "none", False), ("2026-12-05", "", 1, "players", True),
+        ("2026-12-06", "Kneipe", 1, "drinks", False)]
+    assert liga("stake")[1].splitlines()[0] == "the league's stake: no stake"
+    migrated = dump(path)
+    assert liga("rebuild", logs)[0] == 0
+    assert dump(path) == migrated
 
 
 def first_event(log):

@@ -1,7 +1,8 @@
 """The club's side of the league (docs/league.md, "Evenings, seasons, stakes") on a real SQLite file: games
-grouped into evenings by day and table (an evening runs past midnight), a game moved to another evening and
-kept so by a rebuild, seasons by their days and the standings of one, the stakes of the seeds and the ledger
-settled per evening, the standings sorted by a column; bad input one line, exit 2, nothing changed."""
+grouped into evenings by day and table (an evening runs past midnight; its table is the one its logs name,
+whatever folders they lie in), a game moved to another evening and kept so by a rebuild, seasons by their
+days and the standings of one, no stake unless one is chosen, the stakes of the seeds and the ledger settled
+per evening, the standings sorted by a column; bad input one line, exit 2, nothing changed."""
 
 import json
 import time
@@ -29,12 +30,15 @@ def utc(monkeypatch):
     time.tzset()
 
 
-def game(source, folder, game_id, ts, names=None):
-    """A copy of a recorded game as another game: its own id and start time (and seat names)."""
+def game(source, folder, game_id, ts, names=None, table=None):
+    """A copy of a recorded game as another game: its own id and start time (and seat names, and the table
+    its start event names, as `schocken play --table FILE` writes it)."""
     folder.mkdir(parents=True, exist_ok=True)
     lines = Path(source).read_text(encoding="utf-8").splitlines(keepends=True)
     start = json.loads(lines[0])
     start["game_id"], start["ts"] = game_id, ts
+    if table is not None:
+        start["table"] = table
     for player, name in zip(start["players"], names or ()):
         player["name"] = name
     lines[0] = json.dumps(start, separators=(",", ":"), ensure_ascii=False) + "\n"
@@ -54,36 +58,59 @@ def loser(log):
 
 @pytest.fixture
 def club(tmp_path):
-    """Three games at the club (two on the evening of the 4th, one after midnight; one on the 5th) and one
-    at the pub on the 4th: (folder of the logs, {game id: log})."""
+    """Three games at the club's table (two on the evening of the 4th, one after midnight; one on the 5th),
+    their logs written to two folders (the game after midnight on another laptop), and one at the pub on the
+    4th: (folder of the logs, {game id: log})."""
     logs = tmp_path / "logs"
-    made = {"aaaa00000001": game(FOUR, logs / "clubhaus", "aaaa00000001", EVENING),
-            "aaaa00000002": game(EIGHT, logs / "clubhaus", "aaaa00000002", NIGHT),
-            "aaaa00000003": game(FOUR, logs / "clubhaus", "aaaa00000003", NEXT),
-            "bbbb00000001": game(FOUR, logs / "kneipe", "bbbb00000001", EVENING + 600)}
+    made = {"aaaa00000001": game(FOUR, logs / "games", "aaaa00000001", EVENING, table="Clubhaus"),
+            "aaaa00000002": game(EIGHT, logs / "laptop", "aaaa00000002", NIGHT, table="Clubhaus"),
+            "aaaa00000003": game(FOUR, logs / "games", "aaaa00000003", NEXT, table="Clubhaus"),
+            "bbbb00000001": game(FOUR, logs / "laptop", "bbbb00000001", EVENING + 600, table="Kneipe")}
     return logs, made
 
 
-def test_games_make_evenings_by_day_and_table_past_midnight(liga, club):
+def test_games_make_evenings_by_day_and_table_past_midnight_whatever_their_folders(liga, club):
     logs, _ = club
-    assert liga("import", logs)[0] == 0
+    assert liga("import", logs / "games")[0] == 0
+    assert liga("import", logs / "laptop")[0] == 0
     status, out, _ = liga("evening")
     assert status == 0 and out.splitlines() == [
-        "2026-12-04 (clubhaus): 2 games, open", "2026-12-04 (kneipe): 1 game, open",
-        "2026-12-05 (clubhaus): 1 game, open"]
-    assert liga("evening", "--table", "kneipe")[1] == "2026-12-04 (kneipe): 1 game, open\n"
-    status, out, _ = liga("abend", "2026-12-04", "--table", "clubhaus")
+        "2026-12-04 · Clubhaus: 2 games", "2026-12-04 · Kneipe: 1 game", "2026-12-05 · Clubhaus: 1 game"]
+    assert liga("evening", "--table", "Kneipe")[1] == "2026-12-04 · Kneipe: 1 game\n"
+    status, out, _ = liga("abend", "2026-12-04", "--table", "Clubhaus")
+    assert [line.split()[:4] for line in out.splitlines()] == [
+        ["aaaa00000001", "2026-12-04", "20:00", "Clubhaus"],
+        ["aaaa00000002", "2026-12-05", "01:30", "Clubhaus"]]
+    # The same logs in other folders are the same evenings.
+    before = liga("evening")[1]
+    for log in logs.rglob("*.jsonl"):
+        log.rename(logs / log.name)
+    assert liga("rebuild", logs)[0] == 0 and liga("evening")[1] == before
+
+
+def test_an_evening_at_a_table_without_a_name_is_named_by_its_people(liga, tmp_path):
+    """Logs without a table (played without a table file, or before logs named their table): all games of
+    the day at one table, named by the people who played there."""
+    logs = tmp_path / "old"
+    game(FOUR, logs / "a", "cccc00000001", EVENING, names=["Anna", "Bert", "Cleo", "Dora"])
+    game(FOUR, logs / "b", "cccc00000002", NIGHT, names=["Anna", "Bert", "Cleo", "Emil"])
+    game(FOUR, logs / "b", "cccc00000003", NEXT, names=["Anna", "Bert"])
+    assert liga("import", logs)[0] == 0
+    assert liga("evening")[1].splitlines() == ["2026-12-04 · Anna, Bert, Cleo +2: 2 games",
+                                               "2026-12-05 · Anna, Bert, Bot 3 +1: 1 game"]
+    status, out, _ = liga("abend", "2026-12-04")
     assert [line.split()[:3] for line in out.splitlines()] == [
-        ["aaaa00000001", "2026-12-04", "20:00"], ["aaaa00000002", "2026-12-05", "01:30"]]
+        ["cccc00000001", "2026-12-04", "20:00"], ["cccc00000002", "2026-12-05", "01:30"]]
+    assert out.splitlines()[0].split()[3] == "lost:"
 
 
 def test_a_game_moved_to_another_evening_stays_there_through_a_rebuild(liga, club, tmp_path):
     logs, made = club
     liga("import", logs)
     status, out, _ = liga("evening", "2026-12-05", "--move", "aaaa00000002")
-    assert (status, out) == (0, "game aaaa00000002 now belongs to the evening 2026-12-05 (clubhaus)\n")
-    assert liga("evening")[1].splitlines()[::2] == ["2026-12-04 (clubhaus): 1 game, open",
-                                                    "2026-12-05 (clubhaus): 2 games, open"]
+    assert (status, out) == (0, "game aaaa00000002 now belongs to the evening 2026-12-05 · Clubhaus\n")
+    assert liga("evening")[1].splitlines()[::2] == ["2026-12-04 · Clubhaus: 1 game",
+                                                    "2026-12-05 · Clubhaus: 2 games"]
     path = tmp_path / "data" / "league.sqlite3"
     before = dump(path)
     refused(liga, ["evening", "2026-12-05", "--move", "aaaa"], "several games begin so")
@@ -92,8 +119,8 @@ def test_a_game_moved_to_another_evening_stays_there_through_a_rebuild(liga, clu
     refused(liga, ["evening", "2026-13-01", "--move", "aaaa00000001"], "2026-13-01: no day (YYYY-MM-DD")
     assert dump(path) == before
     assert liga("rebuild", logs)[0] == 0
-    assert liga("evening")[1].splitlines()[::2] == ["2026-12-04 (clubhaus): 1 game, open",
-                                                    "2026-12-05 (clubhaus): 2 games, open"]
+    assert liga("evening")[1].splitlines()[::2] == ["2026-12-04 · Clubhaus: 1 game",
+                                                    "2026-12-05 · Clubhaus: 2 games"]
 
 
 def test_the_standings_of_a_season(liga, club):
@@ -116,45 +143,73 @@ def test_the_standings_of_a_season(liga, club):
     refused(liga, ["season", "Winter", "1.12.2026", "2026-12-31"], "1.12.2026: no day")
 
 
-def test_the_stakes_of_seed_004_and_the_ledger_settled_per_evening(liga, club):
-    """Seed 004: "Einsatz festlegen: Bis 5 Personen: 5 € Einsatz pro Runde. Ab 6 Personen: 10 € Einsatz pro
-    Runde. Bei Spielen in Gaststätten wird um eine Getränkerunde gespielt (Ausnahme sind offizielle
-    Vereinsabende)"; the "Runde" is the game, whose loser "verliert das Spiel und zahlt den Einsatz". Seed
-    002: "Traditionell zahlt der Gesamtverlierer die nächste Runde" (a round of drinks)."""
+def test_no_stake_is_charged_unless_the_table_chose_one(liga, club):
+    """A league whose scorekeeper set no stake: the ledger shows each evening's games and who lost them, no
+    money; the standings have no columns of money (their JSON has them, zero)."""
+    logs, made = club
+    liga("import", logs)
+    four, eight = loser(FOUR), loser(EIGHT)
+    assert liga("stake")[1] == "the league's stake: no stake\n"
+    status, out, _ = liga("ledger")
+    assert status == 0 and "€" not in out
+    assert out.splitlines() == [
+        "2026-12-04 · Clubhaus: 2 games, no stake",
+        *sorted(["  %-20s lost 1" % four, "  %-20s lost 1" % eight]),
+        "2026-12-04 · Kneipe: 1 game, no stake", "  %-20s lost 1" % four,
+        "2026-12-05 · Clubhaus: 1 game, no stake", "  %-20s lost 1" % four,
+        "no stake set: `schocken liga stake RULE` sets one (players, game:AMOUNT, drinks)"]
+    ledger = json.loads(liga("ledger", "--json")[1])
+    assert [(e["evening"], e["rule"], [(o["player"], o["lost"], o["euros"]) for o in e["owes"]])
+            for e in ledger][1:] == [("2026-12-04 · Kneipe", "none", [(four, 1, 0.0)]),
+                                     ("2026-12-05 · Clubhaus", "none", [(four, 1, 0.0)])]
+    _, out, _ = liga()
+    assert "stakes" not in out and "owed" not in out and "€" not in out
+    assert all(row["stakes"] == 0 and row["owed"] == 0 for row in standings(liga)["players"])
+
+
+def test_the_stakes_of_the_club_rules_and_the_ledger_settled_per_evening(liga, club):
+    """The club's rulebook (seed 000, the rule set verein): "Einsatz festlegen: Bis 5 Personen: 5 € Einsatz
+    pro Runde. Ab 6 Personen: 10 € Einsatz pro Runde. Bei Spielen in Gaststätten wird um eine Getränkerunde
+    gespielt (Ausnahme sind offizielle Vereinsabende)"; the "Runde" is the game, whose loser "verliert das
+    Spiel und zahlt den Einsatz". Seed 002: "Traditionell zahlt der Gesamtverlierer die nächste Runde" (a
+    round of drinks)."""
     logs, made = club
     liga("import", logs)
     four, eight = loser(FOUR), loser(EIGHT)
     assert four != eight
-    assert liga("stake")[1] == "the league's stake: €5 a game up to 5 players, €10 from 6 (rule 004)\n"
+    by_players = "€5 a game up to 5 players, €10 from 6, as in the club's rulebook (rule set verein)"
+    assert liga("stake", "players")[1] == "the league's stake: %s\n" % by_players
+    assert liga("stake")[1] == "the league's stake: %s\n" % by_players
     _, out, _ = liga("ledger", "--json")
     evenings = {(e["day"], e["table"]): e for e in json.loads(out)}
-    club4 = evenings[("2026-12-04", "clubhaus")]
+    club4 = evenings[("2026-12-04", "Clubhaus")]
     assert club4["games"] == 2 and not club4["settled"]
-    assert club4["owes"] == sorted([{"player": four, "euros": 5.0, "drinks": 0},      # 4 at the table
-                                    {"player": eight, "euros": 10.0, "drinks": 0}],    # 8 at the table
+    assert club4["owes"] == sorted([{"player": four, "lost": 1, "euros": 5.0, "drinks": 0},   # 4 at the table
+                                    {"player": eight, "lost": 1, "euros": 10.0, "drinks": 0}],  # 8 there
                                    key=lambda o: o["player"])
     # The pub plays for a round of drinks: one for each of the 4 at the table.
-    assert liga("einsatz", "getraenke", "--evening", "2026-12-04", "--table", "kneipe")[0] == 0
+    assert liga("einsatz", "getraenke", "--evening", "2026-12-04", "--table", "Kneipe")[0] == 0
     _, out, _ = liga("ledger", "--json")
-    pub = [e for e in json.loads(out) if e["table"] == "kneipe"][0]
-    assert pub["rule"] == "drinks" and pub["owes"] == [{"player": four, "euros": 0.0, "drinks": 4}]
+    pub = [e for e in json.loads(out) if e["table"] == "Kneipe"][0]
+    assert pub["rule"] == "drinks" and pub["owes"] == [{"player": four, "lost": 1, "euros": 0.0, "drinks": 4}]
     rows = {r["player"]: r for r in standings(liga)["players"]}
     assert (rows[four]["stakes"], rows[four]["owed"], rows[four]["drinks"]) == (10.0, 10.0, 4)  # two evenings
     assert rows[eight]["stakes"] == 10.0
     # The club's evening of the 4th is settled: still in the stakes, no longer owed.
-    assert liga("kasse", "--settle", "2026-12-04", "--table", "clubhaus")[0] == 0
+    assert liga("kasse", "--settle", "2026-12-04", "--table", "Clubhaus")[0] == 0
     rows = {r["player"]: r for r in standings(liga)["players"]}
     assert (rows[four]["stakes"], rows[four]["owed"]) == (10.0, 5.0) and rows[eight]["owed"] == 0.0
     _, out, _ = liga("ledger")
     lines = out.splitlines()
-    assert ("2026-12-04 (clubhaus): 2 games, €5 a game up to 5 players, €10 from 6 (rule 004), settled"
-            in lines)
+    assert "2026-12-04 · Clubhaus: 2 games, %s, settled" % by_players in lines
+    assert "  %-20s %-12s %12s" % (eight, "lost 1", "€10.00") in lines
     assert lines[lines.index("still open:") + 1].split() == four.split() + ["€5.00", "+", "4", "drinks"]
+    assert "stakes" in liga()[1]
     # A fixed stake for the league: every evening without its own rule.
     assert liga("stake", "game:2.50")[1] == "the league's stake: €2.50 a game\n"
     rows = {r["player"]: r for r in standings(liga)["players"]}
     assert rows[eight]["stakes"] == 2.5 and rows[four]["stakes"] == 5.0   # 2.50 at the club twice, drinks
-    assert liga("ledger", "--reopen", "2026-12-04", "--table", "clubhaus")[0] == 0
+    assert liga("ledger", "--reopen", "2026-12-04", "--table", "Clubhaus")[0] == 0
     assert {r["player"]: r for r in standings(liga)["players"]}[eight]["owed"] == 2.5
     # The stake rules and the settling are the scorekeeper's word: a rebuild from the logs keeps them.
     liga("kasse", "--settle", "2026-12-05")
@@ -187,5 +242,5 @@ def test_bad_stakes_and_columns_are_one_line_and_change_nothing(liga, club, tmp_
     refused(liga, ["ledger", "--settle", "morgen"], "morgen: no day")
     refused(liga, ["--sort", "luck"], "--sort luck: no such column (there are: player, games")
     refused(liga, ["ledger", "--season", "Sommer"], "Sommer: no season of that name")
-    refused(liga, ["stake", "drinks", "--table", "kneipe"], "--table needs --evening DAY")
+    refused(liga, ["stake", "drinks", "--table", "Kneipe"], "--table needs --evening DAY")
     assert dump(path) == before

@@ -262,7 +262,7 @@ def test_refused_when_too_few_pixels():
 
 # Every status color the cup shows (cup/leds.py, cup/view.py) and the name the host gives it.
 STATUS_NAMES = [(ON_TURN, "green"), (THROW_1, "cyan"), (THROW_2, "yellow"), (THROW_3, "orange"),
-                (WAITING, "blue"), (REFUSED, "red"), (LOST, "red"), (view._HALF_LOST, "red"), (WON, "white"),
+                (WAITING, "blue"), (REFUSED, "red"), (LOST, "red"), (WON, "white"),
                 (ERROR, "magenta"), (view._DONE, "violet"), (view._READY, "pink"), (view._ALONE, "dim"),
                 (OFF, "off")]
 DIE_KINDS = {"cup": DIE, "aside": DIE_KEPT}

@@ -20,6 +20,13 @@ LINES = GAME.read_bytes().rstrip(b"\n").split(b"\n")
 ROUND = next(n for n, line in enumerate(LINES) if b'"ev":"round"' in line and b'"moves":[["middle"' in line)
 
 
+def _with_table(table):
+    """The start event naming its table (`schocken play --table FILE`), an optional field of the log."""
+    ev = json.loads(LINES[0])
+    ev["table"] = table
+    return json.dumps(ev, separators=(",", ":"), ensure_ascii=False).encode()
+
+
 def _tampered_round():
     ev = json.loads(LINES[ROUND])
     ev["moves"][0][1] += 1
@@ -29,6 +36,8 @@ def _tampered_round():
 # name -> (the log's bytes, events applied, the line refused or None, the torn line or None)
 CASES = {
     "whole": (b"\n".join(LINES) + b"\n", len(LINES), None, None),
+    "a named table": (b"\n".join([_with_table("Stammtisch")] + LINES[1:]) + b"\n", len(LINES), None, None),
+    "a table that is no name": (b"\n".join([_with_table(5)] + LINES[1:]) + b"\n", 0, 1, None),
     "torn tail": (b"\n".join(LINES[:200]) + b"\n" + LINES[200][:37], 200, None, 201),
     "refused event": (b"\n".join(LINES[:ROUND] + [_tampered_round()] + LINES[ROUND + 1:]) + b"\n", ROUND,
                       ROUND + 1, None),
@@ -76,10 +85,13 @@ def test_schocken_replay_names_the_refused_line_and_says_a_torn_tail(case):
 
 
 def test_stats_counts_a_game_only_when_it_replays_to_its_end(case):
-    path, _, applied, refused, _ = case
-    games, players = stats_cmd.stats([path])
-    assert games == (refused is None)
-    assert set(players) == {"Bot 1", "Bot 2", "Bot 3", "Bot 4"}
+    """A game counts when the rules decided it, as in the league: a log cut short (torn) or refused at a
+    line counts nothing, and is counted apart."""
+    path, data, applied, refused, _ = case
+    games, players, left_out = stats_cmd.stats([path])
+    over = refused is None and replay(data).state.over
+    assert games == over and set(players) == ({"Bot 1", "Bot 2", "Bot 3", "Bot 4"} if over else set())
+    assert left_out == {"unfinished": int(refused is None and not over), "refused": int(refused is not None)}
 
 
 def test_the_web_page_names_the_refused_line_and_waits_for_a_torn_tail(case):
@@ -104,7 +116,7 @@ def test_the_browsers_check_names_the_refused_line_and_drops_a_torn_tail(case):
 def test_the_browsers_check_takes_them_the_same_way_under_micropython(micropython, tmp_path):
     """table/replay.py as the browser runs it (the unix port, the files of /py/): CPython's reports."""
     from kits import checkserver
-    for name in ("torn tail", "not JSON", "not an event"):
+    for name in ("torn tail", "not JSON", "not an event", "a named table", "a table that is no name"):
         log = tmp_path / (name.replace(" ", "-") + ".jsonl")
         log.write_bytes(CASES[name][0])
         folder = tmp_path / name.replace(" ", "-")

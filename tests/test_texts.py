@@ -148,9 +148,10 @@ def test_a_bad_table_file_is_refused_in_the_users_language(tmp_path):
     de = schocken(tmp_path, "play", "--table", "tisch.toml", "--emulate", "2")
     en = schocken(tmp_path, "--lang", "en", "play", "--table", "tisch.toml", "--emulate", "2")
     assert de.returncode == en.returncode == 2 and de.stdout == en.stdout == ""
-    assert de.stderr == ("schocken: Fehler: tisch.toml: unbekannter Schlüssel player (bekannt: players, "
-                         "rules, options)\n")
-    assert en.stderr == "schocken: error: tisch.toml: unknown key player (known: players, rules, options)\n"
+    assert de.stderr == ("schocken: Fehler: tisch.toml: unbekannter Schlüssel player (bekannt: name, "
+                         "players, rules, options)\n")
+    assert en.stderr == ("schocken: error: tisch.toml: unknown key player (known: name, players, rules, "
+                         "options)\n")
     de = schocken(tmp_path, "play", "--table", "fehlt.toml")
     en = schocken(tmp_path, "play", "--table", "fehlt.toml", "--lang", "en")
     assert de.stderr == "schocken: Fehler: fehlt.toml: Tischdatei gibt es nicht\n"

@@ -169,8 +169,10 @@ def test_the_season_in_chromium_from_the_game_page(data, tmp_path):
 
 def test_an_evening_is_named_by_its_date_and_table():
     """One function names an evening, in the language's way: not by its log's folder ("2026-12-07 games")."""
-    from schocken_host.league.plot import evening_label
-    assert evening_label("de", "2026-12-07", "Stammtisch") == "07.12.2026 · Stammtisch"
-    assert evening_label("en", "2026-12-07", "Stammtisch") == "2026-12-07 · Stammtisch"
-    assert evening_label("de", "2026-12-07", "Stammtisch", lines=2) == "07.12.2026\nStammtisch"
-    assert evening_label("de", "2026-12-07", "") == "07.12.2026"
+    from schocken_host.league.evenings import evening_name
+    assert evening_name("2026-12-07", "Stammtisch", lang="de") == "07.12.2026 · Stammtisch"
+    assert evening_name("2026-12-07", "Stammtisch", lang="en") == "2026-12-07 · Stammtisch"
+    assert evening_name("2026-12-07", "Stammtisch", lang="de", lines=2) == "07.12.2026\nStammtisch"
+    assert evening_name("2026-12-07", "", lang="de") == "07.12.2026"
+    assert evening_name("2026-12-07", "", ["Cleo", "Anna", "Bert", "Dora"], lang="de") == (
+        "07.12.2026 · Anna, Bert, Cleo +1")

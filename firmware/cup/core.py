@@ -41,7 +41,6 @@ _NO_FINISHED = const(15)
 _UNKNOWN_RESULT = const(16)
 _REVEAL_FIRST = const(17)
 _NOT_SAVED = const(19)
-_FAULT = const(0xFF00FF)  # cup.leds.ERROR: the status pixel's color for the cup's own trouble
 
 IDLE = "idle"
 TURN = "turn"
@@ -101,7 +100,7 @@ class Cup:
         # A flash that refuses the state leaves none (cup.store): the cup plays on, and says so at every step
         # it could not save (a reset now would start it afresh).
         if self.store is not None and not self.store.save(self.snapshot()):
-            self.view.refuse(self, _FAULT)  # magenta, flashed: its owner sees it too, not only a host
+            self.view.refuse(self, True)  # magenta (ERROR), flashed: its owner sees it too, not only a host
             self.send(protocol.error(protocol.E_INTERNAL, text(_NOT_SAVED, module="cup.texts"), None))
 
     # --- physical inputs ----------------------------------------------------------------------------

@@ -39,13 +39,16 @@ _MA_IDLE = const(1)
 BRIGHTNESS_CAP = (LED_BUDGET_MA - N_PIXELS * _MA_IDLE) / (N_PIXELS * 3 * _MA_PER_CHANNEL)
 
 # Colors are 0xRRGGBB ints, as neopixel takes them: small ints are no objects, so passing them allocates
-# nothing and the cup keeps no tuple per color.
+# nothing and the cup keeps no tuple per color. The palette is these and the view's own (cup/view.py); each
+# color is told from every other by players with normal, deuteranopic and protanopic vision (CIEDE2000 of at
+# least 10 under Machado et al.'s simulation: tests/test_led_palette.py, docs/firmware.md "LEDs"), which is
+# why green leans to blue, cyan to blue, the waiting blue is darker and magenta bluer than the full primaries.
 OFF = const(0x000000)
 DIE = const(0xFFFFFF)  # a rolled die
 DIE_KEPT = const(0xFF8000)  # a die set aside ("rausgelegt")
-ON_TURN = const(0x00FF00)  # green: this cup's turn
-WAITING = const(0x0000FF)  # blue: another player's turn
-_THROW_1 = const(0x00FFFF)  # cyan: one throw used
+ON_TURN = const(0x00D840)  # green: this cup's turn
+WAITING = const(0x0000A8)  # blue: another player's turn
+_THROW_1 = const(0x00D0F0)  # cyan: one throw used
 _THROW_2 = const(0xFFFF00)  # yellow: two throws used
 _THROW_3 = const(0xFF6000)  # orange: all three throws used
 # Index = throws used. The three colors are names only here (private constants): a module's names beyond 23
@@ -54,7 +57,7 @@ THROWS = (ON_TURN, _THROW_1, _THROW_2, _THROW_3)
 REFUSED = const(0xFF0000)  # red, flashed (``flash``): shake not accepted
 LOST = const(0xFF0000)  # red, steady: lost the round
 WON = const(0xFFFFFF)  # white: won the round
-ERROR = const(0xFF00FF)  # magenta: RNG health test failed or other fault; the cup does not roll
+ERROR = const(0xE020FF)  # magenta: RNG health test failed or other fault; the cup does not roll
 
 
 # Texts of cup.texts (schocken.text), loaded only for the error: a number each.

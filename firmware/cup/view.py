@@ -14,10 +14,10 @@ from cup.clock import ticks_ms, ticks_diff, ticks_add
 
 _REFUSE_MS = const(1000)
 _FLASH_MS = const(250)      # the refusal's flash: on and off every quarter second
-_DONE = const(0x8000FF)       # violet: stood, throw hidden, waiting for the round to end
-_READY = const(0xFF0080)      # pink: round over, press to reveal (yellow is two throws used)
+# The view's own colors of the palette (cup/leds.py has the rest and says how they were chosen).
+_DONE = const(0x7800FF)       # violet: stood, throw hidden, waiting for the round to end
+_READY = const(0xFF3080)      # pink: round over, press to reveal (yellow is two throws used)
 _ALONE = const(0x282828)      # dim white: alone at a paper-Deckel table, not on turn
-_HALF_LOST = const(0xFF0000)
 
 
 class View:
@@ -56,17 +56,17 @@ class View:
         if state == "reveal_ready":
             return _READY
         if state == "revealed" or cup.result is not None:
-            return {"lost": leds.LOST, "half_lost": _HALF_LOST, "game_lost": _HALF_LOST,
+            return {"lost": leds.LOST, "half_lost": leds.LOST, "game_lost": leds.LOST,
                     "won": leds.WON}.get(cup.result, leds.OFF)
         if not cup.hosted:
             return leds.THROWS[cup.standalone_limit] if cup.standalone_limit < 3 else _ALONE
         return leds.WAITING
 
-    def refuse(self, cup, color=leds.REFUSED):
-        # color: ERROR (magenta) for a step the flash did not keep (cup/core.py save), red for the rest
+    def refuse(self, cup, fault=False):
+        # fault: a step the flash did not keep (cup/core.py save), flashed in ERROR (magenta); else red
         now = ticks_ms()
         self.refusing_until = ticks_add(now, _REFUSE_MS)
-        self.leds.flash(color, now, _FLASH_MS)
+        self.leds.flash(leds.ERROR if fault else leds.REFUSED, now, _FLASH_MS)
 
     def error(self, cup):
         self.failed = True

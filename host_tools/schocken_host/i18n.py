@@ -283,3 +283,69 @@ def json_error(e):
     if key is None or not hasattr(e, "lineno"):
         return str(e)
     return Message("json.at", what=Message(key), line=e.lineno, column=e.colno, pos=e.pos)
+
+
+# tomllib's messages (the same words in Python 3.11 to 3.14), by their English text: a pattern's named groups
+# are the fields of its text; the place tomllib writes after each ("(at line 3, column 5)") is read apart.
+_TOML_KEYS = (
+    (r"Expected '=' after a key in a key/value pair$", "toml.expected_equals"),
+    (r"Expected '\]' at the end of a table declaration$", "toml.table_bracket"),
+    (r"Expected '\]\]' at the end of an array declaration$", "toml.array_bracket"),
+    (r"Expected newline or end of document after a statement$", "toml.expected_newline"),
+    (r"Expected (?P<what>.+)$", "toml.expected"),
+    (r"Invalid date or datetime$", "toml.bad_date"),
+    (r"Invalid hex value$", "toml.bad_hex"),
+    (r"Invalid initial character for a key part$", "toml.bad_key"),
+    (r"Invalid statement$", "toml.bad_statement"),
+    (r"Invalid value$", "toml.bad_value"),
+    (r"Unclosed array$", "toml.unclosed_array"),
+    (r"Unclosed inline table$", "toml.unclosed_inline_table"),
+    (r"Unescaped '\\' in a string$", "toml.unescaped_backslash"),
+    (r"Unterminated string$", "toml.unterminated_string"),
+    (r"Escaped character is not a Unicode scalar value$", "toml.bad_escaped_character"),
+    (r"Cannot overwrite a value$", "toml.overwrite"),
+    (r"Cannot declare (?P<name>.+) twice$", "toml.declared_twice"),
+    (r"Cannot mutate immutable namespace (?P<name>.+)$", "toml.immutable"),
+    (r"Cannot redefine namespace (?P<name>.+)$", "toml.redefined"),
+    (r"Duplicate inline table key (?P<name>.+)$", "toml.duplicate_key"),
+    (r"Found invalid character (?P<char>.+)$", "toml.invalid_character"),
+    (r"Illegal character '\\n'$", "toml.unterminated_string"),   # a string that the line's end cuts off
+    (r"Illegal character (?P<char>.+)$", "toml.illegal_character"),
+)
+_TOML_AT = re.compile(r"(?P<msg>.*) \(at (?:line (?P<line>\d+), column (?P<column>\d+)|end of document)\)$",
+                      re.DOTALL)
+
+
+def _toml_key(text):
+    """A key as tomllib writes it (a tuple's repr, ``('players', 'name')``) as the file writes it:
+    ``players.name``; a quoted key (``'name'``) without its quotes."""
+    try:
+        parts = ast.literal_eval(text)
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        return text
+    if isinstance(parts, tuple) and all(isinstance(p, str) for p in parts):
+        return ".".join(parts)
+    return parts if isinstance(parts, str) else text
+
+
+def toml_error(e):
+    """A tomllib.TOMLDecodeError as a Message: what is wrong, in words, and where (line and column, or the end
+    of the file). A message this table does not know is said in general words, with its place."""
+    found = _TOML_AT.match(str(e))
+    msg = found.group("msg") if found else str(e)
+    if found is None:
+        where = None
+    elif found.group("line") is None:
+        where = Message("toml.at_end")
+    else:
+        where = Message("toml.at", line=int(found.group("line")), column=int(found.group("column")))
+    what = None
+    for pattern, key in _TOML_KEYS:
+        matched = re.match(pattern, msg, re.DOTALL)
+        if matched:
+            what = Message(key, **{name: _toml_key(value) if name == "name" else value
+                                   for name, value in matched.groupdict().items()})
+            break
+    if what is None:
+        return Message("toml.unknown_at", where=where) if where is not None else Message("toml.unknown")
+    return Message("toml.what_where", what=what, where=where) if where is not None else what

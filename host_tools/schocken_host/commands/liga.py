@@ -149,14 +149,18 @@ def _standings(lang, path, args):
                          + "\n")
     width = max([16] + [len(r.player) for r in rows])
     head = [tr(lang, "league.col_" + c) for c in ("games", "lost", "rate", "halves", "finals", "deckel")]
-    money = [tr(lang, "league.col_" + c) for c in ("stakes", "owed", "drinks")]
-    sys.stdout.write("%-*s %6s %8s %8s %7s %6s %12s %10s %10s %10s %8s\n"
+    # No stake is charged unless the table chose one: without one, no columns of money (JSON and CSV keep
+    # theirs, zero).
+    charged = any(r.stakes or r.drinks for r in rows)
+    money = [tr(lang, "league.col_" + c) for c in ("stakes", "owed", "drinks")] if charged else []
+    sys.stdout.write(("%-*s %6s %8s %8s %7s %6s %12s %10s" + " %10s %10s %8s" * charged + "\n")
                      % (width, tr(lang, "league.col_player"), *head, "Schock-Aus", *money))
+
     def number(x):   # a decimal comma in German
         return ("%.2f" % x).replace(".", "," if lang != "en" else ".")
     for r in rows:
-        sys.stdout.write("%-*s %6d %8d %8s %7d %6d %12s %10d %10s %10s %8d\n"
+        owes = (liga_club.money(lang, r.stakes), liga_club.money(lang, r.owed), r.drinks) if charged else ()
+        sys.stdout.write(("%-*s %6d %8d %8s %7d %6d %12s %10d" + " %10s %10s %8d" * charged + "\n")
                          % (width, r.player, r.games, r.games_lost, number(r.lost_per_game), r.halves_lost,
-                            r.finals_lost, number(r.deckel_per_round), r.schock_aus,
-                            liga_club.money(lang, r.stakes), liga_club.money(lang, r.owed), r.drinks))
+                            r.finals_lost, number(r.deckel_per_round), r.schock_aus, *owes))
     return 0

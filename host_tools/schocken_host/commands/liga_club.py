@@ -11,9 +11,10 @@ import time
 from schocken_host.errors import CommandError
 from schocken_host.i18n import Message, tr
 from schocken_host.league import db
-from schocken_host.league.evenings import (a_day, check_season, define_season, evenings, games_of, move,
-                                           season_range, seasons)
-from schocken_host.league.stakes import league_rule, ledger, parse_rule, per_person, set_rule, settle
+from schocken_host.league.evenings import (a_day, check_season, define_season, evening_name, evening_names,
+                                           evenings, games_of, move, season_range, seasons)
+from schocken_host.league.stakes import (DEFAULT, league_rule, ledger, parse_rule, per_person, set_rule,
+                                         settle)
 
 JOBS = (("evening", "abend"), ("season", "saison"), ("stake", "einsatz"), ("ledger", "kasse"))
 NAMES = {alias: name for name, alias in JOBS} | {name: name for name, _ in JOBS}
@@ -28,12 +29,12 @@ def add_jobs(jobs, p, db_option):
         job.add_argument("--lang", choices=("de", "en"), default=argparse.SUPPRESS, help=argparse.SUPPRESS)
         db_option(job, argparse.SUPPRESS)
     made["stake"].add_argument("--table", default=None, metavar="NAME",
-                               help="the evening's table: the name of the folder of its logs (default: "
-                                    "every table of that day)")
+                               help="the evening's table: the name its table file gives it (default: every "
+                                    "table of that day)")
     made["ledger"].add_argument("--table", default=None, metavar="NAME",
-                                help="only the evenings at this table (the name of the folder of its logs)")
+                                help="only the evenings at this table (the name its table file gives it)")
     made["evening"].add_argument("--table", default=None, metavar="NAME",
-                                 help="only the evenings at this table (the name of the folder of its logs); "
+                                 help="only the evenings at this table (the name its table file gives it); "
                                       "with --move, the table the game goes to")
     made["evening"].add_argument("day", nargs="?", metavar="DAY", help="an evening's day, YYYY-MM-DD")
     made["evening"].add_argument("--move", default=None, metavar="GAME_ID",
@@ -43,7 +44,8 @@ def add_jobs(jobs, p, db_option):
                                 help="its first evening's day, YYYY-MM-DD")
     made["season"].add_argument("last", nargs="?", metavar="TO", help="its last evening's day, YYYY-MM-DD")
     made["stake"].add_argument("rule", nargs="?", metavar="RULE",
-                               help="players (5 euros up to 5 players, 10 from 6), game:AMOUNT, drinks, none")
+                               help="none (the default), players (5 euros up to 5 players, 10 from 6), "
+                                    "game:AMOUNT, drinks")
     made["stake"].add_argument("--evening", default=None, metavar="DAY",
                                help="the rule of this evening only (default: of the league)")
     made["ledger"].add_argument("--season", default=None, metavar="NAME", help="the evenings of this season")
@@ -115,13 +117,19 @@ def _open(path, create, job):
 def _evening(lang, league, day, game, table):
     if game is not None:
         game_id, day, place = move(league, game, day, table)
-        sys.stdout.write(tr(lang, "league.moved", game_id=game_id, day=day, place=place) + "\n")
+        evening = evening_names(league, day, day).get((day, place)) or evening_name(day, place)
+        sys.stdout.write(tr(lang, "league.moved", game_id=game_id, evening=evening) + "\n")
         return 0
     if day is None:
-        rows = [row for row in evenings(league) if table is None or row[1] == table]
-        for day, place, games, stake, settled in rows:
-            sys.stdout.write(tr(lang, "league.evening_line", day=day, place=place, games=n_games(games),
-                                settled=tr(lang, "league.settled" if settled else "league.open")) + "\n")
+        default = league_rule(league)
+        rows = [row for row in evenings(league) if table is None or row.table == table]
+        for row in rows:
+            if (row.stake or default) == "none":   # no stake: nothing to settle
+                line = tr(lang, "league.evening_line_free", evening=row.name, games=n_games(row.games))
+            else:
+                line = tr(lang, "league.evening_line", evening=row.name, games=n_games(row.games),
+                          settled=tr(lang, "league.settled" if row.settled else "league.open"))
+            sys.stdout.write(line + "\n")
         if not rows:
             sys.stdout.write(tr(lang, "league.no_evenings") + "\n")
         return 0
@@ -130,8 +138,8 @@ def _evening(lang, league, day, game, table):
         raise CommandError("league.no_evening", day=day)
     for game_id, place, started, loser in rows:
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(started)) if started is not None else "?"
-        sys.stdout.write(tr(lang, "league.game_line", game_id=game_id, place=place, when=when, loser=loser)
-                         + "\n")
+        key = "league.game_line" if place else "league.game_line_no_table"
+        sys.stdout.write(tr(lang, key, game_id=game_id, place=place, when=when, loser=loser) + "\n")
     return 0
 
 
@@ -158,12 +166,12 @@ def _stake(lang, league, rule, day, table):
         key = "league.stake_set" if done is None else "league.stake_set_evening"
         sys.stdout.write(tr(lang, key, rule=rule_words(lang, rule), day=day, n=done) + "\n")
         return 0
-    current = league_rule(league) if league is not None else "players"
+    current = league_rule(league) if league is not None else DEFAULT
     sys.stdout.write(tr(lang, "league.stake_is", rule=rule_words(lang, current)) + "\n")
-    for day, place, _, stake, _ in evenings(league):
-        if stake is not None:
-            sys.stdout.write(tr(lang, "league.stake_of_evening", day=day, place=place,
-                                rule=rule_words(lang, stake)) + "\n")
+    for row in evenings(league):
+        if row.stake is not None:
+            sys.stdout.write(tr(lang, "league.stake_of_evening", evening=row.name,
+                                rule=rule_words(lang, row.stake)) + "\n")
     return 0
 
 
@@ -178,24 +186,34 @@ def _ledger(lang, league, season, day, table, reopen, as_json):
     found = [e for e in ledger(league, first, last) if table is None or e.place == table]
     if as_json:
         sys.stdout.write(json.dumps([
-            {"day": e.day, "table": e.place, "rule": e.rule, "settled": e.settled, "games": e.games,
-             "owes": [{"player": name, "euros": cents / 100, "drinks": drinks}
+            {"day": e.day, "table": e.place, "evening": e.name, "rule": e.rule, "settled": e.settled,
+             "games": e.games,
+             "owes": [{"player": name, "lost": e.lost[name], "euros": cents / 100, "drinks": drinks}
                       for name, (cents, drinks) in sorted(e.owes.items())]} for e in found],
             ensure_ascii=False) + "\n")
         return 0
     if not found:
         sys.stdout.write(tr(lang, "league.no_evenings") + "\n")
     for e in found:
-        sys.stdout.write(tr(lang, "league.ledger_evening", day=e.day, place=e.place, games=n_games(e.games),
-                            rule=rule_words(lang, e.rule),
-                            settled=tr(lang, "league.settled" if e.settled else "league.open")) + "\n")
+        fields = dict(evening=e.name, games=n_games(e.games), rule=rule_words(lang, e.rule))
+        if e.charges():
+            sys.stdout.write(tr(lang, "league.ledger_evening", **fields, settled=tr(
+                lang, "league.settled" if e.settled else "league.open")) + "\n")
+        else:   # no stake: the games and who lost them, nothing to settle
+            sys.stdout.write(tr(lang, "league.ledger_evening_free", **fields) + "\n")
         for name, (cents, drinks) in sorted(e.owes.items()):
-            sys.stdout.write("  %-20s %12s\n" % (name, _what(lang, cents, drinks)))
+            lost = tr(lang, "league.lost_games", n=e.lost[name])
+            if e.charges():
+                sys.stdout.write("  %-20s %-12s %12s\n" % (name, lost, _what(lang, cents, drinks)))
+            else:
+                sys.stdout.write("  %-20s %s\n" % (name, lost))
     still = [(name, row[1], row[3]) for name, row in sorted(per_person(found).items()) if row[1] or row[3]]
     if still:   # what is open over every evening shown: what the scorekeeper collects
         sys.stdout.write(tr(lang, "league.still_open") + "\n")
         for name, cents, drinks in still:
             sys.stdout.write("  %-20s %12s\n" % (name, _what(lang, cents, drinks)))
+    if found and not any(e.charges() for e in found):
+        sys.stdout.write(tr(lang, "league.no_stake_set") + "\n")
     return 0
 
 

@@ -23,7 +23,8 @@ MAX_EMULATED = 32
 def game_config(args):
     """The GameConfig of ``schocken play``'s ``args``, every option checked (CommandError)."""
     resume = resume_path(args) if args.resume else None
-    names, ports, rules = plan(args, resuming=resume is not None)
+    table = read_table(args.table) if args.table else None
+    names, ports, rules = plan(args, resuming=resume is not None, table=table)
     return GameConfig(
         names=names, emulate=args.emulate, bots=args.bots, ports=ports, ble=list(args.ble), rules=rules,
         strategy=args.strategy, seed=args.seed, fair=fair_mode(args) if resume is None else False,
@@ -32,7 +33,7 @@ def game_config(args):
         log_dir=Path(args.log_dir) if args.log_dir else None, heap=args.heap,
         time_scale=getattr(args, "time_scale", 1), cup_slowness=getattr(args, "cup_slowness", 1),
         coach=getattr(args, "coach", False),
-        auth=not getattr(args, "no_auth", False))
+        auth=not getattr(args, "no_auth", False), table=table["name"] if table else None)
 
 
 def resume_path(args):
@@ -91,10 +92,12 @@ def _rules(args, table):
     return Rules(args.rules or preset, **options)
 
 
-def plan(args, resuming=False):
+def plan(args, resuming=False, table=None):
     """-> (names in seating order, serial ports, Rules). A resumed game takes its players and rules from its
-    log (the rules are None then); the ports it needs are checked all the same."""
-    table = read_table(args.table) if args.table else None
+    log (the rules are None then); the ports it needs are checked all the same. ``table``: the table file
+    read already (None: read here, if there is one)."""
+    if table is None and args.table:
+        table = read_table(args.table)
     names = _names(args, table)
     ports = _ports(args, table)
     if resuming:

@@ -98,22 +98,70 @@ MIGRATIONS = (
     DROP INDEX games_day;
     CREATE INDEX games_day ON games(day, place, players);
     """,
+    # 4: an evening's table is the one its game's log names (games.place, evenings.place, moved.place: the
+    # table's name, '' for none), no longer the folder its log lay in; a league without a stake rule of its
+    # own charges none. Filled in by _tables_of_the_games.
+    """
+    -- the schema stays: what its columns mean changes
+    """,
 )
 VERSION = len(MIGRATIONS)
 
 
 def _evenings_of_the_games(conn):
-    """Migration 2's evenings of the games recorded before it: by their start and their log's folder."""
+    """Migration 2's evenings of the games recorded before it: by their start and their log's folder (what
+    an evening's table was until migration 4)."""
     from schocken_host.league.evenings import evening_of
     rows = conn.execute("SELECT game_id, started, log FROM games").fetchall()
     for game_id, started, log in rows:
-        day, place = evening_of(started, log)
+        day, _ = evening_of(started, None, log)
+        place = Path(str(log)).parent.name if log else ""
         conn.execute("UPDATE games SET day = ?, place = ? WHERE game_id = ?", (day, place, game_id))
         conn.execute("INSERT OR IGNORE INTO evenings (day, place) VALUES (?, ?)", (day, place))
 
 
+def _tables_of_the_games(conn):
+    """Migration 4: each game's table is the one its log names (evenings.table_of_log), as `liga rebuild`
+    reads it, no longer its log's folder. A game the scorekeeper moved keeps his table, but where he named a
+    folder of the logs (the table of before) it is at the table without a name. The evenings go with their
+    games: evenings of one day that were one table's logs in several folders are one evening now, its stake
+    rule the first one set (in the order of the folders' names), settled (at the latest time) only where
+    all of them were, else open. An evening settled so under the default of before (5 or 10 euros a game,
+    in a league without a rule of its own) keeps that rule, its money collected so; the default is none."""
+    from schocken_host.league.evenings import NO_TABLE, drop_empty_evenings, table_of_log
+    games = conn.execute("SELECT game_id, log FROM games").fetchall()
+    folders = {Path(str(log)).parent.name for _, log in games if log}
+
+    def table(place):
+        return NO_TABLE if place in folders else place
+
+    moved = {}
+    for game_id, day, place in conn.execute("SELECT game_id, day, place FROM moved").fetchall():
+        moved[game_id] = table(place)
+        conn.execute("UPDATE moved SET place = ? WHERE game_id = ?", (moved[game_id], game_id))
+    for game_id, log in games:
+        place = moved[game_id] if game_id in moved else table_of_log(log) if log else NO_TABLE
+        conn.execute("UPDATE games SET place = ? WHERE game_id = ?", (place, game_id))
+    merged = {}
+    for day, place, stake, settled in conn.execute(
+            "SELECT day, place, stake, settled FROM evenings ORDER BY day, place").fetchall():
+        one = merged.setdefault((day, table(place)), [None, []])
+        one[0] = one[0] if one[0] is not None else stake
+        one[1].append(settled)
+    conn.execute("DELETE FROM evenings")
+    for (day, place), (stake, settled) in merged.items():
+        done = max(settled) if None not in settled else None
+        conn.execute("INSERT INTO evenings (day, place, stake, settled) VALUES (?, ?, ?, ?)",
+                     (day, place, stake, done))
+    if conn.execute("SELECT 1 FROM settings WHERE key = 'stake'").fetchone() is None:
+        conn.execute("UPDATE evenings SET stake = 'players' WHERE stake IS NULL AND settled IS NOT NULL")
+    conn.execute("INSERT OR IGNORE INTO evenings (day, place) SELECT DISTINCT day, place FROM games "
+                 "WHERE day IS NOT NULL")
+    drop_empty_evenings(conn)
+
+
 # What a migration fills in that SQL alone cannot: run after the migration of that number, in its transaction.
-FILLS = {2: _evenings_of_the_games}
+FILLS = {2: _evenings_of_the_games, 4: _tables_of_the_games}
 
 
 def default_path():

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from schocken_host.errors import CommandError
-from schocken_host.league.evenings import evening_of
+from schocken_host.league.evenings import NO_TABLE, evening_of, table_of
 from schocken_host.table.replay import Replay, log_lines
 from schocken_host.table.seating import canonical_name
 from schocken_host.table.state import LogError, TableState
@@ -34,6 +34,7 @@ class Game:
     game_id: str
     started: Optional[float]
     rules: dict
+    table: str = NO_TABLE   # the table its log names (evenings.table_of)
     rounds: int = 0
     blattschuss: bool = False
     over: bool = False
@@ -64,7 +65,7 @@ def read_game(data):
         phase = before.phase if before is not None else "setup"
         state.apply(ev)
         if kind == "start":
-            game = Game(ev["game_id"], ev.get("ts"), ev["rules"],
+            game = Game(ev["game_id"], ev.get("ts"), ev["rules"], table_of(ev),
                         seats=[Seat(p.seat, canonical_name(p.name), p.name, p.cup, p.kind)
                                for p in state.players])
             return
@@ -154,7 +155,7 @@ def record(league, game, log):
             return False
         # Its evening: where the scorekeeper put it (a rebuild keeps his word), else its day and table.
         day_place = conn.execute("SELECT day, place FROM moved WHERE game_id = ?", (game.game_id,)).fetchone()
-        day, place = day_place or evening_of(game.started, log)
+        day, place = day_place or evening_of(game.started, game.table, log)
         conn.execute("INSERT OR IGNORE INTO evenings (day, place) VALUES (?, ?)", (day, place))
         conn.execute("INSERT INTO games (game_id, log, started, rules, rounds, blattschuss, day, place, "
                      "players) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",

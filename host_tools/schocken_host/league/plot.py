@@ -10,7 +10,7 @@ from pathlib import Path
 
 from schocken_host.errors import CommandError
 from schocken_host.i18n import tr
-from schocken_host.league.evenings import NO_DAY
+from schocken_host.league.evenings import NO_DAY, evening_name, evening_tables
 from schocken_host.league.luck_table import league_luck, rarity
 from schocken_host.league.standings import standings
 
@@ -52,9 +52,10 @@ def season_of(league, first=None, last=None):
             continue   # a game without an evening is in no season
         games.setdefault(game_id, (day, place, []))[2].append((name, deckel))
     season.by_evening = bool(games) and all(day for day, _, _ in games.values())
+    tables = evening_tables(league, first, last) if season.by_evening else {}
     step_of = {}
     for n, (game_id, (day, place, _)) in enumerate(games.items()):
-        label = (day, place or "") if season.by_evening else n + 1
+        label = (day, tables.get((day, place), place or "")) if season.by_evening else n + 1
         step_of[game_id] = step_of.get(label) if label in step_of else len(season.steps)
         if step_of[game_id] == len(season.steps):
             season.steps.append(label)
@@ -73,21 +74,9 @@ def season_of(league, first=None, last=None):
     return season
 
 
-def evening_label(lang, day, table, lines=1):
-    """An evening as people name it: its date in the language's way and its table ("07.12.2026 · Stammtisch";
-    English "2026-12-07 · Stammtisch"), on ``lines`` lines. The one place an evening gets its name: the
-    league says which day and table an evening is (league/evenings.py)."""
-    date = day
-    if lang == "de" and len(day) == 10 and day != NO_DAY:
-        date = "%s.%s.%s" % (day[8:10], day[5:7], day[:4])
-    if not table:
-        return date
-    return ("%s\n%s" if lines == 2 else "%s · %s") % (date, table)
-
-
 def step_label(season, step, lang, lines=1):
     """The name of a step of the Deckel's course: an evening's, or a game's number."""
-    return evening_label(lang, *step, lines=lines) if season.by_evening else str(step)
+    return evening_name(*step, lang=lang, lines=lines) if season.by_evening else str(step)
 
 
 def number_format(lang, digits=None):

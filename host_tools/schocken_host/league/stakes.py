@@ -1,19 +1,22 @@
 """The stakes: what the loser of a game owes, by the rule of its evening, and the ledger of who owes what,
 settled per evening.
 
-The rules are those of the seeds: seed 004 "Einsatz festlegen: Bis 5 Personen: 5 € Einsatz pro Runde. Ab 6
-Personen: 10 € Einsatz pro Runde. Bei Spielen in Gaststätten wird um eine Getränkerunde gespielt (Ausnahme
-sind offizielle Vereinsabende)", where "Runde" is the whole game (seed 004: the final's loser "verliert das
-Spiel und zahlt den Einsatz"); seed 002 "Traditionell zahlt der Gesamtverlierer die nächste Runde".
+No stake is charged unless the table chose one: the league's rule is ``none`` until the scorekeeper sets one
+(`schocken liga einsatz`), for the league or for an evening. The rules to choose from are those of the seeds:
+the club's rulebook (seed 000, the rule set ``verein``) "Einsatz festlegen: Bis 5 Personen: 5 € Einsatz pro
+Runde. Ab 6 Personen: 10 € Einsatz pro Runde. Bei Spielen in Gaststätten wird um eine Getränkerunde gespielt
+(Ausnahme sind offizielle Vereinsabende)", where "Runde" is the whole game (the same rulebook: the final's
+loser "verliert das Spiel und zahlt den Einsatz"); seed 002 "Traditionell zahlt der Gesamtverlierer die
+nächste Runde", seed 004 "zahlt – traditionell die nächste Runde Getränke".
 
 A rule as stored and as typed (German words too):
 
 | rule | the loser of a game owes |
 |---|---|
-| ``players`` (``personen``), the default | 5 € at a table of up to 5, 10 € from 6 (seed 004) |
+| ``none`` (``keiner``), the default | nothing: the ledger counts the games each lost |
+| ``players`` (``personen``) | 5 € at a table of up to 5, 10 € from 6 (the club's rulebook) |
 | ``game:AMOUNT`` (``spiel:AMOUNT``) | AMOUNT € (``game:2.50``, ``spiel:2,50``) |
 | ``drinks`` (``getraenke``, ``runde``) | a round of drinks: one for each person at the table |
-| ``none`` (``keiner``) | nothing |
 
 Money is counted in cents, drinks in drinks."""
 
@@ -22,8 +25,9 @@ import time
 from dataclasses import dataclass, field
 
 from schocken_host.errors import CommandError
+from schocken_host.league.evenings import evening_name, evening_names
 
-DEFAULT = "players"
+DEFAULT = "none"
 WORDS = {"players": "players", "personen": "players", "drinks": "drinks", "getraenke": "drinks",
          "getränke": "drinks", "runde": "drinks", "none": "none", "keiner": "none"}
 _AMOUNT = re.compile(r"(?:game|spiel):(\d{1,6})(?:[.,](\d{1,2}))?$")
@@ -84,11 +88,17 @@ def settle(league, day, place=None, undo=False):
 @dataclass
 class Evening:
     day: str
-    place: str
+    place: str                                   # its table's name ("": none, evenings.NO_TABLE)
     rule: str
     settled: bool
+    name: str = ""                               # as people read it (evenings.evening_name)
     games: int = 0
+    lost: dict = field(default_factory=dict)     # player's name -> games he lost that evening
     owes: dict = field(default_factory=dict)     # player's name -> [cents, drinks]
+
+    def charges(self):
+        """Whether its rule charges anything: without a stake there is nothing to settle."""
+        return self.rule != "none"
 
 
 # Per evening, table size and loser: how many games he lost there (a few hundred rows for a season). The
@@ -101,9 +111,9 @@ _LOSSES = """
 """
 
 
-def ledger(league, first=None, last=None):
+def ledger(league, first=None, last=None, named=True):
     """[Evening] between the days ``first`` and ``last`` (both included, None: open), in order, each with
-    what its losers owe."""
+    what its losers owe; ``named``: each with its name (evenings.evening_name; the standings need none)."""
     if league is None:
         return []
     default = league_rule(league)
@@ -111,15 +121,19 @@ def ledger(league, first=None, last=None):
     rules = {(day, place): (rule, settled) for day, place, rule, settled in league.read(
         "SELECT day, place, stake, settled FROM evenings WHERE day BETWEEN ? AND ?", span)}
     names = dict(league.read("SELECT id, name FROM players"))
+    evening_named = evening_names(league, first, last) if named else {}
     evenings = {}
     for day, place, players, player, games in sorted(league.read(_LOSSES, span)):
         evening = evenings.get((day, place))
         if evening is None:
             rule, settled = rules.get((day, place), (None, None))
-            evening = evenings[(day, place)] = Evening(day, place, rule or default, settled is not None)
+            evening = evenings[(day, place)] = Evening(
+                day, place, rule or default, settled is not None,
+                evening_named.get((day, place)) or evening_name(day, place))
         name = names[player]
         cents, drinks = owed(evening.rule, players)
         evening.games += games
+        evening.lost[name] = evening.lost.get(name, 0) + games
         owes = evening.owes.setdefault(name, [0, 0])
         owes[0] += cents * games
         owes[1] += drinks * games

@@ -79,7 +79,7 @@ def standings(league, first=None, last=None, sort=None):
     games = league.read("SELECT count(*) FROM games WHERE day BETWEEN ? AND ?", span)[0][0]
     found = league.read(_STANDINGS, span)
     rows = [Standing(*row) for row in found]
-    money = per_person(ledger(league, first, last))
+    money = per_person(ledger(league, first, last, named=False))
     for row in rows:
         row.stakes, row.owed, row.drinks, row.drinks_owed = money.get(row.player, (0, 0, 0, 0))
     rows.sort(key=lambda s: (s.lost_per_game, s.halves_lost / s.games, -s.games, s.player))

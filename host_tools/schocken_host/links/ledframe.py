@@ -30,7 +30,10 @@ DEFAULT_BRIGHTNESS = 0.2  # firmware/boards/common.py and every hardware/boards/
 PIP_CELLS = ((0, 0), (0, 2), (1, 0), (1, 1), (1, 2), (2, 0), (2, 2))
 
 
-# Full-brightness reference colors (r, g, b), as set by the firmware before brightness scaling.
+# Full-brightness reference colors (r, g, b), as set by the firmware before brightness scaling: the cup's
+# palette (firmware/cup/leds.py and view.py, where each color is defined) as the host decodes it;
+# tests/test_leds.py holds these equal to the firmware's, tests/test_led_palette.py checks that colour-blind
+# players tell them apart.
 DIE_COLORS = {
     "cup": (255, 255, 255),    # leds.DIE: a die under the cup (peek, after the reveal)
     "aside": (255, 128, 0),    # leds.DIE_KEPT: a die set aside
@@ -38,16 +41,16 @@ DIE_COLORS = {
 
 
 STATUS_COLORS = {
-    "green": (0, 255, 0),       # leds.ON_TURN
-    "cyan": (0, 255, 255),      # leds.THROWS[1]
+    "green": (0, 216, 64),      # leds.ON_TURN
+    "cyan": (0, 208, 240),      # leds.THROWS[1]
     "yellow": (255, 255, 0),    # leds.THROWS[2]
-    "pink": (255, 0, 128),      # view._READY
+    "pink": (255, 48, 128),     # view._READY
     "orange": (255, 96, 0),     # leds.THROWS[3]
-    "blue": (0, 0, 255),        # leds.WAITING
-    "red": (255, 0, 0),         # leds.REFUSED (flashing), LOST, view.HALF_LOST
+    "blue": (0, 0, 168),        # leds.WAITING
+    "red": (255, 0, 0),         # leds.REFUSED (flashing), LOST (also half and game lost)
     "white": (255, 255, 255),   # leds.WON
-    "magenta": (255, 0, 255),   # leds.ERROR
-    "violet": (128, 0, 255),    # view._DONE
+    "magenta": (224, 32, 255),  # leds.ERROR
+    "violet": (120, 0, 255),    # view._DONE
     "dim": (40, 40, 40),        # view._ALONE (told from white by its brightness)
     "off": (0, 0, 0),
 }

@@ -21,6 +21,7 @@ class StartEvent(_Base):
     cheat: NotRequired[str | None]
     fair: NotRequired[bool | None]
     players: list[Any]
+    table: NotRequired[str | None]
 
 
 class OpenerEvent(_Base):

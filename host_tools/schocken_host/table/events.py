@@ -19,7 +19,7 @@ from schocken.protocol import kind_ok
 _INF = float("inf")
 
 EVENTS = {
-    "start": "version:i game_id:s rules:o reveal:s? cheat:s? fair:b? players:l",
+    "start": "version:i game_id:s rules:o reveal:s? cheat:s? fair:b? players:l table:s?",
     "opener": "seat:p round:n? reason:s?",
     "resumed": "",
     "turn": "round:n seat:p limit:n? kind:s? order:q? continued:b?",

@@ -33,7 +33,8 @@ class TableStopped(Exception):
 
 class Referee:
     def __init__(self, rules, seats, log, ui, reveal="all", cheat="replay", state=None, reply_timeout=None,
-                 fair=False, absent_timeout=120.0, turn_timeout=600.0, reveal_pause=0.0, cup_slowness=1):
+                 fair=False, absent_timeout=120.0, turn_timeout=600.0, reveal_pause=0.0, cup_slowness=1,
+                 table=None):
         self.rules = rules
         self.seats = seats
         self.sink = EventSink(state or TableState(), log, ui)
@@ -41,6 +42,7 @@ class Referee:
         self.reveal_mode = reveal     # "all": the host uncovers every cup; "button": each player presses
         self.cheat_policy = cheat     # "replay": play the round again; "deckel": the cheater takes the Deckel
         self.fair = fair              # dice from each cup's committed seed and the host's nonces per throw
+        self.table = table            # the table's name (its table file's), written into the start event
         # Seconds between a round's (or a throw-off's) result and the next turn, so that the table sees every
         # revealed throw and who takes the Deckel: `play` gives REVEAL_PAUSE_S divided by its time scale.
         self.reveal_pause = reveal_pause
@@ -90,11 +92,14 @@ class Referee:
                     raise  # a new game: nobody can be seated at a cup that is not there
                 self.links.lost_at_start(n, e)  # a resumed game waits for it like for any cup that went away
         if self.state.game is None:
-            self.emit({"ev": "start", "version": LOG_VERSION, "game_id": uuid.uuid4().hex[:12],
-                       "rules": self.rules.to_dict(), "reveal": self.reveal_mode, "cheat": self.cheat_policy,
-                       "fair": self.fair,
-                       "players": [{"seat": i, "name": s.name, "cup": s.identity["cup"], "kind": s.kind}
-                                   for i, s in enumerate(self.seats)]})
+            start = {"ev": "start", "version": LOG_VERSION, "game_id": uuid.uuid4().hex[:12],
+                     "rules": self.rules.to_dict(), "reveal": self.reveal_mode, "cheat": self.cheat_policy,
+                     "fair": self.fair,
+                     "players": [{"seat": i, "name": s.name, "cup": s.identity["cup"], "kind": s.kind}
+                                 for i, s in enumerate(self.seats)]}
+            if self.table is not None:   # a table without a name writes the start event of before
+                start["table"] = self.table
+            self.emit(start)
             if opener is not None:
                 self.emit({"ev": "opener", "seat": opener})
         else:

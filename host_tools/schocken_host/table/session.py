@@ -49,6 +49,7 @@ class GameConfig:
     cup_slowness: int = 1             # cups this many times slower than a chip (1..100): longer waits on them
     coach: bool = False               # the coach's odds are shown: its tables are made before the first turn
     auth: bool = True                 # each emulated cup gets a fresh secret and signs every message
+    table: Optional[str] = None       # the table's name (the table file's): the league's evening is its own
 
 
 def fair_play(config, start):
@@ -164,7 +165,7 @@ class GameSession:
         referee = Referee(rules, table.seats, log, ui, reveal=cfg.reveal, cheat=cfg.cheat, state=state,
                           fair=fair_play(cfg, start), absent_timeout=cfg.absent_timeout,
                           turn_timeout=cfg.turn_timeout, reveal_pause=REVEAL_PAUSE_S / cfg.time_scale,
-                          cup_slowness=cfg.cup_slowness)
+                          cup_slowness=cfg.cup_slowness, table=cfg.table)
         if web is not None:
             web.referee = referee
         self.state = referee.state

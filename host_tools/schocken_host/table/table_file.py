@@ -1,16 +1,17 @@
-"""The table file of `schocken play --table FILE.toml`: the players in seating order, their cups' ports, the
-rule set. docs/table-file.md is the format; every entry is checked here and every problem is a CommandError of
-one line that names the file and the key (``tisch.toml: players[2].name: ...``)."""
+"""The table file of `schocken play --table FILE.toml`: the table's name, the players in seating order, their
+cups' ports, the rule set. docs/table-file.md is the format; every entry is checked here, and every problem
+is a CommandError of one line that names the file and the key (``tisch.toml: players[2].name: ...``)."""
 
 import tomllib
+from pathlib import Path
 
 from schocken.rules import OPTION_NAMES, PRESETS
 
 from schocken_host.input_checks import read_text
 from schocken_host.errors import CommandError
-from schocken_host.i18n import Message
+from schocken_host.i18n import Message, toml_error
 
-TOP_KEYS = ("players", "rules", "options")
+TOP_KEYS = ("name", "players", "rules", "options")
 PLAYER_KEYS = ("name", "port")
 
 
@@ -86,12 +87,14 @@ def _rules(path, data):
 
 
 def read_table(path):
-    """The table file -> {"players": [{"name", "port"?}], "rules": {"preset", "options"} or None}."""
+    """The table file -> {"name": the table's, "players": [{"name", "port"?}], "rules": {"preset",
+    "options"} or None}. The table's name is its ``name``, else the file's name without its suffix
+    (``tisch.toml``: "tisch"): the league's evening is a day at this table (league/evenings.py)."""
     text = read_text(path, Message("input.table_file"))
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
-        raise CommandError("table_file.not_toml", path=path, error=e)
+        raise CommandError("table_file.not_toml", path=path, error=toml_error(e))
     except RecursionError:
         raise CommandError("table_file.nested", path=path)
     unknown = sorted(set(data) - set(TOP_KEYS))
@@ -99,4 +102,5 @@ def read_table(path):
         raise CommandError("table_file.unknown_key", where=path, keys=", ".join(unknown),
                            known=", ".join(TOP_KEYS))
     rules = _rules(path, data) if ("rules" in data or "options" in data) else None
-    return {"players": _players(path, data.get("players")), "rules": rules}
+    name = check_name(data["name"], "%s: name" % path) if "name" in data else Path(path).stem
+    return {"name": name, "players": _players(path, data.get("players")), "rules": rules}

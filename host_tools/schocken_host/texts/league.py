@@ -49,8 +49,10 @@ TEXTS = {
                          "{rule}: no stake rule (players, game:AMOUNT, drinks, none)"),
     "league.no_evening": ("{day}: an diesem Tag war kein Abend der Liga",
                           "{day}: no evening of the league on that day"),
-    "league.stake_players": ("bis 5 Personen 5 €, ab 6 Personen 10 € je Spiel (Regel 004)",
-                             "€5 a game up to 5 players, €10 from 6 (rule 004)"),
+    "league.stake_players": ("bis 5 Personen 5 €, ab 6 Personen 10 € je Spiel, wie im Regelwerk des Vereins "
+                             "(Regelsatz verein)",
+                             "€5 a game up to 5 players, €10 from 6, as in the club's rulebook (rule set "
+                             "verein)"),
     "league.stake_game": ("{amount} je Spiel", "{amount} a game"),
     "league.stake_drinks": ("eine Getränkerunde je Spiel: ein Getränk für jeden am Tisch",
                             "a round of drinks a game: one drink for everyone at the table"),
@@ -58,14 +60,19 @@ TEXTS = {
     "league.stake_set": ("Einsatz der Liga: {rule}", "the league's stake: {rule}"),
     "league.stake_set_evening": ("Einsatz am Abend {day}: {rule}", "the stake of the evening {day}: {rule}"),
     "league.stake_is": ("Einsatz der Liga: {rule}", "the league's stake: {rule}"),
-    "league.stake_of_evening": ("  am Abend {day} ({place}): {rule}", "  on the evening {day} ({place}): "
-                                                                       "{rule}"),
+    "league.stake_of_evening": ("  am Abend {evening}: {rule}", "  on the evening {evening}: {rule}"),
     "league.settled": ("abgerechnet", "settled"),
     "league.open": ("offen", "open"),
     "league.settled_now": ("der Abend {day} ist abgerechnet", "the evening {day} is settled"),
     "league.reopened": ("der Abend {day} ist wieder offen", "the evening {day} is open again"),
-    "league.ledger_evening": ("{day} ({place}): {games}, {rule}, {settled}",
-                              "{day} ({place}): {games}, {rule}, {settled}"),
+    "league.ledger_evening": ("{evening}: {games}, {rule}, {settled}",
+                              "{evening}: {games}, {rule}, {settled}"),
+    "league.ledger_evening_free": ("{evening}: {games}, {rule}", "{evening}: {games}, {rule}"),
+    "league.lost_games": ("{n} verloren", "lost {n}"),
+    "league.no_stake_set": ("kein Einsatz festgelegt: `schocken liga einsatz REGEL` legt einen fest "
+                            "(personen, spiel:BETRAG, getraenke)",
+                            "no stake set: `schocken liga stake RULE` sets one (players, game:AMOUNT, "
+                            "drinks)"),
     "league.n_games": ("{n} Spiele", "{n} games"),
     "league.n_games_1": ("1 Spiel", "1 game"),
     "league.drinks": ("{n} Getränke", "{n} drinks"),
@@ -76,12 +83,14 @@ TEXTS = {
     "league.bad_sort": ("--sort {column}: keine Spalte (es gibt: {columns})",
                         "--sort {column}: no such column (there are: {columns})"),
     # --- evenings and seasons (commands/liga_club.py)
-    "league.evening_line": ("{day} ({place}): {games}, {settled}", "{day} ({place}): {games}, {settled}"),
+    "league.evening_line": ("{evening}: {games}, {settled}", "{evening}: {games}, {settled}"),
+    "league.evening_line_free": ("{evening}: {games}", "{evening}: {games}"),
     "league.no_evenings": ("noch kein Abend in der Liga", "no evening in the league yet"),
     "league.game_line": ("{game_id}  {when}  {place}  verloren: {loser}", "{game_id}  {when}  {place}  lost: "
                                                                           "{loser}"),
-    "league.moved": ("Spiel {game_id} gehört jetzt zum Abend {day} ({place})",
-                     "game {game_id} now belongs to the evening {day} ({place})"),
+    "league.game_line_no_table": ("{game_id}  {when}  verloren: {loser}", "{game_id}  {when}  lost: {loser}"),
+    "league.moved": ("Spiel {game_id} gehört jetzt zum Abend {evening}",
+                     "game {game_id} now belongs to the evening {evening}"),
     "league.table_needs_evening": ("--table braucht --evening TAG: der Einsatz der Liga gilt an jedem Tisch",
                                    "--table needs --evening DAY: the league's stake holds at every table"),
     "league.move_needs_day": ("--move SPIEL braucht den Tag des Abends (schocken liga abend TAG --move "
@@ -139,16 +148,16 @@ TEXTS = {
     "help.liga_sort": ("das Höchste dieser Spalte zuerst (eine Spalte von --csv, oder das Wort der deutschen "
                        "Tabelle)",
                        "highest first in this column (a column of --csv, or the German table's word)"),
-    "help.liga_table": ("der Tisch des Abends: der Name des Ordners seiner Logs (Vorgabe: jeder Tisch dieses "
-                        "Tages)",
-                        "the evening's table: the name of the folder of its logs (default: every table of "
-                        "that day)"),
-    "help.liga_evening_table": ("nur die Abende dieses Tisches (der Name des Ordners seiner Logs); mit "
-                                "--move der Tisch, an den das Spiel kommt",
-                                "only the evenings at this table (the name of the folder of its logs); with "
+    "help.liga_table": ("der Tisch des Abends: der Name, den seine Tisch-Datei ihm gibt (Vorgabe: jeder "
+                        "Tisch dieses Tages)",
+                        "the evening's table: the name its table file gives it (default: every table of that "
+                        "day)"),
+    "help.liga_evening_table": ("nur die Abende dieses Tisches (der Name, den seine Tisch-Datei ihm gibt); "
+                                "mit --move der Tisch, an den das Spiel kommt",
+                                "only the evenings at this table (the name its table file gives it); with "
                                 "--move, the table the game goes to"),
-    "help.liga_table_filter": ("nur die Abende dieses Tisches (der Name des Ordners seiner Logs)",
-                               "only the evenings at this table (the name of the folder of its logs)"),
+    "help.liga_table_filter": ("nur die Abende dieses Tisches (der Name, den seine Tisch-Datei ihm gibt)",
+                               "only the evenings at this table (the name its table file gives it)"),
     "help.liga_evening_day": ("der Tag eines Abends, JJJJ-MM-TT", "an evening's day, YYYY-MM-DD"),
     "help.liga_move": ("dieses Spiel (seine Nummer, oder ihre ersten Ziffern) zum Abend von DAY legen",
                        "put this game (its id, or its first digits) into the evening of DAY"),
@@ -157,8 +166,10 @@ TEXTS = {
                                "its first evening's day, YYYY-MM-DD"),
     "help.liga_season_last": ("der Tag ihres letzten Abends, JJJJ-MM-TT",
                               "its last evening's day, YYYY-MM-DD"),
-    "help.liga_stake_rule": ("personen (5 Euro bis 5 Personen, 10 ab 6), spiel:BETRAG, getraenke, keiner",
-                             "players (5 euros up to 5 players, 10 from 6), game:AMOUNT, drinks, none"),
+    "help.liga_stake_rule": ("keiner (die Vorgabe), personen (5 Euro bis 5 Personen, 10 ab 6), spiel:BETRAG, "
+                             "getraenke",
+                             "none (the default), players (5 euros up to 5 players, 10 from 6), game:AMOUNT, "
+                             "drinks"),
     "help.liga_stake_evening": ("die Regel nur dieses Abends (Vorgabe: die der Liga)",
                                 "the rule of this evening only (default: of the league)"),
     "help.liga_ledger_season": ("die Abende dieser Saison", "the evenings of this season"),

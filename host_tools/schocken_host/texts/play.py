@@ -125,6 +125,8 @@ TEXTS = {
     "replay.half_lost": ("{n}. Hälfte verloren: {name}", "lost half {n}: {name}"),
     "replay.lost": ("Verloren: {name}{blatt}", "Lost: {name}{blatt}"),
     "stats.games": ("{n} Spiele in {folder}", "{n} games in {folder}"),
+    "stats.left_out": ("nicht gezählt: {unfinished} unfertig (ohne Ergebnis), {refused} abgelehnt",
+                       "not counted: {unfinished} unfinished (no result), {refused} refused"),
     "stats.player": ("Spieler", "Player"),
     "stats.games_col": ("Spiele", "games"),
     "stats.halves": ("Hälften", "halves"),
