@@ -136,8 +136,9 @@ async def test_a_refusal_stays_until_the_next_key_and_an_unlit_status_says_nothi
         await pilot.press("s")                                 # his next key
         await pilot.pause()
         assert "✗" not in app.own_text()
-        app.refused(0, "nicht dein Zug")
+        app.refused(0, "nicht dein Zug")                       # the same reason for the next key: it says so
         await pilot.pause()
+        assert "✗ nicht dein Zug (2×)" in app.own_text()
         rest = events[until(events, "turn", seat=1):]
         table.emit_all(rest[:until(rest, "turn", seat=2)])     # a change of turn
         await pilot.pause()

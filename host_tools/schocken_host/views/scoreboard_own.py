@@ -36,6 +36,8 @@ class OwnCupPanel(Vertical):
         self.lang = lang if lang in LANGS else "de"
         self.own = None
         self.reason = ""
+        self.last_reason = None     # the last reason shown, and how many keys in a row got it
+        self.repeats = 0
         self._loop = None           # the app's event loop: LED frames come from the cup's reader thread
 
     def compose(self) -> ComposeResult:
@@ -72,7 +74,11 @@ class OwnCupPanel(Vertical):
 
     def show_reason(self, reason):
         """The reason of a refused key ("" takes it away): it stays until the scoreboard takes it away at his
-        next key."""
+        next key. The same reason again for the next key says how often ("(2×)"): a key must change what he
+        sees, or he presses it once more."""
+        if reason:
+            self.repeats = self.repeats + 1 if reason == self.last_reason else 1
+            self.last_reason = reason
         self.reason = reason
         self.redraw()
 
@@ -96,7 +102,10 @@ class OwnCupPanel(Vertical):
             # A refused key's reason until his next key; else what his keys are doing ("schüttelt …").
             line = self.query_one("#own-reason", Static)
             doing = "" if self.reason else own.doing_text(self.lang)
-            line.update(tr(self.lang, "own.refused", reason=self.reason) if self.reason else doing)
+            if doing:
+                self.last_reason = None   # a key taken between two refusals: they are not in a row
+            reason = self.reason + (" (%d×)" % self.repeats if self.repeats > 1 else "")
+            line.update(tr(self.lang, "own.refused", reason=reason) if self.reason else doing)
             line.set_class(bool(doing), "-doing")
         except NoMatches:
             pass  # not composed yet: the next redraw fills it
