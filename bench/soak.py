@@ -13,13 +13,13 @@ every preset with every combination.
 
 The fourth seat is a person at an emulated cup (README, "A person plays an emulated cup"): the soak types his
 keys on the host's standard input, one per line, and reads the host's plain output as he reads the screen.
-He waits for "Round N: <his name> is on turn", shakes (s), and after a throw that may not be his last peeks
-(p) and reads his dice from the "Your cup: ..." line. Then, by a simple rule: two ones or more, three of a
-kind or a Straße: he stands (Enter); two sixes or more under the cup with Sechsen drehen on: he turns them
-(a long press, 4 5 6); else he sets his ones aside (1 2 3) and shakes again. His last allowed throw stands
-the cup by itself. A key the table refuses makes him stand (or shake, when a stand is refused); each of his
-waits ends after a few seconds, and he thinks 0.02 to 0.1 s before each key (0.4 to 2 s scaled back by the
-time scale 20), far within the turn timeout.
+He waits for "Round N: <his name> is on turn" ("Throw-off: ..." in the throw-off), shakes (s), and after a
+throw that may not be his last peeks (p) and reads his dice from the "Your cup: ..." line. Then, by a simple
+rule: two ones or more, three of a kind or a Straße: he stands (Enter); two sixes or more under the cup with
+Sechsen drehen on: he turns them (a long press, 4 5 6); else he sets his ones aside (1 2 3) and shakes
+again. His last allowed throw stands the cup by itself. A key the table refuses makes him stand (or shake,
+when a stand is refused); each of his waits ends after a few seconds, and he thinks 0.02 to 0.1 s before
+each key (0.4 to 2 s scaled back by the time scale 20), far within the turn timeout.
 What he did is in person.txt beside the game's log, the host's output in host0.out (host1.out, ... after a
 resume).
 
@@ -39,8 +39,8 @@ views/play_keys.py); the table answers its questions about absent cups at random
 A stall is --stall-s (10 s) without a new log event while the host runs, outside a documented wait, or a
 host that still runs --stall-s after the log's game_over (it stops the game). The
 documented waits, which the stall clock does not count:
-- none in a game without faults. The person's thinking (0.1 s a key at most), the reveal pause (3 s scaled
-  by the time scale: 0.15 s at 20) and the bots' shakes are far below 10 s: inside the limit, not exempt.
+- none in a game without faults. The person's thinking (0.1 s a key at most), the reveal pause (5 s scaled
+  by the time scale: 0.25 s at 20) and the bots' shakes are far below 10 s: inside the limit, not exempt.
 - a fault's own time: a pulled link until it is plugged in again, a silent cup until it answers again, each
   and then twice --absent-timeout (the table's question and its answer, or its own decision); a restarted
   cup, and a host killed and resumed: twice --absent-timeout from the fault.
@@ -120,7 +120,7 @@ def read_events(path):
 
 # --- the person at the keyboard ----------------------------------------------------------------------------
 # What he reads of the plain output (lang en: texts/play.py "plain.*", texts/scoreboard.py "own.*").
-TURN_LINE = re.compile(r"^Round \d+: (.+) is on turn(?: \(at most (\d) throws?\))?\.$")
+TURN_LINE = re.compile(r"^(?:Round \d+|Throw-off): (.+) is on turn(?: \(at most (\d) throws?\))?\.$")
 THROW_LINE = re.compile(r"^(.+): throw (\d)(?:, set aside: [\d-]+)?$")
 STANDS_LINE = re.compile(r"^(.+) stands after (\d) throws?\.$")
 OWN_LINE = re.compile(r"^Your cup: (.*)$")

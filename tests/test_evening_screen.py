@@ -77,7 +77,14 @@ def test_every_key_is_answered_on_the_first_screen_after_it_and_a_refusal_stays_
         # Accepted: the shake is said at once; the throw lands most of a second later.
         answers["s"], screen = first_change(term, "s")
         assert "schüttelt …" in screen and "Wurf 1/3" not in screen, screen
-        term.until(lambda s: "unter dem Becher gesehen" in s, STEP_S, "his dice, looked at by the host")
+        # From the throw until the host's look has shown him his dice: never "verdeckt" (issue 41: a flash of it
+        # after every throw), every capture on the way kept.
+        seen = [screen]
+        end = time.monotonic() + STEP_S
+        while "unter dem Becher gesehen" not in seen[-1]:
+            assert time.monotonic() < end, "his dice never shown:\n%s" % seen[-1]
+            seen.append(term.screen())
+        assert not [s for s in seen if "verdeckt" in "\n".join(panel(s).splitlines()[1:2])], seen
         answers["1"], screen = first_change(term, "1")
         assert "legt Würfel 1 beiseite …" in screen, screen
         term.until(lambda s: "beiseite …" not in s, STEP_S, "the tap carried out")

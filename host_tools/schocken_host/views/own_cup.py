@@ -2,7 +2,7 @@
 
 A person at a real cup sees its LEDs: the dice set aside (orange) all the time, the dice under the cup (white)
 while he holds the main button (on turn after a throw, and after his turn until the reveal; the host also
-looks for him after each of his throws, views/play_keys.py), and he remembers what he saw until he throws
+looks for him after each of his throws, views/own_looks.py), and he remembers what he saw until he throws
 again. ``OwnCup`` keeps exactly that from the LED frames of that one cup (``EmulatedCup.on_frame``, called
 from the cup's reader thread): the dice lying out, the dice last seen under the cup in this throw, and the
 status pixel; once his cup is uncovered, his revealed throw from the table. It reads nothing else, so nobody's
@@ -15,9 +15,9 @@ firmware's where the cup has the same refusal (texts/refusals.py: ``NOT_YOUR_TUR
 
 What the person's keys are doing is part of what he sees: a key the host accepted is carried out in the
 cup's own time (a shake lasts most of a second, a stand is a long press), so ``acting`` shows it at once
-("schüttelt …"), with the keys pressed meanwhile after it ("dann: stehen"); ``looking`` says that the host is
-looking under the cup for him after a throw (views/play_keys.py), so a throw whose dice he has not seen yet
-never reads as "verdeckt" for the moment the look takes.
+("schüttelt …"), with the keys pressed meanwhile after it ("dann: stehen"); where the host looks under the cup
+for him after each throw (``looks``, views/own_looks.py), a throw whose dice he has not seen yet reads "schaut
+nach …" until that look is over (``looked``), never "verdeckt" for the moment the look takes.
 """
 
 import threading
@@ -48,7 +48,8 @@ class OwnCup:
         self.listeners = []         # called after every frame (from the reader thread) and every change below
         self.doing = None           # (action, die aside) of the key being carried out (keymap), or None
         self.then = []              # (action, die aside) of keys pressed meanwhile, carried out after it
-        self.looking = None         # the (round, throws) the host is looking under the cup for, until it saw
+        self.looks = False          # the host looks under the cup for him after each of his throws
+        self.looked = None          # the (round, throws) whose look is over (seen, skipped or failed)
         self.warned = None          # (round, throws) of a General whose Sechsen drehen was warned about
         self.reveal_button = reveal_button
         self._chained = getattr(cup, "on_frame", None)
@@ -108,9 +109,10 @@ class OwnCup:
         the key does is said as it was pressed, not as the die lies once the cup has done it)."""
         return action[0] == "tap" and self.dice()[action[1]][1] == "aside"
 
-    def look(self, moment):
-        """The host looks under the cup for the throw ``moment`` (None: the look is over)."""
-        self.looking = moment
+    def look_over(self, moment):
+        """The host's look under the cup for the throw ``moment`` is over: it saw the dice, was not made
+        (another throw came first, he uncovers the cup himself) or failed."""
+        self.looked = moment
         self._changed()
 
     def doing_text(self, lang):
@@ -174,8 +176,8 @@ class OwnCup:
         if seen:
             parts.append("%s %s" % (tr(lang, "own.seen"), " ".join(seen)))
         elif any(kind == "empty" for _, kind in dice):
-            looked_for = self.looking is not None and self.looking == self._moment()
-            parts.append(tr(lang, "own.looking" if looked_for else "own.covered"))
+            looking = self.looks and self.looked != self._moment()
+            parts.append(tr(lang, "own.looking" if looking else "own.covered"))
         return " · ".join(parts)
 
     def summary(self, lang):

@@ -39,13 +39,15 @@ async def looks(cup, referee, own, turns):
         if moment != last[0]:
             last[0] = moment
             throws.put_nowait(moment)
-            if not _armed_soon(referee, own):
-                own.look(moment)   # his panel says the host looks, from the throw on (not "verdeckt")
+            if _armed_soon(referee, own):
+                own.look_over(moment)   # he uncovers the cup himself: no look, his panel says "verdeckt"
+    own.looks = True   # his panel says the host looks, from each throw until its look is over
     referee.listeners.append(on_event)
     try:
         while True:
             moment = await throws.get()
             if not throws.empty():
+                own.look_over(moment)
                 continue  # a later throw came already: look at that one
             if _armed_soon(referee, own):
                 continue
@@ -56,14 +58,14 @@ async def looks(cup, referee, own, turns):
                 except (OSError, ValueError) as e:  # the cup was just unplugged, ...
                     referee.note("%s: %s" % (tr(getattr(referee.ui, "lang", "de"), "keys.peek"), e))
                 finally:
-                    if own.looking == moment:
-                        own.look(None)
+                    own.look_over(moment)
             if asyncio.current_task().cancelling():
                 # The game's end cancelled this task while _look waited in asyncio.wait_for, which in Python
                 # 3.11 loses a cancellation that meets a frame in the same turn of the loop (_stop says more):
                 # it must end now, or asyncio.run waits for it for ever and the host never exits.
                 raise asyncio.CancelledError
     finally:
+        own.looks = False
         referee.listeners.remove(on_event)
 
 
