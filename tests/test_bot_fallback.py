@@ -157,9 +157,9 @@ def test_a_failing_strategy_and_a_refused_input_fall_back_logged_and_shown(lab):
     # the five was not set aside: the bot threw again on what its cup really showed
     assert reveal["transcript"][0] == ["roll", [5, 3, 2]] and reveal["transcript"][1][0] == "roll"
     lines = game.ui.out.getvalue().splitlines()
-    assert any("(bot): die 1 aside, throw refused" in line and "instead: the simple strategy" in line
+    assert any(": die 1 aside, throw refused" in line and "the bot plays instead: the simple strategy" in line
                for line in lines), lines
-    assert any("(bot): the move refused" in line and "a strategy with a bug" in line for line in lines)
+    assert any(": the move refused" in line and "a strategy with a bug" in line for line in lines)
 
 
 def test_the_browsers_check_reads_a_log_with_fallbacks(lab, tmp_path):
