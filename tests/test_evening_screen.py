@@ -46,15 +46,22 @@ def panel(screen):
     return "\n".join(lines[top:end])
 
 
+def answer_line(screen):
+    """The panel's line where a key is answered: its reason, or what it is doing (the third of his cup's)."""
+    lines = panel(screen).splitlines()
+    return lines[3] if len(lines) > 3 else ""
+
+
 def first_change(term, key, timeout=STEP_S):
-    """Presses ``key`` and returns (seconds, screen) of the first capture whose panel differs from the one
-    before the key: what the person sees first of what his key does."""
-    before = panel(term.screen())
+    """Presses ``key`` and returns (seconds, screen) of the first capture whose answer line differs from the
+    one before the key: what the person sees first of what his key does (his cup's status pixel, drawn on the
+    line above, changes with the table's doing)."""
+    before = answer_line(term.screen())
     start = time.monotonic()
     term.keys(key)
     while True:
         screen = term.screen()
-        if panel(screen) != before:
+        if answer_line(screen) != before:
             return time.monotonic() - start, screen
         assert time.monotonic() - start < timeout, "nothing changed %d s after %r:\n%s" % (
             timeout, key, screen)
