@@ -39,6 +39,20 @@ def micropython():
     return exe
 
 
+@pytest.fixture(scope="module")
+def browser():
+    """The system's Chromium under Playwright, one per test module (no browser is downloaded:
+    docs/testing.md); the module skips where either is missing."""
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if chromium is None:
+        pytest.skip("no system Chromium (apt-get install chromium)")
+    with sync_api.sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=chromium, args=["--no-sandbox", "--disable-gpu"])
+        yield launched
+        launched.close()
+
+
 def mp_env(*paths):
     env = dict(os.environ)
     env["MICROPYPATH"] = ":".join([str(p) for p in paths] + [".frozen"])

@@ -84,8 +84,8 @@ def test_every_key_is_answered_on_the_first_screen_after_it_and_a_refusal_stays_
         # Accepted: the shake is said at once; the throw lands most of a second later.
         answers["s"], screen = first_change(term, "s")
         assert "schüttelt …" in screen and "Wurf 1/3" not in screen, screen
-        # From the throw until the host's look has shown him his dice: never "verdeckt" (issue 41: a flash of it
-        # after every throw), every capture on the way kept.
+        # From the throw until the host's look has shown him his dice: never "verdeckt" (issue 41: a flash of
+        # it after every throw), every capture on the way kept.
         seen = [screen]
         end = time.monotonic() + STEP_S
         while "unter dem Becher gesehen" not in seen[-1]:

@@ -44,14 +44,6 @@ HIDDEN_TAB = """(() => {
 })()"""
 
 
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
-        yield b
-        b.close()
-
-
 def page(browser, url, width=1920, height=1080):
     pg = browser.new_page(viewport={"width": width, "height": height})
     pg.set_default_timeout(60_000)

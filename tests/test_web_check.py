@@ -106,18 +106,6 @@ def test_check_js_loads_exactly_the_files_py_files_serves():
 
 
 # --- check.js in Chromium -------------------------------------------------------------------------------
-@pytest.fixture(scope="module")
-def browser():
-    exe = checkserver.chromium()
-    if exe is None:
-        pytest.skip("no system Chromium (apt-get install chromium)")
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-    with sync_api.sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=exe, args=["--no-sandbox"])
-        yield b
-        b.close()
-
-
 @pytest.fixture
 def runtime():
     if web_check.vendor_dir() is None:

@@ -29,14 +29,6 @@ SIDE_PX_AT_1080 = 28        # the sidebar's smallest text on a 1080-line TV, and
 DRAWN = "window.schocken.view() && window.schocken.shown.length === window.schocken.events.length"
 
 
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
-        yield b
-        b.close()
-
-
 def served(tmp_path, source, upto=None, name="game.jsonl"):
     """A copy of ``source`` (its first ``upto`` lines) followed by `schocken watch --web`: (server, url,
     log, the source's lines)."""

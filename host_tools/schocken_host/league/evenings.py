@@ -33,15 +33,8 @@ def table_of(start):
 def table_of_log(path):
     """``table_of`` the start event on the first line of the log at ``path``; ``NO_TABLE`` where it cannot be
     read (a log moved or deleted since: nothing else says more)."""
-    from schocken_host.table.replay import event_in, log_lines
-    try:
-        with open(path, "rb") as f:
-            head = f.readline()
-    except OSError:
-        return NO_TABLE
-    first = next(log_lines(head), None)
-    start = event_in(first[0]) if first else None
-    return table_of(start if start is not None and start.get("ev") == "start" else None)
+    from schocken_host.table.gamelog import start_of
+    return table_of(start_of(path))
 
 
 def evening_of(started, table, log=None):

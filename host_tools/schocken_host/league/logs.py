@@ -16,8 +16,7 @@ from schocken_host.i18n import LocalizedError, Message, os_reason
 from schocken_host.league import db
 from schocken_host.league.evenings import drop_empty_evenings
 from schocken_host.league.games import read_game, record
-from schocken_host.table.gamelog import check_readable
-from schocken_host.table.replay import event_in, log_lines
+from schocken_host.table.gamelog import check_readable, start_of
 
 
 def game_logs(folders):
@@ -96,16 +95,8 @@ def import_log(league, path, tally):
 def _recorded(league, path):
     """Whether the game a log starts is in the league already (its first line alone is read; a log that
     cannot be read is not, and read_log says why)."""
-    try:
-        if not os.path.isfile(path):   # a folder, a pipe (its open would wait for a writer)
-            return False
-        with open(path, "rb") as f:
-            head = f.readline()
-    except OSError:
-        return False
-    first = next(log_lines(head), None)
-    start = event_in(first[0]) if first else None
-    if start is None or start.get("ev") != "start" or not isinstance(start.get("game_id"), str):
+    start = start_of(path)
+    if start is None or not isinstance(start.get("game_id"), str):
         return False
     return bool(league.read("SELECT 1 FROM games WHERE game_id = ?", (start["game_id"],)))
 

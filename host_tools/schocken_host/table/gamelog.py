@@ -244,15 +244,25 @@ def latest(directory=None, unfinished=False):
     return None
 
 
-def _starts_a_game(path):
-    """True if the file's first line is a start event: a file without one (a stray or broken .jsonl) is no
-    game to resume, and an older log that is one must not hide behind it."""
+def start_of(path):
+    """The start event on the first line of the log at ``path`` (its first line alone is read), or None: no
+    regular file (a folder; a pipe, whose open would wait for a writer), unreadable, or a first line that is
+    no start event."""
     try:
+        if not os.path.isfile(path):
+            return None
         with open(path, "rb") as f:
             first = f.readline(1 << 20)
     except OSError:
-        return False
-    return (event_in(first) or {}).get("ev") == "start"
+        return None
+    start = event_in(first.rstrip(b"\r\n"))
+    return start if start is not None and start.get("ev") == "start" else None
+
+
+def _starts_a_game(path):
+    """True if the file's first line is a start event: a file without one (a stray or broken .jsonl) is no
+    game to resume, and an older log that is one must not hide behind it."""
+    return start_of(path) is not None
 
 
 def check_readable(path):
