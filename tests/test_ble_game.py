@@ -47,7 +47,7 @@ async def _player(rig, rnd, drop_at=None):
 class _Log(list):
     """The game log in memory: every event appended, nothing to sync."""
 
-    def sync(self):
+    async def on_disk(self):
         pass
 
 

@@ -273,34 +273,55 @@ def test_a_resumed_host_gives_nobody_a_second_throw(logs, tmp_path):
         fair.check_dice(r["seed"], seed, nonces, rnd, r["transcript"])
 
 
-def test_a_burst_of_events_shares_one_fsync_and_every_send_waits_for_it(tmp_path, monkeypatch):
-    """Inside the event loop a line is written at once (a killed host keeps it) and the fsync comes at the end
-    of the loop's turn, one for the whole burst; ``sync`` (which the referee
-    calls before every message to a cup) puts everything on disk first. Outside a loop every append syncs."""
+def test_a_burst_of_events_shares_one_fsync_the_loop_goes_on_meanwhile_and_every_send_waits_for_it(
+        tmp_path, monkeypatch):
+    """Inside the event loop a line is written at once (a killed host keeps it) and the fsync starts at the
+    end of the loop's turn, one for the whole burst, on the log's own thread: the loop (the views, the cups'
+    lines) goes on while the disk works. ``on_disk`` (which the referee awaits before every message to a cup)
+    returns only once everything appended is on disk. Outside a loop every append syncs."""
     import asyncio
-    synced = []
+    import threading
     path = tmp_path / "g.jsonl"
-    monkeypatch.setattr(gamelog.os, "fsync", lambda fd: synced.append(path.stat().st_size))
-    log = gamelog.GameLog(tmp_path / "g.jsonl")
+    synced, disk_busy, disk_free = [], threading.Event(), threading.Event()
+
+    def slow_fsync(fd):                              # a disk that takes its time, until the test lets it go
+        disk_busy.set()
+        disk_free.wait(10)
+        synced.append(path.stat().st_size)
+    monkeypatch.setattr(gamelog.os, "fsync", slow_fsync)
+    log = gamelog.GameLog(path)
 
     async def burst():
+        loop = asyncio.get_running_loop()
         for seat in range(16):
             log.append({"ev": "reveal", "seat": seat})
         assert synced == []                          # written, not yet synced: the loop's turn goes on
-        assert len(tablekit.read_log(tmp_path / "g.jsonl")) == 16
+        assert len(tablekit.read_log(path)) == 16
         await asyncio.sleep(0)
-        assert len(synced) == 1 and synced[0] == (tmp_path / "g.jsonl").stat().st_size
-        log.append({"ev": "round"})
-        log.sync()                                   # before the outcome goes to the cups
-        assert len(synced) == 2
-        log.sync()                                   # nothing new: no second fsync
+        assert await loop.run_in_executor(None, disk_busy.wait, 10)
+        log.append({"ev": "round"})                  # the loop is not held by the disk: events go on
+        ticks = 0
+        for _ in range(5):
+            await asyncio.sleep(0)
+            ticks += 1
+        assert ticks == 5 and synced == []
+        sending = asyncio.ensure_future(log.on_disk())
+        await asyncio.sleep(0.05)
+        assert not sending.done()                    # the message to a cup waits for the disk
+        disk_free.set()
+        await asyncio.wait_for(sending, 10)
+        # Every line is on disk: the round written while the first fsync ran had one of its own.
+        assert synced[-1] == path.stat().st_size and len(synced) >= 2
+        n = len(synced)
+        await log.on_disk()                          # nothing new: no further fsync
         await asyncio.sleep(0)
-        assert len(synced) == 2
+        assert len(synced) == n
     try:
         asyncio.run(burst())
         log.append({"ev": "game_over"})
-        assert len(synced) == 3
+        assert synced[-1] == path.stat().st_size      # outside a loop: synced at once
     finally:
+        disk_free.set()
         log.close()
 
 
@@ -316,11 +337,39 @@ def test_a_failed_fsync_stops_the_game_and_keeps_only_what_was_on_disk(tmp_path,
     async def burst():
         monkeypatch.setattr(gamelog.os, "fsync", full)
         log.append({"ev": "turn"})
-        await asyncio.sleep(0)                       # the late fsync fails: kept for the referee
+        with pytest.raises(gamelog.LogFileError):
+            await log.on_disk()                      # before the turn goes to the cup: the disk refused it
         with pytest.raises(gamelog.LogFileError):
             log.append({"ev": "done"})
         with pytest.raises(gamelog.LogFileError):
             log.sync()
+    try:
+        asyncio.run(burst())
+    finally:
+        log.close()
+    assert tablekit.read_log(tmp_path / "g.jsonl") == [{"ev": "start"}]
+
+
+def test_a_late_fsync_that_fails_is_kept_for_the_next_append(tmp_path, monkeypatch):
+    """The fsync that runs on its own (no message to a cup waiting) fails: the log is cut back to what was on
+    disk, and the referee's next append raises it."""
+    import asyncio
+    import errno
+    log = gamelog.GameLog(tmp_path / "g.jsonl")
+    log.append({"ev": "start"})
+
+    def full(fd):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    async def burst():
+        monkeypatch.setattr(gamelog.os, "fsync", full)
+        log.append({"ev": "turn"})
+        for _ in range(200):                         # the fsync on the log's thread, then its outcome
+            await asyncio.sleep(0.01)
+            if log.failed is not None:
+                break
+        with pytest.raises(gamelog.LogFileError):
+            log.append({"ev": "done"})
     try:
         asyncio.run(burst())
     finally:

@@ -39,7 +39,7 @@ class Quiet:
     def append(self, ev):
         pass
 
-    def sync(self):
+    async def on_disk(self):
         pass
 
 

@@ -44,7 +44,7 @@ class Log:
     def append(self, ev):
         pass
 
-    def sync(self):
+    async def on_disk(self):
         pass
 
 

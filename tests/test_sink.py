@@ -20,7 +20,7 @@ class Recording:
     def append(self, ev):
         self.steps.append(("log", dict(ev)))
 
-    def sync(self):
+    async def on_disk(self):
         pass
 
     def note(self, text):

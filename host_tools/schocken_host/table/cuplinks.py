@@ -123,7 +123,7 @@ class CupLinks:
                                        "name": name, "seat": seat_no, "fair": self.fair})
 
     async def _raw_send(self, seat_no, msg):
-        self.sink.sync()  # what a cup hears of is on disk first (the turn, the nonce, the outcome's round)
+        await self.sink.on_disk()  # what a cup hears of is on disk first (its turn, a nonce, an outcome)
         seat = self.seats[seat_no]
         if msg["t"] != "status":
             seat.fresh_from = seat.ping_id + 1  # what the cup said before this command is old news

@@ -12,7 +12,9 @@ import asyncio
 import json
 import os
 import stat
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from schocken_host.errors import CommandError
 from schocken_host.i18n import LocalizedError, Message, os_reason
@@ -42,7 +44,10 @@ class GameLog:
         self.repaired = None          # what repair() did to the tail, for the one note the host shows
         self.synced = None            # None: all on disk; else the size the file had at its last fsync
         self.sync_due = False         # an fsync is queued for the end of the event loop's turn
+        self.flushing = None          # the fsync running on the log's own thread (an asyncio future)
         self.failed = None            # a LogFileError of a late fsync, raised by the next append or sync
+        self._fd_lock = threading.Lock()   # an fsync on the log's thread and close() never meet
+        self._disk = None             # that thread (a one-worker pool), made at the first late fsync
         self.written = []             # called once the log holds a line (when_written)
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -88,9 +93,10 @@ class GameLog:
 
     def append(self, event):
         """One event as one whole line, written before this returns (a host killed after it keeps the line);
-        raises LogFileError if it cannot be. The fsync follows: at once outside an event loop; inside one at
-        the end of the loop's turn, one for every event of a burst (a round's reveals arrive together), and in
-        any case before the host sends anything to a cup (``sync``)."""
+        raises LogFileError if it cannot be. The fsync follows: at once outside an event loop; inside one it
+        starts at the end of the loop's turn, one for every event of a burst (a round's reveals arrive
+        together), and runs on the log's own thread, so the views and the cups' lines do not wait for the
+        disk; before the host sends anything to a cup, ``on_disk`` waits for it."""
         self._check()
         # A lone surrogate (from a \\u escape in a cup's JSON, or a name that was not UTF-8) cannot be UTF-8:
         # it is written as the JSON escape it came as, which reads back as the same string.
@@ -135,19 +141,60 @@ class GameLog:
         if self.synced is None or self.fd is None:
             return
         try:
-            os.fsync(self.fd)
+            with self._fd_lock:
+                os.fsync(self.fd)
         except OSError as e:
-            self._cut(self.synced)
-            self.failed = LogFileError("gamelog.cannot_write", path=self.path, error=os_reason(e))
-            raise self.failed
+            self._failed(e)
         self.synced = None
+
+    async def on_disk(self):
+        """Everything appended so far is on disk when this returns (the fsync on the log's thread, the loop
+        free meanwhile); raises LogFileError if it cannot be, as ``sync`` does."""
+        while True:
+            self._check()
+            if self.synced is None or self.fd is None:
+                return
+            await asyncio.wait([self._fsync_soon()])   # its outcome is taken by _fsynced, which runs first
 
     def _sync_later(self):
         self.sync_due = False
-        try:
-            self.sync()
-        except LogFileError:
-            pass  # kept: the next append or sync raises it in the referee
+        if self.synced is not None and self.fd is not None and self.failed is None:
+            self._fsync_soon()
+
+    def _fsync_soon(self):
+        """The fsync on the log's thread: the one running, or a new one of everything written until now."""
+        if self.flushing is None:
+            if self._disk is None:
+                self._disk = ThreadPoolExecutor(max_workers=1, thread_name_prefix="gamelog-fsync")
+            end = os.fstat(self.fd).st_size
+            self.flushing = asyncio.get_running_loop().run_in_executor(self._disk, self._fsync_fd)
+            self.flushing.add_done_callback(lambda done: self._fsynced(done, end))
+        return self.flushing
+
+    def _fsync_fd(self):
+        with self._fd_lock:
+            if self.fd is not None:
+                os.fsync(self.fd)
+
+    def _fsynced(self, done, end):
+        self.flushing = None
+        error = done.exception() if not done.cancelled() else OSError("fsync cancelled")
+        if self.fd is None or self.failed is not None or self.synced is None:
+            return
+        if error is not None:
+            try:
+                self._failed(error)
+            except LogFileError:
+                pass  # kept: the next append, sync or on_disk raises it in the referee
+        elif os.fstat(self.fd).st_size == end:
+            self.synced = None
+        else:
+            self.synced = end    # written meanwhile: on disk up to end, the rest waits for the next fsync
+
+    def _failed(self, error):
+        self._cut(self.synced)
+        self.failed = LogFileError("gamelog.cannot_write", path=self.path, error=os_reason(error))
+        raise self.failed
 
     def _check(self):
         if self.failed is not None:
@@ -165,8 +212,11 @@ class GameLog:
                 if self.failed is None:
                     self.sync()
             finally:
-                os.close(self.fd)  # also releases the lock
-                self.fd = None
+                with self._fd_lock:       # after a late fsync still running on the log's thread
+                    os.close(self.fd)     # also releases the lock
+                    self.fd = None
+                if self._disk is not None:
+                    self._disk.shutdown(wait=False)
 
 
 def _lock(fd):

@@ -16,7 +16,7 @@ from schocken_host.i18n import refusal, tr
 class EventSink:
     def __init__(self, state, log, ui):
         self.state = state            # the TableState every part of the game reads
-        self.log = log                # the GameLog (append, sync)
+        self.log = log                # the GameLog (append, on_disk)
         self.ui = ui                  # the views: note(text), update(state, ev), maybe refused(seat, reason)
         self.lang = getattr(ui, "lang", "de")
         self.listeners = []           # callables(ev) after each event is applied and shown: bots wait on them
@@ -31,9 +31,10 @@ class EventSink:
             listener(ev)
         return self.state
 
-    def sync(self):
-        """Everything emitted is on disk: what a cup hears of is in the record first."""
-        self.log.sync()
+    async def on_disk(self):
+        """Everything emitted is on disk: what a cup hears of is in the record first. The views were shown
+        each event before (``emit``): they never wait for the disk."""
+        await self.log.on_disk()
 
     def _show(self, ev):
         try:
