@@ -158,7 +158,7 @@ def test_module_has_no_floats_or_forbidden_imports():
     src = (FIRMWARE / "cup" / "shake.py").read_text()
     for word in ("dataclass", "enum", "typing", "functools", "abc", "float(", "math"):
         assert word not in src.replace("floats", ""), word
-    assert len(src.splitlines()) <= 320
+    assert len(src.splitlines()) <= 440  # the quality rule, the motion it reports, the sensitivities
 
 
 def test_intermediates_fit_a_32bit_small_int():
@@ -318,7 +318,8 @@ def test_switch_toggles_far_apart_never_throw(gaps):
 
 def test_accel_fallback_when_the_cup_never_gets_still():
     """Shake, then walk off with the cup (never still): the throw still comes, quiet_final_ms after the
-    last strong sample, instead of staying pending for ever."""
+    last strong sample or the last swing of the shake's oscillation (an axis's count lasts one half-swing,
+    at most _HALF_MAX_MS, after its last swing), instead of staying pending for ever."""
     import math
     det = shake.ShakeDetector("accel")
     hits = []
@@ -332,7 +333,7 @@ def test_accel_fallback_when_the_cup_never_gets_still():
         b = 5.0 * math.sin(2 * math.pi * 3 * t / 1000) if t >= 2000 else 0.0
         if det.feed_accel(t, int(a * 1000), 0, 9807 + int(a * 300 + b * 1000)):
             hits.append(t)
-    assert len(hits) == 1 and 2000 + 100 < hits[0] <= 2000 + shake._QUIET_FINAL_MS
+    assert len(hits) == 1 and 2000 + 100 < hits[0] <= 2000 + shake._HALF_MAX_MS + shake._QUIET_FINAL_MS
 
 
 def _switch_pattern(det, period_ms, burst, total_ms, t0=1000):

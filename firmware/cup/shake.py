@@ -1,23 +1,37 @@
-"""Shake detector: decides when a throw happens.
+"""Shake detector: decides when a throw happens, and says what it saw otherwise.
 
-A throw happens when shaking STOPS: first a real shake must be seen (strong
-motion for a while, with direction reversals), then the throw becomes final as
-soon as the cup is still again. Picking up, tilting, carrying, tapping and hard
-set-downs must never throw, so each of them fails at least one shake test:
-  - carrying / picking up: energy stays below the "high" threshold;
-  - tilting: slow, one direction, no reversals;
-  - taps / hard set-downs: spikes < 100 ms, far shorter than _MIN_SHAKE_MS, and
-    mostly quiet in between (low duty), even when several come in a row.
+A throw happens when shaking STOPS: first a real shake must be seen, then the throw becomes final as soon as
+the cup is still again. The shake-quality rule (docs/rules.md, "The shake"): a shake is a SUSTAINED
+OSCILLATION of the cup:
+  - reversals: at least ``halves`` half-swings in a row on one axis (4 at normal sensitivity: two
+    back-and-forths), each a swing of the cup's motion from beyond -``swing`` to beyond +``swing`` on that
+    axis (a peak-to-peak of at least 2 x ``swing``, 10 m/s^2 at normal);
+  - frequency: every one of those half-swings lasts 55 to 300 ms (1.7 to 9 Hz); a slower one (an arm
+    rotation, a gesture, a step) or a faster one (the ringing of a knock) starts the count again, and so
+    does one half as long or twice as long as the one before (a shake has a rhythm, a jolt has none);
+  - energy: the cup's motion |a - g| reached ``high`` (8 m/s^2 at normal) during it;
+  - duration: at least 300 ms from the first high sample.
+Lifting, tilting, sliding, passing, carrying, knocks, set-downs and drops each fail at least one test: they
+move one way and back at most once, or too slowly, or ring too fast, or stay weak. Circular shakes pass: each
+axis of a circle swings at the shake's frequency.
 
-Designed for 100 Hz sampling. Timestamps may be time.ticks_ms() values: all
-elapsed times are taken modulo 2**30 (the ticks period), forward only.
+What it saw otherwise is ``motion``: "still", "tilt" (resting, turned more than 30 degrees from where it last
+rested after a throw or at the start), "handling" (moved, no shake), "set_down" (a short knock or impact,
+then calm), "shaking", "settling" (a proven shake ended, the throw becomes final). ``state`` (idle, shaking,
+settling) is the throw's progress.
 
-Hot path rules (feed_board, with _sense and _accel or feed_switch, runs 100
-times a second on the board): no allocation at all, frames included (at most
-11 words each, see below). Integers only, and every intermediate value stays below
-2**30 so it remains a small int on 32-bit ports (ESP32/RP2): a larger product
-would silently become a heap-allocated long int. Hence inputs are scaled to
-16 mm/s^2 units and clamped before anything is squared.
+Sensitivity (``set_sensitivity``): "low", "normal", "high" or the owner's calibration (``calibrate``): the
+``high``, ``swing`` and ``halves`` thresholds of the rule. The stillness that makes a throw final does not
+change with it: 4 still samples (40 ms at 100 Hz), so a throw is final at most 50 ms after the shake stops.
+
+Designed for 100 Hz sampling. Timestamps may be time.ticks_ms() values: all elapsed times are taken modulo
+2**30 (the ticks period), forward only.
+
+Hot path rules (feed_board, with _sense, _swing and _accel or feed_switch, runs 100 times a second on the
+board): no allocation at all, frames included (at most 11 words each, see below). Integers only, and every
+intermediate value stays below 2**30 so it remains a small int on 32-bit ports (ESP32/RP2): a larger product
+would silently become a heap-allocated long int. Hence inputs are scaled to 16 mm/s^2 units and clamped
+before anything is squared.
 """
 
 from array import array
@@ -27,31 +41,44 @@ from micropython import const
 IDLE = "idle"
 SHAKING = "shaking"
 SETTLING = "settling"
+# What the cup saw (``motion``), as the cup's status answer reports it (docs/protocol.md).
+STILL = "still"
+TILT = "tilt"
+HANDLING = "handling"
+SET_DOWN = "set_down"
+SENSITIVITIES = ("low", "normal", "high")
 
 # A constant object (an Ellipsis: no heap object). Without one MicroPython keeps the heap object after this
 # module's table of names alive with the module (docs/firmware.md, Memory; tests/test_micropython.py).
 _CONSTANT = ...
 
-# Tuning (mm/s^2, ms, samples). Constants, not per-instance settings: the hot path compares against
-# literals, and the cup keeps no attribute (nor its name) per threshold.
-_HI_MMS = const(8000)        # |a - g| above this is "high" (a shake is 15-30 m/s^2)
+# Tuning (mm/s^2, ms, samples). The three thresholds a sensitivity sets are slots (``_HI2`` ...), the rest
+# constants: the hot path compares against literals, and the cup keeps no attribute per threshold.
+# Sensitivity: (high mm/s^2, swing mm/s^2, half-swings) for low, normal, high.
+_LEVELS = ((10000, 6000, 5), (8000, 5000, 4), (6500, 4000, 4))
+_HALF_MIN_MS = const(55)     # a half-swing lasts at least this (9 Hz: faster is the ringing of a knock)...
+_HALF_MAX_MS = const(300)    # ...and at most this (1.7 Hz: slower is an arm, a gesture, a step)
 _MIN_SHAKE_MS = const(300)   # a shake lasts at least this long (taps < 100 ms)
-_MIN_REVERSALS = const(2)    # ...and changes direction (tilting does not)
-_MIN_DUTY_PCT = const(40)    # ...and is high most of the time (tap series are not)
-_GAP_MS = const(120)         # longest low-energy dip inside a shake (zero crossings)
-_STILL_JERK_MMS = const(1000)  # |a[n] - a[n-1]| below this: not moving...
+_GAP_MS = const(300)         # longest stretch without a high sample inside a shake (a half-swing)
+_IMPACT_MMS = const(25000)   # a knock or set-down: |a - g| above this...
+_IMPACT_MS = const(250)      # ...in a burst of motion no longer than this
+_STILL_JERK_MMS = const(800)   # |a[n] - a[n-1]| below this: not moving...
 _STILL_MAG_MMS = const(1500)   # ...and | |a| - 1 g | below this: not accelerating
 _SENSOR = const(25)  # text of cup.texts (schocken.text), loaded only for the error
 _STILL_N = const(4)          # consecutive still samples (40 ms) -> throw is final
+_REST_N = const(30)          # consecutive still samples (300 ms): the cup rests (still or tilt)
 _QUIET_FINAL_MS = const(500)  # fallback: no high sample for this long -> final anyway
 _G_MMS = const(9807)         # 1 g; a cheap sensor's scale error hides in _STILL_MAG
 _LP_CLAMP_MMS = const(8000)  # gravity filter ignores the excess of spikes beyond this
-_SW_MIN_TOGGLES = const(10)  # switch: a shake gives many level changes...
-_SW_MIN_MS = const(300)      # ...spread over at least this long...
+_TILT_COS_PCT = const(87)    # resting turned by more than 30 degrees (cos 30 = 0.87): "tilt"
+_SW_MIN_MS = const(300)      # switch: a shake's burst of level changes lasts at least this...
 _SW_SPACING_MS = const(50)   # ...and dense: mean spacing at most this (25 rejects fast
                              # drumming too, but needs a switch that really chatters)
 _SW_QUIET_MS = const(80)     # no change for this long: shaking stopped (final)
 _SW_SETTLE_MS = const(50)    # no change for this long: show "settling"
+# Switch: the level changes a burst needs, for low, normal, high (a contact chatters ~30 times a second in a
+# shake; walking and knocks give a few per step or knock).
+_SW_LEVELS = (14, 10, 8)
 
 _SHIFT = const(4)       # mm/s^2 -> 16 mm/s^2 units (sensor noise is ~40 mm/s^2)
 _AMAX = const(8191)     # clamp (131 m/s^2): (2*_AMAX)^2 * 3 < 2**30
@@ -59,13 +86,14 @@ _LP_SHIFT = const(4)    # gravity low-pass: alpha 1/16, tau ~160 ms at 100 Hz
 _TICKS_MASK = const(0x3FFFFFFF)
 
 # The thresholds in the units the hot path works in: squared 16 mm/s^2 units.
-_HI2 = const((_HI_MMS >> _SHIFT) * (_HI_MMS >> _SHIFT))
 _JERK2 = const((_STILL_JERK_MMS >> _SHIFT) * (_STILL_JERK_MMS >> _SHIFT))
+_IMPACT2 = const((_IMPACT_MMS >> _SHIFT) * (_IMPACT_MMS >> _SHIFT))
 _G = const(_G_MMS >> _SHIFT)
 _TOL = const(_STILL_MAG_MMS >> _SHIFT)
 _MAG_LO2 = const((_G - _TOL) * (_G - _TOL))  # |a|^2 window for "1 g only"
 _MAG_HI2 = const((_G + _TOL) * (_G + _TOL))
 _LP_CLAMP = const(_LP_CLAMP_MMS >> _SHIFT)
+_TILT_DOT = const(_G * _G * _TILT_COS_PCT // 100)
 
 # Internal phases (the public `state` string is derived from these)
 _P_IDLE = const(0)
@@ -73,7 +101,7 @@ _P_CAND = const(1)      # high energy seen, not yet proven to be a shake
 _P_SHAKE = const(2)     # proven shake; waiting for stillness
 
 # The detector's numbers, slots of one array('i') made once: the hot path reads and writes them without a
-# dictionary lookup each, and the cup keeps three attributes instead of twenty-one (docs/benchmarks.md). Every
+# dictionary lookup each, and the cup keeps a few attributes instead of thirty (docs/benchmarks.md). Every
 # value stays below 2**30 (see above), timestamps too: they are kept modulo 2**30, so 32-bit slots hold them.
 _PHASE = const(0)
 _SEEDED = const(1)      # 1 once the gravity estimate has its first sample
@@ -83,24 +111,38 @@ _GZ = const(4)
 _PX = const(5)          # previous sample (for the jerk)
 _PY = const(6)
 _PZ = const(7)
-_RX = const(8)          # direction of the last high sample
-_RY = const(9)
-_RZ = const(10)
+_WX = const(8)          # the side of the last swing per axis: -1, 0 (none yet), +1
+_WY = const(9)
+_WZ = const(10)
 _T0 = const(11)         # candidate start
 _T_HIGH = const(12)     # last high sample (accel) / last toggle (switch)
-_N = const(13)          # samples since candidate start
-_N_HIGH = const(14)     # high samples since candidate start
-_REV = const(15)        # direction reversals since candidate start
-_STILL = const(16)      # consecutive still samples
-_LEVEL = const(17)      # last switch level (-1: none yet)
-_TOGGLES = const(18)    # switch level changes in the current burst
-_DX = const(19)         # dynamic part of the sample (a - gravity)
-_DY = const(20)
-_DZ = const(21)
-_E2 = const(22)         # |d|^2, |jerk|^2, |a|^2 of the sample
-_J2 = const(23)
-_M2 = const(24)
-_SLOTS = const(25)
+_PEAK = const(13)       # the largest |d|^2 since the candidate started
+_BEST = const(14)       # the most half-swings in a row seen since the candidate started
+_LEVEL = const(15)      # last switch level (-1: none yet)
+_TOGGLES = const(16)    # switch level changes in the current burst
+_STILL = const(17)      # consecutive still samples
+_DX = const(18)         # dynamic part of the sample (a - gravity)
+_DY = const(19)
+_DZ = const(20)
+_E2 = const(21)         # |d|^2, |jerk|^2, |a|^2 of the sample
+_J2 = const(22)
+_M2 = const(23)
+_TX = const(24)         # time of the last swing per axis
+_TY = const(25)
+_TZ = const(26)
+_NX = const(27)         # half-swings in a row per axis, each 55-300 ms
+_NY = const(28)
+_NZ = const(29)
+_HI2 = const(30)        # sensitivity: high, squared 16 mm/s^2 units
+_SWING = const(31)      # sensitivity: swing, 16 mm/s^2 units
+_HALVES = const(32)     # sensitivity: half-swings (accel); level changes (switch)
+_RX = const(33)         # where the cup rests (gravity, 16 mm/s^2) after a throw or at the start
+_RY = const(34)
+_RZ = const(35)
+_LX = const(36)         # the last half-swing's duration per axis
+_LY = const(37)
+_LZ = const(38)
+_SLOTS = const(39)
 
 
 class ShakeDetector:
@@ -111,23 +153,47 @@ class ShakeDetector:
         self.sensor = sensor
         self._s = array("i", bytes(4 * _SLOTS))
         self._a = array("i", bytes(12))  # the sample: a board reads into it, feed_accel puts it there
+        self.sensitivity = "normal"
+        self.set_sensitivity("normal")
         self.reset()
 
+    def set_sensitivity(self, level):
+        """"low", "normal", "high", or a calibration [high mm/s^2, swing mm/s^2, half-swings] (accel) or
+        [level changes] (switch), as ``calibrate`` gives it. Anything else: ValueError, nothing changed."""
+        if level in SENSITIVITIES:
+            k = SENSITIVITIES.index(level)
+            values = _LEVELS[k] if self.sensor == "accel" else (0, 0, _SW_LEVELS[k])
+        elif isinstance(level, (list, tuple)) and self.sensor == "accel" and len(level) == 3:
+            values = level
+        elif isinstance(level, (list, tuple)) and len(level) == 1:
+            values = (0, 0, level[0])
+        else:
+            raise ValueError("shake sensitivity: low, normal, high or a calibration, not %r" % (level,))
+        hi, swing, halves = [int(v) for v in values]
+        if not (0 <= hi <= 60000 and 0 <= swing <= 40000 and 2 <= halves <= 60):
+            raise ValueError("shake calibration out of range: %r" % (level,))
+        s = self._s
+        s[_HI2] = (hi >> _SHIFT) * (hi >> _SHIFT)
+        s[_SWING] = swing >> _SHIFT
+        s[_HALVES] = halves
+        self.sensitivity = level if level in SENSITIVITIES else "calibrated"
+
     def reset(self):
-        """Forget everything (e.g. after a game state change). Tunables stay.
+        """Forget the motion (e.g. after a game state change). The sensitivity stays.
 
         Every attribute the hot path writes is created here and its numbers live in ``_s``, made once: the hot
         path never grows the instance dict nor allocates.
         """
         self.state = IDLE
+        self.motion = STILL
         s = self._s
-        for i in range(_SLOTS):
+        for i in range(_HI2):
             s[i] = 0  # _P_IDLE, not seeded, no candidate
         s[_LEVEL] = -1
 
     # Every method the 100 Hz loop calls keeps its frame (arguments, locals, stack) to 11 words: MicroPython
     # takes a larger one from the heap at every call (tests/test_cup_loop.py). So a sample is taken
-    # apart in two steps, whose numbers meet in the slots: _sense (per axis, in a loop) and the phases.
+    # apart in steps, whose numbers meet in the slots: _sense and _swing (per axis, in a loop), the phases.
     def feed_board(self, t_ms, board):
         """One sample read from a board (docs/board-interface.md): its accelerometer (into the detector's
         sample buffer, made once), or its switch. The cup's 100 Hz loop and the doctor's self-test both use
@@ -160,9 +226,9 @@ class ShakeDetector:
             elif v < -_AMAX:
                 v = -_AMAX
             if not s[_SEEDED]:
-                # Assume the first sample is gravity; the filter corrects it anyway.
+                # Assume the first sample is gravity, and where the cup rests; the filter corrects it anyway.
                 s[_GX + i] = v << _LP_SHIFT
-                s[_PX + i] = v
+                s[_PX + i] = s[_RX + i] = v
                 i += 1
                 continue
             # Dynamic part d = a - gravity estimate (estimate from before this sample).
@@ -183,124 +249,181 @@ class ShakeDetector:
         s[_SEEDED] = 1
         return False
 
+    def _swing(self, t):
+        """The reversals, per axis: the motion d crossed from beyond -swing to beyond +swing (or back). A
+        half-swing of 55-300 ms adds one to the axis's count, any other starts it again. -> the most
+        half-swings in a row of an axis that swung within the last 300 ms."""
+        s = self._s
+        best = 0
+        i = 0
+        while i < 3:
+            d = s[_DX + i]
+            if (d > s[_SWING] and s[_WX + i] <= 0) or (d < -s[_SWING] and s[_WX + i] >= 0):
+                d = (t - s[_TX + i]) & _TICKS_MASK  # this half-swing's duration
+                if s[_WX + i] == 0 or not _HALF_MIN_MS <= d <= _HALF_MAX_MS:
+                    s[_NX + i] = 0
+                elif s[_NX + i] and (d + d < s[_LX + i] or d > s[_LX + i] + s[_LX + i]):
+                    s[_NX + i] = 1  # a rhythm: half as long or twice the last one starts a new count
+                else:
+                    s[_NX + i] += 1
+                s[_LX + i] = d
+                s[_WX + i] = 1 if s[_DX + i] > 0 else -1
+                s[_TX + i] = t
+            elif (t - s[_TX + i]) & _TICKS_MASK > _HALF_MAX_MS:
+                s[_NX + i] = 0  # the swing stopped: no oscillation on this axis now
+            if s[_NX + i] > best:
+                best = s[_NX + i]
+            i += 1
+        return best
+
     def _accel(self, t_ms, a):
         """One sample ``a`` (x, y, z in mm/s^2) through the phases. True when a throw is final."""
         s = self._s
         if not self._sense(a):
             return False
-        high = s[_E2] >= _HI2
+        t_ms &= _TICKS_MASK  # mod 2**30: a clock that never wraps fits too
+        halves = self._swing(t_ms)
+        high = s[_E2] >= s[_HI2]
         # Stillness does not use d: after a shake the gravity estimate lags and
         # the cup may be held at a new angle. Instead: the reading barely changes
         # (small jerk) AND its magnitude is 1 g (no linear acceleration). During
         # an oscillation both are never small at once (the jerk peaks at the zero
         # crossings, the magnitude at the turning points).
-        still = s[_J2] < _JERK2 and _MAG_LO2 <= s[_M2] <= _MAG_HI2
+        if s[_J2] < _JERK2 and _MAG_LO2 <= s[_M2] <= _MAG_HI2:
+            s[_STILL] += 1
+        else:
+            s[_STILL] = 0
 
         phase = s[_PHASE]
         if phase == _P_IDLE:
             if high:
-                # Possible shake: start counting duration, duty and reversals.
+                # Possible shake: from here on it must prove the quality rule.
                 s[_PHASE] = _P_CAND
-                s[_T0] = s[_T_HIGH] = t_ms & _TICKS_MASK  # mod 2**30: a clock that never wraps fits too
-                s[_N] = s[_N_HIGH] = 1
-                s[_REV] = 0
-                s[_RX] = s[_DX]
-                s[_RY] = s[_DY]
-                s[_RZ] = s[_DZ]
+                s[_T0] = s[_T_HIGH] = t_ms
+                s[_PEAK] = s[_E2]
+                s[_BEST] = halves
+                self.motion = HANDLING
+            else:
+                self._calm()
             return False
 
         if high:
-            s[_T_HIGH] = t_ms & _TICKS_MASK
+            s[_T_HIGH] = t_ms
+            if s[_E2] > s[_PEAK]:
+                s[_PEAK] = s[_E2]
+        elif halves >= s[_HALVES] and phase == _P_SHAKE:
+            s[_T_HIGH] = t_ms  # a gentle shake swings on below "high": still shaking
         if phase == _P_CAND:
-            s[_N] += 1
-            if high:
-                s[_N_HIGH] += 1
-                # A reversal: this high sample points away (> 90 deg) from the
-                # previous one. Taps ring, but are too short; tilts never do it.
-                if s[_DX] * s[_RX] + s[_DY] * s[_RY] + s[_DZ] * s[_RZ] < 0:
-                    s[_REV] += 1
-                s[_RX] = s[_DX]
-                s[_RY] = s[_DY]
-                s[_RZ] = s[_DZ]
-            elif (t_ms - s[_T_HIGH]) & _TICKS_MASK > _GAP_MS:
-                s[_PHASE] = _P_IDLE      # it died out: was a tap / bump
-                return False
-            if ((t_ms - s[_T0]) & _TICKS_MASK >= _MIN_SHAKE_MS
-                    and s[_REV] >= _MIN_REVERSALS
-                    and s[_N_HIGH] * 100 >= s[_N] * _MIN_DUTY_PCT):
+            if halves > s[_BEST]:
+                s[_BEST] = halves
+            if (t_ms - s[_T_HIGH]) & _TICKS_MASK > _GAP_MS:
+                # It died out: a knock or set-down (short and hard) or handling.
+                s[_PHASE] = _P_IDLE
+                self.motion = (SET_DOWN if s[_PEAK] >= _IMPACT2
+                               and (s[_T_HIGH] - s[_T0]) & _TICKS_MASK <= _IMPACT_MS else HANDLING)
+            elif halves >= s[_HALVES] and (t_ms - s[_T0]) & _TICKS_MASK >= _MIN_SHAKE_MS:
                 s[_PHASE] = _P_SHAKE
-                s[_STILL] = 0
-                self.state = SHAKING
+                self.state = self.motion = SHAKING
             return False
 
         # _P_SHAKE: a real shake happened; final once the cup is still again.
-        if still:
-            s[_STILL] += 1
-            if s[_STILL] >= _STILL_N:
-                return self._final()
-            if s[_STILL] >= 2:    # one still sample also occurs mid-shake
-                self.state = SETTLING
+        if s[_STILL] >= _STILL_N:
+            return self._final()
+        if s[_STILL] >= 2:    # one still sample also occurs mid-shake
+            self.state = self.motion = SETTLING
         else:
-            s[_STILL] = 0
-            self.state = SHAKING
+            self.state = self.motion = SHAKING
         # Fallback for a hand that never gets quite still (tremor, walking off):
         # the shake clearly ended long ago, so do not keep the throw pending.
         if (t_ms - s[_T_HIGH]) & _TICKS_MASK >= _QUIET_FINAL_MS:
             return self._final()
         return False
 
+    def _calm(self):
+        """No candidate: what the cup does now. Resting (still for 300 ms): "still", or "tilt" when turned
+        by more than 30 degrees from where it rested; moving: "handling", except right after a set-down."""
+        s = self._s
+        if s[_STILL] >= _REST_N:
+            # cos of the angle between gravity now and where the cup rested, both ~1 g long
+            d = ((s[_GX] >> _LP_SHIFT) * s[_RX] + (s[_GY] >> _LP_SHIFT) * s[_RY]
+                 + (s[_GZ] >> _LP_SHIFT) * s[_RZ])
+            self.motion = TILT if d < _TILT_DOT else STILL
+        elif s[_STILL] == 0 and self.motion != SET_DOWN:
+            self.motion = HANDLING
+
     def _final(self):
         s = self._s
         # The cup is still (or at least calm, on the fallback): its reading
         # (_PX..) is ~gravity. Re-seed the filter so the lag built up during the
-        # shake cannot start a false candidate.
+        # shake cannot start a false candidate; the cup rests here now.
         s[_GX] = s[_PX] << _LP_SHIFT
         s[_GY] = s[_PY] << _LP_SHIFT
         s[_GZ] = s[_PZ] << _LP_SHIFT
+        s[_RX] = s[_PX]
+        s[_RY] = s[_PY]
+        s[_RZ] = s[_PZ]
         s[_PHASE] = _P_IDLE
+        s[_NX] = s[_NY] = s[_NZ] = 0
         self.state = IDLE
+        self.motion = STILL
         return True
+
+    def peaks(self):
+        """For the owner's calibration (doctor): the largest |a - g|^2 (in (16 mm/s^2)^2) and the most
+        half-swings in a row on one axis since the last candidate started."""
+        s = self._s
+        return s[_PEAK], s[_BEST]
 
     def feed_switch(self, t_ms, level):
         """One vibration/tilt switch sample (0/1). True when a throw is final.
 
         A shake makes the contact chatter: a burst of level changes with no gap
-        longer than _SW_QUIET_MS. A burst of enough, dense changes lasting long
-        enough is a shake; it is final _SW_QUIET_MS after the last change. A tap
-        gives a few changes within ~30 ms; walking gives a few per step, steps
-        being far more than _SW_QUIET_MS apart, so their bursts never grow long;
-        fast knocking/drumming chains but is too sparse (_SW_SPACING_MS).
+        longer than _SW_QUIET_MS. A burst of enough (``halves``: 10 at normal),
+        dense changes lasting long enough is a shake; it is final _SW_QUIET_MS
+        after the last change. A tap gives a few changes within ~30 ms ("set_down");
+        walking gives a few per step, steps being far more than _SW_QUIET_MS apart,
+        so their bursts never grow long; fast knocking/drumming chains but is too
+        sparse (_SW_SPACING_MS). A tilt switch resting at the other level than where
+        the cup last rested: "tilt".
         """
         s = self._s
+        t_ms &= _TICKS_MASK
         if level != s[_LEVEL]:
-            first = s[_LEVEL] < 0
-            s[_LEVEL] = level
-            if first:
+            if s[_LEVEL] < 0:
+                s[_LEVEL] = s[_RX] = level
                 return False            # initial level, not a change
+            s[_LEVEL] = level
             if s[_PHASE] == _P_IDLE:
                 s[_PHASE] = _P_CAND
-                s[_T0] = t_ms & _TICKS_MASK
+                s[_T0] = t_ms
                 s[_TOGGLES] = 0
+                self.motion = HANDLING
             s[_TOGGLES] += 1
-            s[_T_HIGH] = t_ms & _TICKS_MASK
-            if s[_PHASE] == _P_CAND and s[_TOGGLES] >= _SW_MIN_TOGGLES:
+            s[_T_HIGH] = t_ms
+            if s[_PHASE] == _P_CAND and s[_TOGGLES] >= s[_HALVES]:
                 el = (t_ms - s[_T0]) & _TICKS_MASK
                 if el >= _SW_MIN_MS and s[_TOGGLES] * _SW_SPACING_MS >= el:
                     s[_PHASE] = _P_SHAKE
             if s[_PHASE] == _P_SHAKE:
-                self.state = SHAKING
-            return False
-        if s[_PHASE] == _P_IDLE:
+                self.state = self.motion = SHAKING
             return False
         quiet = (t_ms - s[_T_HIGH]) & _TICKS_MASK
+        if s[_PHASE] == _P_IDLE:
+            if quiet >= _REST_N * 10 and self.motion != SET_DOWN:
+                self.motion = TILT if level != s[_RX] else STILL
+            return False
         if s[_PHASE] == _P_CAND:
             if quiet >= _SW_QUIET_MS:
                 s[_PHASE] = _P_IDLE   # burst ended before it proved a shake
+                self.motion = (SET_DOWN if s[_TOGGLES] <= 4 and (s[_T_HIGH] - s[_T0]) & _TICKS_MASK
+                               <= _IMPACT_MS else HANDLING)
             return False
         if quiet >= _SW_QUIET_MS:
             s[_PHASE] = _P_IDLE
+            s[_RX] = level
             self.state = IDLE
+            self.motion = STILL
             return True
         if quiet >= _SW_SETTLE_MS:
-            self.state = SETTLING
+            self.state = self.motion = SETTLING
         return False
