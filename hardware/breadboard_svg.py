@@ -19,7 +19,8 @@ BX, BY = 20, 200            # breadboard's top-left corner
 PICO_COL = 3                # column of pins 1 and 40
 RED, BLACK = "#d32f2f", "#212121"
 SIGNAL = {"led_data": "#1565c0", "i2c_sda": "#8e24aa", "i2c_scl": "#f9a825", "battery_sense": "#ef6c00",
-          "shake_switch": "#6d4c41", "button_die1": "#2e7d32", "button_die2": "#2e7d32",
+          "shake_switch": "#6d4c41", "led_power": "#00897b", "accel_int": "#ad1457",
+          "button_die1": "#2e7d32", "button_die2": "#2e7d32",
           "button_die3": "#2e7d32", "button_main": "#2e7d32"}
 SENSOR_PINS = {"lis3dh": ("LIS3DH", ["VIN", "GND", "SCL", "SDA", "SDO"]),
                "mpu6050": ("MPU-6050", ["VCC", "GND", "SCL", "SDA", "AD0"])}
@@ -217,6 +218,11 @@ def breadboard_svg(spec, parts):
     b.wire((41, "a"), (41, "T-"), BLACK, "gnd", dash=not accel)
     b.wire(at(gpio("i2c_scl"), "i"), (39, "a"), SIGNAL["i2c_scl"], "i2c_scl", "i2c_scl", dash=not accel)
     b.wire(at(gpio("i2c_sda"), "j"), (40, "b"), SIGNAL["i2c_sda"], "i2c_sda", "i2c_sda", dash=not accel)
+    if pins.get("accel_int") is not None:  # INT1 on a leg of its own beside the breakout's five
+        b.leg(42, "e")
+        s.text(col_x(42), ROW_Y["e"] - 7, "INT1", 6, "middle", color="#000")
+        b.wire(at(gpio("accel_int"), "a"), (42, "a"), SIGNAL["accel_int"], "accel_int", "accel_int",
+               dash=not accel)
 
     # Vibration switch (only with sensor "switch") and the four buttons (bottom half).
     if pins.get("shake_switch") is not None:
@@ -268,6 +274,17 @@ def breadboard_svg(spec, parts):
         s.path("M %d %d Q %d %d %d %d" % (x1, y1, (x1 + tx) // 2, ty, tx, ty), color, 3.2,
                attrs={"class": "wire", "data-net": net, "data-a": "%d:%s" % src, "data-b": "strip:%s" % net})
 
+    # The LED supply switch's gate driver: off the breadboard, at the strip (hardware/wiring/<board>.svg).
+    if pins.get("led_power") is not None:
+        gx, gy = col_x(4), strip_y
+        b.offboard(gx - 10, gy + 20, "LED supply switch at the strip: Q2 BSS138 gate (100k to GND) -> "
+                   "Q1 AO3401A (source on +, drain to the strip's VDD)", fill="#e0f2f1")
+        b.terminal(gx, gy, "led_power")
+        x1, y1 = hole(*at(gpio("led_power"), "j"))
+        s.path("M %d %d L %d %d" % (x1, y1, gx, gy), SIGNAL["led_power"], 3.2,
+               attrs={"class": "wire", "data-net": "led_power", "data-role": "led_power",
+                      "data-a": "%d:j" % pico_hole(gpio("led_power"))[0], "data-b": "Q2:G"})
+
     # Legend.
     y = strip_y + 40
     legend = [
@@ -282,6 +299,9 @@ def breadboard_svg(spec, parts):
         "Buttons B1-B3 (dice 1-3) and main: one leg on the pin's column, the other to GND "
         "(internal pull-ups). C2 1000 uF across the rails at the strip.",
     ]
+    if pins.get("led_power") is not None:
+        legend.append("The strip's VDD comes from the rail through Q1 (the LED supply switch), which the "
+                      "firmware opens while no pixel is lit; INT1 of the %s wakes the cup on motion." % chip)
     for line in legend:
         s.text(20, y, line, 11, color="#333")
         y += 18

@@ -6,7 +6,8 @@ import re
 ROLE_TEXT = {
     "button_die1": "button 1 (die 1)", "button_die2": "button 2 (die 2)", "button_die3": "button 3 (die 3)",
     "button_main": "main button", "i2c_sda": "SDA", "i2c_scl": "SCL", "shake_switch": "vibration switch",
-    "battery_sense": "battery sense", "led_data": "LED data",
+    "battery_sense": "battery sense", "led_data": "LED data", "led_power": "LED supply switch",
+    "accel_int": "motion interrupt (INT1)",
 }
 
 

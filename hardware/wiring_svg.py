@@ -13,7 +13,7 @@ from svg import Svg, text_w, wrap
 W = 1000
 SENSOR_CHIP = {"lis3dh": "LIS3DH", "mpu6050": "MPU-6050"}
 COLORS = {"led": "#1565c0", "button": "#2e7d32", "i2c": "#6a1b9a", "battery": "#c62828", "3v3": "#ef6c00",
-          "gnd": "#000", "supply": "#c62828"}
+          "gnd": "#000", "supply": "#c62828", "led_power": "#00897b", "accel_int": "#ad1457"}
 
 
 def _netlabel(s, x, y, net, text, color="#000"):
@@ -138,6 +138,12 @@ def _rows(spec, parts):
     if pins.get("battery_sense") is not None:
         rows.append((pin_label(spec, pins["battery_sense"], parts), "battery sense (ADC)", "bat_sense",
                      "battery", False))
+    if pins.get("led_power") is not None:
+        rows.append((pin_label(spec, pins["led_power"], parts), "LED supply switch", "led_power", "led_power",
+                     False))
+    if pins.get("accel_int") is not None:
+        rows.append((pin_label(spec, pins["accel_int"], parts), "motion interrupt", "accel_int", "accel_int",
+                     not accel))
     rows.append((pp["3v3"], "3.3 V out", "3v3", "3v3", not accel))
     rows.append((pp["gnd"], "ground", "gnd", "gnd", False))
     return rows
@@ -183,6 +189,13 @@ def wiring_svg(spec, parts):
             _level_shifter(s, spec, parts, x0, y, supply_text)
         elif kind == "battery":
             _divider(s, spec, parts, x0, y)
+        elif kind == "led_power":
+            # The gate of Q2 (BSS138, 100 kohm to GND: off while the pin floats at reset); Q2's drain pulls
+            # the gate of Q1 (AO3401A, P-MOSFET, 10 kohm gate to source) low: the strip is powered.
+            s.line(x0, y, x0 + 40, y, color, net=net)
+            s.pin(x0 + 40, y, "Q2", "G", net)
+            end = s.box(x0 + 40, y, "Q2 BSS138 gate (100 k\u03a9 to GND)")
+            s.text(end + 10, y + 4, "Q2 drain -> Q1 AO3401A gate: LED supply on while high", 11)
         elif kind in ("button", "switch"):
             part = "push button" if kind == "button" else "SW-18010P"
             s.line(x0, y, x0 + 40, y, color, dashed, net=net)
@@ -200,7 +213,7 @@ def wiring_svg(spec, parts):
                 _gnd(s, end_x, y)
                 s.text(end_x + 20, y + 4, "GND of all parts (one star point)", 12)
             else:
-                sig = {"i2c_sda": "SDA", "i2c_scl": "SCL", "3v3": "VIN"}[net]
+                sig = {"i2c_sda": "SDA", "i2c_scl": "SCL", "3v3": "VIN", "accel_int": "INT1"}[net]
                 s.pin(end_x, y, "sensor", sig, net, color)
                 s.text(end_x + 8, y + 4, "%s breakout %s%s" % (chip, sig, " (0x%02X)" % addr if net != "3v3"
                                                               else ""), 12)
@@ -223,6 +236,11 @@ def wiring_svg(spec, parts):
     _netlabel(s, x, y, "led_supply", "LED supply: %s" % ("%s pin + LED strip 5V" % pp["supply"] if boost
                                                          else "%s + LED strip VDD" % pp["supply"]),
               COLORS["supply"])
+    if spec["pins"].get("led_power") is not None:
+        y += 40
+        s.box(20, y, "Q1 AO3401A P-MOSFET: source on the LED supply, drain to the strip's VDD and C2, gate "
+              "10 k\u03a9 to source and to Q2's drain; Q2 BSS138: source to GND, gate from %s"
+              % pin_label(spec, spec["pins"]["led_power"], parts), fill="#e0f2f1")
     y += 40
     s.box(20, y, "C2 1000 \u00b5F across VDD/GND at the strip input (stripe = minus)", fill="#fdecea")
     y += 35

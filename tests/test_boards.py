@@ -198,6 +198,8 @@ def hw(monkeypatch):
     bluetooth.BLE = BLE
     for name, mod in (("machine", machine), ("neopixel", neopixel), ("bluetooth", bluetooth)):
         monkeypatch.setitem(sys.modules, name, mod)
+    import time
+    monkeypatch.setattr(time, "sleep_us", lambda us: None, raising=False)  # MicroPython's, for the LED supply
     for name in ("boards.mcu", "boards.esp32", "boards.rp2"):
         monkeypatch.delitem(sys.modules, name, raising=False)
     yield ns
@@ -240,6 +242,12 @@ def test_hardware_board_with_fake_machine(hw, name):
     board.pixels[0] = (200, 100, 50)
     board.pixels.show()
     assert hw.written[-1][:3] == bytes((20, 40, 10)) and len(hw.written[-1]) == 66  # brightness 0.2
+    # The LED supply switch: on while a pixel is lit, off once all are dark (the frame still written).
+    supply = FakePin.made[p["led_power"]]
+    assert supply.mode == FakePin.OUT and FakePin.levels[p["led_power"]] == 1
+    board.pixels[0] = 0
+    board.pixels.show()
+    assert FakePin.levels[p["led_power"]] == 0 and hw.written[-1] == bytes(66)
     # Battery through the divider: pin at 2.0 V -> 4.0 V battery.
     assert hw.adc[0] == p["battery_sense"]
     hw.u16 = 65535 * 2000 // 3300

@@ -22,6 +22,8 @@ shake detector takes them for no shake at all, and the run proves nothing."""
 
 import os
 
+import types
+
 import pytest
 
 from conftest import run_firmware_code
@@ -251,6 +253,8 @@ def test_the_asyncio_cups_passes_keep_their_rate_too(monkeypatch):
     class App:
         sample_ms = 10
         out = owed = None
+        board = types.SimpleNamespace(power=clock.meter())
+        cup = types.SimpleNamespace(hosted=False)
 
         def tick(self):
             times.append(now[0])
@@ -264,3 +268,5 @@ def test_the_asyncio_cups_passes_keep_their_rate_too(monkeypatch):
     with pytest.raises(asyncio.CancelledError):
         asyncio.run(tasks.Tasks(App()).inputs())
     assert {b - a for a, b in zip(times, times[1:])} == {10}, times
+    # The meter (cup/clock.py) counted each sleep as waiting: 6 ms of each 10 ms pass, 11 whole passes.
+    assert clock.report(App.board.power)["waiting"] == 66

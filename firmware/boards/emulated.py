@@ -65,6 +65,7 @@ class EmulatedBoard:
         self._link = link
         self.radio = False
         self.frames = 0  # LED frames shown so far
+        self.power = None  # the app's power meter (cup/clock.py): told what each frame lights
         n = self.spec.get("leds", 22)
         brightness = self.spec.get("brightness", common.DEFAULT_BRIGHTNESS)
         self.pixels = common.make_pixels(n, self._write_leds, brightness)
@@ -86,6 +87,9 @@ class EmulatedBoard:
     # --- board interface -------------------------------------------------------------------------
     def _write_leds(self, buf):
         self.frames += 1
+        # The LED supply switch (pins "led_power" on a board: a MOSFET) follows the frame, as on a board: on
+        # while a pixel is lit, off when all are dark (the meter notes which).
+        clock.frame(self.power, buf, True)
         if self.frame_sink is not None:
             self.frame_sink(bytes(buf))  # a copy: the pixel object reuses its buffer
 

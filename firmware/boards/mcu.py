@@ -5,16 +5,23 @@
 # All pin numbers come from spec["pins"] (hardware/boards/<name>.json, deployed as /board.json).
 
 import os
+import time
 
 from machine import I2C, Pin
 from neopixel import NeoPixel
 
 from boards import common
+from cup.clock import frame
 
 from micropython import const
 
 BUTTON_ROLES = ("button_die1", "button_die2", "button_die3", "button_main")  # bit 0..3
 _I2C_FREQ = const(400000)
+# After the LED supply switch closes, the strip's bulk capacitor charges and the WS2812B's driver starts
+# before
+# its first data bit: 1 ms, far above either (about 0.3 ms for 1000 uF through the MOSFET's ~0.1 ohm and a
+# 1 A limited cell).
+_LED_POWER_UP_US = const(1000)
 
 
 class McuBoard:
@@ -25,6 +32,15 @@ class McuBoard:
         n = spec["leds"]
 
         self._np = NeoPixel(Pin(pins["led_data"], Pin.OUT), n)
+        # The LED supply switch (a P-MOSFET in the strip's supply, its gate pulled by a BSS138 on this pin):
+        # on only while a pixel is lit, so 22 dark pixels draw nothing (about 1 mA each otherwise). Without
+        # the pin (an older build) the strip is always powered.
+        supply = pins.get("led_power")
+        self._led_power = None if supply is None else Pin(supply, Pin.OUT)
+        if supply is not None:
+            self._led_power.value(0)  # its gate's pull-down held it off until now
+        self.led_supply = 1 if supply is None else 0
+        self.power = None  # the app's power meter (cup/clock.py): told what each frame lights
         brightness = spec.get("brightness", common.DEFAULT_BRIGHTNESS)
         self.pixels = common.make_pixels(n, self._write_leds, brightness)
 
@@ -48,9 +64,19 @@ class McuBoard:
         self._adc = None if bat is None else self._make_adc(bat)
 
     def _write_leds(self, buf):
-        # Point the NeoPixel object at the GRB buffer instead of copying it; write() sends self.buf.
+        switch = self._led_power
+        level = frame(self.power, buf, switch is not None)
+        if switch is not None and level and not self.led_supply:
+            switch.value(1)
+            time.sleep_us(_LED_POWER_UP_US)
+            self.led_supply = 1
+        # Point the NeoPixel object at the GRB buffer instead of copying it; write() sends self.buf. A dark
+        # frame is written too: the data line rests low, so no current flows into an unpowered strip's DIN.
         self._np.buf = buf
         self._np.write()
+        if switch is not None and not level:
+            switch.value(0)
+            self.led_supply = 0
 
     def read_buttons(self):
         m = 0

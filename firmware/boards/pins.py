@@ -17,6 +17,7 @@ SENSOR_ADDRS = {"lis3dh": (0x18, 0x19), "mpu6050": (0x68, 0x69)}
 #   pullup : input needing the internal pull-up (buttons, shake switch to GND)
 #   i2c    : open-drain bidirectional line (needs output + pull-up)
 #   adc    : analog input usable while the radio is on
+#   wake   : input that can wake the chip from deep sleep (the accelerometer's motion interrupt)
 ROLES = (
     ("led_data", "out"),
     ("button_die1", "pullup"),
@@ -27,9 +28,13 @@ ROLES = (
     ("i2c_scl", "i2c"),
     ("shake_switch", "pullup"),
     ("battery_sense", "adc"),
+    ("led_power", "out"),     # the LED supply switch (a MOSFET): high = the strip powered
+    ("accel_int", "wake"),    # the LIS3DH's INT1: motion wakes the cup
 )
 # Roles that may be null (part not fitted). shake_switch is required when sensor == "switch".
-OPTIONAL = ("shake_switch", "battery_sense")
+OPTIONAL = ("shake_switch", "battery_sense", "led_power", "accel_int")
+# Roles a board file may leave out (as null): parts added after the first cups were built.
+LATER = ("led_power", "accel_int")
 
 
 def _r(a, b):
@@ -49,6 +54,7 @@ CHIPS = {
         "no_pullup": _r(34, 39),  # no internal pull-up/down
         "adc_ok": _r(32, 39),  # ADC1
         "adc_radio": (0, 2, 4) + _r(12, 15) + (25, 26, 27),  # ADC2: unusable while Wi-Fi/BLE is on
+        "wake": (0, 2, 4) + _r(12, 15) + (25, 26, 27) + _r(32, 39),  # RTC GPIOs: ext0/ext1 wake (sec. 4.1.3)
         "reserved": {
             1: "UART0 TX, the USB serial link",
             3: "UART0 RX, the USB serial link",
@@ -66,6 +72,7 @@ CHIPS = {
         "no_pullup": (),
         "adc_ok": _r(1, 10),  # ADC1
         "adc_radio": _r(11, 20),  # ADC2: unreliable while Wi-Fi is on
+        "wake": _r(0, 21),  # RTC GPIOs: ext0/ext1 wake
         "reserved": {
             19: "USB D- (native USB REPL)",
             20: "USB D+ (native USB REPL)",
@@ -85,6 +92,7 @@ CHIPS = {
         "no_pullup": (),
         "adc_ok": (26, 27, 28),  # ADC0-2 (ADC3 = GP29 is taken on the W)
         "adc_radio": (),
+        "wake": None,  # any GPIO wakes the chip from DORMANT (RP2040 datasheet 2.11.5.2)
         "reserved": {
             23: "CYW43 WL_ON on Pico W",
             24: "CYW43 SPI data/IRQ on Pico W",
@@ -148,7 +156,8 @@ def validate(spec):
     used = {}
     for name, kind in ROLES:
         if name not in pins:
-            probs.append("pins.%s: missing" % name)
+            if name not in LATER:
+                probs.append("pins.%s: missing" % name)
             continue
         pin = pins[name]
         if pin is None:
@@ -181,6 +190,8 @@ def _check_pin(chip_name, chip, name, kind, pin):
         probs.append("%s is input-only on %s, cannot drive %s" % (where, chip_name, name))
     if kind in ("pullup", "i2c") and pin in chip["no_pullup"]:
         probs.append("%s has no internal pull-up on %s" % (where, chip_name))
+    if kind == "wake" and chip["wake"] is not None and pin not in chip["wake"]:
+        probs.append("%s cannot wake %s from deep sleep; use one of %r" % (where, chip_name, chip["wake"]))
     if kind == "adc" and pin not in chip["adc_ok"]:
         if pin in chip["adc_radio"]:
             probs.append("%s is ADC2 on %s, unusable while the radio is on; use ADC1 %r" % (

@@ -50,13 +50,16 @@ class App:
         self.splitter = splitter or protocol.LineSplitter(protocol.MAX_LINE)  # None: made here
         self.board = board
         self.roller = roller or Roller(board.urandom, None, board.radio_on)  # None: the board's
+        # What the cup spends its time on (the meter of cup/clock.py): the board notes its LED frames there.
+        from cup.clock import meter
+        board.power = meter()
         self.leds = DiceLeds(board.pixels, 1)  # at most the power cap (cup/leds.py); an int: no float object
         self.view = View(self.leds)
         self.reader = self.writer = None
         self.out = []               # messages waiting for write_one()
         self.owed = 0               # no_memory answers that found no room even in the queue
         identity = {"cup": config.get("cup_id", "cup"), "name": config.get("name", ""), "board": board.name,
-                    "battery": board.battery_mv}
+                    "battery": board.battery_mv, "power": board.power}
         self.cup = Cup(self.roller, self.view, self.send, identity)
         if config.get("state_path"):
             from cup.store import Store, restore
@@ -130,7 +133,8 @@ class App:
         control channel: ``.link`` a Console, ``.step()`` False once it has ended), all waited for in one
         ``select.poll``. No asyncio: its modules and tasks would cost the cup 3.9 KB of heap (issue 16)."""
         import select
-        from cup.clock import wait  # at call time: a scaled clock (timescale.py) may have replaced it
+        # At call time: a scaled clock (timescale.py) may have replaced wait.
+        from cup.clock import WAITING, WORKING, spend, wait
         link, handle = self.reader, self.on_line
         buf = bytearray(_READ_SIZE)
         poller = select.poll()
@@ -140,6 +144,8 @@ class App:
             poller.register(channel.link.s, _POLLIN)
         due = ticks_ms()
         resting = False
+        meter, cup = self.board.power, self.cup
+        mark = due
         while True:
             if ticks_diff(due, ticks_ms()) <= 0:
                 try:
@@ -178,7 +184,12 @@ class App:
                     break
             while self.out or self.owed:  # write_one's frame is taken only when there is something to write
                 self.write_one()
-            wait(poller, ticks_diff(due, ticks_ms()))
+            # The time since the last wait was the CPU's work, the wait its waiting (cup/clock.py).
+            now = ticks_ms()
+            spend(meter, WORKING, ticks_diff(now, mark), cup.hosted)
+            wait(poller, ticks_diff(due, now))
+            mark = ticks_ms()
+            spend(meter, WAITING, ticks_diff(mark, now), cup.hosted)
 
     def on_line(self, line):
         """One line from the host (a memoryview into the splitter's buffer, valid during the call; None for an

@@ -1,7 +1,23 @@
 """ticks_ms / ticks_diff / ticks_add, the serial cup's wait and asyncio's sleep_ms, on MicroPython, with the
-same names on CPython (emulated cups). timescale.py replaces them for a cup in scaled time."""
+same names on CPython (emulated cups). timescale.py replaces them for a cup in scaled time.
+
+And the time the cup counts per power state (the meter): the loop (cup/app.py ``App.serve``, cup/tasks.py)
+hands ``spend`` how long it worked (a wake-up) and how long it waited between passes, and whether a host held
+the cup; the board hands ``frame`` each LED frame it writes (what it lights: the sum of its bytes on the wire,
+brightness applied) and whether it has the LED supply switch. ``report`` gives the counters to the status
+message's ``power`` field (cup/core.py, docs/protocol.md) and the doctor; bench/energy.py multiplies them by
+each board's datasheet currents (hardware/boards/*.json "power") into hours of play and days on the shelf
+(hardware/power_budget.md). The meter is one ``array('i')``, kept here and not in a module of its own: the
+cup's heap is counted in bytes (tests/test_cup.py), and a module of its own cost 640 of them. Counters are
+whole seconds plus a remainder (ms, or for the LEDs byte x ms below one channel-second): a board's small ints
+are 31-bit, and an evening in ms or a fortnight on the shelf would pass 2**30. ``spend`` and ``frame`` run in
+the loop and allocate nothing.
+"""
 
 import time
+from array import array
+
+from micropython import const
 
 try:
     ticks_ms = time.ticks_ms
@@ -43,3 +59,91 @@ def sleep_ms(ms):
     if hasattr(asyncio, "sleep_ms"):
         return asyncio.sleep_ms(ms)
     return asyncio.sleep(ms / 1000)
+
+
+# Slots of the meter: the counters (seconds, then their remainders), then the present state.
+# The CPU's states: waiting between passes with its clocks on (a poll that ends on input or at the next
+# pass), in light sleep (clocks stopped, woken by a pin, the timer or the link), in deep sleep (off but for
+# its
+# wake pins: the cup boots again). It worked for the rest of the time counted.
+WAITING = const(0)
+_LIGHT_SLEEP = const(1)
+_DEEP_SLEEP = const(2)
+WORKING = const(-1)
+_HOSTED = const(3)       # a host holds the cup (configured, link open): on BLE its radio is connected then
+_LEDS_ON = const(4)      # the LED supply switch is on: the 22 pixels' own ~1 mA each flows
+_LED_LEVEL = const(5)    # the wire bytes x time, in channel-seconds: one colour channel at 255 for a second
+#                          (the pixels' channel current is proportional to it)
+_COUNTERS = const(6)
+_REM = const(6)          # + i: counter i's remainder
+_START = const(12)       # the cup's clock when counting began (ticks_ms: wraps, taken with ticks_diff)
+_WAKES = const(13)       # wake-ups of the CPU: each pass of the loop, each read of the link
+_LEVEL = const(14)       # what the LEDs show now: the sum of the bytes on the wire (0: dark)
+_ON = const(15)          # 1 while the LED supply switch is on
+_BEFORE = const(16)      # ms counted before the last deep sleep
+_SLOTS = const(17)
+_MS_PER_S = const(1000)
+_CHANNEL_MS = const(255000)  # a byte of 255 for 1000 ms: one channel-second
+_SPLIT_MS = const(30000)  # level x ms stays below 2**30: 22 x 3 x 255 = 16,830 for 30 s at most
+
+
+def meter():
+    """A new meter, counting from now."""
+    m = array("i", bytes(4 * _SLOTS))
+    m[_START] = ticks_ms()
+    return m
+
+
+def _add(m, i, amount, unit):
+    r = m[_REM + i] + amount
+    if r >= unit:
+        m[i] += r // unit
+        r %= unit
+    m[_REM + i] = r
+
+
+def spend(m, state, ms, hosted):
+    """``ms`` ms passed in ``state`` (WAITING, _LIGHT_SLEEP, _DEEP_SLEEP, or WORKING: a wake-up of the CPU);
+    ``hosted``: a host held the cup meanwhile. Counts the CPU's state and what the LEDs did meanwhile."""
+    if state < 0:
+        m[_WAKES] += 1
+    if ms <= 0:
+        return
+    if state >= 0:
+        _add(m, state, ms, _MS_PER_S)
+    if hosted:
+        _add(m, _HOSTED, ms, _MS_PER_S)
+    if m[_ON]:
+        _add(m, _LEDS_ON, ms, _MS_PER_S)
+    level = m[_LEVEL]
+    while level and ms > 0:
+        part = ms if ms < _SPLIT_MS else _SPLIT_MS
+        _add(m, _LED_LEVEL, level * part, _CHANNEL_MS)
+        ms -= part
+
+
+def frame(m, buf, switched):
+    """The board writes the LED frame ``buf``: what it lights (the sum of its bytes; 0: every pixel dark),
+    returned and, with a meter ``m``, noted with the supply: on while a pixel is lit where the board has the
+    switch (``switched``), always otherwise. A counted loop: nothing is made per frame."""
+    level = 0
+    for i in range(len(buf)):
+        level += buf[i]
+    if m is not None:
+        m[_LEVEL] = level
+        m[_ON] = 1 if level or not switched else 0
+    return level
+
+
+def report(m):
+    """The counters as a dict, the status message's ``power`` field (docs/protocol.md): ms ``waiting``, in
+    ``light_sleep``, ``deep_sleep``, ``hosted``, ``leds_on``; ``led_channel_s``, the LEDs' channel-seconds (a
+    colour channel at 255 for a second); ``ms`` counted in all (the CPU worked for what its three counters
+    leave of it); ``wakes``."""
+    out = {"ms": ticks_diff(ticks_ms(), m[_START]) + m[_BEFORE], "wakes": m[_WAKES],
+           "led_channel_s": m[_LED_LEVEL]}
+    i = 0
+    for name in "waiting light_sleep deep_sleep hosted leds_on".split():  # no tuple kept with the module
+        out[name] = m[i] * _MS_PER_S + m[_REM + i]
+        i += 1
+    return out

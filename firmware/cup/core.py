@@ -250,6 +250,10 @@ class Cup:
                    "throws": self.turn.throws_used if self.turn else 0,
                    "public": [[s, v] for s, v in self.turn.public()] if self.turn else [],
                    "seat": self.seat, "name": self.name}
+            meter = self.identity.get("power")
+            if meter is not None:  # what the cup spent its time on (cup/clock.py): the host's energy figures
+                from cup.clock import report
+                out["power"] = report(meter)
             if msg.get("id") is not None:
                 out["id"] = msg["id"]
             if state == TURN and self.seed is not None:  # a host that missed the seed or the shake gets them

@@ -24,7 +24,9 @@ class Tasks:
 
     async def inputs(self):
         app = self.app
-        due = ticks_ms()
+        due = mark = ticks_ms()
+        from cup.clock import WAITING, WORKING, spend
+        meter, cup = app.board.power, app.cup
         while True:
             try:
                 app.tick()
@@ -33,7 +35,11 @@ class Tasks:
             if app.out or app.owed:  # a coroutine made only when there is something to write
                 await self.flush()
             due = next_due(due, app.sample_ms)
-            await sleep_ms(ticks_diff(due, ticks_ms()))
+            now = ticks_ms()  # the time since the last sleep was the CPU's work, the sleep its waiting
+            spend(meter, WORKING, ticks_diff(now, mark), cup.hosted)
+            await sleep_ms(ticks_diff(due, now))
+            mark = ticks_ms()
+            spend(meter, WAITING, ticks_diff(mark, now), cup.hosted)
 
     async def link_in(self):
         app = self.app

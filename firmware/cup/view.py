@@ -2,7 +2,9 @@
 
 Dice set aside lie open on the table, so they are always lit (orange); the dice under the cup light (white)
 only while the owner peeks and after the reveal. The status pixel tells the state; a refused input flashes it
-red for a second, then the state color returns.
+red for a second, then the state color returns. Where the owner has nothing to do (another player's turn, a
+round revealed, alone between turns) the cup goes dark after a minute without a change: the LED supply switch
+opens (boards/mcu.py), and 22 dark pixels cost nothing until the next change lights them again.
 """
 
 from micropython import const
@@ -13,6 +15,7 @@ from cup import leds
 from cup.clock import ticks_ms, ticks_diff, ticks_add
 
 _REFUSE_MS = const(1000)
+_DARK_AFTER_MS = const(60000)
 _FLASH_MS = const(250)      # the refusal's flash: on and off every quarter second
 # The view's own colors of the palette (cup/leds.py has the rest and says how they were chosen).
 _DONE = const(0x7800FF)       # violet: stood, throw hidden, waiting for the round to end
@@ -25,6 +28,7 @@ class View:
         self.leds = dice_leds
         self.refusing_until = None
         self.failed = False
+        self.dark_at = None         # when the LEDs go dark, if nothing changes before (None: they stay lit)
 
     def show(self, cup):
         # Dice set aside are public (orange), the rest lit (white) only while peeking or after the reveal; a
@@ -44,6 +48,8 @@ class View:
         if self.refusing_until is None:
             self.leds.status(self._status_color(cup))
         self.leds.refresh()
+        self.dark_at = (ticks_add(ticks_ms(), _DARK_AFTER_MS)
+                        if (cup.state == "idle" or cup.state == "revealed") and not self.failed else None)
 
     def _status_color(self, cup):
         if self.failed:
@@ -74,8 +80,13 @@ class View:
         self.leds.refresh()
 
     def tick(self, cup):
-        """Called by the LED task every few ms: advances a flash and ends it after a second."""
+        """Called by the LED task every few ms: advances a flash and ends it after a second; darkens the LEDs
+        when their minute without a change is over."""
         if self.refusing_until is None:
+            if self.dark_at is not None and ticks_diff(ticks_ms(), self.dark_at) >= 0:
+                self.dark_at = None
+                self.leds.clear()
+                self.leds.refresh()
             return
         now = ticks_ms()
         if ticks_diff(now, self.refusing_until) >= 0:

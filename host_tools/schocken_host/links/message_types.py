@@ -84,6 +84,7 @@ class StatusMessage(TypedDict):
     seed: NotRequired[str | None]
     awaiting: NotRequired[int | None]
     id: NotRequired[int | None]
+    power: NotRequired[dict[str, Any] | None]
 
 
 class GarbageItem(TypedDict):

@@ -1,0 +1,124 @@
+"""Issue 43: the cup counts what it spends its time on (cup/clock.py's meter) and reports it in the status
+message; the LED supply switch is off while no pixel is lit. Through an emulated cup's real link."""
+
+import time
+
+from kits.cupkit import CupDriver
+
+
+def status_power(cup):
+    msg = cup.request("status", t="status", id=7)
+    assert msg["id"] == 7
+    return msg["power"]
+
+
+def test_the_status_reports_the_cups_power_states():
+    cup = CupDriver()
+    try:
+        before = status_power(cup)   # dark, no host: nothing lit, not hosted
+        assert set(before) == {"ms", "wakes", "waiting", "light_sleep", "deep_sleep", "hosted", "leds_on",
+                               "led_channel_s"}
+        cup.start()                  # configured: the status pixel lights (blue, waiting for its turn)
+        time.sleep(1.0)
+        after = status_power(cup)
+        counted = after["ms"] - before["ms"]
+        assert counted >= 900
+        # A cup between passes waits: most of its time is waiting, the rest its passes' work.
+        assert after["waiting"] - before["waiting"] > counted // 2
+        # About 100 passes a second, one wake each (and one per line read).
+        assert 50 <= (after["wakes"] - before["wakes"]) * 1000 // counted <= 200
+        # The host held it, and the status pixel kept the LED supply on.
+        assert after["hosted"] - before["hosted"] >= 800
+        assert after["leds_on"] - before["leds_on"] >= 800
+        assert after["light_sleep"] == after["deep_sleep"] == 0
+    finally:
+        cup.close()
+
+
+def test_the_meter_counts_the_led_supply_only_while_a_pixel_is_lit(monkeypatch):
+    """cup/clock.py's meter under CPython, on a clock of the test's own: a dark frame opens the supply switch
+    (on a board with one), a lit frame closes it; the level counts the bytes on the wire times the time."""
+    from cup import clock
+    now = [1000]
+    monkeypatch.setattr(clock, "ticks_ms", lambda: now[0])
+    m = clock.meter()
+    assert clock.frame(m, bytes(66), True) == 0
+    clock.spend(m, clock.WAITING, 2000, False)
+    lit = bytearray(66)
+    lit[63:66] = bytes((255, 255, 255))  # the status pixel white at full: three channels
+    assert clock.frame(m, lit, True) == 765
+    clock.spend(m, clock.WORKING, 1000, True)
+    clock.spend(m, clock.WAITING, 3000, True)
+    now[0] += 6000
+    r = clock.report(m)
+    assert r["ms"] == 6000 and r["waiting"] == 5000 and r["wakes"] == 1
+    assert r["leds_on"] == 4000 and r["hosted"] == 4000 and r["led_channel_s"] == 3 * 4
+    clock.frame(m, lit, False)           # a board without the switch: the strip is always powered
+    clock.frame(m, bytes(66), False)
+    clock.spend(m, clock.WAITING, 1000, False)
+    assert clock.report(m)["leds_on"] == 5000
+
+
+def test_the_meter_keeps_long_times_below_a_boards_small_ints(monkeypatch):
+    """A fortnight in ms passes 2**30, and a lit frame's bytes x ms would too: seconds and a remainder."""
+    from cup import clock
+    m = clock.meter()
+    lit = bytes([255]) * 66
+    clock.frame(m, lit, True)
+    for _ in range(14 * 24):
+        clock.spend(m, clock.WAITING, 3_600_000, True)
+    assert all(-2**30 <= v < 2**30 for v in m)
+    r = clock.report(m)
+    assert r["waiting"] == 14 * 86_400_000 and r["led_channel_s"] == 66 * 14 * 86_400
+
+
+def test_the_view_goes_dark_where_its_owner_has_nothing_to_do(monkeypatch):
+    """After a minute without a change, a cup waiting for another player's turn is dark (its supply off); any
+    change lights it again. On turn it stays lit."""
+    import types
+    from cup import leds as cup_leds
+    from cup import view as cup_view
+    from cup.leds import DiceLeds
+    now = [0]
+    monkeypatch.setattr(cup_view, "ticks_ms", lambda: now[0])
+    frames = []
+
+    class Pixels:
+        brightness = 0.2
+
+        def __init__(self):
+            self.px = [0] * 22
+
+        def __setitem__(self, i, v):
+            self.px[i] = v
+
+        def __getitem__(self, i):
+            return self.px[i]
+
+        def __len__(self):
+            return 22
+
+        def show(self):
+            frames.append(list(self.px))
+
+        def fill(self, v):
+            self.px = [v] * 22
+
+    view = cup_view.View(DiceLeds(Pixels(), 1))
+    cup = types.SimpleNamespace(turn=None, hosted=True, state="idle", seat=2, result=None, peeking=False,
+                                standalone_limit=3)
+    view.show(cup)
+    assert frames[-1][21] == cup_leds.WAITING
+    now[0] = 59_950
+    view.tick(cup)
+    assert any(frames[-1])
+    now[0] = 60_000
+    view.tick(cup)
+    assert not any(frames[-1])
+    cup.state = "turn"
+    cup.turn = types.SimpleNamespace(throws_used=0)
+    view.show(cup)
+    assert frames[-1][21] == cup_leds.THROWS[0]
+    now[0] = 200_000
+    view.tick(cup)
+    assert frames[-1][21] == cup_leds.THROWS[0]    # on turn: lit whatever the time
