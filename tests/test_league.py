@@ -180,14 +180,31 @@ def test_a_broken_log_is_named_and_the_import_goes_on(liga, tmp_path, monkeypatc
     os.mkfifo(logs / "pipe.jsonl")
     status, out, err = liga("import", logs)
     assert status == 1   # the others are in; the status says not all were
-    assert out == "2 recorded, 1 already there, 3 unfinished and skipped, 6 refused\n"
+    assert out == "2 recorded, 1 already there, 3 unfinished and skipped, 1 torn at the end, 6 refused\n"
     said = err.splitlines()
-    assert len(said) == 6 and all(line.startswith("schocken: ") for line in said), said
+    assert len(said) == 7 and all(line.startswith("schocken: ") for line in said), said
+    assert said[6] == ("schocken: %s line 121: the last line is torn (the host ended while writing it): the "
+                       "game in it is unfinished (skipped)" % (logs / "torn.jsonl")), said
     assert "%s line 57: not JSON (not recorded)" % (logs / "broken.jsonl") in said[1]
     assert "%s line 1: no game log: its first event is turn, not start" % (logs / "foreign.jsonl") in err
     assert "%s line 1: " % (logs / "shopping.jsonl") in err and "%s line 1: " % (logs / "binary.jsonl") in err
     assert str(logs / "folder.jsonl") in err and str(logs / "pipe.jsonl") in err
     assert standings(liga)["games"] == 2
+
+
+def test_a_game_decided_before_its_torn_last_line_counts_and_the_tear_is_named(liga, tmp_path):
+    logs = tmp_path / "logs"
+    game = many_games(logs, 1)[0]
+    text = game.read_text(encoding="utf-8")
+    assert text.splitlines()[-1].startswith('{"ev":"game_over"')
+    game.write_text(text[:-20], encoding="utf-8")   # the host ended while writing game_over
+    lines = text.count("\n")
+    status, out, err = liga("import", logs)
+    assert status == 0
+    assert out == "1 recorded, 0 already there, 0 unfinished and skipped, 1 torn at the end, 0 refused\n"
+    assert err == ("schocken: %s line %d: the last line is torn (the host ended while writing it): the game "
+                   "was decided before it and counts\n" % (game, lines))
+    assert standings(liga)["games"] == 1
 
 
 # --- people -------------------------------------------------------------------------------------------------
@@ -271,6 +288,26 @@ def test_a_damaged_database_is_refused_and_rebuild_makes_it_anew(liga, tmp_path)
 
     path.write_bytes(b"no database at all, " * 100)
     refused(liga, [], "file is not a database")
+
+
+def test_an_import_into_a_database_damaged_where_the_standings_read_refuses_as_they_do(liga, tmp_path):
+    """Only the pages of the standings' index damaged: an import of games that are there already reads none of
+    them (it looks each game up in ``games``), yet it refuses as the standings do, and writes nothing."""
+    logs = tmp_path / "logs"
+    many_games(logs, 4)
+    liga("import", logs)
+    path = tmp_path / "data" / "league.sqlite3"
+    conn = sqlite3.connect(path)
+    page = conn.execute("PRAGMA page_size").fetchone()[0]
+    root = conn.execute("SELECT rootpage FROM sqlite_schema WHERE name = 'seats_standing'").fetchone()[0]
+    conn.close()
+    data = bytearray(path.read_bytes())
+    data[(root - 1) * page + 8:root * page] = b"\xa5" * (page - 8)   # the index's root page, past its header
+    path.write_bytes(bytes(data))
+    refused(liga, [], "the league database is damaged")
+    err = refused(liga, ["import", logs], "the league database is damaged")
+    assert "`schocken liga rebuild`" in err
+    assert path.read_bytes() == bytes(data)
 
 
 def test_rebuild_keeps_the_names_and_equals_an_import(liga, tmp_path):

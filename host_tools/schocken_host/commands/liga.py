@@ -97,8 +97,9 @@ def _refused(lang):
 
 
 def _summary(lang, tally):
+    torn = tr(lang, "league.torn_count", n=tally.torn) if tally.torn else ""
     sys.stdout.write(tr(lang, "league.imported", imported=tally.imported, already=tally.already,
-                        skipped=tally.skipped, refused=len(tally.refused)) + "\n")
+                        skipped=tally.skipped, torn=torn, refused=len(tally.refused)) + "\n")
     return FAILED if tally.refused else 0   # a log that is no game: the others are in, the exit says so
 
 
@@ -106,7 +107,8 @@ def _import(lang, path, folders):
     paths = game_logs(folders)
     league = db.open_league(path)
     try:
-        tally = import_logs(league, paths, _refused(lang))
+        db.check_whole(league)   # a damaged database is refused before anything is read into it
+        tally = import_logs(league, paths, _refused(lang), _refused(lang))
     finally:
         league.close()
     return _summary(lang, tally)
@@ -114,7 +116,8 @@ def _import(lang, path, folders):
 
 def _rebuild(lang, path, folders):
     old = path.exists()
-    tally, carried = rebuild(path, game_logs(f for f in folders if f.exists()), _refused(lang))
+    say = _refused(lang)
+    tally, carried = rebuild(path, game_logs(f for f in folders if f.exists()), say, say)
     sys.stdout.write(tr(lang, "league.rebuilt", path=path, folders=", ".join(map(str, folders))) + "\n")
     if old:
         sys.stdout.write(tr(lang, "league.kept_old", path=path) + "\n")

@@ -14,8 +14,9 @@ import threading
 from schocken_host.commands.play_table import game_config
 from schocken_host.errors import CommandError
 from schocken_host.i18n import tr
-from schocken_host.input_checks import (MAX_TIME_SCALE, WEB_PORT, OneLineParser, count, heap_size,
-                                        seat_number, seconds, seconds_or_zero, time_scale, web_address)
+from schocken_host.input_checks import (MAX_TIME_SCALE, WEB_PORT, OneLineParser, argument_error, count,
+                                        heap_size, seat_number, seconds, seconds_or_zero, time_scale,
+                                        web_address)
 from schocken_host.league.recorder import Recorder
 from schocken_host.table.bots import STRATEGIES
 from schocken_host.table.gamelog import read_log
@@ -57,8 +58,10 @@ def add_arguments(p):
     p.add_argument("--fair", action=argparse.BooleanOptionalAction, default=None,
                    help="provably fair dice: each throw from the cup's committed seed and a host nonce "
                         "(docs/fairness.md; on by default, off with --seed; --no-fair: each cup rolls alone)")
-    p.add_argument("--strategy", choices=sorted(STRATEGIES), default="optimal",
-                   help="how the bots play (default: optimal, docs/odds.md)")
+    p.add_argument("--strategy", type=strategies, default=None, metavar="NAME[,NAME...]",
+                   help="how the bots play: one strategy for every bot, or one per bot in seating order "
+                        "(optimal,fast,schock,general); default: the table file's, else optimal "
+                        "(docs/odds.md)")
     p.add_argument("--seed", type=int, default=None,
                    help="dice for emulated bot cups from this seed (scripted dice: fair play is off)")
     p.add_argument("--opener", type=seat_number, default=None, metavar="SEAT",
@@ -88,6 +91,16 @@ def add_arguments(p):
                    metavar="[HOST:]PORT",
                    help="serve the game as a live web page (default port %d on every address; "
                         "docs/web.md)" % WEB_PORT)
+
+
+def strategies(text):
+    """argparse type of --strategy: the names of bot strategies, one for every bot or one per bot in seating
+    order, comma separated (their number is checked against the bots in play_table.bot_strategies)."""
+    names = [name.strip() for name in text.split(",")]
+    for name in names:
+        if name not in STRATEGIES:
+            raise argument_error("arg.strategy", name=name, known=", ".join(sorted(STRATEGIES)))
+    return names
 
 
 def game_log(path):

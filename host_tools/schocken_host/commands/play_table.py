@@ -27,7 +27,8 @@ def game_config(args):
     names, ports, rules = plan(args, resuming=resume is not None, table=table)
     return GameConfig(
         names=names, emulate=args.emulate, bots=args.bots, ports=ports, ble=list(args.ble), rules=rules,
-        strategy=args.strategy, seed=args.seed, fair=fair_mode(args) if resume is None else False,
+        strategy=bot_strategies(args, table, ports, resuming=resume is not None), seed=args.seed,
+        fair=fair_mode(args) if resume is None else False,
         reveal=args.reveal, cheat=args.cheat, absent_timeout=args.absent_timeout,
         turn_timeout=args.turn_timeout, opener=args.opener, resume=resume,
         log_dir=Path(args.log_dir) if args.log_dir else None, heap=args.heap,
@@ -125,6 +126,42 @@ def plan(args, resuming=False, table=None):
     else:
         check_folder_for_writing(gamelog.log_dir(), Message("input.log_folder"))
     return names, ports, rules
+
+
+DEFAULT_STRATEGY = "optimal"
+
+
+def bot_strategies(args, table, ports, resuming=False):
+    """How the bots play: one strategy's name for every bot, or a list of names, one per bot in seating order.
+    ``--strategy`` decides where it is given (as --names replaces the file's names): one name, or exactly as
+    many as there are bots; else the table file's players' ``strategy`` (each must sit at a bot's seat), a
+    bot without one playing optimal. A resumed game's bots play what its log's start event says
+    (seating.Table), this only where the log does not say."""
+    given = getattr(args, "strategy", None)
+    if isinstance(given, str):
+        given = [given]
+    n_bots = args.emulate if args.bots is None else args.bots
+    if resuming:   # the log's start event says (seating.Table); a log from before that plays these
+        return (given[0] if len(given) == 1 else list(given)) if given else DEFAULT_STRATEGY
+    if given:
+        if len(given) == 1:
+            return given[0]
+        if len(given) != n_bots:
+            raise CommandError("seating.strategies_count", given=",".join(given), n=len(given), bots=n_bots)
+        return list(given)
+    players = table["players"] if table else []
+    if not any("strategy" in p for p in players):
+        return DEFAULT_STRATEGY
+    first = len(ports) + len(args.ble)   # the emulated cups come after the ports and the BLE cups
+    chosen = [DEFAULT_STRATEGY] * n_bots
+    for i, player in enumerate(players):
+        if "strategy" in player:
+            if not first <= i < first + n_bots:
+                raise CommandError("table_file.strategy_not_a_bot",
+                                   where="%s: players[%d]" % (args.table, i + 1),
+                                   name=player["name"], seat=i + 1)
+            chosen[i - first] = player["strategy"]
+    return chosen
 
 
 def fair_mode(args):

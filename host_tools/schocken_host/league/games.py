@@ -43,10 +43,12 @@ class Game:
 
 @dataclass
 class Reading:
-    """What a log holds: ``game`` (None before a start event), whether it is ``over``, and ``refused``:
-    (line, error) of the line where the log stops being a game (table/replay.py), else None."""
+    """What a log holds: ``game`` (None before a start event), whether it is ``over``, ``refused``: (line,
+    error) of the line where the log stops being a game (table/replay.py), else None, and ``torn``: the number
+    of a last line that is no whole event (its host died while writing it), else None."""
     game: Optional[Game]
     refused: Optional[tuple]
+    torn: Optional[int] = None
 
 
 def read_game(data):
@@ -90,7 +92,7 @@ def read_game(data):
         game.rounds = state.game.rounds
         game.blattschuss = bool(state.game.blattschuss)
         game.seats[state.loser].lost = 1
-    return Reading(game, done.refused)
+    return Reading(game, done.refused, done.torn)
 
 
 # The C scanner json.loads runs, without the Python around it (a fifth of a line's decoding): a line it takes

@@ -34,34 +34,44 @@ class Tally:
     imported: int = 0
     already: int = 0
     skipped: int = 0                              # unfinished games, empty logs
+    torn: int = 0                                 # of the logs read, those whose last line is torn
     refused: list = field(default_factory=list)   # a Message per log that is no game, naming file and line
+    notes: list = field(default_factory=list)     # a Message per torn log, naming file and line
 
 
 def read_log(path):
-    """A log read and replayed through the rules, nothing written: ("game", Game) of a finished game,
-    ("skipped", its game id or None) of an unfinished one, ("refused", Message naming the file and line) of a
-    log that is no game. Every value can be pickled: a process of a pool reads the logs of a large import."""
+    """A log read and replayed through the rules, nothing written: ("game", Game, torn) of a finished game,
+    ("skipped", its game id or None, torn) of an unfinished one, ("refused", Message naming the file and line,
+    None) of a log that is no game; ``torn`` a Message naming the file and its torn last line (a host that
+    died while writing it), else None. Every value can be pickled: a process of a pool reads the logs of a
+    large import."""
     try:
         check_readable(path)
         data = Path(path).read_bytes()
     except CommandError as e:
-        return "refused", Message("league.unreadable", error=e.message)
+        return "refused", Message("league.unreadable", error=e.message), None
     except OSError as e:
         return "refused", Message("league.unreadable", error=Message("input.unreadable", path=path,
-                                                                    error=os_reason(e)))
+                                                                    error=os_reason(e))), None
     reading = read_game(data)
     if reading.refused is not None:
         line, error = reading.refused
         return "refused", Message("league.refused", path=path, line=line,
-                                  error=error.message if isinstance(error, LocalizedError) else error)
+                                  error=error.message if isinstance(error, LocalizedError) else error), None
+    torn = None if reading.torn is None else Message(
+        "league.torn" if reading.game is not None and reading.game.over else "league.torn_skipped",
+        path=path, line=reading.torn)
     if reading.game is None or not reading.game.over:
-        return "skipped", reading.game.game_id if reading.game is not None else None
-    return "game", reading.game
+        return "skipped", reading.game.game_id if reading.game is not None else None, torn
+    return "game", reading.game, torn
 
 
 def _count(league, path, outcome, tally):
     """What ``read_log`` found in ``path``, recorded and counted in ``tally``."""
-    kind, found = outcome
+    kind, found, torn = outcome
+    if torn is not None:
+        tally.torn += 1
+        tally.notes.append(torn)
     if kind == "refused":
         tally.refused.append(found)
         return
@@ -107,9 +117,10 @@ POOL_FROM = 64
 POOL_CHUNK = 16
 
 
-def import_logs(league, paths, refused=None):
+def import_logs(league, paths, refused=None, noted=None):
     """Every log of ``paths`` into the league, one transaction per game; ``refused(message)`` is called for
-    each log that is no game as it is found, in the order of ``paths``. Returns the Tally."""
+    each log that is no game as it is found, in the order of ``paths``, ``noted(message)`` for each log torn
+    at its end. Returns the Tally."""
     tally = Tally()
     todo = []
     for path in paths:
@@ -120,8 +131,10 @@ def import_logs(league, paths, refused=None):
     with _readers(len(todo)) as pool:
         outcomes = pool.map(read_log, todo, chunksize=POOL_CHUNK) if pool else map(read_log, todo)
         for path, outcome in zip(todo, outcomes):
-            before = len(tally.refused)
+            before, notes = len(tally.refused), len(tally.notes)
             _count(league, path, outcome, tally)
+            if noted is not None and len(tally.notes) > notes:
+                noted(tally.notes[-1])
             if refused is not None and len(tally.refused) > before:
                 refused(tally.refused[-1])
     return tally
@@ -186,7 +199,7 @@ def _names_of(path):
         old.close()
 
 
-def rebuild(path, paths, refused=None):
+def rebuild(path, paths, refused=None, noted=None):
     """The database at ``path`` made anew from the logs ``paths``: built beside it, the people and their names
     (renames, merges) carried over from the old one where it can be read, then put in its place; the old
     file is kept as ``<path>.bak``. Returns (Tally, whether the old names were carried over)."""
@@ -202,7 +215,7 @@ def rebuild(path, paths, refused=None):
                 for table, columns in CARRIED:
                     conn.executemany("INSERT INTO %s (%s) VALUES (%s)" % (
                         table, columns, ", ".join("?" * len(columns.split(",")))), carried[table])
-        tally = import_logs(league, paths, refused)
+        tally = import_logs(league, paths, refused, noted)
         with league.write() as conn:
             drop_empty_evenings(conn)   # an evening whose logs are gone
     finally:

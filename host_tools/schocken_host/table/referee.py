@@ -31,6 +31,14 @@ class TableStopped(Exception):
     """Every seat of a round was void MAX_REPLAYS times in a row: no game can go on at this table."""
 
 
+def _player_entry(seat_no, seat):
+    """A seat as the start event lists it; a bot's with the strategy it plays (docs/gamelog.md)."""
+    entry = {"seat": seat_no, "name": seat.name, "cup": seat.identity["cup"], "kind": seat.kind}
+    if seat.kind == "bot" and getattr(seat, "strategy", None):
+        entry["strategy"] = seat.strategy
+    return entry
+
+
 class Referee:
     def __init__(self, rules, seats, log, ui, reveal="all", cheat="replay", state=None, reply_timeout=None,
                  fair=False, absent_timeout=120.0, turn_timeout=600.0, reveal_pause=0.0, cup_slowness=1,
@@ -95,8 +103,7 @@ class Referee:
             start = {"ev": "start", "version": LOG_VERSION, "game_id": uuid.uuid4().hex[:12],
                      "rules": self.rules.to_dict(), "reveal": self.reveal_mode, "cheat": self.cheat_policy,
                      "fair": self.fair,
-                     "players": [{"seat": i, "name": s.name, "cup": s.identity["cup"], "kind": s.kind}
-                                 for i, s in enumerate(self.seats)]}
+                     "players": [_player_entry(i, s) for i, s in enumerate(self.seats)]}
             if self.table is not None:   # a table without a name writes the start event of before
                 start["table"] = self.table
             self.emit(start)

@@ -13,7 +13,7 @@ from schocken_host.i18n import LocalizedError
 from schocken_host.emulation.emulator import PERSON_LONG_MS, EmulatedCup
 from schocken_host.links.serial import SerialLink, discover
 from schocken_host.links.transport import TransportClosed, cup_name
-from schocken_host.table.bots import Bot
+from schocken_host.table.bots import STRATEGIES, Bot
 from schocken_host.table.coach import Coach
 
 
@@ -52,10 +52,11 @@ def seeded_dice(seed):
 class Seat:
     """A seat at the table: its player, the link to his cup, and what the links keep of it (cuplinks.py)."""
 
-    def __init__(self, name, transport, kind="cup", reconnect=None):
+    def __init__(self, name, transport, kind="cup", reconnect=None, strategy=None):
         self.name = name
         self.transport = transport
         self.kind = kind              # "bot", "human" (an emulated cup on the keyboard) or "cup"
+        self.strategy = strategy      # a bot's strategy's name (table/bots.py STRATEGIES), in the start event
         self.reconnect = reconnect    # async () -> Transport, for a cup that went away
         self.identity = None
         self.inbox = None
@@ -112,10 +113,12 @@ class Table:
             emulated = [p for p in players if p.get("cup", "").startswith("emu")]
             n_emu = len(emulated)
             n_bots = sum(1 for p in emulated if p.get("kind") == "bot")
+            logged = [p.get("strategy") for p in emulated if p.get("kind") == "bot"]
         else:
             n_emu = cfg.emulate
             n_bots = n_emu if cfg.bots is None else min(cfg.bots, n_emu)
             kinds = None
+            logged = []
         for port in cfg.ports:
             self._seat_a_cup(SerialLink(port))
         for cup_id in cfg.ble:
@@ -146,10 +149,12 @@ class Table:
                               time_scale=scale)
             self.cups.append(cup)
             self.seat_of[cup.cup_id] = seat_no
-            seat = Seat(self._name(seat_no, kind), SerialLink(cup.port), kind, reconnect=_reopen(cup))
+            strategy = self.bot_strategy(k, logged) if kind == "bot" else None
+            seat = Seat(self._name(seat_no, kind), SerialLink(cup.port), kind, reconnect=_reopen(cup),
+                        strategy=strategy)
             self.seats.append(seat)
             if kind == "bot":
-                self.bots.append(Bot(seat_no, cup, cfg.strategy, dice=dice, time_scale=scale))
+                self.bots.append(Bot(seat_no, cup, strategy, dice=dice, time_scale=scale))
             else:
                 self.human = cup
         if kinds and [s.kind for s in self.seats] != kinds:
@@ -157,6 +162,16 @@ class Table:
                                logged=kinds)
         if len(self.seats) < 2:
             raise SeatingError("seating.too_few_cups")
+
+    def bot_strategy(self, k, logged):
+        """The strategy's name of the k-th bot: a resumed game's log says it (its start event), else the
+        config: one name for every bot, or one per bot in seating order."""
+        if k < len(logged) and logged[k] in STRATEGIES:
+            return logged[k]
+        chosen = self.config.strategy
+        if isinstance(chosen, str):
+            return chosen
+        return chosen[k] if k < len(chosen) else chosen[-1]
 
     def warm(self, rules, coach=False):
         """The odds tables the optimal bots and the coach share, made now: at the table's set-up, before the

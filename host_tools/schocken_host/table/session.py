@@ -34,7 +34,8 @@ class GameConfig:
     ports: list = field(default_factory=list)   # serial ports (or socket://, rfc2217:// URLs) of real cups
     ble: list = field(default_factory=list)     # cup ids over Bluetooth LE
     rules: Optional[Rules] = None     # None: the standard rules
-    strategy: str = "optimal"         # how the bots play (table/bots.py STRATEGIES)
+    strategy: object = "optimal"      # how the bots play (table/bots.py STRATEGIES): a name for every bot, or
+                                      # a list of names, one per bot in seating order
     seed: Optional[int] = None        # scripted dice for the bots' cups (fair play is off then)
     fair: bool = True                 # dice from each cup's committed seed and the host's nonces
     reveal: str = "all"               # "all": the host uncovers every cup; "button": each player presses

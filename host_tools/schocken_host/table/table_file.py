@@ -12,7 +12,9 @@ from schocken_host.errors import CommandError
 from schocken_host.i18n import Message, toml_error
 
 TOP_KEYS = ("name", "players", "rules", "options")
-PLAYER_KEYS = ("name", "port")
+PLAYER_KEYS = ("name", "port", "strategy")
+# The bots' strategies (table/bots.py STRATEGIES), named here: the file is checked before any cup starts.
+STRATEGY_NAMES = ("fast", "general", "optimal", "schock")
 
 
 def check_name(name, where):
@@ -63,6 +65,13 @@ def _players(path, players):
             player["port"] = port
         elif port_ended is None:
             port_ended = i + 1
+        if "strategy" in entry:
+            # A bot's strategy: whether this seat is a bot is known once the command line is added
+            # (commands/play_table.bot_strategies).
+            if entry["strategy"] not in STRATEGY_NAMES:
+                raise CommandError("table_file.unknown_strategy", where=where, strategy=entry["strategy"],
+                                   known=", ".join(STRATEGY_NAMES))
+            player["strategy"] = entry["strategy"]
         out.append(player)
     return out
 
@@ -87,8 +96,8 @@ def _rules(path, data):
 
 
 def read_table(path):
-    """The table file -> {"name": the table's, "players": [{"name", "port"?}], "rules": {"preset",
-    "options"} or None}. The table's name is its ``name``, else the file's name without its suffix
+    """The table file -> {"name": the table's, "players": [{"name", "port"?, "strategy"?}], "rules":
+    {"preset", "options"} or None}. The table's name is its ``name``, else the file's name without its suffix
     (``tisch.toml``: "tisch"): the league's evening is a day at this table (league/evenings.py)."""
     text = read_text(path, Message("input.table_file"))
     try:

@@ -99,6 +99,10 @@ TEXTS = {
     "arg.heap_range": ("muss 64k bis 64M sein (der Becher ist mit 64 KB getestet), nicht {text!r}",
                        "must be 64k to 64M (the cup is tested in 64 KB), not {text!r}"),
     "arg.time_scale": ("muss 1 bis {most} sein, nicht {k}", "must be 1..{most}, not {k}"),
+    "arg.strategy": ("ungültige Wahl: {name!r} (eine der Strategien {known}; eine für alle Bots oder eine je "
+                     "Bot in Sitzordnung, durch Kommas getrennt)",
+                     "invalid choice: {name!r} (one of the strategies {known}; one for every bot or one per "
+                     "bot in seating order, comma separated)"),
 
     # --- system errors (OSError), by errno: the C library's strerror is English whatever --lang says
     "os.enoent": ("gibt es nicht", "no such file or directory"),

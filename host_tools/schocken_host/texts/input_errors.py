@@ -66,6 +66,12 @@ TEXTS = {
     "table_file.unknown_key": ("{where}: unbekannter Schlüssel {keys} (bekannt: {known})",
                                "{where}: unknown key {keys} (known: {known})"),
     "table_file.no_name": ("{where}: braucht einen Namen", "{where}: needs a name"),
+    "table_file.unknown_strategy": ("{where}.strategy: unbekannte Strategie {strategy!r} (bekannt: {known})",
+                                    "{where}.strategy: unknown strategy {strategy!r} (known: {known})"),
+    "table_file.strategy_not_a_bot": ("{where}.strategy: {name} spielt an Platz {seat}, den kein Bot spielt "
+                                      "(Bots spielen die ersten --bots K der --emulate N emulierten Becher)",
+                                      "{where}.strategy: {name} plays at seat {seat}, which no bot plays "
+                                      "(bots play the first --bots K of the --emulate N emulated cups)"),
     "table_file.name_twice": ("{where}.name: {name!r} sitzt schon am Tisch",
                               "{where}.name: {name!r} sits at the table already"),
     "table_file.port_not_text": ("{where}.port: braucht einen Portnamen wie /dev/ttyACM0 oder COM3, nicht "
@@ -142,6 +148,10 @@ TEXTS = {
     "seating.table_rules": ("{table}: {error}", "{table}: {error}"),
     "seating.too_many_emulated": ("--emulate {n}: höchstens {most} emulierte Becher",
                                   "--emulate {n}: at most {most} emulated cups"),
+    "seating.strategies_count": ("--strategy {given}: {n} Strategien für {bots} Bots (eine für alle oder "
+                                 "eine je Bot)",
+                                 "--strategy {given}: {n} strategies for {bots} bots (one for every bot or "
+                                 "one per bot)"),
     "seating.too_many_bots": ("--bots {bots}: nur {cups} emulierte Becher (--emulate N) zum Spielen",
                               "--bots {bots}: only {cups} emulated cups (--emulate N) to play"),
     "seating.one_cup": ("ein Spiel braucht mindestens zwei Becher, dieser Tisch hat {seats} (--emulate N "

@@ -110,10 +110,19 @@ TEXTS = {
     "league.refused": ("{path} Zeile {line}: {error} (nicht eingetragen)",
                        "{path} line {line}: {error} (not recorded)"),
     "league.unreadable": ("{error} (nicht eingetragen)", "{error} (not recorded)"),
-    "league.imported": ("{imported} eingetragen, {already} schon da, {skipped} unfertig übersprungen, "
-                        "{refused} abgelehnt",
-                        "{imported} recorded, {already} already there, {skipped} unfinished and skipped, "
-                        "{refused} refused"),
+    "league.imported": ("{imported} eingetragen, {already} schon da, {skipped} unfertig "
+                        "übersprungen{torn}, {refused} abgelehnt",
+                        "{imported} recorded, {already} already there, {skipped} unfinished and "
+                        "skipped{torn}, {refused} refused"),
+    "league.torn_count": (", {n} am Ende abgerissen", ", {n} torn at the end"),
+    "league.torn_skipped": ("{path} Zeile {line}: die letzte Zeile ist abgerissen (der Host endete, "
+                            "während er sie schrieb): das Spiel darin ist unfertig (übersprungen)",
+                            "{path} line {line}: the last line is torn (the host ended while writing it): "
+                            "the game in it is unfinished (skipped)"),
+    "league.torn": ("{path} Zeile {line}: die letzte Zeile ist abgerissen (der Host endete, während er sie "
+                    "schrieb): das Spiel war schon entschieden und zählt",
+                    "{path} line {line}: the last line is torn (the host ended while writing it): the game "
+                    "was decided before it and counts"),
     "league.rebuilt": ("{path}: neu aus {folders} gebaut", "{path}: made anew from {folders}"),
     "league.kept_old": ("die alte Datei bleibt als {path}.bak", "the old file is kept as {path}.bak"),
     "league.job_metavar": ("AUFGABE", "JOB"),

@@ -90,8 +90,12 @@ TEXTS = {
                           "provably fair dice: each throw from the cup's committed seed and a host nonce "
                           "(docs/fairness.md; on by default, off with --seed; --no-fair: each cup rolls "
                           "alone)"),
-    "help.play_strategy": ("wie die Bots spielen (Vorgabe: optimal, docs/odds.md)",
-                           "how the bots play (default: optimal, docs/odds.md)"),
+    "help.play_strategy": ("wie die Bots spielen: eine Strategie für alle Bots oder eine je Bot in "
+                           "Sitzordnung (optimal,fast,schock,general); Vorgabe: die der Tischdatei, sonst "
+                           "optimal (docs/odds.md)",
+                           "how the bots play: one strategy for every bot, or one per bot in seating order "
+                           "(optimal,fast,schock,general); default: the table file's, else optimal "
+                           "(docs/odds.md)"),
     "help.play_seed": ("die Würfe der emulierten Bot-Becher aus diesem Startwert (festgelegte Würfe: kein "
                        "faires Spiel)",
                        "dice for emulated bot cups from this seed (scripted dice: fair play is off)"),
