@@ -1,6 +1,7 @@
 """The browser's check of a game (docs/web-check.md): what the web server serves for it.
 
-- ``/check/``: this folder (``CHECK_DIR``: check.js, check.html, the i18n shim; the check itself is table/game_check.py);
+- ``/check/``: this folder (``CHECK_DIR``: check.js, check.html, the i18n shim; the check
+  itself is table/game_check.py);
 - ``/check/vendor/``: MicroPython's WebAssembly port from npm (``vendor_dir()``; None where it is not
   installed, and ``missing()`` says why in one line);
 - ``/py/``: the Python the check runs in the browser (``py_files()``: URL path -> file): the unchanged rules
