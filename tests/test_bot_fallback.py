@@ -165,7 +165,7 @@ def test_a_failing_strategy_and_a_refused_input_fall_back_logged_and_shown(lab):
 def test_the_browsers_check_reads_a_log_with_fallbacks(lab, tmp_path):
     """views/web/check (the rules package and TableState, as the browser runs them) takes bot_fallback events:
     on CPython and under the MicroPython unix port alike."""
-    from schocken_host.views.web.check.check import check_lines
+    from schocken_host.table.game_check import check_lines
     game, log = finished(lab, "fallbacks")
     assert events(log, "bot_fallback")
     report = check_lines(game.log.read_text(encoding="utf-8"))

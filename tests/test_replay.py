@@ -12,7 +12,7 @@ from schocken_host.commands import stats as stats_cmd
 from schocken_host.commands.replay import replay as replay_log
 from schocken_host.errors import CommandError
 from schocken_host.table.replay import Replay, log_lines, replay
-from schocken_host.views.web.check.check import check_lines
+from schocken_host.table.game_check import check_lines
 from schocken_host.views.web.hub import Hub
 
 GAME = Path(__file__).resolve().parent / "data" / "web_game.jsonl"

@@ -12,7 +12,7 @@ from kits import checkserver, tablekit
 from schocken_host.i18n import LocalizedError
 from schocken_host.table.state import LogError
 from schocken_host.views.web import check as web_check
-from schocken_host.views.web.check.check import check_lines
+from schocken_host.table.game_check import check_lines
 
 
 @pytest.fixture(scope="module")
@@ -82,7 +82,7 @@ def test_a_tampered_log_differs_at_the_changed_event(game, tmp_path, what):
 
 
 def test_other_host_standings_are_a_difference(game):
-    from schocken_host.views.web.check.check import Check
+    from schocken_host.table.game_check import Check
     c = Check()
     for ev in tablekit.read_log(game[0]):
         c.feed(ev)

@@ -108,6 +108,7 @@ VERBS = (
     ("stats", "stats"),
     ("watch", "watch"),
     ("liga", "liga"),
+    ("turnier", "turnier"),
 )
 
 # argparse's own messages (it asks gettext for each, by its English text) -> our text keys.

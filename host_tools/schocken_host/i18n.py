@@ -15,7 +15,7 @@ from pathlib import Path
 
 import schocken
 from schocken_host.texts import (board_tools, cli, coach, cup, input_errors, league, link_errors, luck,
-                                 odds, option_help, play, releases, scoreboard, web)
+                                 odds, option_help, play, releases, scoreboard, turnier, web)
 from schocken_host.texts.refusals import HOST, REFUSALS, RULE_PHRASES, RULE_TEXTS
 
 LANGS = ("de", "en")
@@ -32,7 +32,7 @@ def _gather(*modules):
 
 
 TEXTS = _gather(board_tools, cli, coach, cup, input_errors, league, link_errors, luck, odds, option_help,
-                play, releases, scoreboard, web)
+                play, releases, scoreboard, turnier, web)
 
 
 def tr(lang, key, **fields):

@@ -46,8 +46,8 @@ def micropython_report(micropython, folder, log):
         (folder / name).parent.mkdir(parents=True, exist_ok=True)
         (folder / name).write_bytes(source.read_bytes())
     script = folder / "run.py"
-    script.write_text("import sys, json\nsys.path.insert(0, %r)\nimport check\n"
-                      "print(check.check_lines_json(open(sys.argv[1]).read()))\n" % str(folder))
+    script.write_text("import sys, json\nsys.path.insert(0, %r)\nfrom schocken_host.table import game_check\n"
+                      "print(game_check.check_lines_json(open(sys.argv[1]).read()))\n" % str(folder))
     proc = subprocess.run([micropython, str(script), str(log)], capture_output=True, text=True, timeout=60,
                           cwd=folder)
     assert proc.returncode == 0, proc.stdout + proc.stderr

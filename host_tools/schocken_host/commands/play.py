@@ -91,6 +91,10 @@ def add_arguments(p):
                    metavar="[HOST:]PORT",
                    help="serve the game as a live web page (default port %d on every address; "
                         "docs/web.md)" % WEB_PORT)
+    p.add_argument("--turnier", default=None, metavar="URL",
+                   help="a tournament's table: the address on its table card (http://HOST:PORT/tisch/KEY); "
+                        "the players come from the director's draw and the finished game is reported there "
+                        "(docs/turnier.md)")
 
 
 def strategies(text):
@@ -171,7 +175,40 @@ def session_of(args, lang):
         from schocken_host.views.web.server import WebView
         web = WebSide(WebView(args.web, lang, coach=args.coach), banner=args.plain or not sys.stdout.isatty())
     recorder = None if getattr(args, "no_league", False) else Recorder()
-    return GameSession(game_config(args), web=web, inputs=person_inputs(args.plain), finished=recorder)
+    table = tournament_table(args, lang) if getattr(args, "turnier", None) else None
+    if table is not None:
+        from schocken_host.tournament.reporter import Reporter
+        recorder = Reporter(args.turnier, table["round"], args.log_dir, then=recorder)
+    session = GameSession(game_config(args), web=web, inputs=person_inputs(args.plain), finished=recorder)
+    session.tournament = table
+    return session
+
+
+def tournament_table(args, lang):
+    """--turnier URL: the table's round and players from the director (``--names`` when none are given;
+    names given must be the ones drawn), announced in one line."""
+    from schocken_host.tournament.reporter import seating
+    table = seating(args.turnier)
+    drawn = table.get("players") or []
+    if args.names is None and not args.table:
+        args.names = ",".join(drawn)
+    elif args.names is not None and [n.strip() for n in args.names.split(",")] != drawn:
+        raise CommandError("turnier.names_differ", given=args.names, table=table.get("table"),
+                           drawn=", ".join(drawn))
+    print(tr(lang, "turnier.seated", table=table.get("table"), round=table.get("round"),
+             players=", ".join(drawn)), flush=True)
+    return table
+
+
+def live_runner(session):
+    """session.run, with the table's live state sent to the director beside the view (--turnier)."""
+    table = getattr(session, "tournament", None)
+    if table is None:
+        return session.run
+    from schocken_host.tournament.reporter import LiveReport
+    from schocken_host.views.web.server import Both
+    live = LiveReport(session.finished.url, table["round"])
+    return lambda ui_factory: session.run(lambda: Both(ui_factory(), live))
 
 
 STOP_S = 10.0   # after Ctrl-C the host has this long to close its cups and its log; then it ends regardless
@@ -204,12 +241,12 @@ def run(args):
         if args.plain or not sys.stdout.isatty():
             if threading.current_thread() is threading.main_thread():
                 signal.signal(signal.SIGINT, _stop_in_time(args, session, lang))
-            state = asyncio.run(session.run(lambda: PlainUI(lang)))
+            state = asyncio.run(live_runner(session)(lambda: PlainUI(lang)))
         else:
             from schocken_host.views.scoreboard import run_scoreboard
             # The scoreboard leaves this long after the game is over (0: at once).
             auto_exit = None if args.exit_after is None else max(args.exit_after, 0.001)
-            state = run_scoreboard(session.run, lang, auto_exit=auto_exit, coach=args.coach,
+            state = run_scoreboard(live_runner(session), lang, auto_exit=auto_exit, coach=args.coach,
                                    web=session.web.view if session.web else None)
     except (KeyboardInterrupt, asyncio.CancelledError):  # --plain: Ctrl-C, a quit key, the end of the input
         state = None

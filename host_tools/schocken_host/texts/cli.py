@@ -40,6 +40,10 @@ TEXTS = {
                        "serve a game from its log as a live web page, following it as it grows"),
     "cli.verb_liga": ("die Liga: der Stand je Person über alle eingetragenen Spiele (docs/league.md)",
                       "the league: the standings per person over every recorded game (docs/league.md)"),
+    "cli.verb_turnier": ("das Turnier: Auslosung, Tische melden ihre geprüften Spiele, Stand auf der "
+                         "Leinwand (docs/turnier.md)",
+                         "the tournament: the draw, tables report their verified games, the standings on the "
+                         "big screen (docs/turnier.md)"),
     "cli.league_import": ("fertige Spiele aus ihren Logs in die Liga eintragen, jedes einmal",
                           "record finished games from their logs in the league, each once"),
     "cli.league_merge": ("zwei Namen einer Person zusammenlegen, oder einen Namen ändern",

@@ -1,6 +1,7 @@
 """The browser's check of a game (docs/web-check.md): what the web server serves for it.
 
-- ``/check/``: this folder (``CHECK_DIR``: check.js, check.html, check.py, the i18n shim);
+- ``/check/``: this folder (``CHECK_DIR``: check.js, check.html, the i18n shim; the check
+  itself is table/game_check.py);
 - ``/check/vendor/``: MicroPython's WebAssembly port from npm (``vendor_dir()``; None where it is not
   installed, and ``missing()`` says why in one line);
 - ``/py/``: the Python the check runs in the browser (``py_files()``: URL path -> file): the unchanged rules
@@ -43,7 +44,7 @@ def py_files():
         "schocken_host/table/events.py": HOST / "table" / "events.py",
         "schocken_host/table/replay.py": HOST / "table" / "replay.py",
         "schocken_host/table/state.py": HOST / "table" / "state.py",
-        "check.py": CHECK_DIR / "check.py",
+        "schocken_host/table/game_check.py": HOST / "table" / "game_check.py",
     })
     return files
 

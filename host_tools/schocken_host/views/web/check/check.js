@@ -17,7 +17,7 @@ export const PY_FILES = [
   "schocken/texts.py", "schocken/throws.py", "schocken/turn.py",
   "schocken_host/__init__.py", "schocken_host/i18n.py", "schocken_host/texts/__init__.py",
   "schocken_host/texts/input_errors.py", "schocken_host/table/__init__.py", "schocken_host/table/events.py",
-  "schocken_host/table/replay.py", "schocken_host/table/state.py", "check.py",
+  "schocken_host/table/replay.py", "schocken_host/table/state.py", "schocken_host/table/game_check.py",
 ];
 
 const TEXTS = {
@@ -95,7 +95,7 @@ async function startRuntime() {
     mp.FS.mkdirTree(full.slice(0, full.lastIndexOf("/")));
     mp.FS.writeFile(full, text);
   }
-  const module = mp.pyimport("check");
+  const module = mp.pyimport("schocken_host.table.game_check");
   return {mp, module, ms: Math.round(performance.now() - t0)};
 }
 

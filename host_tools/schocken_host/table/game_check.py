@@ -1,7 +1,10 @@
-"""The browser as a second referee: replay a game's events with the rules package and the host's TableState,
+"""A game's check, "geprüft": replay a game's events with the rules package and the host's TableState,
 recheck every reveal (commitment, transcript, and in fair play every throw from its seed and nonces), and
-report the first event where the browser and the host differ. Runs inside MicroPython's WebAssembly port
-(check.js loads it as module ``check``) and on CPython (the same module, tests/test_web_check.py).
+report the first event where the log and the recomputation differ. The one check of a game for the web
+page's second referee in the browser (MicroPython's WebAssembly port: views/web/check/check.js imports it as
+``schocken_host.table.game_check``, docs/web-check.md) and for the tournament's director, which counts a
+table's game only once it passes (tournament/, docs/turnier.md). Runs on CPython and MicroPython alike
+(tests/test_web_check.py): standard library, the rules package and table/replay.py, table/state.py only.
 
 ``Check().feed(event)`` one event at a time (a live game; ``feed_line`` a line of a log, table/replay.py's
 rules for a torn or refused line), ``compare(standings)`` with the host's standings
