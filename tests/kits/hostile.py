@@ -30,6 +30,7 @@ import re
 import resource
 import signal
 import socket
+import struct
 import subprocess
 import time
 
@@ -41,6 +42,7 @@ ANSWER_S = 10.0             # how long an exchange waits for the server's answer
 STREAM_LIMIT = 1 << 20      # a line of /events carries the page's whole model
 TCP_ESTABLISHED = 1
 TCP_CLOSED = 7              # after a reset (the peer's FIN taken is 8, CLOSE_WAIT)
+TOTAL_RETRANS = 100         # the offset of tcpi_total_retrans in struct tcp_info (linux/tcp.h)
 SINK_RCVBUF = 4096          # a non-reading page's receive buffer: the server's writes stall soon
 START_S = 60.0              # a host's URL, PIN and first events (MicroPython cups, a loaded machine)
 EVIL = "http://evil.example"
@@ -84,6 +86,16 @@ def tcp_state(sock):
         return sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, 8)[0]
     except OSError:
         return 0
+
+
+def syn_retransmits(sock):
+    """Segments the kernel sent again on ``sock`` so far (TCP_INFO's tcpi_total_retrans): right after a
+    connect, its SYN's retries (a connect the server's full listen queue dropped is retried after 1 s)."""
+    try:
+        info = sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, TOTAL_RETRANS + 4)
+    except OSError:
+        return 0
+    return struct.unpack_from("I", info, TOTAL_RETRANS)[0] if len(info) >= TOTAL_RETRANS + 4 else 0
 
 
 def status_of(data):
@@ -637,11 +649,13 @@ PAGE = ("/", "/static/app.js", "/static/style.css", "/texts.json", "/page.json",
 @dataclasses.dataclass
 class PageLoad:
     """An honest page's load: each step (path, status, bytes, seconds), the seconds until /events had sent
-    the page's model (``event: view``), the whole time, and what went wrong (None: nothing)."""
+    the page's model (``event: view``), the whole time, what went wrong (None: nothing), and how many SYNs
+    of its connects the kernel had to send again (``syn_retransmits``)."""
     steps: list = dataclasses.field(default_factory=list)
     view_s: float | None = None
     seconds: float | None = None
     error: str | None = None
+    syn_retransmits: int = 0
 
     @property
     def ok(self):
@@ -654,9 +668,14 @@ async def page_load(port, source=SERVER, timeout=10.0):
     load = PageLoad()
     start = time.monotonic()
     writers = []
+
+    async def connected():
+        sock = await connect(port, source)
+        load.syn_retransmits += syn_retransmits(sock)
+        return sock
     try:
         async with asyncio.timeout(timeout):
-            sock = await connect(port, source)
+            sock = await connected()
             reader, writer = await asyncio.open_connection(sock=sock, limit=STREAM_LIMIT)
             writers.append(writer)
             for path in PAGE:
@@ -669,10 +688,10 @@ async def page_load(port, source=SERVER, timeout=10.0):
                     return load
                 if answer.headers.get("connection", "").lower() == "close":
                     writer.transport.abort()
-                    sock = await connect(port, source)
+                    sock = await connected()
                     reader, writer = await asyncio.open_connection(sock=sock, limit=STREAM_LIMIT)
                     writers.append(writer)
-            sock = await connect(port, source)
+            sock = await connected()
             reader, writer = await asyncio.open_connection(sock=sock, limit=STREAM_LIMIT)
             writers.append(writer)
             writer.write(http_request("GET", "/events", port, [("Accept", "text/event-stream")], close=False))

@@ -15,6 +15,7 @@ from schocken_host.i18n import tr
 from schocken_host.views.web.guard import (
     PIN_FORMAT, Pages, PinLimiter, Pieces, Refused, action_body, check_origin, client_of, host_allowed,
     refusal_response, word_of)
+from schocken_host.views.web.kernel import hang_up
 
 
 class Door:
@@ -65,8 +66,7 @@ class Door:
             except (web.HTTPException, asyncio.CancelledError):
                 raise
             except (ConnectionError, TimeoutError):
-                if request.transport is not None:
-                    request.transport.abort()    # a client that stopped reading: its buffers go with it
+                hang_up(request.transport)    # a client that stopped reading: its buffers go with it
                 raise web.HTTPRequestTimeout() from None
             except Exception:  # noqa: BLE001 - a guest's request must never print a traceback
                 self.failures += 1

@@ -8,15 +8,20 @@ import collections
 import ipaddress
 import json
 import re
-import socket
 
 from aiohttp import web, web_protocol
+
+from schocken_host.views.web.kernel import bound_in_kernel, hang_up
 
 HEADER_S = 5.0                  # a connection gets this long to send a request's head (and idles this long)
 BODY_S = 5.0                    # an action's body must come within this
 WRITE_S = 10.0                  # a client that takes no piece of a write for this long is let go
 PIECE = 16 * 1024               # the most a connection holds in the process's buffer before a write waits
 SEND_BUFFER = 64 * 1024         # the kernel's send buffer of a connection (no autotuning to megabytes)
+# The kernel gives up a connection whose sent data stays unacknowledged (or whose window stays shut) this
+# long, also once the process has closed it: a response that ended in the send queue of a guest who never
+# reads is held there no longer. Past WRITE_S, so that the process lets such a page go first (with a reset).
+UNACKED_MS = int(2 * WRITE_S * 1000)
 PER_ADDRESS_CONNECTIONS = 32    # a phone opens about six at once; a TV the same
 MAX_CONNECTIONS = 512           # overall: a new one replaces the oldest idle one
 SUBSCRIBERS_PER_ADDRESS = 8     # open pages (Server-Sent Events) per address
@@ -277,7 +282,7 @@ class Gate(asyncio.Protocol):
         transport.set_write_buffer_limits(high=PIECE)
         sock = transport.get_extra_info("socket")
         if sock is not None:
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
+            bound_in_kernel(sock, SEND_BUFFER, UNACKED_MS)
         self.inner = self.connections.factory()
         self.inner.__class__ = _OneLineErrors  # aiohttp's protocol as made (it has __slots__): a method more
         self.inner.connection_made(transport)
@@ -306,8 +311,7 @@ class Gate(asyncio.Protocol):
             self.inner.connection_lost(exc)
 
     def close(self):
-        if self.transport is not None:
-            self.transport.abort()
+        hang_up(self.transport)
 
 
 class _OneLineErrors(web_protocol.RequestHandler):
@@ -350,11 +354,10 @@ class Pages:
         self.open[woken] = (client, transport)
 
     def let_go(self, woken):
-        """End a page's stream: its loop sees it gone when woken, its connection is aborted now."""
+        """End a page's stream: its loop sees it gone when woken, its connection hung up now."""
         client, transport = self.open.pop(woken, (None, None))
         woken.set()
-        if transport is not None:
-            transport.abort()
+        hang_up(transport)
 
     def drop(self, woken):
         self.open.pop(woken, None)

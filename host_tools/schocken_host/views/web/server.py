@@ -26,6 +26,7 @@ from schocken_host.views.web import check, season
 from schocken_host.views.web.door import Door
 from schocken_host.views.web.guard import HEADER_S, MAX_CONNECTIONS, Connections, Refused, security_headers
 from schocken_host.views.web.hub import Hub
+from schocken_host.views.web.kernel import hang_up
 from schocken_host.views.web.listening import bind, lan_address, own_names, raise_open_files
 
 # MicroPython's WebAssembly port: a browser runs a module only with a JavaScript type, wasm only as wasm.
@@ -156,7 +157,11 @@ class WebView:
                                     keepalive_timeout=HEADER_S, max_line_size=4096, max_field_size=4096)
         await self.runner.setup()
         self.door.connections = Connections(self.runner.server, total=total)
-        self.server = await asyncio.get_running_loop().create_server(self.door.connections, sock=self.sock)
+        # The listen queue holds as many connects as the server holds connections (the kernel caps it at
+        # net.core.somaxconn): asyncio's default of 100 drops a burst's connects, which a phone retries only
+        # after a second. asyncio also accepts up to this many at each turn of the loop.
+        self.server = await asyncio.get_running_loop().create_server(self.door.connections, sock=self.sock,
+                                                                     backlog=total)
 
     async def finish(self, flush=FLUSH_S):
         """The game has ended (or stopped): every open browser gets the last events (at most ``flush``
@@ -301,8 +306,7 @@ class WebView:
         except (ConnectionError, RuntimeError):
             pass                       # the browser went away; it comes back with its Last-Event-ID
         except TimeoutError:
-            if request.transport is not None:
-                request.transport.abort()   # it took no write in time: its buffers go with it
+            hang_up(request.transport)       # it took no write in time: its buffers go with it
         finally:
             hub.subscribers.discard(woken)
             self.sent.pop(woken, None)
