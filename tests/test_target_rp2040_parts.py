@@ -180,3 +180,17 @@ def test_a_neopixel_frame_comes_out_in_the_chains_grb_order():
     line = parts.ledline(22, frames.append)
     line.on_pixels([(255, 0, 0), (0, 0, 255)])
     assert frames == [bytes([0, 255, 0, 0, 0, 255])]
+
+
+def test_the_host_keeps_each_frame_with_the_chips_ms_it_latched_at():
+    # What the cup knew when it drew a frame is told by the chip's clock, not by the frame's arrival at the
+    # host (tests/test_target.py's table): the board's "leds HEX GUEST_MS" line keeps both, in step.
+    from schocken_host.emulation.rp2040 import Rp2040Board
+    board = Rp2040Board("unused.uf2")
+    heard = []
+    board.listeners.append(lambda frame: heard.append((frame, board.frame_ms[-1])))
+    board._line("leds 00ff00 1234.567")
+    board._line("leds 0000ff 1250.000")
+    board._line("leds zz 1260.000")          # a torn line: neither kept nor counted
+    assert board.frames == [bytes([0, 255, 0]), bytes([0, 0, 255])] and board.frame_ms == [1234.567, 1250.0]
+    assert heard == [(bytes([0, 255, 0]), 1234.567), (bytes([0, 0, 255]), 1250.0)] and board.frame_count == 2

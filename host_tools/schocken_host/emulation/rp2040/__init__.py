@@ -5,7 +5,10 @@ rp2040py, the cup's parts wired where the board file puts them, USB CDC on a pty
 serial port for deploy, doctor and the host link (one path for the board's life, as /dev/serial/by-id gives:
 a symlink to the pty of the moment); ``press``/``hold``/``shake`` move the physical world, ``unplug``/``plug``
 its USB cable;
-``frames`` are the LED frames decoded off the NeoPixel data line (schocken_host.links.ledframe's format).
+``frames`` are the LED frames decoded off the NeoPixel data line (schocken_host.links.ledframe's format),
+``frame_ms`` the chip's ms as each latched: a frame reaches the host later than the chip drew it, by what
+the emulator, the pipe and the reader thread take, so what the cup knew when it drew a frame is told by this
+clock.
 The hold and shake times are the guest's: the emulator runs about 20x slower than a chip.
 """
 
@@ -35,6 +38,7 @@ class Rp2040Board:
         self.usb = None
         self.started = None
         self.frames = []            # LED frames (bytes), newest last, the last 200
+        self.frame_ms = []          # the chip's ms as each of ``frames`` latched on its data line
         self.frame_count = 0
         self.listeners = []         # callables(frame), run in the reader thread after each frame
         # What a bot at a table reads of an emulated cup (table/bots.py): this board is never restarted under
@@ -99,11 +103,14 @@ class Rp2040Board:
         word, _, rest = line.partition(" ")
         with self._lock:
             if word == "leds":
+                hexed, _, at = rest.partition(" ")
                 try:
-                    self.frames.append(bytes.fromhex(rest))
+                    frame, at = bytes.fromhex(hexed), float(at)
                 except ValueError:
                     return
-                del self.frames[:-200]
+                self.frames.append(frame)
+                self.frame_ms.append(at)
+                del self.frames[:-200], self.frame_ms[:-200]
                 self.frame_count += 1
                 for listener in list(self.listeners):
                     listener(self.frames[-1])

@@ -10,10 +10,10 @@ The control channel speaks the emulated cups' line protocol (docs/emulation.md) 
 the guest's time), ``shake [MS]`` (the --trace recorded trace, from where the cup starts to move; a
 recorded shake lasts what it lasts, so MS is not used), ``trace CSV [FROM_MS]``, ``clock``, ``reset``,
 ``unplug``, ``plug`` (the USB cable, below). Out: ``hello rp2040py``, ``port PTY`` (the --link path when
-given), ``usb WALL_S GUEST_MS`` (the chip is on the USB bus), ``leds HEX`` (each NeoPixel frame), ``clock
-GUEST_MS``, ``playing GUEST_MS FROM_MS`` (a trace's sample FROM_MS is at the chip's GUEST_MS), ``reset
-GUEST_MS`` (the chip is back on USB after a ``reset``), ``unplugged GUEST_MS``, ``plugged GUEST_MS``,
-``done``, ``error: ...``.
+given), ``usb WALL_S GUEST_MS`` (the chip is on the USB bus), ``leds HEX GUEST_MS`` (each NeoPixel frame
+and the chip's ms as it latched), ``clock GUEST_MS``, ``playing GUEST_MS FROM_MS`` (a trace's sample FROM_MS
+is at the chip's GUEST_MS), ``reset GUEST_MS`` (the chip is back on USB after a ``reset``), ``unplugged
+GUEST_MS``, ``plugged GUEST_MS``, ``done``, ``error: ...``.
 
 ``unplug`` is the cable of a cup on its own battery pulled at the laptop: the chip runs on; its pty closes
 (a host holding it reads the end of the port, as a vanished /dev/ttyACM0 gives), the emulated USB host drops
@@ -75,7 +75,7 @@ class Harness:
             pass
 
     def _on_frame(self, frame):
-        self.say("leds " + frame.hex())
+        self.say("leds %s %.3f" % (frame.hex(), self.guest_ms()))
 
     def guest_ms(self):
         """The chip's time in ms as its own TIMER counts it (what time.ticks_ms() reads, before the wrap):
