@@ -3,10 +3,10 @@
     .venv/bin/python bench/ble.py [--quick]
 
 The cups are the unchanged cup app with the firmware's BLE link (firmware/boards/ble.py) on the aioble shim
-(tests/kits/aioble_shim.py); the host is BumbleTransport (host_tools/schocken_host/links/ble.py); all in one
-process (tests/kits/blekit.py). The figures measure the software path (two BLE host stacks, the GATT server,
-the cup app, the transports) on this PC: a radio adds the connection interval (7.5 ms and up) to every round
-trip and the advertising interval (here 20 ms) plus the scan to every connect.
+(tests/kits/aioble_shim.py); the host is a bumble link (host_tools/schocken_host/links/ble_bumble.py); all in
+one process (tests/kits/blekit.py). The figures measure the software path (two BLE host stacks, the GATT
+server, the cup app, the transports) on this PC: a radio adds the connection interval (7.5 ms and up) to every
+round trip and the advertising interval (here 20 ms) plus the scan to every connect.
 
 - round trip: ``status`` -> ``status`` (one fragment each way) and a 900-byte ``hello`` -> ``identity`` (four
   writes of 244 bytes), median and 95th percentile of N, MTU 247; also at MTU 23 (20-byte fragments).
@@ -24,8 +24,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests"))
 
 from kits import blekit  # noqa: E402
-from schocken import protocol  # noqa: E402
-from schocken_host.links import ble as HB  # noqa: E402
+from schocken import bleformat, protocol  # noqa: E402
 from schocken_host.links.transport import hello  # noqa: E402
 
 
@@ -44,7 +43,7 @@ async def expect(t, kind):
 
 async def round_trips(n):
     out = {}
-    for mtu in (HB.WANT_MTU, None):
+    for mtu in (bleformat.WANT_MTU, None):
         table = blekit.Table(1)
         table.central.mtu = mtu
         await table.start()

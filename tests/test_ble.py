@@ -3,7 +3,7 @@
 - The format (schocken/bleformat.py, shared by cup and host): fragments, reassembly, the advertisement; the
   same answers on the MicroPython unix port; the cup's state tracker (cup/blelink.py).
 - The firmware's real BLE link (boards/ble.py) on an aioble shim over Google's bumble stack, with the host's
-  BumbleTransport on the same virtual link (tests/kits/blekit.py): messages larger than the MTU, a link
+  bumble link on the same virtual link (tests/kits/blekit.py): messages larger than the MTU, a link
   dropped mid round, eight cups at once, garbage written to the characteristic; a full refereed game with
   four cups: tests/test_ble_game.py.
 - The bleak backend with a fake bleak client and scanner, and ``schocken scan``: tests/test_ble_bleak.py.
@@ -82,7 +82,7 @@ def test_long_names_are_cut_on_character_boundaries(cup_id, name):
 
 def test_payload_round_trip_and_refusals():
     """The payload the cup encodes is what the host decodes (one module serves both)."""
-    assert ble.decode_payload is bleformat.decode_payload and ble.SERVICE_UUID == bleformat.SERVICE_UUID
+    assert ble.decode_payload is bleformat.decode_payload
     rnd = random.Random(1)
     for _ in range(300):
         state = rnd.choice(["idle", "turn", "done", "reveal_ready", "revealed"])
@@ -190,18 +190,18 @@ def test_messages_larger_than_the_mtu_both_ways():
         table = blekit.Table(1)
         await table.start()
         try:
-            for mtu in (ble.WANT_MTU, None):  # 244 and 20 bytes per fragment
+            for mtu in (bleformat.WANT_MTU, None):  # 244 and 20 bytes per fragment
                 table.central.mtu = mtu
                 t = table.transport(0)
                 await t.open()
                 assert t.mtu == (mtu or 23)
                 writes = []
-                write = t._write
+                write = t.stack.write
 
                 async def counting(chunk):
                     writes.append(len(chunk))
                     await write(chunk)
-                t._write = counting
+                t.stack.write = counting
                 # 900 bytes to the cup (unknown fields are ignored): several writes, one message
                 big = {"t": "hello", "v": protocol.VERSION, "pad": "x" * 880}
                 await t.send(big)
@@ -255,7 +255,7 @@ def test_garbage_written_to_the_characteristic():
             assert (await _expect(t, "error"))["code"] == protocol.E_TOO_LONG
             # writes that bypass the transport: raw ATT writes of odd sizes, also an empty one
             for chunk in (b"", b"\n", b"{", b"}\n"):
-                await t.peer.write_value(t.rx, chunk, with_response=True)
+                await t.stack.peer.write_value(t.stack.rx, chunk, with_response=True)
             assert (await _expect(t, "error"))["code"] == protocol.E_BAD_MESSAGE   # "{}" has no type
             ident = await hello(t)
             assert ident["cup"] == "ble1" and table.cups[0].task.done() is False

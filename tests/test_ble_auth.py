@@ -1,6 +1,6 @@
 """Authenticated cups over BLE (issue 7 on the transport of issue 6), end to end on bumble's virtual link: the
 unchanged cup app with a secret on the firmware's BLE link (boards/ble.py on tests/kits/aioble_shim.py), the
-host's BumbleTransport and ``hello`` with the keystore of a deployed cup (cups.json in a temporary data dir).
+host's bumble link and ``hello`` with the keystore of a deployed cup (cups.json in a temporary data dir).
 
 "Messages carry a MAC and a counter; the host rejects a message that is forged, replayed or from an unknown
 cup, and a cup rejects commands not from its host. Over BLE, a phone nearby cannot impersonate a cup or reveal

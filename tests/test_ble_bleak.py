@@ -1,4 +1,4 @@
-"""The host's BLE side without a radio: the bleak backend (BleakTransport, the scan) with a fake bleak client
+"""The host's BLE side without a radio: the bleak stack (bleak_link, the scan) with a fake bleak client
 and scanner at bleak's interface, and the ``schocken scan`` verb. The firmware over a virtual link:
 tests/test_ble.py."""
 
@@ -12,7 +12,7 @@ import pytest
 from kits import blekit  # noqa: F401  (puts firmware/ on sys.path)
 from schocken import bleformat
 from schocken import protocol
-from schocken_host.links import ble
+from schocken_host.links import ble, ble_bleak
 from schocken_host.commands import scan
 from schocken_host.links.transport import TransportClosed
 
@@ -29,7 +29,7 @@ class FakeScanner:
     @classmethod
     async def discover(cls, timeout=5.0, return_adv=False, service_uuids=None, **kw):
         cls.calls.append((timeout, return_adv, service_uuids))
-        assert return_adv and service_uuids == [ble.SERVICE_UUID]
+        assert return_adv and service_uuids == [bleformat.SERVICE_UUID]
         out = {}
         for address, (cup_id, name) in cls.cups.items():
             adv, resp = bleformat.advertising_data("idle", 1, 0, 4000, cup_id, name)
@@ -39,12 +39,12 @@ class FakeScanner:
                     manufacturer[value[0] | value[1] << 8] = bytes(value[2:])
             out[address] = (SimpleNamespace(address=address),
                             SimpleNamespace(rssi=-61, manufacturer_data=manufacturer, local_name=name,
-                                            service_uuids=[ble.SERVICE_UUID]))
+                                            service_uuids=[bleformat.SERVICE_UUID]))
         return out
 
 
 class FakeClient:
-    """bleak.BleakClient's interface as BleakTransport uses it; plays a cup that answers hello."""
+    """bleak.BleakClient's interface as BleakStack uses it; plays a cup that answers hello."""
     instances = []
     fail_connects = 0
 
@@ -66,11 +66,11 @@ class FakeClient:
         self.connected = True
 
     async def start_notify(self, uuid, callback):
-        assert uuid == ble.TX_UUID
+        assert uuid == bleformat.TX_UUID
         self.notify = callback
 
     async def write_gatt_char(self, uuid, data, response=False):
-        assert uuid == ble.RX_UUID and response and self.connected
+        assert uuid == bleformat.RX_UUID and response and self.connected
         if self.fail_writes:
             raise OSError("Not connected")
         assert len(data) <= self.mtu_size - 3
@@ -98,7 +98,7 @@ def fake_bleak():
     FakeClient.fail_connects = 0
     FakeScanner.calls = []
     FakeScanner.cups = {"AA:00": ("c1", "Anna"), "AA:09": ("c9", "Ida")}
-    return lambda **kw: ble.BleakTransport(cup="c9", client_factory=FakeClient, scanner=FakeScanner,
+    return lambda **kw: ble_bleak.bleak_link(cup="c9", client_factory=FakeClient, scanner=FakeScanner,
                                           backoff=(0.001, 0.004), **kw)
 
 
@@ -107,7 +107,7 @@ def test_bleak_transport_finds_connects_and_talks(fake_bleak):
         t = fake_bleak()
         await t.open()
         client = FakeClient.instances[-1]
-        assert client.device == "AA:09" and client.services == [ble.SERVICE_UUID] and t.mtu == 185
+        assert client.device == "AA:09" and client.services == [bleformat.SERVICE_UUID] and t.mtu == 185
         await t.send({"t": "hello", "v": 1, "pad": "p" * 500})
         ident = await t.recv(1)
         assert ident["cup"] == "c9" and ident["pad"] == "p" * 500
@@ -147,7 +147,7 @@ def test_bleak_transport_reconnects_with_backoff(fake_bleak):
 
 
 def test_bleak_scan_decodes_advertisements(fake_bleak):
-    found = run(ble.bleak_scan(0.5, FakeScanner))
+    found = run(ble_bleak.bleak_scan(0.5, FakeScanner))
     assert [(f["address"], f["cup"], f["name"], f["seat"], f["battery"], f["rssi"], f["via"])
             for f in found] == [
         ("AA:00", "c1", "Anna", 0, 4000, -61, "bleak"), ("AA:09", "c9", "Ida", 0, 4000, -61, "bleak")]
@@ -168,7 +168,7 @@ def test_scan_verb_lists_serial_and_ble_cups(capsys):
         return run_found
 
     run_found = [ble.found("AA:09", -60,
-                           {ble.COMPANY_ID: bleformat.encode_payload("turn", 4, 2, 3700, "c9", "Ida")},
+                           {bleformat.COMPANY_ID: bleformat.encode_payload("turn", 4, 2, 3700, "c9", "Ida")},
                            "Ida", "bleak")]
     out = io.StringIO()
     assert scan.run(args, ble_scan=ble_scan, serial=serial, out=out) == 0
@@ -187,9 +187,8 @@ def test_scan_verb_lists_serial_and_ble_cups(capsys):
 
 
 def test_scan_verb_uses_bleak_by_default(fake_bleak, monkeypatch):
-    # Without an injected scanner `schocken scan` goes through schocken_host.links.ble.bleak_scan (here over
-    # the fake scanner); a missing import once turned this path into
-    # "Bluetooth (bleak) not available: NameError".
+    # Without an injected scanner `schocken scan` goes through links.ble_bleak.bleak_scan (here over the fake
+    # scanner), not into "Bluetooth (bleak) not available: NameError".
     import bleak
     from schocken_host.cli import build_parser
     monkeypatch.setattr(bleak, "BleakScanner", FakeScanner)

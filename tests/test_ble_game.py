@@ -1,5 +1,5 @@
 """A full game refereed over Bluetooth Low Energy (issue 6), without Bluetooth hardware: the firmware's real
-BLE link (boards/ble.py) on an aioble shim over Google's bumble stack, the host's BumbleTransport on the same
+BLE link (boards/ble.py) on an aioble shim over Google's bumble stack, the host's bumble link on the same
 virtual link (tests/kits/blekit.py), the referee unchanged; one cup's link drops mid round and comes back."""
 
 import asyncio
@@ -52,7 +52,7 @@ class _Log(list):
 
 
 def test_full_game_four_cups_refereed_over_ble():
-    """The referee, unchanged, over BumbleTransport; one cup's link drops mid round and comes back."""
+    """The referee, unchanged, over bumble links; one cup's link drops mid round and comes back."""
     async def go():
         names = ["Anna", "Bo", "Cem", "Dana"]
         table = blekit.Table(4, names=names, seed=4)

@@ -3,7 +3,7 @@
 None of them is a test.
 
 - aioble_shim: an aioble-compatible shim on bumble, so firmware/boards/ble.py runs unchanged on CPython
-- blekit: a table of cups over a virtual BLE link (the firmware's BLE link on aioble_shim, BumbleTransport)
+- blekit: a table of cups over a virtual BLE link (the firmware's BLE link on aioble_shim, a bumble link)
 - casekit: runs the shared rule cases of tests/cases/*.json (CPython, and MicroPython through mp_cases)
 - cupkit: an emulated cup reached only through its real inputs (CupDriver)
 - fake_i2c: a fake I2C bus and the driver checks both interpreters run

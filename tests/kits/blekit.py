@@ -3,9 +3,9 @@ bench/ble.py.
 
 Each cup is the unchanged cup app (``cup.app.App``) on the emulated board, whose ``link()`` is the firmware's
 BLE link (``firmware/boards/ble.py``) running on ``tests/kits/aioble_shim.py`` (aioble on bumble). The host is
-one bumble device (``schocken_host.links.ble.BumbleCentral``) with a ``BumbleTransport`` per cup. All bumble
-controllers sit on one ``bumble.link.LocalLink`` in this process; more centrals (a phone nearby) and more
-peripherals (a cup impersonating another) can join it.
+one bumble device (``schocken_host.links.ble_bumble.BumbleCentral``) with a ``bumble_link`` per cup. All
+bumble controllers sit on one ``bumble.link.LocalLink`` in this process; more centrals (a phone nearby) and
+more peripherals (a cup impersonating another) can join it.
 """
 
 import asyncio
@@ -30,7 +30,7 @@ from boards import ble as board_ble  # noqa: E402
 from boards import emulated  # noqa: E402
 from cup.app import App  # noqa: E402
 from cup.tasks import Tasks  # noqa: E402
-from schocken_host.links.ble import BumbleCentral, BumbleTransport  # noqa: E402
+from schocken_host.links.ble_bumble import BumbleCentral, bumble_link  # noqa: E402
 
 ADV_INTERVAL_US = 20000   # 20 ms, the shortest legal advertising interval: quick (re)connects in tests
 
@@ -162,8 +162,8 @@ class Table:
         with ``address=True``)."""
         rig = self.cups[i]
         if kw.pop("address", False):
-            return BumbleTransport(via or self.central, address=str(rig.address), **kw)
-        return BumbleTransport(via or self.central, cup=rig.cup_id, **kw)
+            return bumble_link(via or self.central, address=str(rig.address), **kw)
+        return bumble_link(via or self.central, cup=rig.cup_id, **kw)
 
     async def close(self):
         for c in self.cups:

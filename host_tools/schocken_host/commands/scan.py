@@ -9,7 +9,8 @@ import sys
 from schocken import hostside
 from schocken import protocol
 
-from schocken_host.links.ble import BumbleCentral, bleak_scan
+from schocken_host.links.ble_bleak import bleak_scan
+from schocken_host.links.ble_bumble import BumbleCentral
 from schocken_host.i18n import tr
 from schocken_host.input_checks import check_port, seconds
 from schocken_host.links.transport import TransportClosed

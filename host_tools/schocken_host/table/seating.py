@@ -122,8 +122,8 @@ class Table:
         for port in cfg.ports:
             self._seat_a_cup(SerialLink(port))
         for cup_id in cfg.ble:
-            from schocken_host.links.ble import BleakTransport
-            self._seat_a_cup(BleakTransport(cup=cup_id))
+            from schocken_host.links.ble_bleak import bleak_link
+            self._seat_a_cup(bleak_link(cup=cup_id))
         if not cfg.ports and not n_emu and not cfg.ble:
             for transport, ident in await discover():
                 transport.close()
