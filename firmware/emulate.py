@@ -5,6 +5,7 @@
         [--state FILE]   (the emulated flash: the cup's state survives a restart)
         [--secret HEX]   (the cup's secret, as deploy writes it to /cup.json: the host link is authenticated)
         [--time-scale K] (the board's clock runs K times faster: timescale.py; bots' tables in seconds)
+        [--idle-scale K] (also while nothing moves: bench/energy.py's evening and shelf in minutes)
         [--clock-start MS] (the board's ticks_ms() starts at MS, e.g. just below its wrap at 2**30)
 
 The host link is standard input/output (the host puts a pseudo-terminal there and opens it like a serial
@@ -158,7 +159,7 @@ def main(argv):
     # The cup's largest buffer, made before the imports below cut the heap into pieces.
     splitter = LineSplitter(MAX_LINE)
     opts = {"control": None, "cup": "emu", "name": "", "board": None, "sensor": None, "long-ms": None,
-            "state": None, "secret": None, "time-scale": None, "clock-start": None}
+            "state": None, "secret": None, "time-scale": None, "clock-start": None, "idle-scale": None}
     i = 0
     while i < len(argv):
         key = argv[i][2:] if argv[i].startswith("--") else None
@@ -172,7 +173,8 @@ def main(argv):
         # option the module is never loaded, the cup runs on the port's own clock and pays nothing for this.
         import timescale
         start = opts["clock-start"]
-        clock = timescale.install(int(opts["time-scale"] or 1), None if start is None else int(start))
+        clock = timescale.install(int(opts["time-scale"] or 1), None if start is None else int(start),
+                                  int(opts["idle-scale"] or 1))
     from boards import emulated
     from cup.app import App
 
@@ -232,6 +234,7 @@ def main(argv):
     board = emulated.make_board(spec, frame_sink=frame_sink, link=link)
     if clock is not None:
         board.on_input = clock.busy  # the scaled clock runs at K while a shake or a held button lasts
+    board.on_sleep = lambda: write_line(b"asleep\n")  # the channel's world: the cup went to deep sleep
     config = {"cup_id": opts["cup"], "name": opts["name"], "state_path": opts["state"]}
     if opts["secret"]:
         config["secret"] = opts["secret"]  # as /cup.json after a deploy: the host link is authenticated

@@ -7,7 +7,7 @@ from kits.cupkit import CupDriver
 
 
 def status_power(cup):
-    msg = cup.request("status", t="status", id=7)
+    msg = cup.request("status", t="status", id=7, power=True)
     assert msg["id"] == 7
     return msg["power"]
 
@@ -15,6 +15,7 @@ def status_power(cup):
 def test_the_status_reports_the_cups_power_states():
     cup = CupDriver()
     try:
+        assert "power" not in cup.request("status", t="status")   # only when asked: a status stays short
         before = status_power(cup)   # dark, no host: nothing lit, not hosted
         assert set(before) == {"ms", "wakes", "waiting", "light_sleep", "deep_sleep", "hosted", "leds_on",
                                "led_channel_s"}
@@ -73,7 +74,7 @@ def test_the_meter_keeps_long_times_below_a_boards_small_ints(monkeypatch):
 
 
 def test_the_view_goes_dark_where_its_owner_has_nothing_to_do(monkeypatch):
-    """After a minute without a change, a cup waiting for another player's turn is dark (its supply off); any
+    """After 10 s without a change, a cup waiting for another player's turn is dark (its supply off); any
     change lights it again. On turn it stays lit."""
     import types
     from cup import leds as cup_leds
@@ -109,10 +110,10 @@ def test_the_view_goes_dark_where_its_owner_has_nothing_to_do(monkeypatch):
                                 standalone_limit=3)
     view.show(cup)
     assert frames[-1][21] == cup_leds.WAITING
-    now[0] = 59_950
+    now[0] = 9_950
     view.tick(cup)
     assert any(frames[-1])
-    now[0] = 60_000
+    now[0] = 10_000
     view.tick(cup)
     assert not any(frames[-1])
     cup.state = "turn"
@@ -122,3 +123,30 @@ def test_the_view_goes_dark_where_its_owner_has_nothing_to_do(monkeypatch):
     now[0] = 200_000
     view.tick(cup)
     assert frames[-1][21] == cup_leds.THROWS[0]    # on turn: lit whatever the time
+
+
+def test_a_cup_left_alone_sleeps_deep_and_wakes_on_a_button():
+    """Off the table (no host, no turn, dark) for 10 minutes of its clock, the cup goes to deep sleep: no
+    passes, the time counted as deep sleep; a press wakes it and it shows its state again. The clock runs
+    600 times faster, idle too: 10 minutes are a second."""
+    from schocken_host.emulation.emulator import EmulatedCup
+    emu = EmulatedCup(time_scale=600, idle_scale=600)
+    cup = CupDriver(cup=emu)
+    try:
+        end = time.time() + 40                # 10 s + 10 min of its clock (some 100 s a second here)
+        while "asleep" not in emu.control_lines and time.time() < end:
+            time.sleep(0.05)
+        assert "asleep" in emu.control_lines
+        time.sleep(1.0)                       # asleep: its clock counts deep sleep
+        frames = emu.frame_count
+        emu.press(0, 60)                      # die 1's button: wakes it (a board: the main button or INT1)
+        end = time.time() + 10
+        while emu.frame_count == frames and time.time() < end:
+            time.sleep(0.02)
+        assert emu.frame_count > frames and any(emu.last_frame)   # lit again
+        power = status_power(cup)
+        assert power["deep_sleep"] >= 60_000, power
+        # Asleep, it made no passes: its wakes are those of its time awake (a pass every 10 ms).
+        assert power["wakes"] <= (power["ms"] - power["deep_sleep"]) // 10 + 200, power
+    finally:
+        cup.close()

@@ -56,6 +56,9 @@ DEFAULT_SPEC = {
 
 
 class EmulatedBoard:
+    asleep = False  # in deep sleep (deep_sleep): until a physical input on the control channel or a host line
+    on_sleep = None  # optional callable(): the cup went to deep sleep (emulate.py: "asleep" on the channel)
+
     def __init__(self, spec=None, frame_sink=None, urandom=None, battery_mv=3900, link=None):
         self.spec = spec if spec is not None else DEFAULT_SPEC
         self.name = NAME
@@ -158,6 +161,14 @@ class EmulatedBoard:
     def battery_mv(self):
         return self._battery
 
+    def deep_sleep(self):
+        """Off the table (cup/app.py): a board's chip powers down and boots again when woken; this process
+        cannot, so the cup's loop makes no passes until a physical input or a host line wakes it
+        (``asleep``), and counts the time as deep sleep."""
+        self.asleep = True
+        if self.on_sleep is not None:
+            self.on_sleep()
+
     def link(self):
         if self._link is not None:
             return self._link
@@ -236,6 +247,7 @@ class EmulatedBoard:
                 return None
             else:
                 return text(_UNKNOWN, cmd, module=_TEXTS)
+            self.asleep = False  # a physical input wakes the cup: a button, or motion on the LIS3DH's INT1
             if self.on_input is not None:
                 self.on_input(ms)
             return None

@@ -32,5 +32,16 @@ class Esp32Board(McuBoard):
             self._ble.active(True)
 
 
+    def _sleep(self, pins):
+        # ext0: the main button (active low, its RTC pull-up kept); ext1: the LIS3DH's INT1 (active high).
+        # Both are RTC GPIOs (boards/pins.py checks "wake"). ESP-IDF's deep sleep: the RTC alone runs.
+        import esp32
+        import machine
+        esp32.wake_on_ext0(pin=Pin(pins["button_main"], Pin.IN, Pin.PULL_UP), level=esp32.WAKEUP_ALL_LOW)
+        if pins.get("accel_int") is not None:
+            esp32.wake_on_ext1(pins=(Pin(pins["accel_int"], Pin.IN),), level=esp32.WAKEUP_ANY_HIGH)
+        machine.deepsleep()
+
+
 def make_board(spec):
     return Esp32Board(spec)

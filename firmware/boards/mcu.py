@@ -22,9 +22,14 @@ _I2C_FREQ = const(400000)
 # its first data bit: 1 ms, far above either (about 0.3 ms for 1000 uF through the MOSFET's ~0.1 ohm and a
 # 1 A limited cell).
 _LED_POWER_UP_US = const(1000)
+# Motion that wakes a cup on the shelf: a hand picking it up moves it by far more than 0.2 g; a truck passing
+# the bar does not (the LIS3DH's high-pass filter takes gravity out, drivers/lis3dh.py).
+_WAKE_MG = const(200)
 
 
 class McuBoard:
+    asleep = False  # the emulated board's (boards/emulated.py): a board's deep sleep never returns
+
     def __init__(self, spec):
         self.spec = spec
         self.name = spec.get("name", "unknown")
@@ -51,12 +56,13 @@ class McuBoard:
         self._buttons = [Pin(pins[role], Pin.IN, pull) for role in BUTTON_ROLES]
 
         self.sensor_kind = common.sensor_kind(spec)
-        self._switch = None
+        self._switch = self._accel = None
         if self.sensor_kind == "accel":
             i2c = I2C(spec.get("i2c_id", 0), scl=Pin(pins["i2c_scl"]), sda=Pin(pins["i2c_sda"]),
                       freq=spec.get("i2c_freq", _I2C_FREQ))
             # Bind the driver's method directly: one call level less in the 100 Hz loop.
-            self.read_accel = _make_accel(spec, i2c).read_into
+            self._accel = _make_accel(spec, i2c)
+            self.read_accel = self._accel.read_into
         else:
             self._switch = Pin(pins["shake_switch"], Pin.IN, pull)
 
@@ -107,11 +113,24 @@ class McuBoard:
     def link(self):
         return common.stdio_link()
 
+    def deep_sleep(self):
+        """Off the table (cup/app.py): the LED supply off, the LIS3DH left to watch for motion on INT1, the
+        chip powered down until INT1 or the main button wakes it (``_sleep``, per port). It boots again
+        (main.py), in the turn its flash kept (/state.json), as after any reset."""
+        if self._led_power is not None:
+            self._led_power.value(0)
+        if self._accel is not None and hasattr(self._accel, "wake_on_motion"):
+            self._accel.wake_on_motion(_WAKE_MG)
+        self._sleep(self.spec["pins"])
+
     # Port-specific hooks.
     def _make_adc(self, pin):
         raise NotImplementedError
 
     def _pin_mv(self):
+        raise NotImplementedError
+
+    def _sleep(self, pins):
         raise NotImplementedError
 
 

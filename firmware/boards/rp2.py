@@ -23,5 +23,21 @@ class Rp2Board(McuBoard):
         return self._adc.read_u16() * _VREF_MV // 65535
 
 
+    def _sleep(self, pins):
+        # DORMANT (machine.lightsleep() without a time: the crystal stopped), woken by an edge on the main
+        # button or the LIS3DH's INT1; then a reset, so the cup comes back as from an ESP32's deep sleep, in
+        # the turn /state.json kept. The rp2 port's machine.deepsleep() is the same lightsleep and a reset.
+        import machine
+        Pin(pins["button_main"], Pin.IN, Pin.PULL_UP).irq(_woken, Pin.IRQ_FALLING)
+        if pins.get("accel_int") is not None:
+            Pin(pins["accel_int"], Pin.IN).irq(_woken, Pin.IRQ_RISING)
+        machine.lightsleep()
+        machine.reset()
+
+
+def _woken(pin):
+    pass  # the edge itself wakes the chip: nothing to do
+
+
 def make_board(spec):
     return Rp2Board(spec)

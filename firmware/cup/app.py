@@ -15,7 +15,7 @@ from micropython import const
 from schocken import protocol, why
 
 from cup import buttons
-from cup.clock import next_due, ticks_diff, ticks_ms
+from cup.clock import next_due, shelved, ticks_add, ticks_diff, ticks_ms
 from cup.core import Cup
 from cup.leds import DiceLeds
 from cup.roller import Roller
@@ -24,6 +24,7 @@ from cup.view import View
 
 _SAMPLE_MS = const(10)      # 100 Hz
 _LED_EVERY = const(5)       # LED animation steps every 5th sample: 50 ms
+_ASLEEP_MS = const(1000)    # an emulated cup in deep sleep looks at its channels this often
 _MAX_QUEUED = const(16)
 _READ_SIZE = const(32)      # bytes per read of the link at most (a console gives 31: boards/common.py)
 _POLLIN = const(1)          # select.POLLIN
@@ -110,6 +111,8 @@ class App:
         if self.detector.feed_board(ticks_ms(), self.board):
             collect()  # the throw's objects in a swept heap, as a line's (on_line)
             self.cup.on_shake()
+        if shelved(self.board.power, ticks_ms(), not self.cup.hosted and self.cup.state == "idle"):
+            self.board.deep_sleep()  # a board wakes from it by a reset, in the turn its flash kept
 
     # The class's names stay at 17 (its dictionary's size step; one more takes it to 23 slots, 96 bytes).
     sample_ms = _SAMPLE_MS  # for cup/tasks.py too: the pass period
@@ -134,7 +137,7 @@ class App:
         ``select.poll``. No asyncio: its modules and tasks would cost the cup 3.9 KB of heap (issue 16)."""
         import select
         # At call time: a scaled clock (timescale.py) may have replaced wait.
-        from cup.clock import WAITING, WORKING, spend, wait
+        from cup.clock import DEEP_SLEEP, WAITING, WORKING, spend, wait
         link, handle = self.reader, self.on_line
         buf = bytearray(_READ_SIZE)
         poller = select.poll()
@@ -146,8 +149,14 @@ class App:
         resting = False
         meter, cup = self.board.power, self.cup
         mark = due
+        board = self.board
         while True:
-            if ticks_diff(due, ticks_ms()) <= 0:
+            asleep = board.asleep
+            if asleep:
+                # An emulated board's deep sleep (a board's never returns): no passes, until its control
+                # channel brings a physical input or the host a line; then the cup shows its state again.
+                due = ticks_add(ticks_ms(), _ASLEEP_MS)
+            elif ticks_diff(due, ticks_ms()) <= 0:
                 try:
                     self.tick()
                 except Exception as e:  # a sensor that fails, a bug: reported, the cup stays on the table
@@ -172,6 +181,7 @@ class App:
                     link = None
                     self.cup.hosted = self.cup.fair = False  # the host is gone: the cup plays on alone
                 elif n:
+                    board.asleep = False
                     self.took(buf, n, handle)
             for channel in extra:
                 try:
@@ -186,10 +196,13 @@ class App:
                 self.write_one()
             # The time since the last wait was the CPU's work, the wait its waiting (cup/clock.py).
             now = ticks_ms()
-            spend(meter, WORKING, ticks_diff(now, mark), cup.hosted)
+            if not asleep:
+                spend(meter, WORKING, ticks_diff(now, mark), cup.hosted)
             wait(poller, ticks_diff(due, now))
             mark = ticks_ms()
-            spend(meter, WAITING, ticks_diff(mark, now), cup.hosted)
+            spend(meter, DEEP_SLEEP if asleep else WAITING, ticks_diff(mark, now), cup.hosted)
+            if asleep and not board.asleep:  # woken: as a board after its reset, the cup shows its state
+                self.view.show(cup)
 
     def on_line(self, line):
         """One line from the host (a memoryview into the splitter's buffer, valid during the call; None for an

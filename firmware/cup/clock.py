@@ -64,11 +64,10 @@ def sleep_ms(ms):
 # Slots of the meter: the counters (seconds, then their remainders), then the present state.
 # The CPU's states: waiting between passes with its clocks on (a poll that ends on input or at the next
 # pass), in light sleep (clocks stopped, woken by a pin, the timer or the link), in deep sleep (off but for
-# its
-# wake pins: the cup boots again). It worked for the rest of the time counted.
+# its wake pins: the cup boots again). It worked for the rest of the time counted.
 WAITING = const(0)
 _LIGHT_SLEEP = const(1)
-_DEEP_SLEEP = const(2)
+DEEP_SLEEP = const(2)
 WORKING = const(-1)
 _HOSTED = const(3)       # a host holds the cup (configured, link open): on BLE its radio is connected then
 _LEDS_ON = const(4)      # the LED supply switch is on: the 22 pixels' own ~1 mA each flows
@@ -81,16 +80,18 @@ _WAKES = const(13)       # wake-ups of the CPU: each pass of the loop, each read
 _LEVEL = const(14)       # what the LEDs show now: the sum of the bytes on the wire (0: dark)
 _ON = const(15)          # 1 while the LED supply switch is on
 _BEFORE = const(16)      # ms counted before the last deep sleep
-_SLOTS = const(17)
+_RESTING = const(17)     # since when the cup rests (dark, no host, no turn): the shelf is 10 minutes on
+_SLOTS = const(18)
 _MS_PER_S = const(1000)
 _CHANNEL_MS = const(255000)  # a byte of 255 for 1000 ms: one channel-second
+_SHELF_MS = const(600000)  # a cup left alone this long, dark, with no host and no turn: it is off the table
 _SPLIT_MS = const(30000)  # level x ms stays below 2**30: 22 x 3 x 255 = 16,830 for 30 s at most
 
 
 def meter():
     """A new meter, counting from now."""
     m = array("i", bytes(4 * _SLOTS))
-    m[_START] = ticks_ms()
+    m[_START] = m[_RESTING] = ticks_ms()
     return m
 
 
@@ -103,7 +104,7 @@ def _add(m, i, amount, unit):
 
 
 def spend(m, state, ms, hosted):
-    """``ms`` ms passed in ``state`` (WAITING, _LIGHT_SLEEP, _DEEP_SLEEP, or WORKING: a wake-up of the CPU);
+    """``ms`` ms passed in ``state`` (WAITING, _LIGHT_SLEEP, DEEP_SLEEP, or WORKING: a wake-up of the CPU);
     ``hosted``: a host held the cup meanwhile. Counts the CPU's state and what the LEDs did meanwhile."""
     if state < 0:
         m[_WAKES] += 1
@@ -133,6 +134,15 @@ def frame(m, buf, switched):
         m[_LEVEL] = level
         m[_ON] = 1 if level or not switched else 0
     return level
+
+
+def shelved(m, now, idle):
+    """True once the cup has rested for 10 minutes: dark (the view's minute without a change is over: nothing
+    lit), with no host, in no turn (``idle``); the loop then puts it to deep sleep."""
+    if not idle or m[_LEVEL]:
+        m[_RESTING] = now
+        return False
+    return ticks_diff(now, m[_RESTING]) >= _SHELF_MS
 
 
 def report(m):

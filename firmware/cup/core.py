@@ -251,7 +251,7 @@ class Cup:
                    "public": [[s, v] for s, v in self.turn.public()] if self.turn else [],
                    "seat": self.seat, "name": self.name}
             meter = self.identity.get("power")
-            if meter is not None:  # what the cup spent its time on (cup/clock.py): the host's energy figures
+            if meter is not None and msg.get("power"):  # what the cup spent its time on (cup/clock.py)
                 from cup.clock import report
                 out["power"] = report(meter)
             if msg.get("id") is not None:

@@ -3,7 +3,7 @@
 Dice set aside lie open on the table, so they are always lit (orange); the dice under the cup light (white)
 only while the owner peeks and after the reveal. The status pixel tells the state; a refused input flashes it
 red for a second, then the state color returns. Where the owner has nothing to do (another player's turn, a
-round revealed, alone between turns) the cup goes dark after a minute without a change: the LED supply switch
+round revealed, alone between turns) the cup goes dark after 10 s without a change: the LED supply switch
 opens (boards/mcu.py), and 22 dark pixels cost nothing until the next change lights them again.
 """
 
@@ -15,7 +15,7 @@ from cup import leds
 from cup.clock import ticks_ms, ticks_diff, ticks_add
 
 _REFUSE_MS = const(1000)
-_DARK_AFTER_MS = const(60000)
+_DARK_AFTER_MS = const(10000)
 _FLASH_MS = const(250)      # the refusal's flash: on and off every quarter second
 # The view's own colors of the palette (cup/leds.py has the rest and says how they were chosen).
 _DONE = const(0x7800FF)       # violet: stood, throw hidden, waiting for the round to end

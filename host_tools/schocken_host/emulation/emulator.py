@@ -60,7 +60,7 @@ class EmulatedCup:
 
     def __init__(self, cup_id="emu1", name="", sensor=None, board=None, heap=HEAP, interpreter=None,
                  long_ms=None, on_frame=None, secret=None, rom=None, flash=None, time_scale=1, path=None,
-                 port_clock=False):
+                 port_clock=False, idle_scale=1):
         self.cup_id = cup_id
         self.secret = secret          # hex, or None: a cup with a secret accepts only an authenticated host
         self.long_ms = long_ms        # its buttons' long press in ms; None: the firmware's own (1200)
@@ -96,6 +96,8 @@ class EmulatedCup:
         # the heap benches (the scaled clock takes 3.5 KB of heap).
         if time_scale != 1 or not port_clock:
             args += ["--time-scale", str(int(time_scale))]
+        if idle_scale != 1:  # the clock runs fast while nothing moves too (bench/energy.py's evening)
+            args += ["--idle-scale", str(int(idle_scale))]
         if secret:
             args += ["--secret", secret]
             from schocken_host.links.keys import register_key

@@ -71,9 +71,10 @@ def board_names():
     return sorted(p.stem for p in HARDWARE.glob("*.json")) + [EMULATED]
 
 
-# Board-file sections only the host reads (the enclosure's dimensions, hardware/enclosure/): left out of the
-# /board.json deploy writes, since the cup parses that file into its heap at every start.
-HOST_ONLY = ("mechanical",)
+# Board-file sections only the host reads (the enclosure's dimensions, hardware/enclosure/; the pins' notes
+# for the wiring; the currents for the power budget, hardware/generate.py): left out of the /board.json
+# deploy writes, since the cup parses that file into its heap at every start.
+HOST_ONLY = ("mechanical", "notes", "power")
 
 
 def board_json(spec):
