@@ -125,6 +125,7 @@ LANES = {
     "test_throw_off_half.py": ("table",),
     "test_time_scale.py": ("table", "cup"),
     "test_turn_claims.py": ("table", "cup"),
+    "test_turnier.py": ("browser", "table", "cup"),
     "test_web.py": ("table", "cup"),
     "test_web_browser.py": ("browser", "table", "cup"),
     "test_web_check.py": ("browser", "cup"),
@@ -137,7 +138,7 @@ LANES = {
 # "file::test" for one test with all its parameters.
 SLOW = {
     "test_absent.py", "test_soak.py", "test_throw_off_half.py", "test_web_browser.py", "test_web_tv.py",
-    "test_web_flood.py",
+    "test_web_flood.py", "test_turnier.py",
     "test_auth.py::test_authenticated_game_ends",
     "test_bot_fallback.py::test_the_evidence_round_goes_on",
     "test_bot_moves.py::test_every_decision_between_moves_is_taken_by_the_rules_and_the_cup",

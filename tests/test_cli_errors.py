@@ -70,7 +70,8 @@ CASES = {
             ["--emulate", "--rules", "nope"]],
     "shake-replay": [[], ["missing.csv"], ["folder"], ["binary.dat"], ["empty.txt"], ["broken.toml"],
                      ["trace.csv", "--sensor", "x"]],
-    "play": [["--emulate", "x"], ["--emulate", "-1"], ["--emulate", "1"], ["--emulate", "400"],
+    "play": [["--turnier", "ftp://x/tisch/k"], ["--turnier", "http://127.0.0.1:9/tisch/k"],
+             ["--emulate", "x"], ["--emulate", "-1"], ["--emulate", "1"], ["--emulate", "400"],
              ["--emulate", "4", "--bots", "5"],
              ["--emulate", "2", "--bots", "-1"], ["--bots", "1", "--port", "/dev/null"],
              ["--emulate", "2", "--heap", "nonsense"], ["--emulate", "2", "--heap", "1k"],
@@ -123,6 +124,15 @@ CASES = {
              ["season", "Winter", "2026-12-31", "2026-12-01"], ["einsatz", "ein Bier"],
              ["stake", "drinks", "--evening", "2026-12-04"], ["kasse", "--settle", "2026-12-04"],
              ["ledger", "--settle", "x", "--reopen", "y"], ["ledger", "--season", "Winter"]],
+    "turnier": [[], ["nope"], ["anlegen", "neu", "--format", "nope"],
+                ["anlegen", "neu", "--format", "broken.toml"],
+                ["anlegen", "neu", "--format", "deep.toml"], ["anlegen", "neu", "--format", "table.toml"],
+                ["anlegen", "neu", "Anna", "Anna"], ["anlegen", "neu", "A,B"], ["anlegen", "neu", " "],
+                ["anlegen", "neu", "--datei", "binary.dat"], ["anlegen", "neu", "--datei", "missing"],
+                ["anmelden", "folder", "Anna"], ["auslosen", "missing"], ["stand", "a-file"],
+                ["karten", "folder"], ["leiten", "folder"], ["nachzaehlen", "folder"],
+                ["entscheiden", "folder", "abc", "vielleicht"], ["entscheiden", "folder", "abc", "zaehlen"],
+                ["leiten", "folder", "--web", "99999"]],
 }
 
 # Bad arguments every verb gets, a new one too.

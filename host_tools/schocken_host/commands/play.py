@@ -188,15 +188,23 @@ def tournament_table(args, lang):
     """--turnier URL: the table's round and players from the director (``--names`` when none are given;
     names given must be the ones drawn), announced in one line."""
     from schocken_host.tournament.reporter import seating
-    table = seating(args.turnier)
+    table = seating(args.turnier, args.log_dir)
     drawn = table.get("players") or []
     if args.names is None and not args.table:
         args.names = ",".join(drawn)
+    rules = table.get("rules")
+    if isinstance(rules, dict) and args.rules is None and not args.set and not args.table:
+        # the tournament's rules (the director holds back a game played under others)
+        args.rules = rules.get("preset")
+        args.set = ["%s=%s" % (k, str(v).lower() if isinstance(v, bool) else v)
+                    for k, v in (rules.get("options") or {}).items()]
     elif args.names is not None and [n.strip() for n in args.names.split(",")] != drawn:
         raise CommandError("turnier.names_differ", given=args.names, table=table.get("table"),
                            drawn=", ".join(drawn))
     print(tr(lang, "turnier.seated", table=table.get("table"), round=table.get("round"),
              players=", ".join(drawn)), flush=True)
+    if table.get("offline"):
+        print(tr(lang, "turnier.seated_offline", why=table["offline"]), flush=True)
     return table
 
 

@@ -74,6 +74,10 @@ TEXTS = {
                                "the director refuses game {game}: {why}"),
     "turnier.seated": ("Turnier: Tisch {table}, Runde {round}: {players}",
                        "tournament: table {table}, round {round}: {players}"),
+    "turnier.seated_offline": ("Turnierleitung nicht erreichbar ({why}): es gilt die zuletzt gemeldete "
+                               "Auslosung; das Spiel geht hinaus, sobald das Netz zurück ist",
+                               "the director cannot be reached ({why}): the seating it gave last holds; the "
+                               "game goes out once the network is back"),
     # --- refusals
     "turnier.no_job": ("schocken turnier braucht eine Aufgabe: {jobs}",
                        "schocken turnier needs a job: {jobs}"),
@@ -96,6 +100,7 @@ TEXTS = {
                               "all"),
     "turnier.format_sizes": ("{path}: tables.size = {size} liegt nicht zwischen min {low} und max {high}",
                              "{path}: tables.size = {size} is not between min {low} and max {high}"),
+    "turnier.format_rules": ("{path}: [rules]: {error}", "{path}: [rules]: {error}"),
     "turnier.format_not_utf8": ("{path}: keine UTF-8-Textdatei", "{path}: not a UTF-8 text file"),
     "turnier.format_unreadable": ("{path}: nicht lesbar: {error}", "{path}: cannot be read: {error}"),
     "turnier.format_syntax": ("{path}: kein gültiges TOML: {error}", "{path}: not valid TOML: {error}"),

@@ -39,6 +39,15 @@ class Verdict:
                 "round": self.round}
 
 
+def _same_rules(logged, wanted):
+    from schocken import RuleError
+    from schocken.rules import from_dict
+    try:
+        return from_dict(logged) == from_dict(wanted)
+    except (RuleError, TypeError):
+        return False
+
+
 def seats_of(game):
     """A league Game's seats as the standings take them: [(name, halves, final, lost, deckel)]."""
     return [(s.name, s.halves_lost, s.final_lost, s.lost, s.deckel) for s in game.seats]
@@ -140,6 +149,9 @@ class Director:
             return "not played with fair play: its dice cannot be re-derived"
         if reading.refused is not None or not reading.game.over:
             return "the game is not over"
+        if not _same_rules(reading.game.rules, self.format.rules):
+            return "played under other rules (%s) than the format's (%s)" % (
+                json.dumps(reading.game.rules, sort_keys=True), json.dumps(self.format.rules, sort_keys=True))
         drawn = self.store.tables_of(round_no)[table_no]
         seated = sorted(s.name for s in reading.game.seats)
         if seated != sorted(canonical_name(n) for n in drawn):

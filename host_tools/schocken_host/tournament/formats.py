@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 from typing import Optional
 
 from schocken_host.errors import CommandError
-from schocken_host.i18n import toml_error
+from schocken_host.i18n import RuleText, toml_error
 
 # The criteria that order players with equal loss points, in the order a format lists them; "lot" is the
 # seeded lot (draw.lot), always last: two players are never left equal.
@@ -41,7 +41,7 @@ class Format:
     prizes: tuple = ()              # the prize pool's split in percent, first place first
     entry_fee: float = 0.0          # per player; the prize pool is the players times this
     source: str = ""                # where the format is published (docs/turnier.md)
-    extra: dict = field(default_factory=dict)
+    rules: dict = field(default_factory=lambda: {"preset": "standard", "options": {}})   # Rules.to_dict()
 
     def as_dict(self):
         return {"name": self.name, "rounds": self.rounds, "games": self.games, "size": self.size,
@@ -51,7 +51,7 @@ class Format:
                 "final": None if self.final is None else {"players": self.final.players,
                                                           "out_after": self.final.out_after,
                                                           "table_size": self.final.table_size},
-                "prizes": list(self.prizes), "entry_fee": self.entry_fee}
+                "prizes": list(self.prizes), "entry_fee": self.entry_fee, "rules": self.rules}
 
 
 PRESETS = {
@@ -71,7 +71,7 @@ PRESETS = {
                           tie_breaks=("games_lost", "deckel", "lot"), source="schocken.org"),
 }
 
-_TOP = {"name", "base", "rounds", "games", "tables", "scoring", "final", "prizes"}
+_TOP = {"name", "base", "rounds", "games", "tables", "scoring", "final", "prizes", "rules"}
 _TABLES = {"size", "min", "max", "fill"}
 _SCORING = {"half", "game", "tie_breaks"}
 _FINAL = {"players", "out_after", "table_size"}
@@ -159,11 +159,27 @@ def parse_format(path, data):
         if type(fee) not in (int, float) or fee < 0:
             raise CommandError("turnier.format_value", path=path, option="prizes.entry_fee", value=fee)
         changes["entry_fee"] = float(fee)
+    if "rules" in data:
+        changes["rules"] = _rules(path, data["rules"])
     fmt = replace(base, source=str(path), **changes)
     if not fmt.min_size <= fmt.size <= fmt.max_size:
         raise CommandError("turnier.format_sizes", path=path, size=fmt.size, low=fmt.min_size,
                            high=fmt.max_size)
     return fmt
+
+
+def _rules(path, table):
+    """``[rules]``: ``preset`` and any option of docs/rules.md, checked by the rule set itself; as
+    Rules.to_dict() gives it (what a game's log says its rules were)."""
+    from schocken import RuleError
+    from schocken.rules import Rules
+    if not isinstance(table, dict):
+        raise CommandError("turnier.format_value", path=path, option="rules", value=table)
+    options = {k: v for k, v in table.items() if k != "preset"}
+    try:
+        return Rules(table.get("preset", "standard"), **options).to_dict()
+    except (RuleError, TypeError) as e:
+        raise CommandError("turnier.format_rules", path=path, error=RuleText(e))
 
 
 def read_format(path):

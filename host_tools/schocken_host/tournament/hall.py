@@ -22,12 +22,13 @@ from schocken_host.tournament import standings as stand
 from schocken_host.tournament.cards import table_url
 from schocken_host.tournament.director import MAX_LOG_BYTES, Director
 from schocken_host.views.web.door import Door
-from schocken_host.views.web.guard import HEADER_S, MAX_CONNECTIONS, Connections, Refused, client_of, \
-    security_headers
+from schocken_host.views.web.guard import HEADER_S, MAX_CONNECTIONS, Connections, PinLimiter, Refused, \
+    client_of, security_headers
 from schocken_host.views.web.listening import own_names, raise_open_files
 
 STATIC = Path(__file__).resolve().parent / "static"
 LIVE_BYTES = 16 * 1024            # a table's live state
+BODY_S = 30.0                     # a game's log (some 100 KB, at most MAX_LOG_BYTES) must come within this
 REFRESH_S = 2.0                   # the model read anew from the database (a draw made by another process)
 LIVE_FIELDS = ("phase", "on_turn", "players", "game", "games_done", "over", "half")
 
@@ -45,6 +46,7 @@ class Hall:
         self.lang = lang
         self.said = said
         self.door = Door(self.port, own_names(given_name), lang, None, None)
+        self.limiter = PinLimiter(time.monotonic, burst=1 << 30)   # wrong keys: a backoff per client only
         self.live = {}                         # table number -> (its live state, when it came)
         self.model = None                      # the screen's model but the live states: made after a change
         self.latencies = []                    # a game's arrival to the standings updated, seconds
@@ -180,15 +182,16 @@ class Hall:
                                   "max": lat[-1] if lat else None})
 
     def _table_of(self, key, client):
-        """The table number of ``key``, else Refused (a wrong key counts as a wrong guess: guard's
-        limiter)."""
-        wait = self.door.limiter.wait_s(client)
-        if wait > 0:
-            raise Refused(429, "web.too_many", retry_after=wait, seconds=int(wait + 0.999))
+        """The table number of ``key``, else Refused: 403, or 429 while the client's backoff after a wrong
+        key lasts (guard's limiter, per client only: a key of 96 random bits is not guessed, and no guest may
+        use up a budget the tables share). A right key is checked first and always passes."""
         for table_no, known in self.keys.items():
             if isinstance(key, str) and hmac.compare_digest(key.encode(), known.encode()):
                 return table_no
-        self.door.limiter.wrong(client)
+        wait = self.limiter.wait_s(client)
+        if wait > 0:
+            raise Refused(429, "web.too_many", retry_after=wait, seconds=int(wait + 0.999))
+        self.limiter.wrong(client)
         raise Refused(403, "turnier.not_enrolled")
 
     async def table_json(self, request):
@@ -197,6 +200,7 @@ class Hall:
         tables = {t["table"]: t for t in model.get("tables", ())}
         here = tables.get(table_no)
         return web.json_response({"name": model.get("name"), "table": table_no, "round": model.get("round"),
+                                  "rules": self.director.format.rules,
                                   "kind": model.get("kind"), "players": here["players"] if here else [],
                                   "counted": here["counted"] if here else 0,
                                   "due": here["due"] if here else 0},
@@ -217,7 +221,8 @@ class Hall:
         if request.content_length is not None and request.content_length > limit:
             raise Refused(413, "turnier.too_big")
         try:
-            raw = await asyncio.wait_for(request.content.read(limit + 1), 30.0)
+            # the whole body (read() stops at the app's client_max_size with a 413), within BODY_S
+            raw = await asyncio.wait_for(request.read(), BODY_S)
         except asyncio.TimeoutError:
             raise Refused(408, "turnier.bad_body")
         if len(raw) > limit:

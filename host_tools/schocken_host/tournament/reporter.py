@@ -22,6 +22,7 @@ from schocken_host.table import gamelog
 TIMEOUT_S = 5.0
 OUTBOX = "turnier-ausgang"
 REFUSED = "abgewiesen"
+SEATING = "tisch.json"          # the latest seating the director gave, for a game without the network
 LIVE_EVERY_S = 1.0
 
 
@@ -57,21 +58,47 @@ def _request(url, body=None, timeout=TIMEOUT_S):
         return json.loads(raw) if raw else None
 
 
-def seating(url):
-    """The table's round and players as the director drew them: {table, round, kind, players, counted, due}.
-    CommandError (one line) when the director cannot be reached or refuses the key."""
+def seating(url, log_dir=None):
+    """The table's round and players as the director drew them: {table, round, kind, players, counted, due,
+    offline}. The answer is kept beside the outbox: a table that cannot reach the director plays its next
+    game with the seating it had (``offline`` True). CommandError (one line) when the director refuses the
+    key, or cannot be reached and nothing is kept for this URL."""
     base, key = parse_url(url)
+    kept = Path(log_dir or gamelog.log_dir()) / OUTBOX / SEATING
     try:
-        return _request("%s/api/tisch/%s" % (base, urllib.parse.quote(key)))
+        table = _request("%s/api/tisch/%s" % (base, urllib.parse.quote(key)))
     except urllib.error.HTTPError as e:
         raise CommandError("turnier.refused", url=base, why=_why(e))
     except (OSError, ValueError) as e:
-        raise CommandError("turnier.unreachable", url=base, why=_why(e))
+        try:
+            table = json.loads(kept.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            table = None
+        if not isinstance(table, dict) or table.get("url") != url:
+            raise CommandError("turnier.unreachable", url=base, why=_why(e))
+        table["offline"] = _why(e)
+        return table
+    if not isinstance(table, dict) or type(table.get("round")) is not int:
+        raise CommandError("turnier.refused", url=base, why="no table's seating")
+    table["url"] = url
+    table["offline"] = None
+    kept.parent.mkdir(parents=True, exist_ok=True)
+    tmp = kept.with_suffix(".part")
+    tmp.write_text(json.dumps(table), encoding="utf-8")
+    os.replace(tmp, kept)
+    return table
+
+
+def _age(path):
+    try:
+        return path.stat().st_mtime_ns, path.name
+    except OSError:
+        return 0, path.name
 
 
 class Outbox:
-    """The games that wait for the director, a file each in ``<log dir>/turnier-ausgang`` ({url, round,
-    log}); written before the first try, removed once the director has the game."""
+    """The games that wait for the director, a file each in ``<log dir>/turnier-ausgang/spiel-GAME.json``
+    ({url, round, log}); written before the first try, removed once the director has the game."""
 
     lock = threading.Lock()          # one flush at a time in this process
 
@@ -80,14 +107,14 @@ class Outbox:
 
     def put(self, url, round_no, log_path, game_id):
         self.folder.mkdir(parents=True, exist_ok=True)
-        entry = self.folder / ("%s.json" % game_id)
+        entry = self.folder / ("spiel-%s.json" % game_id)
         tmp = entry.with_suffix(".part")
         tmp.write_text(json.dumps({"url": url, "round": round_no, "log": str(Path(log_path).resolve())}),
                        encoding="utf-8")
         os.replace(tmp, entry)
 
     def waiting(self):
-        return sorted(self.folder.glob("*.json")) if self.folder.is_dir() else []
+        return sorted(self.folder.glob("spiel-*.json"), key=_age) if self.folder.is_dir() else []
 
     def flush(self):
         """Every waiting game sent, oldest first, until the network fails: (sent, still waiting, why it

@@ -40,7 +40,7 @@ def _format_of(data):
     return Format(data["name"], data["rounds"], data["games"], data["size"], data["min_size"],
                   data["max_size"], data["fill"], data["half_points"], data["game_points"],
                   tuple(data["tie_breaks"]), Final(**final) if final else None, tuple(data["prizes"]),
-                  data["entry_fee"])
+                  data["entry_fee"], rules=data.get("rules") or {"preset": "standard", "options": {}})
 
 
 class Store:

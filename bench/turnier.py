@@ -1,0 +1,252 @@
+"""The tournament at full size (issue 46, docs/turnier.md): 80 bot players on 20 emulated tables, every table
+a real `schocken play --turnier URL --emulate 4` (four MicroPython cup processes and a host each), all sending
+their games over loopback HTTP to one `schocken turnier leiten`; table 1 reaches the director through a
+proxy whose network is cut after its first game began and restored once its second game has started (that
+one seated from the kept seating, both games sent when it ends); after the first round a tampered log (a
+revealed die changed) and a forged one (another table's game under a new id) are sent and must be held.
+Every round is drawn by `schocken turnier auslosen` once the director has every game of the round.
+
+    nice -n 10 .venv/bin/python bench/turnier.py [--tables 20] [--rounds 3] [--games 2] [--time-scale 50]
+
+Prints one JSON object: the whole tournament's wall time, a game's arrival at the director to the standings
+made anew (p50, p99, max: the director's own clock), the director's peak memory (VmHWM), the verdicts, and
+whether the recount from the logs equals the director's standings (`schocken turnier nachzaehlen`)."""
+
+import argparse
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+SCHOCKEN = [sys.executable, "-m", "schocken_host.cli"]
+
+
+FAILURES = []
+
+
+def cli(*argv, env, check=True, timeout=600):
+    proc = subprocess.run(SCHOCKEN + list(argv), capture_output=True, text=True, env=env, timeout=timeout)
+    if check and proc.returncode != 0:
+        raise SystemExit("%s failed:\n%s%s\n%s" % (" ".join(argv), proc.stdout, proc.stderr,
+                                                   "\n".join(map(str, FAILURES[:3]))))
+    return proc
+
+
+def get(url):
+    with urllib.request.urlopen(url, timeout=30) as r:
+        return json.loads(r.read())
+
+
+def post(url, body):
+    req = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
+                                 headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=60) as r:
+        return json.loads(r.read())
+
+
+class Cuttable:
+    """A TCP forwarder to the director whose network can be cut (every connection refused and the open ones
+    reset) and restored: one table's link to the hall."""
+
+    def __init__(self, target_port):
+        self.target = target_port
+        self.server = socket.create_server(("127.0.0.1", 0))
+        self.port = self.server.getsockname()[1]
+        self.up = True
+        self.open = []
+        self.lock = threading.Lock()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self):
+        while True:
+            conn, _ = self.server.accept()
+            if not self.up:
+                conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
+                conn.close()
+                continue
+            try:
+                far = socket.create_connection(("127.0.0.1", self.target), timeout=10)
+            except OSError:
+                conn.close()
+                continue
+            with self.lock:
+                self.open += [conn, far]
+            # the table names the proxy's port in its Host header; the director answers only to its own
+            host = (b"Host: 127.0.0.1:%d\r\n" % self.port, b"Host: 127.0.0.1:%d\r\n" % self.target)
+            threading.Thread(target=self._pipe, args=(conn, far, host), daemon=True).start()
+            threading.Thread(target=self._pipe, args=(far, conn, None), daemon=True).start()
+
+    @staticmethod
+    def _pipe(a, b, host):
+        try:
+            while True:
+                data = a.recv(65536)
+                if not data:
+                    break
+                if host is not None:
+                    data = data.replace(*host)
+                b.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for s in (a, b):     # shutdown first: a close alone leaves the other thread's recv asleep
+                try:
+                    s.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+                s.close()
+
+    def cut(self):
+        self.up = False
+        with self.lock:
+            for s in self.open:
+                try:
+                    s.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+            self.open = []
+
+    def restore(self):
+        self.up = True
+
+
+def tampered(text, game_id):
+    out, changed = [], False
+    for line in text.splitlines():
+        ev = json.loads(line)
+        if ev.get("ev") == "start":
+            ev["game_id"] = game_id
+        if ev.get("ev") == "reveal" and not changed:
+            ev["dice"][0] = 1 if ev["dice"][0] != 1 else 2
+            changed = True
+        out.append(json.dumps(ev))
+    return "\n".join(out) + "\n"
+
+
+def peak_kib(pid):
+    try:
+        for line in Path("/proc/%d/status" % pid).read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return None
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--tables", type=int, default=20)
+    p.add_argument("--seats", type=int, default=4)
+    p.add_argument("--rounds", type=int, default=3)
+    p.add_argument("--games", type=int, default=2, help="games per table and round")
+    p.add_argument("--time-scale", type=int, default=50)
+    p.add_argument("--deckel", type=int, default=13, help="Deckel of a half (the rules' deckel_total)")
+    p.add_argument("--out", default=None, help="the tournament's folder (default: a temporary one)")
+    opts = p.parse_args(argv)
+    root = Path(opts.out or tempfile.mkdtemp(prefix="turnier-bench-"))
+    root.mkdir(parents=True, exist_ok=True)
+    env = dict(os.environ, SCHOCKEN_DATA_DIR=str(root / "data"), PYTHONUNBUFFERED="1")
+    players = ["Gast%02d" % (i + 1) for i in range(opts.tables * opts.seats)]
+    (root / "format.toml").write_text(
+        'name = "Bench"\nbase = "schockenorg"\nrounds = %d\ngames = %d\n[tables]\nsize = %d\nmin = %d\n'
+        'max = %d\n[rules]\npreset = "standard"\ndeckel_total = %d\n'
+        % (opts.rounds, opts.games, opts.seats, max(2, opts.seats - 1), opts.seats + 1, opts.deckel))
+    folder = root / "T"
+    began = time.monotonic()
+    cli("turnier", "anlegen", str(folder), *players, "--format", str(root / "format.toml"), "--seed", "bench",
+        env=env)
+    director = subprocess.Popen(SCHOCKEN + ["turnier", "leiten", str(folder), "--web", "127.0.0.1:0"],
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+    first = director.stdout.readline()
+    port = int(re.search(r"127\.0\.0\.1:(\d+)/", first).group(1))
+    heard = []
+    threading.Thread(target=lambda: heard.extend(director.stdout), daemon=True).start()
+    base = "http://127.0.0.1:%d" % port
+    proxy = Cuttable(port)
+    failures = FAILURES
+    cut_log = {}
+    games_played = 0
+
+    def table(round_no, t, url, log_dir):
+        nonlocal games_played
+        for g in range(opts.games):
+            argv = ["play", "--turnier", url, "--emulate", str(opts.seats), "--plain", "--time-scale",
+                    str(opts.time_scale), "--log-dir", str(log_dir)]
+            proc = subprocess.Popen(SCHOCKEN + argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                    text=True, env=env)
+            cutting = round_no == 1 and t == 1
+            if cutting and g == 0:
+                time.sleep(2.0)                   # seated and playing: now the network goes
+                proxy.cut()
+                cut_log["cut"] = time.monotonic() - began
+            if cutting and g == 1:
+                time.sleep(2.0)                   # seated from the kept seating: the network comes back
+                proxy.restore()
+                cut_log["restored"] = time.monotonic() - began
+            out, _ = proc.communicate(timeout=1800)
+            games_played += 1
+            if proc.returncode != 0:
+                failures.append((round_no, t, g, out[-2000:]))
+            if cutting:
+                cut_log["game%d" % (g + 1)] = [line for line in out.splitlines() if "Turnier" in line]
+
+    for round_no in range(1, opts.rounds + 1):
+        cli("turnier", "auslosen", str(folder), "--url", base + "/", env=env)
+        cards = (folder / ("karten-runde-%d.html" % round_no)).read_text(encoding="utf-8")
+        urls = re.findall(r"schocken play --turnier (\S+?)</pre>", cards)
+        urls[0] = urls[0].replace(":%d/" % port, ":%d/" % proxy.port)   # table 1 behind the cuttable link
+        threads = [threading.Thread(target=table, args=(round_no, t, url, root / ("tisch%02d" % t)))
+                   for t, url in enumerate(urls, start=1)]
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join()
+        if round_no == 1:
+            logs = sorted((root / "tisch02").glob("*.jsonl"))
+            other = sorted((root / "tisch03").glob("*.jsonl"))
+            key2 = re.findall(r"/tisch/(\S+?)</pre>", cards)[1]
+            forged_text = other[0].read_text()
+            forged_id = json.loads(forged_text.splitlines()[0])["game_id"]
+            verdicts = [post(base + "/api/spiel", {"key": key2, "round": 1,
+                                                   "log": tampered(logs[0].read_text(), "tampered0001")}),
+                        post(base + "/api/spiel", {"key": key2, "round": 1,
+                                                   "log": forged_text.replace(forged_id, "forged000001")})]
+            cut_log["forged"] = [(v["status"], v["reason"]) for v in verdicts]
+            for gid in ("tampered0001", "forged000001"):
+                cli("turnier", "entscheiden", str(folder), gid, "verwerfen", env=env)
+        deadline = time.monotonic() + 120
+        while get(base + "/screen.json")["missing"] and time.monotonic() < deadline:
+            time.sleep(1.0)
+    wall = time.monotonic() - began
+    stats = get(base + "/api/stats")
+    model = get(base + "/screen.json")
+    memory = peak_kib(director.pid)
+    recount = cli("turnier", "nachzaehlen", str(folder), env=env, check=False)
+    director.terminate()
+    director.wait(timeout=30)
+    load = os.getloadavg()
+    result = {
+        "players": len(players), "tables": opts.tables, "rounds": opts.rounds, "games_per_round": opts.games,
+        "time_scale": opts.time_scale, "games_played": games_played, "failures": len(failures),
+        "wall_s": round(wall, 1), "arrival_to_standings_s": {k: stats[k] and round(stats[k], 4)
+                                                            for k in ("p50", "p99", "max")},
+        "arrivals": stats["arrivals"], "verdicts": stats["verdicts"], "director_peak_rss_mib":
+            memory and round(memory / 1024, 1), "missing_at_end": model["missing"],
+        "counted_games": sum(line["games"] for line in model["standings"]) // opts.seats,
+        "recount_equal": recount.returncode == 0, "network_cut": cut_log,
+        "loadavg_at_end": [round(x, 1) for x in load], "folder": str(root)}
+    print(json.dumps(result, indent=1, ensure_ascii=False))
+    for f in failures[:3]:
+        print("failed:", f, file=sys.stderr)
+    return 0 if not failures and recount.returncode == 0 and not model["missing"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
