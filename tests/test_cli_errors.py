@@ -100,7 +100,7 @@ CASES = {
                ["--control", "/dev/no-such-tty", "--port", "/dev/null"],
                ["--link", "carrier-pigeon"], ["--port", "loop://"], ["--port", "rfc2217://bar:0"],
                ["--from", "missing"], ["--from", "a-file"], ["--from", "folder", "--port", "/dev/null"],
-               ["--romfs", "--files"]],
+               ["--romfs", "--files"], ["--cup-slowness", "0"], ["--cup-slowness", "101"]],
     "build": [["--arch", "z80"], ["--out", "a-file"], ["--arch"]],
     "doctor": [["--port", "/dev/no-such-tty"], ["--port", "folder"], ["--timeout", "0"], ["--timeout", "x"],
                ["--cup-slowness", "0"], ["--cup-slowness", "101"],

@@ -397,3 +397,36 @@ def test_nothing_before_the_reveal_gives_the_hidden_throw_away(cup):
     hostside.check_reveal(Rules("standard"), None, done["commit"], rev)
 
 
+
+
+@pytest.mark.parametrize("trouble", [None, "flash"])
+def test_a_new_rounds_turn_is_the_first_thing_its_leds_show(cup, trouble):
+    """Issue 48: round 1 leaves its die set aside lit (orange) and the result on the status pixel until the
+    cup hears of its next turn. From that turn on no frame shows round 1's die: the turn's own dice (none
+    yet) come first, before what the turn's start runs into (here a flash that refuses the new turn: "not
+    saved", flashed magenta; a stuck RNG's magenta is drawn the same way) is drawn over them."""
+    import os
+    import shutil
+    from schocken_host.links import ledframe
+    cup.start()
+    cup.request(t="turn", round=1, limit=None)
+    cup.throw(5, 2, 3)
+    cup.die(0)
+    assert cup.recv("progress")["public"] == [[0, 5]]
+    cup.throw(6, 6)
+    cup.stand()
+    cup.request("revealed", t="reveal", round=1)
+    cup.request(t="outcome", round=1, result="won", deckel=0, middle=13)
+    cup.settle()
+    between = ledframe.decode(cup.cup.last_frame)
+    assert between["dice"] == [5, 0, 0] and ledframe.status_name(between["status"]) == "white", between
+    if trouble == "flash":
+        shutil.rmtree(os.path.dirname(cup.cup.state_path))
+    seen = cup.cup.frame_count
+    cup.request(t="turn", round=2, limit=None)
+    cup.settle(0.5)
+    drawn = [ledframe.decode(f) for f in cup.cup.frames_since(seen)]
+    assert drawn and all(f["dice"] == [0, 0, 0] for f in drawn), drawn
+    assert ledframe.status_name(drawn[0]["status"]) == "green", drawn[0]
+    if trouble:
+        assert "magenta" in [ledframe.status_name(f["status"]) for f in drawn], drawn

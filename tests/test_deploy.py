@@ -240,6 +240,42 @@ def test_doctor_gives_a_slow_cup_k_times_the_time_for_each_answer():
                              ("selftest.shake(15000)", 15.0 + ANSWER_S * slowness)]
 
 
+def test_deploy_gives_a_slow_cup_k_times_the_time_for_the_repl_and_each_answer(monkeypatch):
+    """deploy --cup-slowness K: the emulated RP2040 under a loaded machine took more than the 30 s a chip gets
+    to hash its 43 files (issue 48); each wait of deploy's session, the REPL's and every answer's, is K times
+    a chip's."""
+    import mpremote.transport_serial as ts
+    from schocken_host.provision.device import Device
+
+    waits = []
+
+    class Transport:
+        def __init__(self, port, baudrate):
+            self.serial = type("Serial", (), {"timeout": None, "fileno": lambda s: -1})()
+
+        def enter_raw_repl(self, soft_reset, timeout_overall):
+            waits.append(("repl", timeout_overall))
+
+        def exec_raw(self, code, timeout):
+            waits.append(("answer", timeout))
+            return b'{}\n', b""
+
+    monkeypatch.setattr(ts, "SerialTransport", Transport)
+    monkeypatch.setattr("schocken_host.provision.device.urls.no_delay", lambda s: None)
+    for k in (1, 40):
+        waits.clear()
+        dev = Device("/dev/ttyACM0", 5.0, k)
+        deploy.device_hashes(dev)
+        dev.run("pass")
+        assert waits == [("repl", 5.0 * k), ("answer", 30 * k), ("answer", 10 * k)]
+    import argparse
+    from schocken_host.commands.deploy import add_arguments
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    assert parser.parse_args(["--cup-slowness", "26"]).cup_slowness == 26
+    assert parser.parse_args([]).cup_slowness == 1
+
+
 def test_doctor_without_firmware_says_deploy(cup, env):
     r = run(["doctor", "--port", cup.port, "--no-input"], env)
     assert r.returncode == 1 and "schocken deploy" in r.stderr

@@ -345,9 +345,11 @@ class Cup:
         self.nonce = self.commit = self.result = self.awaiting = self.seed = None
         self.peeking = False
         self.nonces = {}
+        # The new turn's LEDs first: the round before's dice go dark before the secrets are drawn and saved,
+        # and what that runs into (a stuck RNG, a flash that refuses the turn) is drawn over this turn's.
+        self.view.show(self)
         if not self._secrets():  # drawn and saved with the turn; else the turn is saved without them
             self.save()
-        self.view.show(self)
 
     def _reveal(self):
         self.state = REVEALED

@@ -6,7 +6,7 @@ import os
 from schocken.protocol import MAX_NAME
 
 from schocken_host.errors import BAD_INPUT, FAILED, CommandError
-from schocken_host.input_checks import check_port, seconds
+from schocken_host.input_checks import MAX_TIME_SCALE, check_port, seconds, time_scale
 from schocken_host.provision.boards import board_names
 from schocken_host.provision.deploy import deploy
 from schocken_host.provision import DeployError
@@ -27,6 +27,10 @@ def add_arguments(p):
     p.add_argument("--control", metavar="PTY",
                    help="emulated board only: its control channel (buttons, shakes)")
     p.add_argument("--timeout", type=seconds, default=5.0, help="seconds to wait for the REPL (default 5)")
+    p.add_argument("--cup-slowness", type=time_scale, default=1, metavar="K",
+                   help="the cup runs K times slower than a chip (1..%d; an emulated RP2040 about 26, "
+                        "docs/build.md): deploy waits K times longer for the REPL and each answer"
+                        % MAX_TIME_SCALE)
     where = p.add_mutually_exclusive_group()
     where.add_argument("--romfs", dest="romfs", action="store_const", const=None, default=None,
                        help="the firmware into the board's ROMFS partition where it has one (default)")
@@ -56,7 +60,8 @@ def run(args):
     try:
         deploy(port=args.port, board=args.board, name=args.name, cup_id=args.cup_id, mip=not args.no_mip,
                link=args.link, start=not args.no_start, control=args.control, new_secret=args.new_secret,
-               timeout=args.timeout, lang=getattr(args, "lang", "de"), romfs=args.romfs, source=args.source)
+               timeout=args.timeout, lang=getattr(args, "lang", "de"), romfs=args.romfs, source=args.source,
+               slowness=args.cup_slowness)
     except DeployError as e:  # the board's refusal: the job failed (status 1), said in one line by cli.main
         # A release folder that fails its hashes is bad input (a file), refused before the board is touched.
         bad_file = e.message.key.startswith("release.")

@@ -141,17 +141,17 @@ def _dev_path(p):
 
 def deploy(port=None, board=None, name=None, cup_id=None, mip=True, start=True, control=None,
            new_secret=False, timeout=5.0, out=None, fancy=None, link=None, lang="de", romfs=None,
-           source=None):
+           source=None, slowness=1):
     """Deploy; returns a summary dict. Raises DeployError with what to do. romfs: None = the board's ROMFS
     partition where it has one, False = .mpy files; source: a `schocken build` folder instead of this
-    checkout's firmware."""
+    checkout's firmware; slowness K: a cup K times slower than a chip, every wait for it K times longer."""
     rep = Reporter(out, fancy, lang)
     rel = Release(source) if source else None    # every hash checked before the board is touched
     if rel is not None:
         rep.say("release", path=source, version=rel.version)
     port = find_port(port)
     rep.say("connecting", port=port)
-    dev = Device(port, timeout)
+    dev = Device(port, timeout, slowness)
     started = False
     try:
         probe = dev.json(PROBE)
@@ -318,7 +318,7 @@ def _aioble(dev, spec, mip, port, timeout, rep):
         return dev, Message("deploy.aioble_no_mip", port=port)
     dev.close()
     note = _mip_install(port, rep)
-    return Device(port, timeout), note
+    return Device(port, timeout, dev.slowness), note
 
 
 def _check_interpreter(spec, probe):

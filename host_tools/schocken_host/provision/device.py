@@ -91,12 +91,15 @@ def find_port(port=None):
 
 
 class Device:
-    """One raw-REPL session with a cup (mpremote's SerialTransport), never soft-resetting it."""
+    """One raw-REPL session with a cup (mpremote's SerialTransport), never soft-resetting it. ``slowness`` K:
+    a cup K times slower than a chip (an emulated one): every wait for it, the REPL's and each answer's, is K
+    times longer."""
 
-    def __init__(self, port, timeout=5.0):
+    def __init__(self, port, timeout=5.0, slowness=1):
         from mpremote.transport import TransportError
         from mpremote.transport_serial import SerialTransport
         self.port = port
+        self.slowness = slowness
         try:
             self.t = SerialTransport(port, baudrate=115200)
         except (TransportError, ValueError) as e:
@@ -105,7 +108,7 @@ class Device:
             raise DeployError("device.cannot_open", port=port, error=e, hint=USB_HINT)
         urls.no_delay(self.t.serial)
         try:
-            self._enter(timeout)
+            self._enter(timeout * slowness)
         except DeployError:
             self.t.close()
             raise
@@ -133,7 +136,7 @@ class Device:
         """Execute code in the raw REPL; returns its standard output (str); DeployError on an exception."""
         from mpremote.transport import TransportError
         try:
-            out, err = self.t.exec_raw(code, timeout=timeout)
+            out, err = self.t.exec_raw(code, timeout=timeout * self.slowness)
         except TransportError as e:
             raise DeployError("device.stopped_answering", port=self.port, error=e)
         if err:

@@ -161,6 +161,12 @@ TEXTS = {
                             "emulated board only: its control channel (buttons, shakes)"),
     "help.deploy_timeout": ("so viele Sekunden auf die REPL warten (Vorgabe 5)",
                             "seconds to wait for the REPL (default 5)"),
+    "help.deploy_cup_slowness": ("der Becher läuft K-mal langsamer als ein Chip (1..100; ein emulierter "
+                                 "RP2040 etwa 26, docs/build.md): deploy wartet K-mal länger auf die REPL "
+                                 "und jede Antwort",
+                                 "the cup runs K times slower than a chip (1..100; an emulated RP2040 "
+                                 "about 26, docs/build.md): deploy waits K times longer for the REPL and "
+                                 "each answer"),
     "help.deploy_romfs": ("die Firmware in die ROMFS-Partition des Boards, wo es eine hat (Vorgabe)",
                           "the firmware into the board's ROMFS partition where it has one (default)"),
     "help.deploy_no_romfs": (".mpy-Dateien ins Dateisystem des Boards, auch wo es eine ROMFS-Partition hat",
