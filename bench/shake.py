@@ -49,7 +49,7 @@ def load(path, cols):
 
 def bench(path, sensor, reps):
     n, a = load(path, 4 if sensor == "accel" else 2)
-    det = ShakeDetector(sensor)
+    det = ShakeDetector(sensor, "normal")
     t = a[0]
     t0 = ticks_us()
     if sensor == "accel":

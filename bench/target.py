@@ -50,7 +50,7 @@ import time, json, selftest
 from cup.clock import next_due
 from cup.shake import ShakeDetector
 b = selftest.board()
-det = ShakeDetector(b.sensor_kind)
+det = ShakeDetector(b.sensor_kind, "normal")
 print('go')
 t0 = due = time.ticks_ms()
 while time.ticks_diff(time.ticks_ms(), t0) < 20000:

@@ -227,7 +227,7 @@ def shake(timeout_ms=15000):
     """Feed the shake detector at 100 Hz until it reports a throw (the person shakes the cup)."""
     from cup.shake import ShakeDetector
     b = board()
-    det = ShakeDetector(b.sensor_kind)
+    det = ShakeDetector(b.sensor_kind, "normal")
     t0 = _ticks()
     thrown = False
     try:

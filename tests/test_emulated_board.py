@@ -245,7 +245,7 @@ def test_synthetic_shake_makes_a_throw_for_the_cup_detector(sensor):
     # shake followed by rest, i.e. exactly one final throw shortly after the 80 synthetic samples.
     shake = pytest.importorskip("cup.shake")
     b = emulated.make_board({"leds": 22, "sensor": sensor})
-    det = shake.ShakeDetector(sensor="switch" if sensor == "switch" else "accel")
+    det = shake.ShakeDetector("switch" if sensor == "switch" else "accel", "normal")
     assert b.apply_control("shake 800") is None
     buf = array("i", (0, 0, 0))
     throws = []

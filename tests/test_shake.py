@@ -34,6 +34,11 @@ def run_mp(args, timeout=60):
                           env=MP_ENV, timeout=timeout)
 
 
+def progress(det):
+    """The throw's progress as the LED view reads it from ``motion``: shaking, settling, else idle."""
+    return det.motion if det.motion in ("shaking", "settling") else "idle"
+
+
 def test_manifest_lists_every_trace():
     assert sorted(MANIFEST) == sorted(p.name for p in DATA.glob("*.csv"))
     kinds = {m["sensor"] for m in MANIFEST.values()}
@@ -62,7 +67,7 @@ def test_an_accelerometer_throw_is_final_within_50_ms_of_the_stop_whatever_the_s
         rows = [line.split(",") for line in f.read().split()[1:]]
     samples = [tuple(int(round(float(v) * 1000)) for v in row[1:4]) for row in rows]
     for phase in range(10):
-        det, finals = shake.ShakeDetector("accel"), []
+        det, finals = shake.ShakeDetector("accel", "normal"), []
         for t in range(phase, 10 * len(samples), 10):
             if det.feed_accel(t, *samples[t // 10]):
                 finals.append(t)
@@ -135,7 +140,7 @@ def test_hot_path_allocates_nothing_under_micropython():
 
         for path, sensor in TRACES:
             n, arrs = load(path, sensor)
-            det = ShakeDetector(sensor)
+            det = ShakeDetector(sensor, "normal")
             det.feed_accel(0, 0, 0, 9807) if sensor == "accel" else det.feed_switch(0, 0)
             det.reset()
             throws, grew = feed(det, n, arrs, sensor)
@@ -158,7 +163,7 @@ def test_module_has_no_floats_or_forbidden_imports():
     src = (FIRMWARE / "cup" / "shake.py").read_text()
     for word in ("dataclass", "enum", "typing", "functools", "abc", "float(", "math"):
         assert word not in src.replace("floats", ""), word
-    assert len(src.splitlines()) <= 440  # the quality rule, the motion it reports, the sensitivities
+    assert len(src.splitlines()) <= 450  # the quality rule, the motion it reports, the sensitivities
 
 
 def test_intermediates_fit_a_32bit_small_int():
@@ -183,7 +188,7 @@ def test_intermediates_fit_a_32bit_small_int():
         return None
 
     rng = random.Random(7)
-    det = shake.ShakeDetector("accel")
+    det = shake.ShakeDetector("accel", "normal")
     sys.settrace(tracer)
     try:
         for i in range(3000):
@@ -198,7 +203,7 @@ def test_intermediates_fit_a_32bit_small_int():
 def test_states_for_the_led_view(name):
     """idle -> shaking (once proven) -> settling (stopped, confirming) -> idle at the throw; no flicker."""
     sensor = MANIFEST[name]["sensor"]
-    det = shake.ShakeDetector(sensor)
+    det = shake.ShakeDetector(sensor, "normal")
     changes = []
     with open(DATA / name) as f:
         next(f)
@@ -208,23 +213,23 @@ def test_states_for_the_led_view(name):
                 hit = det.feed_accel(int(v[0]), *(int(round(float(x) * 1000)) for x in v[1:]))
             else:
                 hit = det.feed_switch(int(v[0]), int(v[1]))
-            if det.state != (changes[-1] if changes else shake.IDLE):
-                changes.append(det.state)
-            assert not hit or det.state == shake.IDLE
-    assert changes == [shake.SHAKING, shake.SETTLING, shake.IDLE] * MANIFEST[name]["throws"]
+            if progress(det) != (changes[-1] if changes else "idle"):
+                changes.append(progress(det))
+            assert not hit or progress(det) == "idle"
+    assert changes == ["shaking", "settling", "idle"] * MANIFEST[name]["throws"]
 
 
 def test_reset_forgets_a_shake_in_progress():
     lines = (DATA / "shake_accel.csv").read_text().splitlines()
-    det = shake.ShakeDetector("accel")
+    det = shake.ShakeDetector("accel", "normal")
     for line in lines[1:]:
         t, x, y, z = line.split(",")
         det.feed_accel(int(t), *(int(round(float(v) * 1000)) for v in (x, y, z)))
         if int(t) == 2200:
             break
-    assert det.state == shake.SHAKING
+    assert progress(det) == "shaking"
     det.reset()
-    assert det.state == shake.IDLE
+    assert progress(det) == "idle"
     for line in lines[1:]:
         t, x, y, z = line.split(",")
         if int(t) > 2200:
@@ -244,7 +249,7 @@ def test_the_clock_may_wrap_or_not(name, clock):
     wraps (an emulated cup under CPython, cup/clock.py): the throws come at the same times."""
     offset, mask = CLOCKS[clock]
     lines = (DATA / name).read_text().splitlines()
-    det = shake.ShakeDetector(MANIFEST[name]["sensor"])
+    det = shake.ShakeDetector(MANIFEST[name]["sensor"], "normal")
     throws = []
     for line in lines[1:]:
         v = line.split(",")
@@ -260,7 +265,7 @@ def test_the_clock_may_wrap_or_not(name, clock):
 
 def test_bad_sensor():
     with pytest.raises(ValueError):
-        shake.ShakeDetector("gyro")
+        shake.ShakeDetector("gyro", "normal")
     with pytest.raises(TypeError):  # the thresholds are constants of the detector, not settings
         shake.ShakeDetector("accel", min_shake_ms=1500)
 
@@ -291,20 +296,20 @@ def test_low_amplitude_noise_never_throws(seed, roll, pitch, amp, n):
     rng = random.Random(seed)
     g = (math.sin(pitch) * 9.81, -math.sin(roll) * math.cos(pitch) * 9.81,
          math.cos(roll) * math.cos(pitch) * 9.81)
-    det = shake.ShakeDetector("accel")
+    det = shake.ShakeDetector("accel", "normal")
     for i in range(n):
         w = amp * math.sin(i * 0.6)
         v = [int(round((g[k] + max(-amp, min(amp, rng.gauss(0, amp / 2) + w / 2))) * 1000))
              for k in range(3)]
         assert not det.feed_accel(i * 10, *v)
-        assert det.state == shake.IDLE
+        assert progress(det) == "idle"
 
 
 @settings(max_examples=60, deadline=None)
 @given(gaps=st.lists(st.integers(9, 60), min_size=1, max_size=60))
 def test_switch_toggles_far_apart_never_throw(gaps):
     """Toggles at least 90 ms apart (steps, single taps) never make a shake, however many there are."""
-    det = shake.ShakeDetector("switch")
+    det = shake.ShakeDetector("switch", "normal")
     t, level = 0, 0
     assert not det.feed_switch(t, level)
     for g in gaps:
@@ -321,7 +326,7 @@ def test_accel_fallback_when_the_cup_never_gets_still():
     last strong sample or the last swing of the shake's oscillation (an axis's count lasts one half-swing,
     at most _HALF_MAX_MS, after its last swing), instead of staying pending for ever."""
     import math
-    det = shake.ShakeDetector("accel")
+    det = shake.ShakeDetector("accel", "normal")
     hits = []
     for i in range(400):
         t = i * 10
@@ -352,12 +357,12 @@ def test_switch_drumming_is_not_a_shake_but_chatter_is():
     # fingers drumming next to the cup at ~14 Hz: 2 contact changes per knock, for a whole second. The
     # lenient 50 ms mean spacing (which the emulated board's 50 ms toggling needs) lets this chain into a
     # shake: a known limit of the switch sensor (docs/firmware.md), pinned here so a change is noticed.
-    assert len(_switch_pattern(shake.ShakeDetector("switch"), 70, 2, 1000)) == 1
+    assert len(_switch_pattern(shake.ShakeDetector("switch", "normal"), 70, 2, 1000)) == 1
     # toggling every 50 ms (the emulated board's synthetic shake) is a shake with the defaults
-    assert len(_switch_pattern(shake.ShakeDetector("switch"), 100, 1, 800)) == 0
-    assert len(_switch_pattern(shake.ShakeDetector("switch"), 50, 1, 800)) == 1
+    assert len(_switch_pattern(shake.ShakeDetector("switch", "normal"), 100, 1, 800)) == 0
+    assert len(_switch_pattern(shake.ShakeDetector("switch", "normal"), 50, 1, 800)) == 1
     # a shaken contact chattering (a change every 20 ms) for 0.6 s: one throw, 80 ms after the last change
-    hits = _switch_pattern(shake.ShakeDetector("switch"), 20, 1, 600)
+    hits = _switch_pattern(shake.ShakeDetector("switch", "normal"), 20, 1, 600)
     assert len(hits) == 1 and 1600 <= hits[0] <= 1600 + MAX_LATENCY_MS
     # the same chatter for only 0.2 s is too short
-    assert _switch_pattern(shake.ShakeDetector("switch"), 20, 1, 200) == []
+    assert _switch_pattern(shake.ShakeDetector("switch", "normal"), 20, 1, 200) == []

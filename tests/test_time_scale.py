@@ -103,7 +103,7 @@ board = emulated.make_board(link=(None, None))
 board.on_input = c.busy  # as emulate.py does: K while an input lasts
 events = []
 buttons = Buttons(lambda b, e, long: events.append((b, e, long, clock.ticks_ms())), 300)
-detector = ShakeDetector("accel")
+detector = ShakeDetector("accel", "normal")
 throws = []
 
 def sleep10():  # the loop waits 10 cup ms for the next poll: 0.5 real ms at K = 20

@@ -73,7 +73,7 @@ class App:
             from cup.session import Session
             self.session = Session(config["secret"], self.roller.random_bytes, board.urandom)
         self.buttons = buttons.Buttons(self.on_button, config.get("long_press_ms", buttons.LONG_MS))
-        self.detector = ShakeDetector(board.sensor_kind)
+        self.detector = ShakeDetector(board.sensor_kind, "normal")
         self.led_pass = 0
         self.repl_link = False  # set by start_link()
 

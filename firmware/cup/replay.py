@@ -59,7 +59,7 @@ def replay(lines_iter, sensor=None):
             if sensor is not None and sensor != s:
                 raise TraceError("header is for %s, not %s" % (s, sensor))
             sensor = s
-            det = ShakeDetector(sensor)
+            det = ShakeDetector(sensor, "normal")
             ncol = 4 if sensor == "accel" else 2
             continue
         line = line.strip()

@@ -1,52 +1,50 @@
-"""Shake detector: decides when a throw happens, and says what it saw otherwise.
+"""Shake detector: decides when a throw happens, and says what it saw otherwise."""
 
-A throw happens when shaking STOPS: first a real shake must be seen, then the throw becomes final as soon as
-the cup is still again. The shake-quality rule (docs/rules.md, "The shake"): a shake is a SUSTAINED
-OSCILLATION of the cup:
-  - reversals: at least ``halves`` half-swings in a row on one axis (4 at normal sensitivity: two
-    back-and-forths), each a swing of the cup's motion from beyond -``swing`` to beyond +``swing`` on that
-    axis (a peak-to-peak of at least 2 x ``swing``, 10 m/s^2 at normal);
-  - frequency: every one of those half-swings lasts 55 to 300 ms (1.7 to 9 Hz); a slower one (an arm
-    rotation, a gesture, a step) or a faster one (the ringing of a knock) starts the count again, and so
-    does one half as long or twice as long as the one before (a shake has a rhythm, a jolt has none);
-  - energy: the cup's motion |a - g| reached ``high`` (8 m/s^2 at normal) during it;
-  - duration: at least 300 ms from the first high sample.
-Lifting, tilting, sliding, passing, carrying, knocks, set-downs and drops each fail at least one test: they
-move one way and back at most once, or too slowly, or ring too fast, or stay weak. Circular shakes pass: each
-axis of a circle swings at the shake's frequency.
-
-What it saw otherwise is ``motion``: "still", "tilt" (resting, turned more than 30 degrees from where it last
-rested after a throw or at the start), "handling" (moved, no shake), "set_down" (a short knock or impact,
-then calm), "shaking", "settling" (a proven shake ended, the throw becomes final). ``state`` (idle, shaking,
-settling) is the throw's progress.
-
-Sensitivity (``set_sensitivity``): "low", "normal", "high" or the owner's calibration (``calibrate``): the
-``high``, ``swing`` and ``halves`` thresholds of the rule. The stillness that makes a throw final does not
-change with it: 4 still samples (40 ms at 100 Hz), so a throw is final at most 50 ms after the shake stops.
-
-Designed for 100 Hz sampling. Timestamps may be time.ticks_ms() values: all elapsed times are taken modulo
-2**30 (the ticks period), forward only.
-
-Hot path rules (feed_board, with _sense, _swing and _accel or feed_switch, runs 100 times a second on the
-board): no allocation at all, frames included (at most 11 words each, see below). Integers only, and every
-intermediate value stays below 2**30 so it remains a small int on 32-bit ports (ESP32/RP2): a larger product
-would silently become a heap-allocated long int. Hence inputs are scaled to 16 mm/s^2 units and clamped
-before anything is squared.
-"""
+# (Comments, not the docstring: MicroPython keeps a docstring in the parse tree while it compiles the module,
+# and a cup compiling from source has a small heap.)
+#
+# A throw happens when shaking STOPS: first a real shake must be seen, then the throw becomes final as soon as
+# the cup is still again. The shake-quality rule (docs/rules.md, "The shake"): a shake is a SUSTAINED
+# OSCILLATION of the cup:
+#   - reversals: at least ``halves`` half-swings in a row on one axis (3 at normal sensitivity: one and a
+#     half back-and-forths), each a swing of the cup's motion from beyond -``swing`` to beyond +``swing`` on
+#     that axis (a peak-to-peak of at least 2 x ``swing``, 12 m/s^2 at normal);
+#   - frequency: every one of those half-swings lasts 55 to 330 ms (1.5 to 9 Hz), and no axis swings slower
+#     meanwhile (an arm turning slowly swings gravity through the axes at twice its rate); a slower one (an arm
+#     rotation, a gesture, a step) or a faster one (the ringing of a knock) starts the count again, and so
+#     does one half as long or twice as long as the one before (a shake has a rhythm, a jolt has none);
+#   - energy: the cup's motion |a - g| reached ``high`` (8 m/s^2 at normal) during it;
+#   - duration: at least 300 ms from the first high sample.
+# Lifting, tilting, sliding, passing, carrying, knocks, set-downs and drops each fail at least one test: they
+# move one way and back at most once, or too slowly, or ring too fast, or stay weak. Circular shakes pass: each
+# axis of a circle swings at the shake's frequency.
+#
+# What it saw otherwise is ``motion``: "still", "tilt" (resting, turned more than 30 degrees from where it last
+# rested after a throw or at the start), "handling" (moved, no shake), "set_down" (a short knock or impact,
+# then calm), "shaking" (a proven shake), "settling" (it ended, the throw becomes final once the cup is
+# still): the last two are the throw's progress, the LED view's too.
+#
+# Sensitivity (the detector's second argument, from the cup's configuration): "low", "normal", "high" or the
+# owner's calibration (`schocken doctor --calibrate`): the
+# ``high``, ``swing`` and ``halves`` thresholds of the rule. The stillness that makes a throw final does not
+# change with it: 4 still samples (40 ms at 100 Hz), so a throw is final at most 50 ms after the shake stops.
+#
+# Designed for 100 Hz sampling. Timestamps may be time.ticks_ms() values: all elapsed times are taken modulo
+# 2**30 (the ticks period), forward only.
+#
+# Hot path rules (feed_board, with _sense, _swing and _accel or feed_switch, runs 100 times a second on the
+# board): no allocation at all, frames included (at most 11 words each, see below). Integers only, and every
+# intermediate value stays below 2**30 so it remains a small int on 32-bit ports (ESP32/RP2): a larger product
+# would silently become a heap-allocated long int. Hence inputs are scaled to 16 mm/s^2 units and clamped
+# before anything is squared.
 
 from array import array
 
 from micropython import const
 
-IDLE = "idle"
-SHAKING = "shaking"
-SETTLING = "settling"
-# What the cup saw (``motion``), as the cup's status answer reports it (docs/protocol.md).
-STILL = "still"
-TILT = "tilt"
-HANDLING = "handling"
-SET_DOWN = "set_down"
-SENSITIVITIES = ("low", "normal", "high")
+# What the cup saw (``motion``), as the cup's status answer reports it (docs/protocol.md): "still", "tilt",
+# "handling", "set_down", "shaking", "settling". Literals, not names of this module: each name would cost the
+# cup's heap a slot of the module's table (docs/firmware.md, Memory).
 
 # A constant object (an Ellipsis: no heap object). Without one MicroPython keeps the heap object after this
 # module's table of names alive with the module (docs/firmware.md, Memory; tests/test_micropython.py).
@@ -54,16 +52,16 @@ _CONSTANT = ...
 
 # Tuning (mm/s^2, ms, samples). The three thresholds a sensitivity sets are slots (``_HI2`` ...), the rest
 # constants: the hot path compares against literals, and the cup keeps no attribute per threshold.
-# Sensitivity: (high mm/s^2, swing mm/s^2, half-swings) for low, normal, high.
-_LEVELS = ((10000, 6000, 5), (8000, 5000, 4), (6500, 4000, 4))
 _HALF_MIN_MS = const(55)     # a half-swing lasts at least this (9 Hz: faster is the ringing of a knock)...
-_HALF_MAX_MS = const(300)    # ...and at most this (1.7 Hz: slower is an arm, a gesture, a step)
+_HALF_MAX_MS = const(330)    # ...and at most this (1.5 Hz: slower is an arm, a gesture, a step)
+_SLOW_MS = const(600)        # an axis that swung slowly this recently vetoes the count (see _swing)...
+_SLOWEST_MS = const(1000)    # ...a half-swing of at most this (0.5 Hz); a longer one is a pause
 _MIN_SHAKE_MS = const(300)   # a shake lasts at least this long (taps < 100 ms)
 _GAP_MS = const(300)         # longest stretch without a high sample inside a shake (a half-swing)
-_IMPACT_MMS = const(25000)   # a knock or set-down: |a - g| above this...
-_IMPACT_MS = const(250)      # ...in a burst of motion no longer than this
-_STILL_JERK_MMS = const(800)   # |a[n] - a[n-1]| below this: not moving...
-_STILL_MAG_MMS = const(1500)   # ...and | |a| - 1 g | below this: not accelerating
+_IMPACT_MMS = const(12000)   # a knock or set-down: |a - g| above this...
+_IMPACT_MS = const(250)      # ...at most this long before the burst of motion ends
+_STILL_JERK_MMS = const(900)   # |a[n] - a[n-1]| below this: not moving...
+_STILL_MAG_MMS = const(1200)  # ...and | |a| - 1 g | below this: not accelerating
 _SENSOR = const(25)  # text of cup.texts (schocken.text), loaded only for the error
 _STILL_N = const(4)          # consecutive still samples (40 ms) -> throw is final
 _REST_N = const(30)          # consecutive still samples (300 ms): the cup rests (still or tilt)
@@ -72,13 +70,8 @@ _G_MMS = const(9807)         # 1 g; a cheap sensor's scale error hides in _STILL
 _LP_CLAMP_MMS = const(8000)  # gravity filter ignores the excess of spikes beyond this
 _TILT_COS_PCT = const(87)    # resting turned by more than 30 degrees (cos 30 = 0.87): "tilt"
 _SW_MIN_MS = const(300)      # switch: a shake's burst of level changes lasts at least this...
-_SW_SPACING_MS = const(50)   # ...and dense: mean spacing at most this (25 rejects fast
-                             # drumming too, but needs a switch that really chatters)
 _SW_QUIET_MS = const(80)     # no change for this long: shaking stopped (final)
 _SW_SETTLE_MS = const(50)    # no change for this long: show "settling"
-# Switch: the level changes a burst needs, for low, normal, high (a contact chatters ~30 times a second in a
-# shake; walking and knocks give a few per step or knock).
-_SW_LEVELS = (14, 10, 8)
 
 _SHIFT = const(4)       # mm/s^2 -> 16 mm/s^2 units (sensor noise is ~40 mm/s^2)
 _AMAX = const(8191)     # clamp (131 m/s^2): (2*_AMAX)^2 * 3 < 2**30
@@ -103,80 +96,90 @@ _P_SHAKE = const(2)     # proven shake; waiting for stillness
 # The detector's numbers, slots of one array('i') made once: the hot path reads and writes them without a
 # dictionary lookup each, and the cup keeps a few attributes instead of thirty (docs/benchmarks.md). Every
 # value stays below 2**30 (see above), timestamps too: they are kept modulo 2**30, so 32-bit slots hold them.
-_PHASE = const(0)
-_SEEDED = const(1)      # 1 once the gravity estimate has its first sample
-_GX = const(2)          # gravity, 16 mm/s^2 << _LP_SHIFT
-_GY = const(3)
-_GZ = const(4)
-_PX = const(5)          # previous sample (for the jerk)
-_PY = const(6)
-_PZ = const(7)
-_WX = const(8)          # the side of the last swing per axis: -1, 0 (none yet), +1
-_WY = const(9)
-_WZ = const(10)
-_T0 = const(11)         # candidate start
-_T_HIGH = const(12)     # last high sample (accel) / last toggle (switch)
-_PEAK = const(13)       # the largest |d|^2 since the candidate started
-_BEST = const(14)       # the most half-swings in a row seen since the candidate started
-_LEVEL = const(15)      # last switch level (-1: none yet)
-_TOGGLES = const(16)    # switch level changes in the current burst
-_STILL = const(17)      # consecutive still samples
-_DX = const(18)         # dynamic part of the sample (a - gravity)
-_DY = const(19)
-_DZ = const(20)
-_E2 = const(21)         # |d|^2, |jerk|^2, |a|^2 of the sample
-_J2 = const(22)
-_M2 = const(23)
-_TX = const(24)         # time of the last swing per axis
-_TY = const(25)
-_TZ = const(26)
-_NX = const(27)         # half-swings in a row per axis, each 55-300 ms
-_NY = const(28)
-_NZ = const(29)
-_HI2 = const(30)        # sensitivity: high, squared 16 mm/s^2 units
-_SWING = const(31)      # sensitivity: swing, 16 mm/s^2 units
-_HALVES = const(32)     # sensitivity: half-swings (accel); level changes (switch)
-_RX = const(33)         # where the cup rests (gravity, 16 mm/s^2) after a throw or at the start
-_RY = const(34)
-_RZ = const(35)
-_LX = const(36)         # the last half-swing's duration per axis
-_LY = const(37)
-_LZ = const(38)
-_SLOTS = const(39)
+# Slots 0-2: the sample (x, y, z in mm/s^2) as a board reads it (``read_accel(buf)`` fills buf[0..2]), so
+# the cup keeps no second array for it.
+_PHASE = const(3)
+_SEEDED = const(4)      # 1 once the gravity estimate has its first sample
+_GX = const(5)          # gravity, 16 mm/s^2 << _LP_SHIFT
+_GY = const(6)
+_GZ = const(7)
+_PX = const(8)          # previous sample (for the jerk)
+_PY = const(9)
+_PZ = const(10)
+_WX = const(11)          # the side of the last swing per axis: -1, 0 (none yet), +1
+_WY = const(12)
+_WZ = const(13)
+_T0 = const(14)         # candidate start
+_T_HIGH = const(15)     # last high sample (accel) / last toggle (switch)
+_PEAK = const(16)       # the largest |d|^2 since the candidate started
+# slot 17 is free
+_LEVEL = const(18)      # last switch level (-1: none yet)
+_TOGGLES = const(19)    # switch level changes in the current burst
+_STILL = const(20)      # consecutive still samples
+_DX = const(21)         # dynamic part of the sample (a - gravity)
+_DY = const(22)
+_DZ = const(23)
+_E2 = const(24)         # |d|^2, |jerk|^2, |a|^2 of the sample
+_J2 = const(25)
+_M2 = const(26)
+_TX = const(27)         # time of the last swing per axis
+_TY = const(28)
+_TZ = const(29)
+_NX = const(30)         # half-swings in a row per axis, each 55-300 ms
+_NY = const(31)
+_NZ = const(32)
+_HI2 = const(33)        # sensitivity: high, squared 16 mm/s^2 units
+_SWING = const(34)      # sensitivity: swing, 16 mm/s^2 units
+_HALVES = const(35)     # sensitivity: half-swings (accel); level changes (switch)
+_RX = const(36)         # where the cup rests (gravity, 16 mm/s^2) after a throw or at the start
+_RY = const(37)
+_RZ = const(38)
+_LX = const(39)         # the last half-swing's duration per axis
+_LY = const(40)
+_LZ = const(41)
+_SLOW = const(42)       # 1 while an axis swings slowly (its last half-swing longer than _HALF_MAX_MS)
+_T_PEAK = const(43)     # time of _PEAK
+_SLOTS = const(44)
 
 
 class ShakeDetector:
-    def __init__(self, sensor):  # "accel" or "switch"; no default: a function with one is twice the size
+    def __init__(self, sensor, sensitivity):
+        # ``sensor``: "accel" or "switch". ``sensitivity`` (the cup's configuration, /cup.json "shake"):
+        # "low", "normal", "high", or a calibration [high mm/s^2, swing mm/s^2, half-swings] (accel) or
+        # [level changes, mean spacing ms] (switch), as the doctor's calibration gives it. Anything else:
+        # ValueError. No defaults: a function with one is twice the size; and no method to change the
+        # sensitivity later: a method is a heap object of the cup (a new detector is made instead).
+        # Accelerometer, for low, normal, high: high 10, 8, 6.5 m/s^2; swing 7, 6, 4.5 m/s^2; half-swings 4,
+        # 3, 3. Switch: level changes 14, 10, 8, at most 50 ms apart on average (50 ms lets fingers drumming
+        # beside the cup for a second, two changes a knock at ~14 Hz, pass as a shake; 25 would reject that,
+        # but needs a switch that chatters densely, which the emulated board's 50 ms toggling does not).
         if sensor != "accel" and sensor != "switch":
             from schocken import text
             raise ValueError(text(_SENSOR, module="cup.texts"))
         self.sensor = sensor
-        self._s = array("i", bytes(4 * _SLOTS))
-        self._a = array("i", bytes(12))  # the sample: a board reads into it, feed_accel puts it there
-        self.sensitivity = "normal"
-        self.set_sensitivity("normal")
-        self.reset()
-
-    def set_sensitivity(self, level):
-        """"low", "normal", "high", or a calibration [high mm/s^2, swing mm/s^2, half-swings] (accel) or
-        [level changes] (switch), as ``calibrate`` gives it. Anything else: ValueError, nothing changed."""
-        if level in SENSITIVITIES:
-            k = SENSITIVITIES.index(level)
-            values = _LEVELS[k] if self.sensor == "accel" else (0, 0, _SW_LEVELS[k])
+        level = sensitivity  # the name the errors say
+        k = 0 if level == "low" else 3 if level == "normal" else 6 if level == "high" else -1
+        if k >= 0:  # bytes, not tuples: a tuple constant takes the cup's heap, a bytes one stays in the image
+            if self.sensor == "accel":  # high, swing in 500 mm/s^2, half-swings
+                t = b"\x14\x0e\x04\x10\x0c\x03\x0d\x09\x03"
+                values = (t[k] * 500, t[k + 1] * 500, t[k + 2])
+            else:  # mean spacing at most in ms, level changes
+                t = b"\x32\x0e\x32\x0a\x32\x08"
+                values = (0, t[k * 2 // 3] << _SHIFT, t[k * 2 // 3 + 1])
         elif isinstance(level, (list, tuple)) and self.sensor == "accel" and len(level) == 3:
             values = level
-        elif isinstance(level, (list, tuple)) and len(level) == 1:
-            values = (0, 0, level[0])
+        elif isinstance(level, (list, tuple)) and self.sensor == "switch" and len(level) == 2:
+            values = (0, level[1] << _SHIFT, level[0])  # switch: level changes, mean spacing in ms
         else:
             raise ValueError("shake sensitivity: low, normal, high or a calibration, not %r" % (level,))
         hi, swing, halves = [int(v) for v in values]
         if not (0 <= hi <= 60000 and 0 <= swing <= 40000 and 2 <= halves <= 60):
             raise ValueError("shake calibration out of range: %r" % (level,))
-        s = self._s
+        self._s = s = array("i", bytes(4 * _SLOTS))
         s[_HI2] = (hi >> _SHIFT) * (hi >> _SHIFT)
         s[_SWING] = swing >> _SHIFT
         s[_HALVES] = halves
-        self.sensitivity = level if level in SENSITIVITIES else "calibrated"
+        self.reset()
 
     def reset(self):
         """Forget the motion (e.g. after a game state change). The sensitivity stays.
@@ -184,11 +187,10 @@ class ShakeDetector:
         Every attribute the hot path writes is created here and its numbers live in ``_s``, made once: the hot
         path never grows the instance dict nor allocates.
         """
-        self.state = IDLE
-        self.motion = STILL
+        self.motion = "still"
         s = self._s
         for i in range(_HI2):
-            s[i] = 0  # _P_IDLE, not seeded, no candidate
+            s[i] = 0  # no sample, _P_IDLE, not seeded, no candidate
         s[_LEVEL] = -1
 
     # Every method the 100 Hz loop calls keeps its frame (arguments, locals, stack) to 11 words: MicroPython
@@ -199,20 +201,20 @@ class ShakeDetector:
         sample buffer, made once), or its switch. The cup's 100 Hz loop and the doctor's self-test both use
         it."""
         if self.sensor == "accel":
-            board.read_accel(self._a)
-            return self._accel(t_ms, self._a)
+            board.read_accel(self._s)  # into slots 0-2
+            return self._accel(t_ms)
         return self.feed_switch(t_ms, board.read_switch())
 
     def feed_accel(self, t_ms, ax, ay, az):
         """One accelerometer sample (ints, mm/s^2). True when a throw is final."""
-        a = self._a
-        a[0] = ax
-        a[1] = ay
-        a[2] = az
-        return self._accel(t_ms, a)
+        s = self._s
+        s[0] = ax
+        s[1] = ay
+        s[2] = az
+        return self._accel(t_ms)
 
-    def _sense(self, a):
-        """The sample ``a`` (x, y, z in mm/s^2) into the slots: scaled and clamped (_PX.., after the jerk is
+    def _sense(self):
+        """The sample (slots 0-2: x, y, z in mm/s^2) into the slots: scaled and clamped (_PX.., after the jerk is
         taken from the one before), its dynamic part d = a - gravity (_DX..), gravity moved; the squares of
         d, of the jerk and of a summed in _E2, _J2, _M2. False for the first sample: it seeds the filter."""
         s = self._s
@@ -220,7 +222,7 @@ class ShakeDetector:
         i = 0
         while i < 3:  # x, y, z: a for loop would keep its counter on the stack, a word over the 11
             # Scale and clamp first, so all squares below fit in a small int.
-            v = a[i] >> _SHIFT
+            v = s[i] >> _SHIFT
             if v > _AMAX:
                 v = _AMAX
             elif v < -_AMAX:
@@ -244,17 +246,30 @@ class ShakeDetector:
             s[_PX + i] = v
             s[_M2] += v * v
             i += 1
-        if s[_SEEDED]:
-            return True
-        s[_SEEDED] = 1
-        return False
+        if not s[_SEEDED]:
+            s[_SEEDED] = 1
+            return False
+        # Stillness does not use d: after a shake the gravity estimate lags and the cup may be held at a new
+        # angle. Instead: the reading barely changes (small jerk) AND its magnitude is 1 g (no linear
+        # acceleration). During an oscillation both are never small at once (the jerk peaks at the zero
+        # crossings, the magnitude at the turning points).
+        if s[_J2] < _JERK2 and _MAG_LO2 <= s[_M2] <= _MAG_HI2:
+            s[_STILL] += 1
+        else:
+            s[_STILL] = 0
+        return True
 
     def _swing(self, t):
-        """The reversals, per axis: the motion d crossed from beyond -swing to beyond +swing (or back). A
-        half-swing of 55-300 ms adds one to the axis's count, any other starts it again. -> the most
-        half-swings in a row of an axis that swung within the last 300 ms."""
+        # The reversals, per axis: the motion d crossed from beyond -swing to beyond +swing (or back). A
+        # half-swing of 55-330 ms adds one to the axis's count, any other starts it again. -> the most
+        # half-swings in a row of an axis that swung within the last 330 ms; 0 while another axis swings
+        # slowly (within _SLOW_MS after a half-swing longer than 330 ms): a slow turn of the arm swings gravity
+        # through the axes, and the axis it turns about sees twice its frequency (cos of a swinging angle),
+        # an oscillation that is no shake. Without a candidate it also says what the cup does ("still", "tilt"
+        # after 300 ms at rest, "handling" while it moves).
         s = self._s
         best = 0
+        s[_SLOW] = 0
         i = 0
         while i < 3:
             d = s[_DX + i]
@@ -266,34 +281,34 @@ class ShakeDetector:
                     s[_NX + i] = 1  # a rhythm: half as long or twice the last one starts a new count
                 else:
                     s[_NX + i] += 1
-                s[_LX + i] = d
+                s[_LX + i] = d if d <= _SLOWEST_MS else 0  # longer: a pause, not a slow swing
                 s[_WX + i] = 1 if s[_DX + i] > 0 else -1
                 s[_TX + i] = t
             elif (t - s[_TX + i]) & _TICKS_MASK > _HALF_MAX_MS:
                 s[_NX + i] = 0  # the swing stopped: no oscillation on this axis now
+            if s[_LX + i] > _HALF_MAX_MS and (t - s[_TX + i]) & _TICKS_MASK < _SLOW_MS:
+                s[_SLOW] = 1
             if s[_NX + i] > best:
                 best = s[_NX + i]
             i += 1
-        return best
+        if s[_PHASE] == _P_IDLE:  # no candidate: what the cup does now (a high sample makes it "handling")
+            if s[_STILL] >= _REST_N:
+                # Resting: cos of the angle between gravity now and where the cup rested (both ~1 g long).
+                d = ((s[_GX] >> _LP_SHIFT) * s[_RX] + (s[_GY] >> _LP_SHIFT) * s[_RY]
+                     + (s[_GZ] >> _LP_SHIFT) * s[_RZ])
+                self.motion = "tilt" if d < _TILT_DOT else "still"
+            elif s[_STILL] == 0 and self.motion != "set_down":
+                self.motion = "handling"  # moving; right after a set-down it says so until the cup rests
+        return 0 if s[_SLOW] else best
 
-    def _accel(self, t_ms, a):
-        """One sample ``a`` (x, y, z in mm/s^2) through the phases. True when a throw is final."""
+    def _accel(self, t_ms):
+        """One sample (slots 0-2: x, y, z in mm/s^2) through the phases. True when a throw is final."""
         s = self._s
-        if not self._sense(a):
+        if not self._sense():
             return False
         t_ms &= _TICKS_MASK  # mod 2**30: a clock that never wraps fits too
         halves = self._swing(t_ms)
         high = s[_E2] >= s[_HI2]
-        # Stillness does not use d: after a shake the gravity estimate lags and
-        # the cup may be held at a new angle. Instead: the reading barely changes
-        # (small jerk) AND its magnitude is 1 g (no linear acceleration). During
-        # an oscillation both are never small at once (the jerk peaks at the zero
-        # crossings, the magnitude at the turning points).
-        if s[_J2] < _JERK2 and _MAG_LO2 <= s[_M2] <= _MAG_HI2:
-            s[_STILL] += 1
-        else:
-            s[_STILL] = 0
-
         phase = s[_PHASE]
         if phase == _P_IDLE:
             if high:
@@ -301,55 +316,40 @@ class ShakeDetector:
                 s[_PHASE] = _P_CAND
                 s[_T0] = s[_T_HIGH] = t_ms
                 s[_PEAK] = s[_E2]
-                s[_BEST] = halves
-                self.motion = HANDLING
-            else:
-                self._calm()
+                s[_T_PEAK] = t_ms
+                self.motion = "handling"
             return False
 
         if high:
             s[_T_HIGH] = t_ms
             if s[_E2] > s[_PEAK]:
                 s[_PEAK] = s[_E2]
+                s[_T_PEAK] = t_ms
         elif halves >= s[_HALVES] and phase == _P_SHAKE:
             s[_T_HIGH] = t_ms  # a gentle shake swings on below "high": still shaking
         if phase == _P_CAND:
-            if halves > s[_BEST]:
-                s[_BEST] = halves
             if (t_ms - s[_T_HIGH]) & _TICKS_MASK > _GAP_MS:
-                # It died out: a knock or set-down (short and hard) or handling.
+                # It died out: handling, or a knock or set-down (it ended with its hardest jolt).
                 s[_PHASE] = _P_IDLE
-                self.motion = (SET_DOWN if s[_PEAK] >= _IMPACT2
-                               and (s[_T_HIGH] - s[_T0]) & _TICKS_MASK <= _IMPACT_MS else HANDLING)
+                self.motion = ("set_down" if s[_PEAK] >= _IMPACT2
+                               and (s[_T_HIGH] - s[_T_PEAK]) & _TICKS_MASK <= _IMPACT_MS else "handling")
             elif halves >= s[_HALVES] and (t_ms - s[_T0]) & _TICKS_MASK >= _MIN_SHAKE_MS:
                 s[_PHASE] = _P_SHAKE
-                self.state = self.motion = SHAKING
+                self.motion = "shaking"
             return False
 
         # _P_SHAKE: a real shake happened; final once the cup is still again.
         if s[_STILL] >= _STILL_N:
             return self._final()
         if s[_STILL] >= 2:    # one still sample also occurs mid-shake
-            self.state = self.motion = SETTLING
+            self.motion = "settling"
         else:
-            self.state = self.motion = SHAKING
+            self.motion = "shaking"
         # Fallback for a hand that never gets quite still (tremor, walking off):
         # the shake clearly ended long ago, so do not keep the throw pending.
         if (t_ms - s[_T_HIGH]) & _TICKS_MASK >= _QUIET_FINAL_MS:
             return self._final()
         return False
-
-    def _calm(self):
-        """No candidate: what the cup does now. Resting (still for 300 ms): "still", or "tilt" when turned
-        by more than 30 degrees from where it rested; moving: "handling", except right after a set-down."""
-        s = self._s
-        if s[_STILL] >= _REST_N:
-            # cos of the angle between gravity now and where the cup rested, both ~1 g long
-            d = ((s[_GX] >> _LP_SHIFT) * s[_RX] + (s[_GY] >> _LP_SHIFT) * s[_RY]
-                 + (s[_GZ] >> _LP_SHIFT) * s[_RZ])
-            self.motion = TILT if d < _TILT_DOT else STILL
-        elif s[_STILL] == 0 and self.motion != SET_DOWN:
-            self.motion = HANDLING
 
     def _final(self):
         s = self._s
@@ -364,26 +364,19 @@ class ShakeDetector:
         s[_RZ] = s[_PZ]
         s[_PHASE] = _P_IDLE
         s[_NX] = s[_NY] = s[_NZ] = 0
-        self.state = IDLE
-        self.motion = STILL
+        self.motion = "still"
         return True
-
-    def peaks(self):
-        """For the owner's calibration (doctor): the largest |a - g|^2 (in (16 mm/s^2)^2) and the most
-        half-swings in a row on one axis since the last candidate started."""
-        s = self._s
-        return s[_PEAK], s[_BEST]
 
     def feed_switch(self, t_ms, level):
         """One vibration/tilt switch sample (0/1). True when a throw is final.
 
         A shake makes the contact chatter: a burst of level changes with no gap
-        longer than _SW_QUIET_MS. A burst of enough (``halves``: 10 at normal),
-        dense changes lasting long enough is a shake; it is final _SW_QUIET_MS
+        longer than _SW_QUIET_MS. A burst of enough (10 at normal), dense (25 ms
+        apart on average at normal) changes lasting long enough is a shake; it is final _SW_QUIET_MS
         after the last change. A tap gives a few changes within ~30 ms ("set_down");
         walking gives a few per step, steps being far more than _SW_QUIET_MS apart,
         so their bursts never grow long; fast knocking/drumming chains but is too
-        sparse (_SW_SPACING_MS). A tilt switch resting at the other level than where
+        sparse. A tilt switch resting at the other level than where
         the cup last rested: "tilt".
         """
         s = self._s
@@ -397,33 +390,32 @@ class ShakeDetector:
                 s[_PHASE] = _P_CAND
                 s[_T0] = t_ms
                 s[_TOGGLES] = 0
-                self.motion = HANDLING
+                self.motion = "handling"
             s[_TOGGLES] += 1
             s[_T_HIGH] = t_ms
             if s[_PHASE] == _P_CAND and s[_TOGGLES] >= s[_HALVES]:
                 el = (t_ms - s[_T0]) & _TICKS_MASK
-                if el >= _SW_MIN_MS and s[_TOGGLES] * _SW_SPACING_MS >= el:
+                if el >= _SW_MIN_MS and s[_TOGGLES] * s[_SWING] >= el:  # _SWING: the spacing (ms)
                     s[_PHASE] = _P_SHAKE
             if s[_PHASE] == _P_SHAKE:
-                self.state = self.motion = SHAKING
+                self.motion = "shaking"
             return False
         quiet = (t_ms - s[_T_HIGH]) & _TICKS_MASK
         if s[_PHASE] == _P_IDLE:
-            if quiet >= _REST_N * 10 and self.motion != SET_DOWN:
-                self.motion = TILT if level != s[_RX] else STILL
+            if quiet >= _REST_N * 10 and self.motion != "set_down":
+                self.motion = "tilt" if level != s[_RX] else "still"
             return False
         if s[_PHASE] == _P_CAND:
             if quiet >= _SW_QUIET_MS:
                 s[_PHASE] = _P_IDLE   # burst ended before it proved a shake
-                self.motion = (SET_DOWN if s[_TOGGLES] <= 4 and (s[_T_HIGH] - s[_T0]) & _TICKS_MASK
-                               <= _IMPACT_MS else HANDLING)
+                self.motion = ("set_down" if s[_TOGGLES] <= 4 and (s[_T_HIGH] - s[_T0]) & _TICKS_MASK
+                               <= _IMPACT_MS else "handling")
             return False
         if quiet >= _SW_QUIET_MS:
             s[_PHASE] = _P_IDLE
             s[_RX] = level
-            self.state = IDLE
-            self.motion = STILL
+            self.motion = "still"
             return True
         if quiet >= _SW_SETTLE_MS:
-            self.state = self.motion = SETTLING
+            self.motion = "settling"
         return False

@@ -14,20 +14,22 @@ FINAL_MS = 50   # shake stopped -> throw final (issue 34, issue 42)
 
 
 def load(name):
-    """A trace as ints, as the board delivers them: [(t_ms, x, y, z)] in mm/s^2."""
+    """A trace as ints, as the board delivers them: [(t_ms, x, y, z)] in mm/s^2, or [(t_ms, level)]."""
     rows = []
     with open(MOTION / name) as f:
         f.readline()
         for line in f:
-            t, x, y, z = line.split(",")
-            rows.append((int(t), int(round(float(x) * 1000)), int(round(float(y) * 1000)),
-                         int(round(float(z) * 1000))))
+            v = line.split(",")
+            rows.append((int(v[0]),) + tuple(int(round(float(x) * 1000)) for x in v[1:]) if len(v) == 4
+                        else (int(v[0]), int(v[1])))
     return rows
 
 
 def run(detector, rows):
     """Feed a trace; -> the times of the throws."""
     detector.reset()
+    if detector.sensor == "switch":
+        return [t for t, level in rows if detector.feed_switch(t, level)]
     return [t for t, x, y, z in rows if detector.feed_accel(t, x, y, z)]
 
 
@@ -45,12 +47,15 @@ def judge(name, throws):
     return false, len(ends) - len(used), latencies
 
 
-def confusion(make_detector, names=None):
-    """{class: {traces, minutes, expected, seen, false, missed, worst_ms}} over the corpus."""
+def confusion(make_detector, sensor="accel", names=None):
+    """{class: {traces, minutes, expected, seen, false, missed, worst_ms, late}} over the corpus's traces of
+    one sensor; ``make_detector(sensor)`` makes a fresh detector."""
     table = {}
     for name in sorted(names or CORPUS):
         m = CORPUS[name]
-        throws = run(make_detector(), load(name))
+        if m["sensor"] != sensor:
+            continue
+        throws = run(make_detector(sensor), load(name))
         false, missed, lat = judge(name, throws)
         row = table.setdefault(m["class"], {"traces": 0, "minutes": 0.0, "expected": 0, "seen": 0, "false": 0,
                                             "missed": 0, "worst_ms": None, "late": []})

@@ -38,7 +38,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
-from make_traces import DT, G, Scene, smooth  # noqa: E402
+from make_traces import DT, G, Scene, smooth, switch_from  # noqa: E402
 
 LIM = 4.0 * 9.80665
 STEP = 0.002 * 9.80665
@@ -230,8 +230,7 @@ def handling_trace(kind, seed, repeats):
     t = 1000
     for _ in range(repeats):
         t = HANDLING[kind](s, t) + 1000
-    s.n = min(s.n, t // DT)
-    return s.render_cup()[:t // DT]
+    return s.render_cup()[:t // DT], s
 
 
 # --- shakes ----------------------------------------------------------------------------------------------
@@ -263,7 +262,7 @@ def shake_trace(seed, f_hz, dur, amp, direction, before=None, slam=False):
         t0 = HANDLING[before](s, 500) + 300
     end = shake_into(s, t0, f_hz, dur, amp, direction, slam)
     n = (end + 1500) // DT
-    return s.render_cup()[:n], end
+    return s.render_cup()[:n], end, s
 
 
 def shake_styles():
@@ -286,6 +285,13 @@ def shake_styles():
     return out
 
 
+def write_switch(name, rows):
+    with open(os.path.join(HERE, name), "w", newline="\n") as f:
+        f.write("t_ms,level\n")
+        for t, level in rows:
+            f.write("%d,%d\n" % (t, level))
+
+
 def write(name, rows):
     with open(os.path.join(HERE, name), "w", newline="\n") as f:
         f.write("t_ms,ax,ay,az\n")
@@ -298,16 +304,24 @@ def main():
     for k, kind in enumerate(sorted(HANDLING)):
         for variant in range(3):
             name = "model_%s_%d.csv" % (kind, variant)
-            rows = handling_trace(kind, 1000 + 10 * k + variant, 6)
+            rows, scene = handling_trace(kind, 1000 + 10 * k + variant, 6)
             write(name, rows)
             manifest[name] = {"sensor": "accel", "class": kind, "throws": 0, "shake_end_ms": [],
                               "minutes": round(len(rows) * DT / 60000.0, 2)}
+            if variant == 0:  # the switch boards: the same scene through the contact's model
+                switch = switch_from(scene, 7000 + k)[:len(rows)]
+                write_switch("model_switch_%s.csv" % kind, switch)
+                manifest["model_switch_%s.csv" % kind] = dict(manifest[name], sensor="switch")
     for k, (name, f, ms, amp, direction, before, slam) in enumerate(shake_styles()):
-        rows, end = shake_trace(5000 + k, f, ms, amp, direction, before, slam)
+        rows, end, scene = shake_trace(5000 + k, f, ms, amp, direction, before, slam)
         write("model_%s.csv" % name, rows)
         cls = "shake" if before is None and not slam else "shake_" + (before or "slam")
         manifest["model_%s.csv" % name] = {"sensor": "accel", "class": cls, "throws": 1,
                                            "shake_end_ms": [end], "minutes": round(len(rows) * DT / 60000.0, 2)}
+        if amp >= 18.0 and ms >= 1000 and not slam:  # the switch boards: firm shakes of a second and more
+            switch = switch_from(scene, 8000 + k)
+            write_switch("model_switch_%s.csv" % name, switch)
+            manifest["model_switch_%s.csv" % name] = dict(manifest["model_%s.csv" % name], sensor="switch")
     with open(os.path.join(HERE, "model.json"), "w", newline="\n") as f:
         json.dump(manifest, f, indent=1, sort_keys=True)
         f.write("\n")
