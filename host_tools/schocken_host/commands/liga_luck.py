@@ -10,6 +10,13 @@ from schocken_host.i18n import tr
 from schocken_host.league import db
 from schocken_host.league.evenings import season_range
 from schocken_host.league.luck_table import league_luck, rarity
+from schocken_host.odds.habits import PRIOR
+
+# Against what every decision is judged (`--json`'s "opponent_model"; docs/odds.md, "Opponent model").
+OPPONENT_MODEL = {"kind": "habits",
+                  "learnt_from": "the others' turns revealed in the rounds before, same game",
+                  "prior": "the whole table's habit, then keep_ones", "prior_decisions": PRIOR,
+                  "holdings": "the Deckel in front of each where the middle is empty"}
 
 
 RARE_CLASS = 10     # a class's count is marked when as rare as 1 in 10 or rarer
@@ -46,7 +53,7 @@ def run(lang, path, args):
             league.close()
     kinds = found.kinds()
     if getattr(args, "json", False):
-        sys.stdout.write(json.dumps({"games": found.games,
+        sys.stdout.write(json.dumps({"games": found.games, "opponent_model": OPPONENT_MODEL,
                                      "missing_logs": [log for _, log in found.missing],
                                      "players": [p.as_dict(kinds) for p in found.players]},
                                     ensure_ascii=False) + "\n")
@@ -78,6 +85,7 @@ def run(lang, path, args):
                                                rare))
             write("%-*s %s\n" % (width, p.player, "  ".join(parts)))
         write(tr(lang, "luck.explain") + "\n")
+        write(tr(lang, "luck.model", prior=PRIOR) + "\n")
     return 0
 
 

@@ -21,8 +21,7 @@ dice out and the dice that fell) is counted against its exact chance given the d
 import weakref
 from dataclasses import dataclass, field
 
-from schocken.turn import IN_CUP, Turn, apply_steps
-
+from schocken_host.odds.habits import throws_of
 from schocken_host.odds.model import ROLLS, merge
 from schocken_host.table.coach import limit_of, public_context
 from schocken_host.table.replay import replay
@@ -34,17 +33,6 @@ _CHANCES: dict[object, dict] = {}   # (rules, out, t) -> {kind: chance} of the c
 # One tuple per distinct outcomes: the tallies of every person and game share it, however often the round
 # contexts behind it were made anew (odds.best keeps only the latest contexts).
 _SHARED: dict[tuple, tuple] = {}
-
-
-@dataclass
-class Throw:
-    """One throw of a turn: ``out`` the dice lying out for good before it, ``fell`` the dice it threw (both
-    sorted, highest first), ``t`` the throws used with it, ``next_out`` what lay out before the next throw
-    (None: the player stood on it, or it was the last)."""
-    out: tuple
-    fell: tuple
-    t: int
-    next_out: object = None
 
 
 @dataclass
@@ -75,22 +63,6 @@ class SeatTally:
             mine = self.classes.setdefault(kind, [0, 0.0])
             mine[0] += thrown
             mine[1] += expected
-
-
-def throws_of(rules, limit, transcript):
-    """The Throws of a revealed turn (its transcript replayed on the rules' Turn)."""
-    turn = Turn(rules, limit)
-    found = []
-    for step in transcript:
-        if step[0] == "roll":
-            out = tuple(sorted((turn.values[i] for i in range(3) if turn.state[i] != IN_CUP), reverse=True))
-            if found:
-                found[-1].next_out = out
-            apply_steps(turn, [step])
-            found.append(Throw(out, tuple(sorted(step[1], reverse=True)), turn.throws_used))
-        else:
-            apply_steps(turn, [step])
-    return found
 
 
 def shared(outcomes):

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from schocken_host.league.luck import SeatTally, shared
 
-VERSION = 2            # of what a game's tallies are: a new way to compute them makes every game read anew
+VERSION = 3            # of what a game's tallies are: a new way to compute them makes every game read anew
 _SCHEMA = """
     CREATE TABLE IF NOT EXISTS outcomes (         -- a throw's luck outcomes, once each: [[luck, chance], ...]
         id       INTEGER PRIMARY KEY,

@@ -31,6 +31,7 @@ from schocken.throws import ALL
 from schocken.turn import ASIDE, IN_CUP, PENDING
 
 from schocken_host.odds.classes import distribution, model_for, turn_at
+from schocken_host.odds.habits import distribution as habit_distribution, stand_weight
 from schocken_host.odds.model import ROLLS, merge, remove, solve, worth
 
 _CACHE: dict[object, object] = {}
@@ -76,10 +77,12 @@ def _stands(rules, assume, limit, out, fell, t):
         return False
 
 
-def seen(rules, view, own_limit, assume=keep_ones):
+def seen(rules, view, own_limit, assume=keep_ones, habit=None, first=False):
     """{(key, throws): Fraction}: where a seat's throw lies given its SeatView. ``own_limit``: the throws
     it had (the opener: the rules' maximum). Never raises for a view the table shows: a view no turn can reach
-    counts as a throw the assumed strategy does not explain (uniform under the cup)."""
+    counts as a throw the assumed strategy does not explain (uniform under the cup). With a ``habit``
+    (odds/habits.py; ``first``: the seat opened the round) a throw he stood on early counts with his chance of
+    standing on it, in floats."""
     model = model_for(rules)
     t = min(max(view.throws, 1), rules.max_throws)
     public, out = view.public, view.out if view.throws == t else ()
@@ -89,13 +92,22 @@ def seen(rules, view, own_limit, assume=keep_ones):
     laid = remove(public, out)  # fell in the last throw, laid open before standing
     weights = {}
     for under, count in ROLLS[3 - len(public)]:
-        if view.early and not _stands(rules, assume, own_limit, out, merge(laid, under), t):
+        if habit is not None:
+            weight = count * (stand_weight(rules, own_limit, habit, first, out, merge(laid, under), t)
+                              if view.early else 1.0)
+            if weight <= 0:
+                continue
+        elif view.early and not _stands(rules, assume, own_limit, out, merge(laid, under), t):
             continue  # the assumed strategy would not have stood on this
+        else:
+            weight = count
         key = (model.final(merge(public, under), t, hand).key, t)
-        weights[key] = weights.get(key, 0) + count
+        weights[key] = weights.get(key, 0) + weight
     if not weights:  # it stood on what the assumed strategy never stands on: any throw, then
-        return seen(rules, SeatView(public, t, False, out), own_limit, assume)
+        return seen(rules, SeatView(public, t, False, out), own_limit, assume, habit, first)
     total = sum(weights.values())
+    if habit is not None:
+        return {k: w / total for k, w in weights.items()}
     return {k: Fraction(w, total) for k, w in weights.items()}
 
 
@@ -111,20 +123,29 @@ class Context:
     ``exact``: Fractions instead of floats (tests)."""
 
     def __init__(self, rules, earlier=(), later=0, limit=None, opener=None, stake=None, assume=keep_ones,
-                 exact=False, cup_sixes=True):
+                 exact=False, cup_sixes=True, later_habits=None, holdings=None):
         self.rules = rules
         self.model = model_for(rules, cup_sixes)
         self.limit = rules.max_throws if limit is None else limit
         self.opener = not earlier if opener is None else opener
         self.later = later
+        self.stake = stake
         self.exact = exact
         num = (lambda p: p) if exact else float
         self.earlier = [{k: num(p) for k, p in d.items()} for d in earlier]
         self._later = {}
+        self.later_habits = tuple(later_habits) if later_habits else None
         for t in range(1, self.limit + 1):
             limit = t if self.opener else self.limit
             if later and limit not in self._later:
-                self._later[limit] = {k: num(p) for k, p in _later_dist(rules, limit, assume).items()}
+                if self.later_habits:   # one distribution per player after me, each his own habit's
+                    self._later[limit] = [habit_distribution(rules, limit, h) for h in self.later_habits]
+                else:
+                    self._later[limit] = {k: num(p) for k, p in _later_dist(rules, limit, assume).items()}
+        # (mine, each opponent's: the earlier seats', then the later ones') Deckel in front of them: with the
+        # middle empty the round's best can give no more than he holds, and a Schock-Aus that ends the half
+        # gives me all the Deckel I do not hold yet.
+        self.holdings = holdings if holdings is not None and not exact else None
         self._worths = [self._worth(th, stake) for th in self.model.throw_of_key]
         # The runs of keys of equal worth: the last key of each, and for every key the run it lies in.
         w = self._worths
@@ -137,7 +158,9 @@ class Context:
 
     def _worth(self, throw, stake):
         w = worth(throw, self.rules)
-        if stake is None or (throw.deckel == ALL and self.rules.schock_aus == "all"):
+        if throw.deckel == ALL and self.rules.schock_aus == "all":
+            return w if self.holdings is None else self.rules.deckel_total - self.holdings[0]
+        if stake is None:
             return w
         return min(w, stake)
 
@@ -145,11 +168,17 @@ class Context:
         """(distribution, earlier seat, how many such seats) of every opponent when I end after t throws."""
         groups = [(d, True, 1) for d in self.earlier]
         if self.later:
-            groups.append((self._later[t if self.opener else self.limit], False, self.later))
+            later = self._later[t if self.opener else self.limit]
+            if self.later_habits:
+                groups.extend((d, False, 1) for d in later)
+            else:
+                groups.append((later, False, self.later))
         return groups
 
     def _costs(self, t):
         """The Deckel I expect to take if I end on each key (by index) after t throws."""
+        if self.holdings is not None and self.stake is None:
+            return self._costs_capped(t)
         model = self.model
         n = len(model.keys)
         zero = Fraction(0) if self.exact else 0.0
@@ -180,6 +209,55 @@ class Context:
                     f *= (cum[k] - cum[i] + tie[i]) ** times
                 total += worths[k] * (f - before)
                 before = f
+            costs.append(total)
+        return costs
+
+    def _costs_capped(self, t):
+        """``_costs`` with the middle empty: the best of the others gives me the worth of his throw, but no
+        more than he holds (``holdings``). Exact over every opponent's outcomes (key, throws), ranked as
+        ``schocken.ranking`` ranks them: higher key, then fewer throws, then the earlier seat."""
+        import numpy as np
+        model = self.model
+        n = len(model.keys)
+        caps = list(self.holdings[1])
+        groups = [(d, True) for d in self.earlier]
+        if self.later:
+            later = self._later[t if self.opener else self.limit]
+            groups.extend((d, False) for d in (later if self.later_habits else [later] * self.later))
+        if not groups:
+            return [0.0] * n
+        caps = (caps + [self.rules.deckel_total] * len(groups))[:len(groups)]
+        # an outcome's place: key index * 4 + (3 - throws), so higher is better before the seats' order
+        places = 4 * n
+        prob = np.zeros((len(groups), places))
+        for g, (dist, _) in enumerate(groups):
+            for (key, s), p in dist.items():
+                prob[g, 4 * model.index[key] + 3 - s] += p
+        below = np.cumsum(prob, axis=1) - prob          # P(strictly lower place)
+        worths = np.array([self._worths[p // 4] for p in range(places)], dtype=float)
+        takes_all = np.array([model.throw_of_key[p // 4].deckel == ALL and self.rules.schock_aus == "all"
+                              for p in range(places)])
+        costs = []
+        for i in range(n):
+            mine = 4 * i + 3 - t
+            # P(opponent g beats me): a higher place, or my place and an earlier seat (the seats before me)
+            beat_floor = np.array([below[g, mine] + (0 if groups[g][1] else prob[g, mine])
+                                   for g in range(len(groups))])
+            total = 0.0
+            for g in range(len(groups)):
+                start = mine if groups[g][1] else mine + 1
+                if start >= places:
+                    continue
+                value = np.where(takes_all[start:], worths[start:],
+                                 np.minimum(worths[start:], caps[g])) * prob[g, start:]
+                others = np.ones(places - start)
+                for h in range(len(groups)):
+                    if h == g:
+                        continue
+                    # h beats me and ranks below g's outcome: on an equal place the earlier seat ranks higher
+                    same = prob[h, start:] if h > g else 0.0
+                    others *= np.maximum(below[h, start:] + same - beat_floor[h], 0.0)
+                total += float(np.dot(value, others))
             costs.append(total)
         return costs
 
@@ -220,20 +298,33 @@ def warm(rules, assume=keep_ones):
         Context(rules, later=1, limit=limit).expected()
 
 
-def context_for(rules, views, later, limit, opener, stake=None, assume=keep_ones):
+def context_for(rules, views, later, limit, opener, stake=None, assume=keep_ones, habits=None, holdings=None):
     """The Context of a round as the table shows it, kept for the next time the same round is seen. ``views``:
-    (SeatView, its own throw limit) of each seat before me."""
+    (SeatView, its own throw limit) of each seat before me. ``habits`` (odds/habits.py): (a Habit per view, a
+    Habit per player after me), how each of them plays; None: every one plays ``assume``. ``holdings``: (my
+    Deckel, a tuple of each other's: the seats before me, then after me), what the round can move when the
+    middle is empty; None: the worth of the best throw, as if everyone held enough."""
     options = tuple(sorted(rules.options().items()))
-    key = ("context", options, tuple(sorted((v.key(), lim) for v, lim in views)), later, limit, opener, stake,
-           assume)
+    if habits is None:
+        seats = tuple(sorted((v.key(), lim) for v, lim in views))
+        habit_key = None
+    else:
+        before, after = habits
+        seats = tuple((v.key(), lim, h.key()) for (v, lim), h in zip(views, before))
+        habit_key = tuple(h.key() for h in after)
+    key = ("context", options, seats, later, limit, opener, stake, assume, habit_key, holdings)
     context = _CACHE.get(key)
     if context is None:
         earlier = []
-        for view, own in views:
-            vkey = ("seen", options, view.key(), own, assume)
-            dist = _CACHE.get(vkey) or _remember(vkey, seen(rules, view, own, assume))
+        for i, (view, own) in enumerate(views):
+            habit = habits[0][i] if habits is not None else None
+            first = i == 0   # the round's opener (a seat ruled out of the round has no view)
+            vkey = ("seen", options, view.key(), own, assume, habit.key() if habit else None, first)
+            dist = _CACHE.get(vkey) or _remember(vkey, seen(rules, view, own, assume, habit, first))
             earlier.append(dist)
-        context = _remember(key, Context(rules, earlier, later, limit, opener, stake, assume))
+        context = _remember(key, Context(rules, earlier, later, limit, opener, stake, assume,
+                                         later_habits=habits[1] if habits is not None else None,
+                                         holdings=holdings))
     return context
 
 

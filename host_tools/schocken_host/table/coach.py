@@ -24,8 +24,11 @@ called on the event loop when an answer is there. A computation that fails, or t
 import asyncio
 import queue
 import threading
+import weakref
 
 from schocken_host.odds.best import SeatView, context_for, warm
+from schocken_host.odds.habits import Habits, decisions_of, throws_of
+from schocken_host.table.habit_book import who
 from schocken_host.odds.classes import model_for
 from schocken_host.odds.model import ROLLS, merge
 
@@ -55,10 +58,64 @@ def public_views(st, seat):
     return views, len(order) - pos - 1, pos == 0
 
 
+_LEARNT: "weakref.WeakKeyDictionary[object, list]" = weakref.WeakKeyDictionary()   # TableState -> [n, Habits]
+
+
+def table_habits(st):
+    """The Habits (odds/habits.py) of the players at this table, learnt from every turn the table has seen
+    revealed in the rounds of this game before the present one (``TableState.turns_seen``: every transcript
+    is public once revealed; a reveal of this round came after every decision in it); only the turns
+    revealed since the last call are read."""
+    known = _LEARNT.get(st)
+    if known is None:
+        known = _LEARNT[st] = [0, Habits()]
+        book = getattr(st, "known_habits", None) or {}
+        for p in st.players:   # what the host remembers of each from the games before (table/habit_book.py)
+            if who(p) in book:
+                known[1].add_counts(p.seat, *book[who(p)])
+    counted, habits = known
+    for round_id, seat, limit, opened, transcript in st.turns_seen[counted:]:
+        if round_id == st.round:
+            break
+        counted += 1
+        try:
+            throws = throws_of(st.rules, limit, transcript)
+        except (ValueError, TypeError, IndexError, KeyError):  # RuleError is a ValueError: no turn has it
+            continue
+        habits.add(seat, decisions_of(st.rules, limit, opened, throws))
+    known[0] = counted
+    return habits
+
+
+def round_habits(st, seat):
+    """(a Habit of each seat before ``seat`` that played, in the order of ``public_views``, a Habit of each
+    seat after it): how the table has seen each of them play."""
+    habits = table_habits(st)
+    order = st.order if seat in st.order else [seat]
+    pos = order.index(seat)
+    before = tuple(habits.of(other) for other in order[:pos] if st.players[other].done)
+    return before, tuple(habits.of(other) for other in order[pos + 1:])
+
+
+def round_holdings(st, seat):
+    """(``seat``'s Deckel, a tuple of each other's in the order of ``round_habits``) in the present half, or
+    None where the table shows no half."""
+    half = st.game.half if st.game else None
+    if half is None:
+        return None
+    order = st.order if seat in st.order else [seat]
+    pos = order.index(seat)
+    others = [s for s in order[:pos] if st.players[s].done] + list(order[pos + 1:])
+    return half.deckel[seat], tuple(half.deckel[s] for s in others)
+
+
 def public_context(st, seat, limit):
-    """The odds.best Context of ``seat``'s round from the public table (the optimal bots' and the coach's)."""
+    """The odds.best Context of ``seat``'s round from the public table (the optimal bots' and the coach's):
+    what the table shows of the round, how the table has seen each of the others play, and the Deckel in
+    front of each."""
     views, later, opener = public_views(st, seat)
-    return context_for(st.rules, views, later, limit, opener, st.middle() or None)
+    return context_for(st.rules, views, later, limit, opener, st.middle() or None,
+                       habits=round_habits(st, seat), holdings=round_holdings(st, seat))
 
 
 class Situation:
@@ -69,11 +126,14 @@ class Situation:
         self.rules, self.seat = st.rules, seat
         self.limit = limit_of(st, seat)
         self.views, self.later, self.opener = public_views(st, seat)
+        self.habits = round_habits(st, seat)
+        self.holdings = round_holdings(st, seat)
         self.stake = st.middle() or None
         self.out = tuple(sorted((v for _, v in p.public), reverse=True))
         self.throws = p.throws
         self.key = (tuple(sorted(st.rules.options().items())), tuple((v.key(), own) for v, own in self.views),
-                    self.later, self.limit, self.opener, self.stake, self.out, self.throws)
+                    self.later, self.limit, self.opener, self.stake, self.out, self.throws,
+                    tuple(h.key() for h in self.habits[0] + self.habits[1]), self.holdings)
 
 
 def situation(st):
@@ -126,7 +186,8 @@ def compute(sit):
     out, t = sit.out, sit.throws
     if t >= sit.limit or len(out) >= 3:
         return {"chance": None, "expected": None, "stand": None}
-    ctx = context_for(sit.rules, sit.views, sit.later, sit.limit, sit.opener, sit.stake)
+    ctx = context_for(sit.rules, sit.views, sit.later, sit.limit, sit.opener, sit.stake,
+                      habits=sit.habits, holdings=sit.holdings)
     expected = ctx.solution.value(out, t + 1)
     chance = follow(ctx, beats(ctx), out, t + 1) if sit.views else None
     stand = None

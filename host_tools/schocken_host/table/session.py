@@ -19,7 +19,7 @@ from schocken.rules import Rules
 from schocken_host.errors import CommandError
 from schocken_host.i18n import tr
 from schocken_host.links.transport import TransportClosed
-from schocken_host.table import gamelog
+from schocken_host.table import gamelog, habit_book
 from schocken_host.table.referee import REVEAL_PAUSE_S, Referee
 from schocken_host.table.seating import SeatingError, Table
 
@@ -51,6 +51,8 @@ class GameConfig:
     coach: bool = False               # the coach's odds are shown: its tables are made before the first turn
     auth: bool = True                 # each emulated cup gets a fresh secret and signs every message
     table: Optional[str] = None       # the table's name (the table file's): the league's evening is its own
+    habit_book: Optional[Path] = None  # what the host remembers of each player's play (table/habit_book.py):
+                                      # the table starts from it and the game adds to it; None: neither
 
 
 def fair_play(config, start):
@@ -170,6 +172,9 @@ class GameSession:
         if web is not None:
             web.referee = referee
         self.state = referee.state
+        seen_before = len(referee.state.turns_seen)   # a resumed game's: in the book already
+        if cfg.habit_book is not None:
+            referee.state.known_habits = habit_book.load(cfg.habit_book)
         tasks = [asyncio.create_task(b.run(referee)) for b in table.bots]
         if self.inputs is not None:
             tasks += [asyncio.create_task(c) for c in self.inputs(referee, table, ui)]
@@ -190,6 +195,8 @@ class GameSession:
             for t in tasks:
                 t.cancel()
             referee.close()
+            if cfg.habit_book is not None and len(referee.state.turns_seen) > seen_before:
+                habit_book.record(referee.state, cfg.habit_book, seen_before)   # a memory: never fails a game
         return referee.state
 
     def _announce(self, ui, notes):

@@ -25,11 +25,12 @@ class LogError(LocalizedValueError):
 
 
 class Player:
-    def __init__(self, seat, name, cup=None, kind="cup"):
+    def __init__(self, seat, name, cup=None, kind="cup", strategy=None):
         self.seat = seat
         self.name = name
         self.cup = cup
         self.kind = kind
+        self.strategy = strategy  # a bot's strategy, as the start event names it
         self.throws = 0          # throws used in the current round
         self.public = []         # dice lying open: [[slot, value], ...]
         self.aside_at_throw = []  # the values lying open when its latest throw fell (out for good)
@@ -78,6 +79,8 @@ class TableState:
         self.events = 0
         self.over = False
         self.loser = None
+        self.turns_seen = []         # (round, seat, limit, opened, transcript) of each round's valid reveal
+        self.known_habits = None     # what the host remembers of each player's play (table/habit_book.py)
 
     # --- reading ----------------------------------------------------------------------------------
     def phase(self):
@@ -148,7 +151,7 @@ class TableState:
                 raise LogError("log.field_players", kind="start", field="players")
         self.rules = from_dict(ev["rules"])
         self.game_id = ev["game_id"]
-        self.players = [Player(p["seat"], p["name"], p.get("cup"), p.get("kind", "cup"))
+        self.players = [Player(p["seat"], p["name"], p.get("cup"), p.get("kind", "cup"), p.get("strategy"))
                         for p in ev["players"]]
         self.game = Game(self.rules, [p.name for p in self.players])
 
@@ -197,6 +200,11 @@ class TableState:
     def _ev_reveal(self, ev):
         p = self.players[ev["seat"]]
         p.revealed = {k: ev[k] for k in ("dice", "throws", "hand", "label", "kind")}
+        if self.round_kind == "round" and not p.flagged and ev.get("transcript"):
+            # what the table learns how each player plays (odds/habits.py, through table/coach.py)
+            opened = bool(self.order) and self.order[0] == ev["seat"]
+            self.turns_seen.append((self.round, ev["seat"], p.limit or self.rules.max_throws, opened,
+                                    ev["transcript"]))
 
     def _ev_cheat(self, ev):
         self.players[ev["seat"]].flagged = ev["reason"]

@@ -31,6 +31,16 @@ TEXTS = {
                      "seltener):",
                      "Classes per throw, thrown (expected; as rare as 1 in N, where 1 in 10 or rarer):"),
     "luck.class_rare": ("1 von {n}", "1 in {n}"),
+    "luck.model": ("Gegnermodell: jede Entscheidung ist gegen die Gewohnheiten der anderen am Tisch "
+                   "beurteilt, gelernt aus ihren aufgedeckten Zügen der Runden davor im selben Spiel (wie "
+                   "oft sie stehen, je Wurf, Wurfgrenze, Eröffner oder nicht und Wurfklasse; Vorwissen: der "
+                   "ganze Tisch, dann keep_ones mit dem Gewicht von {prior:g} Entscheidung(en)), und gegen "
+                   "die Deckel vor jedem, wo die Mitte leer ist (docs/odds.md, „Gegnermodell“)",
+                   "Opponent model: each decision is judged against the habits of the others at the table, "
+                   "learnt from their turns revealed in the rounds before in the same game (how often they "
+                   "stand, per throw, limit, opener or not and class of throw; prior: the whole table, then "
+                   "keep_ones, weighing {prior:g} decision(s)), and against the Deckel in front of each "
+                   "where the middle is empty (docs/odds.md, \"Opponent model\")"),
     "luck.explain": ("Glück: Deckel, die die Würfel gegenüber dem Erwarteten sparten (negativ: kosteten); "
                      "kosteten: Deckel, die die eigenen Entscheidungen gegenüber dem besten Spiel kosteten "
                      "(docs/odds.md)",
