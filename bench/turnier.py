@@ -3,7 +3,8 @@ a real `schocken play --turnier URL --emulate 4` (four MicroPython cup processes
 their games over loopback HTTP to one `schocken turnier leiten`; table 1 reaches the director through a
 proxy whose network is cut after its first game began and restored once its second game has started (that
 one seated from the kept seating, both games sent when it ends); after the first round a tampered log (a
-revealed die changed) and a forged one (another table's game under a new id) are sent and must be held.
+revealed die changed) and a forged one (table 1's game under a new id, sent as table 2's) are sent: the
+director must hold both, and they are rejected.
 Every round is drawn by `schocken turnier auslosen` once the director has every game of the round.
 
     nice -n 10 .venv/bin/python bench/turnier.py [--tables 20] [--rounds 3] [--games 2] [--time-scale 50]
@@ -210,7 +211,7 @@ def main(argv=None):
             th.join()
         if round_no == 1:
             logs = sorted((root / "tisch02").glob("*.jsonl"))
-            other = sorted((root / "tisch03").glob("*.jsonl"))
+            other = sorted((root / "tisch01").glob("*.jsonl"))      # table 1's game, sent as table 2's
             key2 = re.findall(r"/tisch/(\S+?)</pre>", cards)[1]
             forged_text = other[0].read_text()
             forged_id = json.loads(forged_text.splitlines()[0])["game_id"]

@@ -72,11 +72,10 @@ class Hall:
             ranking, still = d.final()
             final = {"ranking": [{"name": n, "lost": lost, "out_in": out} for n, lost, out in ranking],
                      "still_in": still, "out_after": fmt.final.out_after}
-        drawn = store.rounds()
         tables = store.tables_of(round_no) if round_no else {}
         return {"name": store.name, "format": fmt.name, "round": round_no, "kind": kind,
                 "rounds": fmt.rounds, "games": fmt.games,
-                "round_drawn": drawn[-1][0] if drawn else None,
+                "round_drawn_at": store.drawn_at(round_no),
                 "tables": [{"table": t, "players": names, "counted": store.games_at(round_no, t),
                             "due": d.games_due(round_no)} for t, names in sorted(tables.items())],
                 "standings": [line.as_dict() for line in lines],
