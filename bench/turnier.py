@@ -151,6 +151,8 @@ def main(argv=None):
     p.add_argument("--deckel", type=int, default=13, help="Deckel of a half (the rules' deckel_total)")
     p.add_argument("--out", default=None, help="the tournament's folder (default: a temporary one)")
     opts = p.parse_args(argv)
+    if opts.games < 2 or opts.tables < 2:
+        p.error("table 1's cut network needs two games a round; the forged log two tables")
     root = Path(opts.out or tempfile.mkdtemp(prefix="turnier-bench-"))
     root.mkdir(parents=True, exist_ok=True)
     env = dict(os.environ, SCHOCKEN_DATA_DIR=str(root / "data"), PYTHONUNBUFFERED="1")
@@ -182,21 +184,28 @@ def main(argv=None):
                     str(opts.time_scale), "--log-dir", str(log_dir)]
             proc = subprocess.Popen(SCHOCKEN + argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                     text=True, env=env)
-            cutting = round_no == 1 and t == 1
-            if cutting and g == 0:
-                time.sleep(2.0)                   # seated and playing: now the network goes
-                proxy.cut()
-                cut_log["cut"] = time.monotonic() - began
-            if cutting and g == 1:
-                time.sleep(2.0)                   # seated from the kept seating: the network comes back
-                proxy.restore()
-                cut_log["restored"] = time.monotonic() - began
+            seen = []
+            if round_no == 1 and t == 1 and g < 2:
+                # table 1: the network goes once its first game is seated, and comes back once its second
+                # game is seated from the kept seating
+                for line in proc.stdout:
+                    seen.append(line)
+                    if g == 0 and line.startswith("Turnier: Tisch"):
+                        proc_cut = time.monotonic()
+                        proxy.cut()
+                        cut_log["cut"] = round(proc_cut - began, 1)
+                        break
+                    if g == 1 and "Turnierleitung nicht erreichbar" in line:
+                        proxy.restore()
+                        cut_log["restored"] = round(time.monotonic() - began, 1)
+                        break
             out, _ = proc.communicate(timeout=1800)
+            out = "".join(seen) + out
+            if round_no == 1 and t == 1 and g < 2:
+                cut_log["game%d" % (g + 1)] = [line for line in out.splitlines() if "Turnier" in line]
             games_played += 1
             if proc.returncode != 0:
                 failures.append((round_no, t, g, out[-2000:]))
-            if cutting:
-                cut_log["game%d" % (g + 1)] = [line for line in out.splitlines() if "Turnier" in line]
 
     for round_no in range(1, opts.rounds + 1):
         cli("turnier", "auslosen", str(folder), "--url", base + "/", env=env)

@@ -48,7 +48,9 @@ class Director:
                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
         first = self.proc.stdout.readline()
         found = re.search(r"http://127\.0\.0\.1:(\d+)/", first)
-        assert found, first
+        if not found:
+            self.proc.kill()
+            raise AssertionError(first + self.proc.communicate()[0])
         self.port = int(found.group(1))
         self.url = "http://127.0.0.1:%d" % self.port
         self.lines = [first]
@@ -88,6 +90,17 @@ def hall(tmp_path_factory):
         env=env)
     drawn = run("turnier", "auslosen", str(folder), "--url", "http://127.0.0.1:1/", env=env).stdout
     director = Director(folder, env)
+    hall = {"root": root, "env": env, "folder": folder, "director": director, "drawn": drawn}
+    try:
+        hall["tables"] = _first_round(hall)
+        yield hall
+    finally:       # the director of the end (a test restarts it), whatever happened
+        if hall["director"].proc.poll() is None:
+            hall["director"].stop()
+
+
+def _first_round(hall):
+    env, folder, director, root = hall["env"], hall["folder"], hall["director"], hall["root"]
     run("turnier", "karten", str(folder), "--url", director.url + "/", env=env)
     cards = (folder / "karten-runde-1.html").read_text(encoding="utf-8")
     urls = re.findall(r"schocken play --turnier (\S+?)</pre>", cards)
@@ -106,10 +119,7 @@ def hall(tmp_path_factory):
         out, _ = proc.communicate(timeout=240)
         assert proc.returncode == 0, out
         played.append((url, log_dir, out))
-    yield {"root": root, "env": env, "folder": folder, "director": director, "drawn": drawn,
-           "tables": played}
-    if director.proc.poll() is None:
-        director.stop()
+    return played
 
 
 def standings(hall):
@@ -292,3 +302,15 @@ def test_the_big_screen_shows_the_tables_and_the_standings_and_a_players_place(h
         assert first == standings(hall)["standings"][0]["name"]
     finally:
         page.close()
+
+
+def test_a_round_drawn_while_the_director_runs_seats_the_tables_at_once(hall):
+    env, folder = hall["env"], hall["folder"]
+    refused = run("turnier", "auslosen", str(folder), env=env, check=False)
+    assert refused.returncode == 2 and "nicht fertig" in refused.stderr     # table 2 has games to come
+    drawn = run("turnier", "auslosen", str(folder), "--trotzdem", "--url", hall["director"].url + "/",
+                env=env).stdout
+    for t, (url, _, _) in enumerate(hall["tables"], start=1):
+        status, seating = get(hall["director"].url + "/api/tisch/" + url.rsplit("/", 1)[1])
+        assert seating["round"] == 2
+        assert seating["players"] == re.search(r"Tisch %d: (.*)" % t, drawn).group(1).split(", ")

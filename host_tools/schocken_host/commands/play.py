@@ -177,6 +177,8 @@ def tournament_table(args, lang):
     from schocken_host.tournament.reporter import seating
     table = seating(args.turnier, args.log_dir)
     drawn = table.get("players") or []
+    if not drawn:
+        raise CommandError("turnier.not_seated", table=table.get("table"), round=table.get("round"))
     fresh = not args.resume and not args.table     # a resumed game has its players and rules in its log
     if args.names is None and fresh:
         args.names = ",".join(drawn)
