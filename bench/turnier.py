@@ -3,7 +3,8 @@ a real `schocken play --turnier URL --emulate 4` (four MicroPython cup processes
 their games over loopback HTTP to one `schocken turnier leiten`; table 1 reaches the director through a
 proxy whose network is cut after its first game began and restored once its second game has started (that
 one seated from the kept seating, both games sent when it ends); after the first round a tampered log (a
-revealed die changed) and a forged one (another table's game under a new id) are sent and must be held.
+revealed die changed) and a forged one (table 1's game under a new id, sent as table 2's) are sent: the
+director must hold both, and they are rejected.
 Every round is drawn by `schocken turnier auslosen` once the director has every game of the round.
 
     nice -n 10 .venv/bin/python bench/turnier.py [--tables 20] [--rounds 3] [--games 2] [--time-scale 50]
@@ -150,6 +151,8 @@ def main(argv=None):
     p.add_argument("--deckel", type=int, default=13, help="Deckel of a half (the rules' deckel_total)")
     p.add_argument("--out", default=None, help="the tournament's folder (default: a temporary one)")
     opts = p.parse_args(argv)
+    if opts.games < 2 or opts.tables < 2:
+        p.error("table 1's cut network needs two games a round; the forged log two tables")
     root = Path(opts.out or tempfile.mkdtemp(prefix="turnier-bench-"))
     root.mkdir(parents=True, exist_ok=True)
     env = dict(os.environ, SCHOCKEN_DATA_DIR=str(root / "data"), PYTHONUNBUFFERED="1")
@@ -181,21 +184,28 @@ def main(argv=None):
                     str(opts.time_scale), "--log-dir", str(log_dir)]
             proc = subprocess.Popen(SCHOCKEN + argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                     text=True, env=env)
-            cutting = round_no == 1 and t == 1
-            if cutting and g == 0:
-                time.sleep(2.0)                   # seated and playing: now the network goes
-                proxy.cut()
-                cut_log["cut"] = time.monotonic() - began
-            if cutting and g == 1:
-                time.sleep(2.0)                   # seated from the kept seating: the network comes back
-                proxy.restore()
-                cut_log["restored"] = time.monotonic() - began
+            seen = []
+            if round_no == 1 and t == 1 and g < 2:
+                # table 1: the network goes once its first game is seated, and comes back once its second
+                # game is seated from the kept seating
+                for line in proc.stdout:
+                    seen.append(line)
+                    if g == 0 and line.startswith("Turnier: Tisch"):
+                        proc_cut = time.monotonic()
+                        proxy.cut()
+                        cut_log["cut"] = round(proc_cut - began, 1)
+                        break
+                    if g == 1 and "Turnierleitung nicht erreichbar" in line:
+                        proxy.restore()
+                        cut_log["restored"] = round(time.monotonic() - began, 1)
+                        break
             out, _ = proc.communicate(timeout=1800)
+            out = "".join(seen) + out
+            if round_no == 1 and t == 1 and g < 2:
+                cut_log["game%d" % (g + 1)] = [line for line in out.splitlines() if "Turnier" in line]
             games_played += 1
             if proc.returncode != 0:
                 failures.append((round_no, t, g, out[-2000:]))
-            if cutting:
-                cut_log["game%d" % (g + 1)] = [line for line in out.splitlines() if "Turnier" in line]
 
     for round_no in range(1, opts.rounds + 1):
         cli("turnier", "auslosen", str(folder), "--url", base + "/", env=env)
@@ -210,7 +220,7 @@ def main(argv=None):
             th.join()
         if round_no == 1:
             logs = sorted((root / "tisch02").glob("*.jsonl"))
-            other = sorted((root / "tisch03").glob("*.jsonl"))
+            other = sorted((root / "tisch01").glob("*.jsonl"))      # table 1's game, sent as table 2's
             key2 = re.findall(r"/tisch/(\S+?)</pre>", cards)[1]
             forged_text = other[0].read_text()
             forged_id = json.loads(forged_text.splitlines()[0])["game_id"]

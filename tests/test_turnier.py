@@ -16,6 +16,7 @@ import urllib.error
 import urllib.request
 
 import pytest
+import segno
 
 SCHOCKEN = [sys.executable, "-m", "schocken_host.cli"]
 NAMES = ["Anna", "Bert", "Cleo", "Dora", "Emil", "Fritz"]     # two tables of 3
@@ -47,7 +48,9 @@ class Director:
                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
         first = self.proc.stdout.readline()
         found = re.search(r"http://127\.0\.0\.1:(\d+)/", first)
-        assert found, first
+        if not found:
+            self.proc.kill()
+            raise AssertionError(first + self.proc.communicate()[0])
         self.port = int(found.group(1))
         self.url = "http://127.0.0.1:%d" % self.port
         self.lines = [first]
@@ -87,10 +90,23 @@ def hall(tmp_path_factory):
         env=env)
     drawn = run("turnier", "auslosen", str(folder), "--url", "http://127.0.0.1:1/", env=env).stdout
     director = Director(folder, env)
+    hall = {"root": root, "env": env, "folder": folder, "director": director, "drawn": drawn}
+    try:
+        hall["tables"] = _first_round(hall)
+        yield hall
+    finally:       # the director of the end (a test restarts it), whatever happened
+        if hall["director"].proc.poll() is None:
+            hall["director"].stop()
+
+
+def _first_round(hall):
+    env, folder, director, root = hall["env"], hall["folder"], hall["director"], hall["root"]
     run("turnier", "karten", str(folder), "--url", director.url + "/", env=env)
     cards = (folder / "karten-runde-1.html").read_text(encoding="utf-8")
     urls = re.findall(r"schocken play --turnier (\S+?)</pre>", cards)
     assert len(urls) == 2 and all(u.startswith(director.url + "/tisch/") for u in urls)
+    for url in urls:     # each card's QR code is the table's address
+        assert segno.make(url, error="m").svg_inline(scale=5) in cards
     tables = []
     for i, url in enumerate(urls):
         log_dir = root / ("tisch%d" % (i + 1))
@@ -103,10 +119,7 @@ def hall(tmp_path_factory):
         out, _ = proc.communicate(timeout=240)
         assert proc.returncode == 0, out
         played.append((url, log_dir, out))
-    yield {"root": root, "env": env, "folder": folder, "director": director, "drawn": drawn,
-           "tables": played}
-    if director.proc.poll() is None:
-        director.stop()
+    return played
 
 
 def standings(hall):
@@ -128,6 +141,16 @@ def test_both_tables_games_are_verified_and_counted(hall):
     assert got["held"] == []
     status, stats = get(hall["director"].url + "/api/stats")
     assert stats["verdicts"] == {"counted": 2}
+
+
+def test_each_tables_live_state_reaches_the_director(hall):
+    status, model = get(hall["director"].url + "/screen.json")
+    assert sorted(model["live"]) == ["1", "2"]
+    for t in model["tables"]:
+        live = model["live"][str(t["table"])]
+        assert live["over"] is True and live["phase"] == "over"
+        assert [p["name"] for p in live["players"]] == t["players"]
+        assert sum(p["halves"] for p in live["players"]) >= 2
 
 
 def test_the_tables_players_and_rules_are_the_ones_drawn(hall):
@@ -176,7 +199,9 @@ def test_a_tampered_log_is_held_with_its_reason_and_counts_only_by_the_directors
     assert got["standings"] == before["standings"]
     assert [h["game_id"] for h in got["held"]] == ["tampered0001"]
     said = run("turnier", "stand", str(hall["folder"]), env=hall["env"]).stdout
-    assert "tampered0001" in said and "check fails" in said
+    assert "tampered0001" in said and "check fails" in said and "Zurückgehalten" in said
+    said = run("--lang", "en", "turnier", "standings", str(hall["folder"]), env=hall["env"]).stdout
+    assert said.startswith("place  name") and "held back" in said
     # the same game id with other content: a conflict, nothing changes
     status, _ = post(hall["director"].url + "/api/spiel",
                      {"key": key, "round": 1, "log": text.replace("tampered0001", "tampered0001", 1) + "\n"})
@@ -270,9 +295,22 @@ def test_the_big_screen_shows_the_tables_and_the_standings_and_a_players_place(h
         assert page.locator("#tables .table").count() == 2
         assert page.locator("#tables .table.mine").count() == 1
         assert page.locator("#standings tr.mine td").nth(1).inner_text() == "Dora"
+        assert "Runde" in page.locator("#clock").inner_text()
         mine = page.locator("#mine").inner_text()
         assert "Dora" in mine and "Platz" in mine and "Tisch" in mine
         first = page.locator("#standings tbody tr").first.locator("td").nth(1).inner_text()
         assert first == standings(hall)["standings"][0]["name"]
     finally:
         page.close()
+
+
+def test_a_round_drawn_while_the_director_runs_seats_the_tables_at_once(hall):
+    env, folder = hall["env"], hall["folder"]
+    refused = run("turnier", "auslosen", str(folder), env=env, check=False)
+    assert refused.returncode == 2 and "nicht fertig" in refused.stderr     # table 2 has games to come
+    drawn = run("turnier", "auslosen", str(folder), "--trotzdem", "--url", hall["director"].url + "/",
+                env=env).stdout
+    for t, (url, _, _) in enumerate(hall["tables"], start=1):
+        status, seating = get(hall["director"].url + "/api/tisch/" + url.rsplit("/", 1)[1])
+        assert seating["round"] == 2
+        assert seating["players"] == re.search(r"Tisch %d: (.*)" % t, drawn).group(1).split(", ")

@@ -190,10 +190,13 @@ def tournament_table(args, lang):
     from schocken_host.tournament.reporter import seating
     table = seating(args.turnier, args.log_dir)
     drawn = table.get("players") or []
-    if args.names is None and not args.table:
+    if not drawn:
+        raise CommandError("turnier.not_seated", table=table.get("table"), round=table.get("round"))
+    fresh = not args.resume and not args.table     # a resumed game has its players and rules in its log
+    if args.names is None and fresh:
         args.names = ",".join(drawn)
     rules = table.get("rules")
-    if isinstance(rules, dict) and args.rules is None and not args.set and not args.table:
+    if isinstance(rules, dict) and args.rules is None and not args.set and fresh:
         # the tournament's rules (the director holds back a game played under others)
         args.rules = rules.get("preset")
         args.set = ["%s=%s" % (k, str(v).lower() if isinstance(v, bool) else v)
@@ -216,7 +219,13 @@ def live_runner(session):
     from schocken_host.tournament.reporter import LiveReport
     from schocken_host.views.web.server import Both
     live = LiveReport(session.finished.url, table["round"])
-    return lambda ui_factory: session.run(lambda: Both(ui_factory(), live))
+
+    async def run(ui_factory):
+        try:
+            return await session.run(lambda: Both(ui_factory(), live))
+        finally:   # the game's last state on the big screen: waited for, bounded
+            await asyncio.get_running_loop().run_in_executor(None, live.finish, 2.0)
+    return run
 
 
 STOP_S = 10.0   # after Ctrl-C the host has this long to close its cups and its log; then it ends regardless
@@ -316,6 +325,8 @@ def resume_hint(args, path, lang):
         words += ["--ble", cup_id]
     if args.table:
         words += ["--table", args.table]
+    if getattr(args, "turnier", None):
+        words += ["--turnier", args.turnier]
     if getattr(args, "plain", False):
         words.append("--plain")
     if lang == "en":

@@ -150,6 +150,8 @@ TEXTS = {
                             "the director at {url} does not answer: {why}"),
     "turnier.refused": ("die Turnierleitung unter {url} lehnt ab: {why}",
                         "the director at {url} refuses: {why}"),
+    "turnier.not_seated": ("Tisch {table} spielt in Runde {round} nicht (die Runde hat weniger Tische)",
+                           "table {table} does not play in round {round} (the round has fewer tables)"),
     "turnier.names_differ": ("--names ({given}) sind nicht die ausgelosten Spieler von Tisch {table} "
                              "({drawn})",
                              "--names ({given}) are not the players drawn at table {table} ({drawn})"),

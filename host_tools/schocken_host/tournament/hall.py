@@ -72,11 +72,10 @@ class Hall:
             ranking, still = d.final()
             final = {"ranking": [{"name": n, "lost": lost, "out_in": out} for n, lost, out in ranking],
                      "still_in": still, "out_after": fmt.final.out_after}
-        drawn = store.rounds()
         tables = store.tables_of(round_no) if round_no else {}
         return {"name": store.name, "format": fmt.name, "round": round_no, "kind": kind,
                 "rounds": fmt.rounds, "games": fmt.games,
-                "round_drawn": drawn[-1][0] if drawn else None,
+                "round_drawn_at": store.drawn_at(round_no),
                 "tables": [{"table": t, "players": names, "counted": store.games_at(round_no, t),
                             "due": d.games_due(round_no)} for t, names in sorted(tables.items())],
                 "standings": [line.as_dict() for line in lines],
@@ -181,34 +180,48 @@ class Hall:
                                   "p99": lat[min(len(lat) - 1, int(len(lat) * 0.99))] if lat else None,
                                   "max": lat[-1] if lat else None})
 
-    def _table_of(self, key, client):
-        """The table number of ``key``, else Refused: 403, or 429 while the client's backoff after a wrong
-        key lasts (guard's limiter, per client only: a key of 96 random bits is not guessed, and no guest may
-        use up a budget the tables share). A right key is checked first and always passes."""
+    def _known(self, key):
         for table_no, known in self.keys.items():
             if isinstance(key, str) and hmac.compare_digest(key.encode(), known.encode()):
                 return table_no
+        return None
+
+    async def _table_of(self, key, client):
+        """The table number of ``key``, else Refused: 403, or 429 while the client's backoff after a wrong
+        key lasts (guard's limiter, per client only: a key of 96 random bits is not guessed, and no guest may
+        use up a budget the tables share). A right key is checked first and always passes; a key not known
+        yet is looked up in the database once (a round drawn since the last refresh)."""
+        table_no = self._known(key)
+        if table_no is not None:
+            return table_no
         wait = self.limiter.wait_s(client)
         if wait > 0:
             raise Refused(429, "web.too_many", retry_after=wait, seconds=int(wait + 0.999))
+        self.keys = await self.work(self.director.store.keys)
+        table_no = self._known(key)
+        if table_no is not None:
+            return table_no
         self.limiter.wrong(client)
         raise Refused(403, "turnier.not_enrolled")
 
+    def _seating(self, table_no):
+        """The table's seating in the round drawn last, read from the database (never a stale model: a
+        round may have been drawn a moment ago by `schocken turnier auslosen`)."""
+        d = self.director
+        round_no, kind = d.store.current()
+        players = d.store.tables_of(round_no).get(table_no, []) if round_no else []
+        return {"name": d.store.name, "table": table_no, "round": round_no, "kind": kind, "players": players,
+                "rules": d.format.rules, "counted": d.store.games_at(round_no, table_no) if round_no else 0,
+                "due": d.games_due(round_no) if round_no else 0}
+
     async def table_json(self, request):
-        table_no = self._table_of(request.match_info["key"], client_of(request.remote))
-        model = self.model or {}
-        tables = {t["table"]: t for t in model.get("tables", ())}
-        here = tables.get(table_no)
-        return web.json_response({"name": model.get("name"), "table": table_no, "round": model.get("round"),
-                                  "rules": self.director.format.rules,
-                                  "kind": model.get("kind"), "players": here["players"] if here else [],
-                                  "counted": here["counted"] if here else 0,
-                                  "due": here["due"] if here else 0},
-                                 headers={"Cache-Control": "no-store"})
+        table_no = await self._table_of(request.match_info["key"], client_of(request.remote))
+        seating = await self.work(self._seating, table_no)
+        return web.json_response(seating, headers={"Cache-Control": "no-store"})
 
     async def table_page(self, request):
         key = request.match_info["key"]
-        table_no = self._table_of(key, client_of(request.remote))
+        table_no = await self._table_of(key, client_of(request.remote))
         base = "http://%s" % request.host
         page = (STATIC / "table.html").read_text(encoding="utf-8")
         page = page.replace("{{TABLE}}", str(table_no)).replace(
@@ -238,7 +251,7 @@ class Hall:
     async def game(self, request):
         arrived = time.monotonic()
         body = await self._body(request, MAX_LOG_BYTES + 1024)
-        self._table_of(body.get("key"), client_of(request.remote))
+        await self._table_of(body.get("key"), client_of(request.remote))
         try:
             verdict = await self.work(self._receive, body.get("key"), body.get("round"), body.get("log"),
                                       arrived)
@@ -256,7 +269,7 @@ class Hall:
 
     async def live_state(self, request):
         body = await self._body(request, LIVE_BYTES)
-        table_no = self._table_of(body.get("key"), client_of(request.remote))
+        table_no = await self._table_of(body.get("key"), client_of(request.remote))
         live = body.get("live")
         if not isinstance(live, dict):
             raise Refused(400, "turnier.bad_body")

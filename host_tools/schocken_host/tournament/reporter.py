@@ -200,13 +200,14 @@ class Reporter:
 class LiveReport:
     """A view (note, update) that sends the table's live state to the director, at most once a second, from
     a thread of its own (the referee never waits on the network); a failed send is dropped: the next one
-    carries the newer state."""
+    carries the newer state. The game's last state goes at once; ``finish(timeout)`` waits for it, bounded."""
 
     def __init__(self, url, round_no):
         self.base, self.key = parse_url(url)
         self.round = round_no
         self.latest = None
         self.wake = threading.Event()
+        self.sent = threading.Event()       # the latest state has been sent (or tried)
         self.thread = threading.Thread(target=self._run, name="turnier-live", daemon=True)
         self.thread.start()
 
@@ -220,7 +221,12 @@ class LiveReport:
         self.latest = {"phase": state.phase(), "players": players, "game": state.game_id,
                        "on_turn": state.players[on_turn].name if on_turn is not None else None,
                        "over": bool(state.over)}
+        self.sent.clear()
         self.wake.set()
+
+    def finish(self, timeout=2.0):
+        if self.latest is not None:
+            self.sent.wait(timeout)
 
     def _run(self):
         while True:
@@ -232,4 +238,7 @@ class LiveReport:
                          timeout=2.0)
             except (OSError, ValueError):
                 pass
-            time.sleep(LIVE_EVERY_S)
+            if live is self.latest:
+                self.sent.set()
+            if not live.get("over"):
+                time.sleep(LIVE_EVERY_S)

@@ -128,6 +128,11 @@ class Store:
         rounds = self.rounds()
         return rounds[-1] if rounds else (0, None)
 
+    def drawn_at(self, round_no):
+        """When the round was drawn (time.time()), or None."""
+        row = self.conn.execute("SELECT drawn FROM rounds WHERE round = ?", (round_no,)).fetchone()
+        return row[0] if row else None
+
     def tables_of(self, round_no):
         """{table number: [names in seating order]} of a round."""
         tables = {}

@@ -27,6 +27,8 @@ function el(tag, text, cls) {
 
 function draw(m) {
   window.schockenScreen = m;
+  m.seen = Date.now();
+  shown = m;
   document.getElementById("title").textContent = m.name;
   document.title = m.name;
   const kind = m.kind === "final" ? " (" + T.final + ")" : "";
@@ -98,13 +100,24 @@ function draw(m) {
     mine.textContent = T.you + " (" + ME + "): " + (table ? T.at + " " + table.table + " · " : "") +
       (place ? T.on + " " + place.place + " · " + place.points + " " + T.points : "?");
   }
+  tick();
   document.getElementById("next").textContent = m.next ? T.next + ": " + T.round + " " + m.next.round +
     (m.next.kind === "final" ? " (" + T.final + ")" : "") : T.end;
 }
 
-function tick(m) {
+let shown = null;   // the latest model: the round's clock runs from its draw
+
+function tick() {
   const now = new Date();
-  document.getElementById("clock").textContent = now.toLocaleTimeString(EN ? "en-GB" : "de-DE");
+  let text = now.toLocaleTimeString(EN ? "en-GB" : "de-DE");
+  if (shown && shown.round_drawn_at) {
+    // the director's clock, not the screen's: the round's time since its draw
+    const s = Math.max(0, Math.floor(shown.clock - shown.round_drawn_at + (Date.now() - shown.seen) / 1000));
+    const hms = [Math.floor(s / 3600), Math.floor(s / 60) % 60, s % 60];
+    text += " · " + T.round + " " + hms[0] + ":" + String(hms[1]).padStart(2, "0") + ":" +
+      String(hms[2]).padStart(2, "0");
+  }
+  document.getElementById("clock").textContent = text;
 }
 
 async function poll() {
