@@ -31,6 +31,7 @@ class Connections:
         self.per_address = guard.PER_ADDRESS_CONNECTIONS
         self.gates = {}                         # Gate -> None, oldest first
         self.by_client = collections.Counter()
+        self.of_client = {}                     # client -> its Gates (-> None), oldest first
         self.by_transport = {}
         self.refused = 0
         self.stuck = {}                         # Gate -> the loop's time its transport paused
@@ -44,18 +45,24 @@ class Connections:
         return self.by_transport.get(request.transport)
 
     def admit(self, gate):
-        """None to let ``gate`` in, else (status, reason) to answer it with and close it. At the cap the
-        oldest connection with no request in progress (idle, or still sending its head) makes room."""
+        """None to let ``gate`` in, else (status, reason) to answer it with and close it. At the cap a
+        connection with no request in progress (idle, or still sending its head) makes room: the oldest of
+        the client with the most connections (a flood's, not a phone's between two requests of its page),
+        else the oldest of all."""
         if self.by_client[gate.client] >= self.per_address:
             return 429, "Too Many Requests"
         if len(self.gates) >= self.total:
-            idle = next((old for old in self.gates if old.busy == 0), None)
+            most = max(self.by_client, key=self.by_client.__getitem__)
+            idle = next((old for old in self.of_client[most] if old.busy == 0), None)
+            if idle is None:
+                idle = next((old for old in self.gates if old.busy == 0), None)
             if idle is None:
                 return 503, "Service Unavailable"
             idle.close()
             self.forget(idle)     # now: the next connection of the same burst must not pick it again
         self.gates[gate] = None
         self.by_client[gate.client] += 1
+        self.of_client.setdefault(gate.client, {})[gate] = None
         self.by_transport[gate.transport] = gate
         return None
 
@@ -64,8 +71,10 @@ class Connections:
         self.pages.pop(gate, None)
         if self.gates.pop(gate, False) is None:
             self.by_client[gate.client] -= 1
+            self.of_client[gate.client].pop(gate, None)
             if self.by_client[gate.client] <= 0:
                 del self.by_client[gate.client]
+                del self.of_client[gate.client]
             self.by_transport.pop(gate.transport, None)
 
     def paused(self, gate):
