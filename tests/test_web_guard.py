@@ -227,6 +227,20 @@ def test_at_the_overall_cap_a_new_guest_takes_the_place_of_an_idle_one(monkeypat
     run_server(test, monkeypatch, MAX_CONNECTIONS=4)
 
 
+def test_at_the_cap_the_guest_with_the_most_connections_makes_room_not_a_phone_between_requests(monkeypatch):
+    async def test(view):
+        phone = await connect(view, "127.0.4.20")         # the oldest, idle between two requests of its page
+        flood = [await connect(view, "127.0.4.21") for _ in range(3)]
+        await asyncio.sleep(0.1)
+        assert await get(view, "/page.json", "127.0.4.22") == 200
+        assert await asyncio.wait_for(flood[0][0].read(), 5) == b""     # the flood's oldest made room
+        phone[1].write(b"GET /page.json HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n\r\n" % view.port)
+        assert (await asyncio.wait_for(phone[0].readline(), 5)).startswith(b"HTTP/1.1 200")
+        for _, w in [phone] + flood:
+            w.close()
+    run_server(test, monkeypatch, MAX_CONNECTIONS=4)
+
+
 def test_open_pages_are_capped_per_address(monkeypatch):
     async def test(view):
         pages = []

@@ -18,7 +18,8 @@ measures here are the kernel's, not the process's:
   256 pages every 11 s);
 - ``Connector``: ``in_flight`` connects outstanding at once, each closed as soon as it is made (or held
   open and silent: a burst) and made again; every connect's SYN retransmits counted;
-- ``Pace``: the referee's events per second, read from the game's log.
+- ``reading_pages``: pages that read every burst, from many addresses;
+- ``Pace``: the referee's events per second, read from the game's log, and its longest pause.
 
 Every wait ends: each loop runs until a time, each connect has a timeout, every socket is closed at the
 end."""
@@ -26,6 +27,7 @@ end."""
 import asyncio
 import collections
 import dataclasses
+import json
 import shutil
 import socket
 import subprocess
@@ -230,21 +232,56 @@ class Connector:
         self.held = []
 
 
+async def reading_pages(port, sources, pages, seconds):
+    """``pages`` pages from ``sources`` (round robin) that read /events as fast as it comes, for ``seconds``:
+    the bytes each read (a crowd of pages that costs the server a write per page and burst)."""
+    until = time.monotonic() + seconds
+
+    async def page(source):
+        try:
+            sock = await connect(port, source)
+        except (OSError, asyncio.TimeoutError):
+            return 0
+        loop, got = asyncio.get_running_loop(), 0
+        try:
+            sock.send(http_request("GET", "/events", port, [("Accept", "text/event-stream")], close=False))
+            while time.monotonic() < until:
+                try:
+                    data = await asyncio.wait_for(loop.sock_recv(sock, 1 << 16), until - time.monotonic())
+                except asyncio.TimeoutError:
+                    break
+                if not data:
+                    break
+                got += len(data)
+        except OSError:
+            pass
+        finally:
+            sock.close()
+        return got
+    return await asyncio.gather(*(page(sources[i % len(sources)]) for i in range(pages)))
+
+
 class Pace:
     """The referee's pace: the events its log holds at each ``mark``; ``rate(a, b)`` events per second between
-    two marks."""
+    two marks, ``longest_pause(a, b)`` the longest time between two events in between (their ``ts``)."""
 
     def __init__(self, log):
         self.log = log
         self.marks = {}
 
-    def count(self):
-        return self.log.read_bytes().count(b"\n")
+    def lines(self):
+        return self.log.read_bytes().split(b"\n")[:-1]
 
     def mark(self, name):
-        self.marks[name] = (time.monotonic(), self.count())
+        self.marks[name] = (time.monotonic(), len(self.lines()))
 
     def rate(self, first, last):
         (t0, n0), (t1, n1) = self.marks[first], self.marks[last]
         return (n1 - n0) / (t1 - t0) if t1 > t0 else 0.0
+
+    def longest_pause(self, first, last):
+        n0, n1 = self.marks[first][1], self.marks[last][1]
+        stamps = [json.loads(line).get("ts") for line in self.lines()[max(0, n0 - 1):n1]]
+        stamps = [t for t in stamps if isinstance(t, (int, float))]
+        return max((b - a for a, b in zip(stamps, stamps[1:])), default=0.0)
 

@@ -12,9 +12,10 @@ import time
 from aiohttp import web
 
 from schocken_host.i18n import tr
+from schocken_host.views.web.connections import Pages, Pieces
 from schocken_host.views.web.guard import (
-    PIN_FORMAT, Pages, PinLimiter, Pieces, Refused, action_body, check_origin, client_of, host_allowed,
-    refusal_response, word_of)
+    PIN_FORMAT, PinLimiter, Refused, action_body, check_origin, client_of, host_allowed, refusal_response,
+    word_of)
 from schocken_host.views.web.kernel import hang_up
 
 
@@ -30,21 +31,24 @@ class Door:
         self.pin = pin
         self.key = key
         self.limiter = PinLimiter(time.monotonic)
-        self.connections = None        # guard.Connections once the server listens (none under a test client)
+        self.connections = None        # connections.Connections once it listens (none under a test client)
         self.pages = Pages()           # the open pages by client, capped
         self.failures = 0              # handlers that failed (answered 500 in one line)
 
     def gate(self, request):
-        """The connection ``request`` came on (guard.Gate), None where connections are not counted."""
+        """The connection ``request`` came on (connections.Gate), None where connections are not counted."""
         return self.connections.of(request) if self.connections is not None else None
 
     def pieces(self, resp, request):
-        """``resp`` written in pieces that must leave the process in time (guard.Pieces)."""
+        """``resp`` written in pieces that must leave the process in time (connections.Pieces)."""
         return Pieces(resp, self.gate(request))
 
     def admit_page(self, woken, request):
         """An open page (an SSE stream woken by ``woken``) let in under the caps, else Refused."""
         self.pages.admit(woken, client_of(request.remote), request.transport)
+        gate = self.gate(request)
+        if gate is not None:
+            self.connections.watch(gate)
 
     def middleware(self):
         """Every request: its Host checked, counted as its connection's work, and whatever goes wrong answered

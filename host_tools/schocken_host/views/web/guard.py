@@ -9,9 +9,7 @@ import ipaddress
 import json
 import re
 
-from aiohttp import web, web_protocol
-
-from schocken_host.views.web.kernel import bound_in_kernel, hang_up
+from aiohttp import web
 
 HEADER_S = 5.0                  # a connection gets this long to send a request's head (and idles this long)
 BODY_S = 5.0                    # an action's body must come within this
@@ -19,9 +17,10 @@ WRITE_S = 10.0                  # a client that takes no piece of a write for th
 PIECE = 16 * 1024               # the most a connection holds in the process's buffer before a write waits
 SEND_BUFFER = 64 * 1024         # the kernel's send buffer of a connection (no autotuning to megabytes)
 # The kernel gives up a connection whose sent data stays unacknowledged (or whose window stays shut) this
-# long, also once the process has closed it: a response that ended in the send queue of a guest who never
-# reads is held there no longer. Past WRITE_S, so that the process lets such a page go first (with a reset).
-UNACKED_MS = int(2 * WRITE_S * 1000)
+# long, without a word to the client: a bound for what the process does not see (a file the kernel sends
+# with sendfile), well past WRITE_S, by which the process lets a client go that takes nothing, with a reset
+# that reaches it. Once closed, a connection's unsent data goes after WRITE_S (connections.Gate).
+UNACKED_MS = int(6 * WRITE_S * 1000)
 PER_ADDRESS_CONNECTIONS = 32    # a phone opens about six at once; a TV the same
 MAX_CONNECTIONS = 512           # overall: a new one replaces the oldest idle one
 SUBSCRIBERS_PER_ADDRESS = 8     # open pages (Server-Sent Events) per address
@@ -201,193 +200,6 @@ class PinLimiter:
 
     def right(self, client):
         self.clients.pop(client, None)
-
-
-# --- connections --------------------------------------------------------------------------------------------
-_REFUSAL = ("HTTP/1.1 %d %s\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: %d\r\n"
-            "Retry-After: 5\r\n" + "".join("%s: %s\r\n" % item for item in SECURITY_HEADERS.items())
-            + "Connection: close\r\n\r\n%s")
-
-
-class Connections:
-    """Every open connection of the server by client: the caps, and which connection a request came on.
-    ``factory`` makes aiohttp's protocol for a connection that is let in."""
-
-    def __init__(self, factory, total):
-        self.factory = factory
-        self.total = total
-        self.per_address = PER_ADDRESS_CONNECTIONS
-        self.gates = {}                         # Gate -> None, oldest first
-        self.by_client = collections.Counter()
-        self.by_transport = {}
-        self.refused = 0
-
-    def __call__(self):
-        return Gate(self)
-
-    def of(self, request):
-        return self.by_transport.get(request.transport)
-
-    def admit(self, gate):
-        """None to let ``gate`` in, else (status, reason) to answer it with and close it. At the cap the
-        oldest connection with no request in progress (idle, or still sending its head) makes room."""
-        if self.by_client[gate.client] >= self.per_address:
-            return 429, "Too Many Requests"
-        if len(self.gates) >= self.total:
-            idle = next((old for old in self.gates if old.busy == 0), None)
-            if idle is None:
-                return 503, "Service Unavailable"
-            idle.close()
-            self.forget(idle)     # now: the next connection of the same burst must not pick it again
-        self.gates[gate] = None
-        self.by_client[gate.client] += 1
-        self.by_transport[gate.transport] = gate
-        return None
-
-    def forget(self, gate):
-        if self.gates.pop(gate, False) is None:
-            self.by_client[gate.client] -= 1
-            if self.by_client[gate.client] <= 0:
-                del self.by_client[gate.client]
-            self.by_transport.pop(gate.transport, None)
-
-    def close_all(self):
-        for gate in list(self.gates):
-            gate.close()
-
-
-class Gate(asyncio.Protocol):
-    """One connection: let in (aiohttp's protocol behind it) or answered at once and closed. It keeps the
-    transport's buffer small and tells the SSE stream when the client has taken what was written."""
-
-    def __init__(self, connections):
-        self.connections = connections
-        self.inner = None
-        self.transport = None
-        self.client = "?"
-        self.busy = 0                           # requests in progress (an open page counts for its life)
-        self.writable = asyncio.Event()
-        self.writable.set()
-
-    def connection_made(self, transport):
-        self.transport = transport
-        self.client = client_of(transport.get_extra_info("peername"))
-        refusal = self.connections.admit(self)
-        if refusal is not None:
-            self.connections.refused += 1
-            status, reason = refusal
-            transport.write((_REFUSAL % (status, reason, len(reason), reason)).encode("ascii"))
-            transport.close()
-            return
-        transport.set_write_buffer_limits(high=PIECE)
-        sock = transport.get_extra_info("socket")
-        if sock is not None:
-            bound_in_kernel(sock, SEND_BUFFER, UNACKED_MS)
-        self.inner = self.connections.factory()
-        self.inner.__class__ = _OneLineErrors  # aiohttp's protocol as made (it has __slots__): a method more
-        self.inner.connection_made(transport)
-
-    def data_received(self, data):
-        if self.inner is not None:
-            self.inner.data_received(data)
-
-    def eof_received(self):
-        return self.inner.eof_received() if self.inner is not None else None
-
-    def pause_writing(self):
-        self.writable.clear()
-        if self.inner is not None:
-            self.inner.pause_writing()
-
-    def resume_writing(self):
-        self.writable.set()
-        if self.inner is not None:
-            self.inner.resume_writing()
-
-    def connection_lost(self, exc):
-        self.connections.forget(self)
-        self.writable.set()
-        if self.inner is not None:
-            self.inner.connection_lost(exc)
-
-    def close(self):
-        hang_up(self.transport)
-
-
-class _OneLineErrors(web_protocol.RequestHandler):
-    """aiohttp's own answer to a request it cannot parse (a bad request line, a header too long) reaches no
-    handler and so none of the app's response hooks: here it is the status's one line with the security
-    headers, and nothing of what the guest sent (aiohttp quotes it back). The connection closes after it."""
-
-    __slots__ = ()
-
-    def handle_error(self, request, status=500, exc=None, message=None):
-        response = web.Response(status=status, headers=SECURITY_HEADERS)
-        response.text = "%d %s" % (status, response.reason or "Error")  # aiohttp's phrase for the status
-        response.force_close()
-        return response
-
-
-class Pages:
-    """The open pages (Server-Sent Events streams) by client: SUBSCRIBERS_PER_ADDRESS per client; at the
-    overall cap, a client with fewer pages takes the place of the oldest page of the client with the most
-    (a guest holding many streams loses one to a TV that has none), else 503."""
-
-    def __init__(self):
-        self.open = {}            # the stream's asyncio.Event -> (client, transport), oldest first
-
-    def __contains__(self, woken):
-        return woken in self.open
-
-    def __len__(self):
-        return len(self.open)
-
-    def admit(self, woken, client, transport):
-        counts = collections.Counter(c for c, _ in self.open.values())
-        if counts[client] >= SUBSCRIBERS_PER_ADDRESS:
-            raise Refused(429, "web.busy", retry_after=5)
-        if len(self.open) >= MAX_SUBSCRIBERS:
-            most, n = counts.most_common(1)[0]
-            if n <= counts[client] + 1:
-                raise Refused(503, "web.busy", retry_after=5)
-            self.let_go(next(w for w, (c, _) in self.open.items() if c == most))
-        self.open[woken] = (client, transport)
-
-    def let_go(self, woken):
-        """End a page's stream: its loop sees it gone when woken, its connection hung up now."""
-        client, transport = self.open.pop(woken, (None, None))
-        woken.set()
-        hang_up(transport)
-
-    def drop(self, woken):
-        self.open.pop(woken, None)
-
-
-class Pieces:
-    """Writes a response in pieces of about PIECE bytes; each waits until the last has left the process
-    (at most WRITE_S), so a client that does not read holds at most a piece here and is then let go."""
-
-    def __init__(self, resp, gate):
-        self.resp = resp
-        self.gate = gate
-
-    async def send(self, parts):
-        piece, size = [], 0
-        for part in parts:
-            data = part.encode("utf-8")
-            piece.append(data)
-            size += len(data)
-            if size >= PIECE:
-                await self._write(b"".join(piece))
-                piece, size = [], 0
-        if piece:
-            await self._write(b"".join(piece))
-
-    async def _write(self, data):
-        async with asyncio.timeout(WRITE_S):
-            await self.resp.write(data)
-            if self.gate is not None:
-                await self.gate.writable.wait()
 
 
 def refusal_response(refused, text):

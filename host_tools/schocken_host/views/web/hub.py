@@ -11,12 +11,19 @@ first event refused stops it, and is named on the page)."""
 import asyncio
 import json
 import os
+import time
 
 from schocken_host.table.coach import Coach
 from schocken_host.table.replay import Replay
 from schocken_host.views.web.model import Tracker, view
 
 FOLLOW_S = 0.2          # how often a followed log is looked at
+# The browsers' work shares the game's event loop: after they were woken, the next wake waits this many times
+# as long as their work took (at most WAKE_WAIT_MAX_S), so that they take at most a fifth of the loop however
+# many they are, and the events that came meanwhile go in one burst. A few pages take a millisecond: no wait
+# to see; 256 pages under a flood take tens of milliseconds, and the referee keeps its pace.
+WAKE_WAIT_FACTOR = 4
+WAKE_WAIT_MAX_S = 1.0
 
 
 class Hub:
@@ -24,13 +31,18 @@ class Hub:
 
     def __init__(self, coach=False, on_event=None):
         self.lines = []              # each event as its JSON text, made once for every browser
+        self._messages = []          # each event as its Server-Sent Events message (bytes), made once
         self.tracker = Tracker()
         # The page's model must never stop a game: what it cannot take is a refusal too, named on the page.
         self.replay = Replay(apply=self._replayed, refusals=(KeyError, TypeError, ValueError, IndexError))
         self.state = self.replay.state   # the live game's own once ``live`` hands it
         self.subscribers = set()     # asyncio.Event of each open browser connection
+        self._wake = None            # the browsers' next wake (a timer handle), while one is due
+        self._woken_at = 0.0
+        self.work_s = 0.0            # how long the browsers' work took after they were last woken
         self._view = None
         self._view_text = None
+        self._view_message = None
         self.version = 0             # the model's version: a new event, or a coach's answer
         self.coach = Coach(on_ready=self._changed) if coach else None
         self.on_event = on_event     # (state, ev) after each event the state took: `watch` in a terminal
@@ -39,9 +51,40 @@ class Hub:
         """The model changed without an event (a coach's answer came): every browser gets it again."""
         self._view = None
         self._view_text = None
+        self._view_message = None
         self.version += 1
+        self.wake()
+
+    def wake(self):
+        """Every browser woken to take what changed: at once when none was woken lately, else after
+        WAKE_WAIT_FACTOR times their last work (what changes meanwhile comes with it)."""
+        if self._wake is not None:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:         # no loop runs: no browser waits either
+            return
+        self._wake = loop.call_later(min(WAKE_WAIT_MAX_S, WAKE_WAIT_FACTOR * self.work_s), self._wake_now)
+
+    def _wake_now(self):
+        self._wake = None
+        if not self.subscribers:
+            self.work_s = 0.0
+            return
         for woken in list(self.subscribers):
             woken.set()
+        # each woken browser's turn is queued now; this comes right after them all: their work's time
+        self._woken_at = time.perf_counter()
+        asyncio.get_running_loop().call_soon(self._woken_done)
+
+    def _woken_done(self):
+        self.work_s = time.perf_counter() - self._woken_at
+
+    def close(self):
+        """No more wakes (the server stops)."""
+        if self._wake is not None:
+            self._wake.cancel()
+            self._wake = None
 
     @property
     def game_id(self):
@@ -105,6 +148,15 @@ class Hub:
         if self._view_text is None:
             self._view_text = _text(self.view())
         return self._view_text
+
+    def messages(self, first, end):
+        """The Server-Sent Events messages of events ``first`` to ``end`` (ids from 1), then the model as of
+        now: bytes made once for every browser, however many there are."""
+        for i in range(len(self._messages), end):
+            self._messages.append(b"id: %d\nevent: ev\ndata: %s\n\n" % (i + 1, self.lines[i].encode("utf-8")))
+        if self._view_message is None:
+            self._view_message = b"event: view\ndata: %s\n\n" % self.view_text().encode("utf-8")
+        return self._messages[first:end] + [self._view_message]
 
     def standings(self):
         return self.state.standings() if self.state.game is not None else None

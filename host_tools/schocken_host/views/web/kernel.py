@@ -20,6 +20,16 @@ def bound_in_kernel(sock, send_buffer, unacked_ms):
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT, unacked_ms)
 
 
+def bound_orphan(sock, unacked_ms):
+    """``sock`` about to be closed: what it leaves unsent the kernel gives up after ``unacked_ms`` without an
+    acknowledgement (a guest who keeps his window shut), not after minutes."""
+    if hasattr(socket, "TCP_USER_TIMEOUT"):
+        try:
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT, unacked_ms)
+        except OSError:
+            pass                                # closed already: nothing is held
+
+
 def kernel_unsent(sock):
     """The bytes of a connection the kernel still holds to send (or has sent, unacknowledged); None where
     the OS does not say."""

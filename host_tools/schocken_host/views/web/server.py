@@ -24,7 +24,8 @@ from aiohttp import web
 from schocken_host.i18n import LANGS, TEXTS, tr
 from schocken_host.views.web import check, season
 from schocken_host.views.web.door import Door
-from schocken_host.views.web.guard import HEADER_S, MAX_CONNECTIONS, Connections, Refused, security_headers
+from schocken_host.views.web.connections import Connections
+from schocken_host.views.web.guard import HEADER_S, MAX_CONNECTIONS, Refused, security_headers
 from schocken_host.views.web.hub import Hub
 from schocken_host.views.web.kernel import hang_up
 from schocken_host.views.web.listening import bind, lan_address, own_names, raise_open_files
@@ -36,6 +37,7 @@ mimetypes.add_type("application/wasm", ".wasm")
 HERE = Path(__file__).resolve().parent
 STATIC = HERE / "static"
 KEEPALIVE_S = 15.0                     # a comment line this often keeps proxies and phones from hanging up
+PING = b": ping\n\n"
 FLUSH_S = 2.0                          # at the end of a game, how long the browsers get to catch up
 PHASES = ("setup", "throw_off", "half1", "half2", "final", "over")
 KEY_FILE = "SCHOCKEN_WEB_KEY_FILE"     # tests and benches read the page's key from this file
@@ -76,6 +78,7 @@ class WebView:
         self.closing = False
         self.sent = {}                 # subscriber -> id of the last event sent to it
         self.serving = None            # after finish: the task that closes the server when the loop ends
+        self._beat = None              # the keep-alive's next beat (a timer handle) while pages are open
         self._qr_svg = {}
         self.season = season.SeasonPicture()   # the league's picture at /season (the data folder's database)
 
@@ -188,6 +191,10 @@ class WebView:
         """Let every browser take the last events (at most ``flush`` seconds), then close; bounded."""
         await self._flush(flush)
         self.closing = True
+        self.hub.close()
+        if self._beat is not None:
+            self._beat.cancel()
+            self._beat = None
         for woken in list(self.hub.subscribers):
             woken.set()
         if self.server is not None:
@@ -222,14 +229,17 @@ class WebView:
 
     async def state_json(self, request):
         n, view = self.hub.count, self.hub.view_text()
-        return await self._stream(request, "application/json", ['{"view":', view, ',"events":%d}' % n])
+        return await self._stream(request, "application/json",
+                                  [b'{"view":', view.encode("utf-8"), b',"events":%d}' % n])
 
     async def log(self, request):
         lines = self.hub.lines[:]
-        return await self._stream(request, "application/x-ndjson", (line + "\n" for line in lines))
+        return await self._stream(request, "application/x-ndjson",
+                                  ((line + "\n").encode("utf-8") for line in lines))
 
     async def _stream(self, request, content_type, parts):
-        """A response written in pieces (guard.Pieces): a client that does not read holds little here."""
+        """A response written in pieces (connections.Pieces): a client that does not read holds little
+        here."""
         resp = web.StreamResponse(headers={"Content-Type": content_type, "Cache-Control": "no-cache"})
         await resp.prepare(request)
         await self.door.pieces(resp, request).send(parts)
@@ -285,10 +295,11 @@ class WebView:
         pieces = self.door.pieces(resp, request)
         hub.subscribers.add(woken)
         self.sent[woken] = last
+        self._keep_alive()
         try:
-            head = "retry: 1000\n\n"
+            head = b"retry: 1000\n\n"
             if last < 0 or last > hub.count or (game and hub.game_id and game != hub.game_id):
-                head += "event: reset\ndata: {}\n\n"
+                head += b"event: reset\ndata: {}\n\n"
                 last = 0
             await pieces.send([head])
             first, version = True, None
@@ -296,13 +307,12 @@ class WebView:
                 woken.clear()
                 n, now = hub.count, hub.version   # before the write: what changes during it comes next
                 if n > last or first or version != now:
-                    await pieces.send(_burst(hub, last, n))
+                    await pieces.send(hub.messages(last, n))
                     last, first, version = n, False, now
                     self.sent[woken] = n
-                try:
-                    await asyncio.wait_for(woken.wait(), KEEPALIVE_S)
-                except asyncio.TimeoutError:
-                    await pieces.send([": ping\n\n"])
+                else:
+                    await pieces.send([PING])   # woken by the keep-alive's beat with nothing new
+                await woken.wait()              # a new event, the beat, or the page let go: each ends it
         except (ConnectionError, RuntimeError):
             pass                       # the browser went away; it comes back with its Last-Event-ID
         except TimeoutError:
@@ -313,13 +323,18 @@ class WebView:
             self.door.pages.drop(woken)
         return resp
 
+    def _keep_alive(self):
+        """The keep-alive's beat, once for every open page: each wakes, and one with nothing new sends a
+        comment line. One timer for all pages (none each)."""
+        if self._beat is None and not self.closing:
+            self._beat = asyncio.get_running_loop().call_later(KEEPALIVE_S, self._beat_now)
 
-def _burst(hub, first, end):
-    """The SSE messages of events ``first`` to ``end`` (ids from 1), then the model as of now."""
-    view = hub.view_text()
-    for i in range(first, end):
-        yield "id: %d\nevent: ev\ndata: %s\n\n" % (i + 1, hub.lines[i])
-    yield "event: view\ndata: %s\n\n" % view
+    def _beat_now(self):
+        self._beat = None
+        for woken in list(self.hub.subscribers):
+            woken.set()
+        if self.hub.subscribers:
+            self._keep_alive()
 
 
 class Both:
