@@ -13,7 +13,7 @@ port). The control channel (a second pseudo-terminal, path given with --control)
 button and shake lines in (docs/emulation.md), LED frames out as "leds <hex GRB bytes>" lines, and
 "error: ..." lines for rejected control input. Emulation only: "dice D D D" scripts the next roll, "cheat
 dice|transcript|garbage|chosen [always]" makes the cup misbehave on its next (or every) reveal, "inject JSON"
-makes it send any message (cheat.py, docs/emulation.md).
+makes it send any message (cheat.py, docs/emulation.md); "power" answers the power counters (bench/energy.py).
 The same file runs under CPython where the unix port does not exist (boards/cpython.py supplies what
 MicroPython has built in; it says which interpreter it uses on the control channel: "hello <interpreter>").
 """
@@ -146,6 +146,12 @@ class Control:
             if verb == "cheat":
                 return self.cheat.arm(words[1:])
             return self.cheat.inject(line.strip()[len(verb):])
+        if verb == "power":  # the power counters (cup/clock.py), for bench/energy.py: wakes no sleeping cup
+            from cup.clock import report
+            counters = report(self.board.power)
+            words = " ".join("%s=%d" % (k, counters[k]) for k in sorted(counters))
+            self.say(("power " + words + "\n").encode())
+            return None
         if verb == "mem":  # live heap, for bench/cup_firmware.py: answered by ``step``, after this frame
             if not MICROPYTHON:  # CPython's asyncio path has no step, and no heap of the cup's own to count
                 return text(_NO_HEAP, module=_TEXTS)
@@ -216,6 +222,8 @@ def main(argv):
     frame_line = bytearray(("leds " + "00" * 3 * leds + "\n").encode())
 
     def frame_sink(frame):
+        if frame is None:  # the board went to deep sleep (boards/emulated.py): said on the channel
+            return write_line("asleep\n".encode())
         n = len(frame)
         if 2 * n + 6 > len(frame_line):
             return write_line(text(_BAD_FRAME, n, module=_TEXTS).encode() + b"\n")
@@ -234,7 +242,6 @@ def main(argv):
     board = emulated.make_board(spec, frame_sink=frame_sink, link=link)
     if clock is not None:
         board.on_input = clock.busy  # the scaled clock runs at K while a shake or a held button lasts
-    board.on_sleep = lambda: write_line(b"asleep\n")  # the channel's world: the cup went to deep sleep
     config = {"cup_id": opts["cup"], "name": opts["name"], "state_path": opts["state"]}
     if opts["secret"]:
         config["secret"] = opts["secret"]  # as /cup.json after a deploy: the host link is authenticated

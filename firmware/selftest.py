@@ -263,3 +263,11 @@ def battery():
     b = board()
     _pump(b)
     return _out({"test": "battery", "ok": True, "mv": b.battery_mv()})
+
+
+def power():
+    """The power counters of the cup that ran until the doctor stopped it (cup/clock.py's meter, as the status
+    message gives them), or None: the app has not run since the board started."""
+    from cup.clock import report
+    meter = getattr(board(), "power", None)
+    return _out({"test": "power", "ok": True, "power": None if meter is None else report(meter)})

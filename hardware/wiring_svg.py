@@ -154,8 +154,8 @@ def wiring_svg(spec, parts):
     accel = spec["sensor"] in SENSOR_CHIP
     chip = SENSOR_CHIP.get(spec["sensor"], "LIS3DH")
     addr = spec.get("i2c_addr", 24)
-    boost = spec["power"]["scheme"] == "boost"
-    supply_text = "boost 5 V" if boost else pp["supply"]
+    ldo = spec["power"]["scheme"] == "ldo"   # the board on its 3V3 pin from an LDO, the LEDs from the cell
+    supply_text = "the cell after the switch" if ldo else pp["supply"]
     rows = _rows(spec, parts)
     # Row heights: the level shifter and the divider need room above and below their wire.
     above = {"led": 60, "battery": 95}
@@ -223,19 +223,24 @@ def wiring_svg(spec, parts):
     y = y0 + 35
     x = 20
     chain = ["LiPo 1S %d mAh" % parts["battery"]["capacity_mah"], "TP4056 charger (USB-C)", "power switch"]
-    chain += ["boost 5 V"] if boost else ["1N5817 (stripe to %s)" % pp["supply"].split(" ")[0]]
+    chain += [] if ldo else ["1N5817 (stripe to %s)" % pp["supply"].split(" ")[0]]
     for part in chain:
         x = s.box(x, y, part, fill="#fdecea")
         if part != chain[-1]:
             s.line(x, y, x + 18, y, COLORS["supply"], width=2.5)
             x += 18
     # The supply node: what U1's VCC and the strip's VDD are labelled with.
-    s.pin(x, y, "boost" if boost else "D1", "out", "led_supply", COLORS["supply"])
+    s.pin(x, y, "SW1" if ldo else "D1", "out", "led_supply", COLORS["supply"])
     s.line(x, y, x + 18, y, COLORS["supply"], width=2.5, net="led_supply")
     x += 18
-    _netlabel(s, x, y, "led_supply", "LED supply: %s" % ("%s pin + LED strip 5V" % pp["supply"] if boost
-                                                         else "%s + LED strip VDD" % pp["supply"]),
-              COLORS["supply"])
+    what = ("the cell after the switch: Q1's source, the RT9080's input" if ldo
+            else "%s + LED strip VDD" % pp["supply"])
+    _netlabel(s, x, y, "led_supply", "LED supply: %s" % what, COLORS["supply"])
+    if ldo:
+        y += 40
+        s.box(20, y, "U2 RT9080-33 LDO: IN from the LED supply (the cell), OUT to the board's %s, GND; "
+              "1 \u00b5F at IN and OUT. Remove the board's power LED." % pp["supply"].split(" ")[0],
+              fill="#fdecea")
     if spec["pins"].get("led_power") is not None:
         y += 40
         s.box(20, y, "Q1 AO3401A P-MOSFET: source on the LED supply, drain to the strip's VDD and C2, gate "

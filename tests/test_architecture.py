@@ -238,6 +238,9 @@ ONE_IDEA = {   # "host_tools/schocken_host/....py": "why it is one module"
     "host_tools/schocken_host/views/scoreboard.py":
         "the scoreboard's App: its widgets and how it draws them from the state (layout, cards, rows and "
         "panels are modules of their own)",
+    "host_tools/schocken_host/table/cuplinks.py":
+        "the seats' links: one pump per cup and the one way to wait on it (pings, pauses, reconnects, the "
+        "table asked), with what the pump answers itself (fair play's nonces, faults, the cup's charge)",
 }
 
 

@@ -192,6 +192,7 @@ def hw(monkeypatch):
 
     machine = types.ModuleType("machine")
     machine.Pin, machine.I2C, machine.ADC = FakePin, I2C, ADC
+    machine.freq = lambda hz=None: ns.__dict__.setdefault("freq", []).append(hz)
     neopixel = types.ModuleType("neopixel")
     neopixel.NeoPixel = NeoPixel
     bluetooth = types.ModuleType("bluetooth")
@@ -255,6 +256,7 @@ def test_hardware_board_with_fake_machine(hw, name):
     assert 3990 <= mv <= 4000
     board.radio_on()
     assert hw.ble == ([True] if spec["chip"].startswith("esp32") else [])
+    assert getattr(hw, "freq", [None]) == [spec["cpu_mhz"] * 1000000]   # the clock the board file names
     assert len(board.urandom(8)) == 8
 
 

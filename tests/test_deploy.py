@@ -188,6 +188,10 @@ def test_doctor_passes_on_a_good_cup(cup, env):
     assert status["firmware"] == "ok" and status["LEDs"] == "ok" and status["sensor"] == "ok"
     assert [status["button %d" % i] for i in (1, 2, 3, 4)] == ["ok"] * 4
     assert status["shake"] == "ok" and status["battery"] == "ok"
+    by = {x["test"]: x["detail"] for x in report["results"]}
+    assert "3900 mV: 64 %" in by["battery"]                  # the percent from the cell's curve
+    # What the cup spent its time on until the doctor stopped it (its power counters), or that it has not run.
+    assert status["power"] == "ok" and ("CPU waiting" in by["power"] or "no counters" in by["power"])
     rng = [x for x in report["results"] if x["test"] == "RNG"][0]
     assert "health test passed" in rng["detail"]          # chi-square fails 1 run in 1000 by design
     assert code == (0 if status["RNG"] == "ok" else 1), err

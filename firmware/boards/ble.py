@@ -19,7 +19,8 @@ import asyncio
 
 from cup.blelink import Tracker
 from cup.clock import sleep_ms
-from schocken.bleformat import ADV_INTERVAL_US, RX_UUID, SERVICE_UUID, TX_UUID, WANT_MTU, payload_size
+from schocken.bleformat import (ADV_IDLE_US, ADV_INTERVAL_US, RX_UUID, SERVICE_UUID, TX_UUID, WANT_MTU,
+                                payload_size)
 
 from micropython import const
 
@@ -141,7 +142,9 @@ class BleLink:
 
         async def advertise():
             try:
-                box.append(await self._aioble.advertise(self.interval_us, adv_data=adv, resp_data=resp,
+                # Relaxed outside a game (no seat yet): advertising is most of a shelved cup's radio time.
+                interval = self.interval_us if self.tracker.seat is not None else ADV_IDLE_US
+                box.append(await self._aioble.advertise(interval, adv_data=adv, resp_data=resp,
                                                         connectable=True))
             finally:
                 done.set()

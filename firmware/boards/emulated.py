@@ -57,7 +57,6 @@ DEFAULT_SPEC = {
 
 class EmulatedBoard:
     asleep = False  # in deep sleep (deep_sleep): until a physical input on the control channel or a host line
-    on_sleep = None  # optional callable(): the cup went to deep sleep (emulate.py: "asleep" on the channel)
 
     def __init__(self, spec=None, frame_sink=None, urandom=None, battery_mv=3900, link=None):
         self.spec = spec if spec is not None else DEFAULT_SPEC
@@ -166,8 +165,8 @@ class EmulatedBoard:
         cannot, so the cup's loop makes no passes until a physical input or a host line wakes it
         (``asleep``), and counts the time as deep sleep."""
         self.asleep = True
-        if self.on_sleep is not None:
-            self.on_sleep()
+        if self.frame_sink is not None:
+            self.frame_sink(None)  # no frame: the chip is off (emulate.py says "asleep" on the channel)
 
     def link(self):
         if self._link is not None:
@@ -247,7 +246,8 @@ class EmulatedBoard:
                 return None
             else:
                 return text(_UNKNOWN, cmd, module=_TEXTS)
-            self.asleep = False  # a physical input wakes the cup: a button, or motion on the LIS3DH's INT1
+            if self.asleep:  # a physical input wakes the cup: a button, or motion on the LIS3DH's INT1
+                self.asleep = False
             if self.on_input is not None:
                 self.on_input(ms)
             return None

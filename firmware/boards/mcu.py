@@ -7,7 +7,7 @@
 import os
 import time
 
-from machine import I2C, Pin
+from machine import I2C, Pin, freq
 from neopixel import NeoPixel
 
 from boards import common
@@ -35,6 +35,11 @@ class McuBoard:
         self.name = spec.get("name", "unknown")
         pins = spec["pins"]
         n = spec["leds"]
+        # The CPU's clock where the board file lowers it (ESP32: 80 MHz, the least BLE runs at): the
+        # cup's loop needs little of it (docs/benchmarks.md, "Energy").
+        mhz = spec.get("cpu_mhz")
+        if mhz:
+            freq(mhz * 1000000)
 
         self._np = NeoPixel(Pin(pins["led_data"], Pin.OUT), n)
         # The LED supply switch (a P-MOSFET in the strip's supply, its gate pulled by a BSS138 on this pin):

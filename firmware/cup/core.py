@@ -250,6 +250,8 @@ class Cup:
                    "throws": self.turn.throws_used if self.turn else 0,
                    "public": [[s, v] for s, v in self.turn.public()] if self.turn else [],
                    "seat": self.seat, "name": self.name}
+            battery = self.identity.get("battery")  # every status: the table follows the cup's charge
+            out["battery"] = battery() if battery else None
             meter = self.identity.get("power")
             if meter is not None and msg.get("power"):  # what the cup spent its time on (cup/clock.py)
                 from cup.clock import report

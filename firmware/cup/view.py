@@ -2,9 +2,10 @@
 
 Dice set aside lie open on the table, so they are always lit (orange); the dice under the cup light (white)
 only while the owner peeks and after the reveal. The status pixel tells the state; a refused input flashes it
-red for a second, then the state color returns. Where the owner has nothing to do (another player's turn, a
-round revealed, alone between turns) the cup goes dark after 10 s without a change: the LED supply switch
-opens (boards/mcu.py), and 22 dark pixels cost nothing until the next change lights them again.
+red for a second, then the state color returns. Where the owner has nothing to do (another player's turn, his
+own cup stood until the reveal, a round revealed, alone between turns) the cup goes dark after 10 s without a
+change: the LED supply switch opens (boards/mcu.py), and 22 dark pixels cost nothing until the next change
+lights them again.
 """
 
 from micropython import const
@@ -48,8 +49,10 @@ class View:
         if self.refusing_until is None:
             self.leds.status(self._status_color(cup))
         self.leds.refresh()
+        state = cup.state
         self.dark_at = (ticks_add(ticks_ms(), _DARK_AFTER_MS)
-                        if (cup.state == "idle" or cup.state == "revealed") and not self.failed else None)
+                        if (state == "idle" or state == "revealed" or state == "done") and not self.failed
+                        else None)
 
     def _status_color(self, cup):
         if self.failed:

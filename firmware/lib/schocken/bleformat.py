@@ -24,7 +24,8 @@ TX_UUID = "5c0c0003-7e57-4d1c-9c3b-5c0c4b3e0001"   # cup -> host: notify
 ATT_HEADER = const(3)          # opcode + handle in a notification or write
 DEFAULT_MTU = const(23)        # before any exchange (Core spec)
 WANT_MTU = const(247)          # what the cup offers: 244 payload bytes, one LL packet with DLE
-ADV_INTERVAL_US = const(100000)
+ADV_INTERVAL_US = const(100000)  # in a game (a host configured the cup): a lost host finds it again at once
+ADV_IDLE_US = const(1000000)     # outside a game: a scan of a few seconds still sees it, the radio rests
 
 COMPANY_ID = const(0xFFFF)     # Bluetooth SIG: "reserved for internal use / testing";
                                # no company id of our own

@@ -9,6 +9,7 @@ import sys
 from schocken import hostside
 from schocken import protocol
 
+from schocken_host.links import battery
 from schocken_host.links.ble_bleak import bleak_scan
 from schocken_host.links.ble_bumble import BumbleCentral
 from schocken_host.i18n import tr
@@ -120,6 +121,17 @@ def _state(lang, state):
     return tr(lang, "scan.state_" + state) if state in STATES else state or ""
 
 
+def _charge(lang, mv):
+    """The battery column: the percent from the cell's curve, or that the cup runs on USB (links/battery.py);
+    a cup that will not last (below 20 %) says so."""
+    if mv is None:
+        return ""
+    if battery.on_usb(mv):
+        return tr(lang, "scan.usb")
+    percent = battery.percent(mv)
+    return tr(lang, "scan.charge_low" if percent < battery.LOW_PERCENT else "scan.charge", percent=percent)
+
+
 def format_table(cups, lang="de"):
     rows = [tuple(tr(lang, "scan." + column) for column in COLUMNS)]
     for c in cups:
@@ -127,7 +139,7 @@ def format_table(cups, lang="de"):
         rows.append((c["via"], c["address"], c.get("cup") or "?", c.get("name") or "",
                      "-" if c.get("seat") is None else str(c["seat"]),
                      "" if c.get("rssi") is None else "%d dBm" % c["rssi"],
-                     "" if c.get("battery") is None else "%.2f V" % (c["battery"] / 1000),
+                     _charge(lang, c.get("battery")),
                      tr(lang, paired) if paired else _state(lang, c.get("state"))))
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     return "\n".join("  ".join(v.ljust(w) for v, w in zip(r, widths)).rstrip() for r in rows)
@@ -143,6 +155,9 @@ def run(args, ble_scan=None, serial=None, out=None):
     if args.json:
         for c in cups:
             c.setdefault("paired", None)   # BLE: an advertisement does not tell
+            mv = c.get("battery")          # the charge as the table reads it (links/battery.py)
+            c["usb"] = battery.on_usb(mv) if mv is not None else None
+            c["percent"] = None if mv is None or c["usb"] else battery.percent(mv)
             out.write(json.dumps(c, sort_keys=True) + "\n")
     elif cups:
         out.write(format_table(cups, getattr(args, "lang", "de")) + "\n")

@@ -163,6 +163,14 @@ class EmulatedCup:
         self.kill()
         self._close_fds()
 
+    def hang_up(self):
+        """The host leaves for good, the cup runs on (a BLE host that disconnected, a cup on its battery whose
+        cable was pulled): this object's own end of the link closes, so once the host has closed its port the
+        cup reads the end of its input and plays on alone (bench/energy.py's shelf)."""
+        fd, self._link_slave = self._link_slave, None
+        if fd is not None:
+            os.close(fd)
+
     def restart(self):
         """Pull the plug and plug it in again: a new process (and a new link device, as USB would give)
         that finds its state in the emulated flash."""

@@ -85,6 +85,7 @@ class StatusMessage(TypedDict):
     awaiting: NotRequired[int | None]
     id: NotRequired[int | None]
     power: NotRequired[dict[str, Any] | None]
+    battery: NotRequired[int | None]
 
 
 class GarbageItem(TypedDict):

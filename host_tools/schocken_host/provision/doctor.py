@@ -9,7 +9,8 @@ It interrupts the cup app (Ctrl-C), enters the raw REPL (never a soft reset) and
     sensor     the accelerometer reads about 1 g at rest (I2C wiring, address); then "schüttle den Becher"
                until the cup's own shake detector sees a throw
     RNG        the roller's SP 800-90B startup health test, then 600 dice and a chi-square test
-    battery    the voltage through the divider
+    battery    the voltage through the divider, the percent from the cell's curve
+    power      what the cup spent its time on since it started (its power counters)
 
 Afterwards the cup app is started again (``--no-start`` leaves it at the REPL). Exit status 1 when a test
 fails.
@@ -18,6 +19,7 @@ fails.
 import sys
 
 from schocken_host.i18n import Message, tr
+from schocken_host.links import battery
 from schocken_host.provision.boards import EMULATED, firmware_version
 from schocken_host.provision import DeployError
 from schocken_host.provision.device import Device, find_port
@@ -80,6 +82,7 @@ class Doctor:
         self.sensor()
         self.rng()
         self.battery()
+        self.power()
         return self.results
 
     def firmware(self, info):
@@ -187,7 +190,19 @@ class Doctor:
         elif mv > BATTERY_MAX_MV:
             self.check("battery", "fail", "battery_divider", mv=mv)
         else:
-            self.check("battery", "ok", "battery_ok", mv=mv)
+            self.check("battery", "ok", "battery_ok", mv=mv, percent=battery.percent(mv))
+
+    def power(self):
+        """What the cup spent its time on since it started (cup/clock.py): the figures hardware/energy.py
+        turns into a board's current."""
+        p = self.call("power()")["power"]
+        if p is None or p["ms"] <= 0:
+            self.check("power", "ok", "power_none")
+            return
+        ms = p["ms"]
+        share = {k: round(100.0 * p[k] / ms) for k in ("waiting", "deep_sleep", "hosted", "leds_on")}
+        self.check("power", "ok", "power_counted", minutes=round(ms / 60000.0, 1),
+                   wakes=round(p["wakes"] * 1000.0 / ms), **share)
 
 
 def shown_name(lang, name):

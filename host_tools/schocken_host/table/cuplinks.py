@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from schocken import protocol
 
+from schocken_host.links import battery
 from schocken_host.links.transport import TransportClosed, cup_name, hello
 
 if TYPE_CHECKING:   # what a cup sends, as types for mypy (links/message_types.py); nothing of it at run time
@@ -56,6 +57,7 @@ class CupLinks:
         self.playing = 0     # the round in play: a seat ruled out before its turn event belongs to it
         self.closing = False
         self.refusals = {}   # seat -> the cup's words for the last input it refused (a bot reads them)
+        self.charges = battery.Charges()  # the cups' charge as the table sees it
 
     # --- connecting -------------------------------------------------------------------------------------
     async def connect(self, seat_no):
@@ -155,6 +157,17 @@ class CupLinks:
             except Exception as e:  # a bug or a malformed message: this cup's fault, and the pump goes on
                 self.fault(seat_no, "%s: %s" % (type(e).__name__, e))
 
+    def _battery(self, seat_no, mv):  # a cup's charge (links/battery.py): logged once the game is in the log
+        now = asyncio.get_running_loop().time()
+        fields = self.sink.state.players and self.charges.reading(seat_no, mv, now)
+        if fields:
+            self.emit(dict({"ev": "battery", "seat": seat_no}, **fields))
+
+    def charges_now(self):
+        """The game is in the log: every cup's charge as its hello told it."""
+        for seat_no, seat in enumerate(self.seats):
+            self._battery(seat_no, (seat.identity or {}).get("battery"))
+
     def _heard(self, seat_no):
         seat = self.seats[seat_no]
         seat.heard = asyncio.get_running_loop().time()
@@ -179,6 +192,8 @@ class CupLinks:
             if mine:
                 self._progress(seat_no, msg)
             return True
+        if msg["t"] == "status":
+            self._battery(seat_no, msg.get("battery"))
         if msg["t"] == "status" and mine:
             p = self.sink.state.players[seat_no]
             if msg["state"] == "turn" and (msg["throws"], msg["public"]) != (p.throws, p.public):

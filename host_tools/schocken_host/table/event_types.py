@@ -203,11 +203,21 @@ class BotFallbackEvent(_Base):
     reason: str
     fallback: str
 
+
+class BatteryEvent(_Base):
+    ev: Literal["battery"]
+    seat: int
+    mv: int
+    percent: NotRequired[int | None]
+    usb: bool
+    hours: NotRequired[Any | None]
+    low: bool
+
 Event = Union[
     StartEvent, OpenerEvent, ResumedEvent, TurnEvent, ProgressEvent, SeedEvent, NonceEvent, DoneEvent,
     RevealEvent, CheatEvent, FaultEvent, ReplayRoundEvent, ThrowOffEvent, RoundEvent, HalfLostEvent,
     PenaltyEvent, EinwuerfelnEvent, PauseEvent, ResumeEvent, AbsentEvent, WaitEvent, ForfeitEvent,
-    StopEvent, GameOverEvent, BotFallbackEvent]
+    StopEvent, GameOverEvent, BotFallbackEvent, BatteryEvent]
 
 # the TypedDict of each event type, by its "ev" name
 BY_NAME: dict[str, Any] = {
@@ -217,4 +227,4 @@ BY_NAME: dict[str, Any] = {
     "throw_off": ThrowOffEvent, "round": RoundEvent, "half_lost": HalfLostEvent, "penalty": PenaltyEvent,
     "einwuerfeln": EinwuerfelnEvent, "pause": PauseEvent, "resume": ResumeEvent, "absent": AbsentEvent,
     "wait": WaitEvent, "forfeit": ForfeitEvent, "stop": StopEvent, "game_over": GameOverEvent,
-    "bot_fallback": BotFallbackEvent}
+    "bot_fallback": BotFallbackEvent, "battery": BatteryEvent}

@@ -44,6 +44,7 @@ EVENTS = {
     "stop": "reason:s",
     "game_over": "loser:p blattschuss:b",
     "bot_fallback": "round:n seat:p strategy:s throws:n by:s move:l reason:s fallback:s",
+    "battery": "seat:p mv:n percent:n? usb:b hours:*? low:b",
 }
 
 

@@ -111,6 +111,7 @@ class Referee:
                 self.emit({"ev": "opener", "seat": opener})
         else:
             self.emit({"ev": "resumed"})
+        self.links.charges_now()
         try:
             while not self.state.over:
                 if self.state.phase() == "throw_off":

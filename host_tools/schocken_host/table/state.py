@@ -73,6 +73,7 @@ class TableState:
         self.last_round = None       # the last "round" event
         self.half_losers = []
         self.paused = {}             # seat -> reason
+        self.batteries = {}          # seat -> its charge as the table sees it: percent, usb, hours, low
         self.replays = 0             # rounds voided in a row (replay_round since the last decided round)
         self.asked = set()           # seats the table has been asked about (absent) and not yet ruled on
         self.notes = []              # last messages for people
@@ -301,6 +302,11 @@ class TableState:
         self.notes.append("resumed")
         self.replays = 0   # a new host gives the void seats their full count of tries again
         self.asked.clear()  # and asks the table again where it must
+
+    def _ev_battery(self, ev):
+        # What the table sees of a cup's charge (links/battery.py): no change of game.
+        self.batteries[ev["seat"]] = {"percent": ev.get("percent"), "usb": ev["usb"],
+                                      "hours": ev.get("hours"), "low": ev["low"]}
 
     def _ev_bot_fallback(self, ev):
         pass  # a bot's move that failed or was refused and what it did instead: for people, no change of game

@@ -71,6 +71,7 @@ TEXTS = {
     "doctor.test_shake": ("Schütteln", "shake"),
     "doctor.test_rng": ("Zufall", "RNG"),
     "doctor.test_battery": ("Akku", "battery"),
+    "doctor.test_power": ("Strom", "power"),
     # what each test found
     "doctor.firmware_about": ("{fw} auf {board} ({machine}, {kb} KB Heap frei)",
                               "{fw} on {board} ({machine}, {kb} KB heap free)"),
@@ -126,7 +127,13 @@ TEXTS = {
                                "passt nicht zu den Widerständen",
                                "{mv} mV is above a LiPo's 4.2 V: battery_divider in the board file does "
                                "not match the resistors"),
-    "doctor.battery_ok": ("{mv} mV", "{mv} mV"),
+    "doctor.battery_ok": ("{mv} mV: {percent} %", "{mv} mV: {percent} %"),
+    "doctor.power_none": ("keine Zähler: der Becher lief seit dem Start nicht",
+                          "no counters: the cup has not run since it started"),
+    "doctor.power_counted": ("in {minutes} min: CPU wartet {waiting} %, tief schlafend {deep_sleep} %, "
+                             "mit Host {hosted} %, LED-Strom an {leds_on} %, {wakes} Wecker/s",
+                             "in {minutes} min: CPU waiting {waiting} %, in deep sleep {deep_sleep} %, "
+                             "hosted {hosted} %, LED supply on {leds_on} %, {wakes} wake-ups/s"),
 
     # --- scan: the cups in reach
     "scan.via": ("über", "via"),
@@ -136,6 +143,9 @@ TEXTS = {
     "scan.seat": ("Platz", "seat"),
     "scan.rssi": ("Signal", "rssi"),
     "scan.battery": ("Akku", "battery"),
+    "scan.charge": ("{percent} %", "{percent} %"),
+    "scan.charge_low": ("{percent} % – laden!", "{percent} % – charge it!"),
+    "scan.usb": ("USB-Strom", "USB power"),
     "scan.state": ("Zustand", "state"),
     "scan.state_idle": ("bereit", "idle"),
     "scan.state_turn": ("am Zug", "turn"),

@@ -44,6 +44,9 @@ TEXTS = {
                     "der Runde)",
                     "The table decides on {name}: w = keep waiting, f = forfeit (takes the round's Deckel)"),
     "board.hint_over": ("Spiel aus – q beendet", "Game over – q quits"),
+    "board.battery_low": ("AKKU: Becher von {name} hat {percent} %{left} – bitte laden",
+                          "BATTERY: the cup of {name} is at {percent} %{left} – charge it"),
+    "board.battery_left": (", noch etwa {hours} h", ", about {hours} h left"),
     "board.quit": ("Beenden", "Quit"),
     "board.log": ("Verlauf", "Log"),
     "board.middle_n": ("Mitte {n}", "Middle {n}"),
@@ -63,6 +66,8 @@ TEXTS = {
     # --- views/scoreboard_card.py: one player's card
     "card.deckel": ("Deckel", "Deckel"),
     "card.bot": ("  (Bot)", "  (Bot)"),
+    "card.battery": ("  {percent} %", "  {percent} %"),
+    "card.usb": ("  USB", "  USB"),
     "card.on_turn": ("▶ am Zug · Wurf {n}/{limit}", "▶ on turn · throw {n}/{limit}"),
     "card.on_turn_short": ("▶ Wurf {n}/{limit}", "▶ throw {n}/{limit}"),
     "card.stands": ("steht · Wurf {n}/{limit}", "stands · throw {n}/{limit}"),

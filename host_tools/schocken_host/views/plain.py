@@ -10,7 +10,8 @@ from schocken_host.i18n import LANGS, refusal, tr
 
 if TYPE_CHECKING:   # the events as types for mypy (table/event_types.py); nothing of it at run time
     from schocken_host.table.event_types import (
-        AbsentEvent, BotFallbackEvent, CheatEvent, DoneEvent, EinwuerfelnEvent, FaultEvent, ForfeitEvent,
+        AbsentEvent, BatteryEvent, BotFallbackEvent, CheatEvent, DoneEvent, EinwuerfelnEvent, FaultEvent,
+        ForfeitEvent,
         GameOverEvent, HalfLostEvent, OpenerEvent, PauseEvent, PenaltyEvent, ProgressEvent,
         ReplayRoundEvent, ResumeEvent, ResumedEvent, RevealEvent, RoundEvent, StartEvent, StopEvent,
         ThrowOffEvent, TurnEvent, WaitEvent)
@@ -182,6 +183,11 @@ class PlainUI:
         fallback = ev["fallback"]
         self.say("bot_fallback", name=st.name(ev["seat"]), move=move, reason=refusal(self.lang, ev["reason"]),
                  fallback=self.tr("fallback_" + fallback) if fallback in FALLBACK_WORDS else fallback)
+
+    def _battery(self, st: "TableState", ev: "BatteryEvent") -> None:
+        if ev["low"]:  # a warning: the cup will not last (links/battery.py); its charge otherwise is no news
+            left = self.tr("battery_left", hours=ev["hours"]) if ev.get("hours") is not None else ""
+            self.say("battery_low", name=st.name(ev["seat"]), percent=ev.get("percent"), left=left)
 
     def _stop(self, st: "TableState", ev: "StopEvent") -> None:
         self.say("stop", reason=ev["reason"])

@@ -245,8 +245,9 @@ _NO_LOOKS = contextlib.nullcontext()   # a key with no person's looks to wait fo
 DECISION_KEYS = {"w": "wait", "f": "forfeit"}
 # Emulated cups only, for testing a referee (docs/emulation.md): "unplug N" (seat N's cup is gone for good),
 # "restart N" (pulled and plugged in again), "freeze N" / "thaw N" (stops answering on an open link, and
-# back), "cheat N KIND [always]", "inject N JSON" (seat N misbehaves: firmware/cheat.py).
-EMULATION_WORDS = ("unplug", "restart", "freeze", "thaw", "cheat", "inject")
+# back), "cheat N KIND [always]", "inject N JSON" (seat N misbehaves: firmware/cheat.py), "battery N MV" (seat
+# N's battery reads MV millivolts from now on: the table's view of its charge, links/battery.py).
+EMULATION_WORDS = ("unplug", "restart", "freeze", "thaw", "cheat", "inject", "battery")
 
 
 def _emulation_word(key, words, table):
@@ -256,7 +257,7 @@ def _emulation_word(key, words, table):
             continue
         if words[0] in ("unplug", "restart", "freeze", "thaw") and len(words) == 2:
             getattr(emu, words[0])()
-        elif words[0] == "cheat" and len(words) in (3, 4):
+        elif words[0] == "cheat" and len(words) in (3, 4) or words[0] == "battery" and len(words) == 3:
             emu.control(" ".join(words[0:1] + words[2:]))
         elif words[0] == "inject":
             emu.control("inject " + key.strip().split(None, 2)[2])

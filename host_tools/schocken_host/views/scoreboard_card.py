@@ -204,6 +204,10 @@ def card_info(lang, st, p, phase, shown=None):
     name = Text("%d  %s" % (seat + 1, p.name), style="bold")
     if is_bot_unnamed(p):
         name.append(tr(lang, "card.bot"), style="dim")
+    charge = st.batteries.get(seat)
+    if charge is not None:  # the cup's charge (links/battery.py), once the table has heard of it
+        text = tr(lang, "card.usb") if charge["usb"] else tr(lang, "card.battery", percent=charge["percent"])
+        name.append(text, style="bold red" if charge["low"] else "dim")
     info = {"name": name, "deckel": str(shown.deckel(st, seat)), "deckel_caption": tr(lang, "card.deckel")}
     in_play = phase in ("half1", "half2", "final")
     out = in_play and not st.in_half(seat)

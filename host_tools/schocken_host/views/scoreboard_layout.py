@@ -288,6 +288,12 @@ def banner_lines(lang, st):
         lines.append(tr(lang, "board.hint_over"))
     for seat, reason in sorted(st.paused.items()):
         lines.append(tr(lang, "board.pause", name=st.name(seat), reason=reason))
+    for seat, charge in sorted(st.batteries.items()):
+        if charge["low"]:
+            hours = charge["hours"]
+            left = tr(lang, "board.battery_left", hours=hours) if hours is not None else ""
+            lines.append(tr(lang, "board.battery_low", name=st.name(seat), percent=charge["percent"],
+                            left=left))
     return lines + [tr(lang, "board.asked", name=st.name(seat)) for seat in sorted(st.asked)]
 
 

@@ -124,7 +124,7 @@ def view(st, tracker, count):
             "seat": p.seat, "name": p.name, "kind": p.kind, "deckel": tracker.deckel(st, p.seat),
             "in_half": st.in_half(p.seat), "throws": p.throws, "public": [v for _, v in p.public],
             "done": p.done, "revealed": p.revealed, "flagged": p.flagged, "connected": p.connected,
-            "paused": st.paused.get(p.seat), "asked": p.seat in st.asked,
+            "paused": st.paused.get(p.seat), "asked": p.seat in st.asked, "battery": st.batteries.get(p.seat),
             "reveal": tracker.reveal_of(p),
         })
     game = st.game

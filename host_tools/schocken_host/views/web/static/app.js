@@ -171,7 +171,7 @@ function fitHistory() {
 }
 
 function fitAll() {
-  fit([$("banner"), ...document.querySelectorAll(".card .name, .card .label, .card .status, .card .lost")]);
+  fit([$("banner"), ...document.querySelectorAll(".card .name, .card .label, .card .status, .card .lost, .card .battery")]);
   fitHistory();
 }
 window.addEventListener("resize", () => { if (view) fitAll(); });
@@ -230,11 +230,16 @@ function card(p) {
   const lost = halves.length
     ? `<div class="lost">${esc(t("lost_halves", {halves: halves.map((h) => t("phase_" + h.phase)).join(", ")}))}</div>` : "";
   const coach = v.coach && v.coach.seat === p.seat ? `<div class="coach">${esc(coachText(v.coach, p.name))}</div>` : "";
+  // The cup's charge (links/battery.py): its percent or USB, a warning when it will not last the evening.
+  const b = p.battery;
+  const charge = b ? `<div class="battery${b.low ? " low" : ""}">${esc(b.usb ? t("usb")
+    : b.low ? t("battery_low", {percent: b.percent, left: b.hours === null ? "" : t("battery_left", {hours: b.hours})})
+    : t("battery", {percent: b.percent}))}</div>` : "";
   return `<div class="${cls.join(" ")}" data-seat="${p.seat}">
     <div class="name">${esc(p.name)}</div>
     <div class="deckel" data-deckel="${p.deckel}">${p.deckel}</div>
     <div class="dice">${dice}</div>
-    <div class="status${mark ? " " + mark : ""}">${esc(status)}</div>${lost}${coach}</div>`;
+    <div class="status${mark ? " " + mark : ""}">${esc(status)}</div>${lost}${charge}${coach}</div>`;
 }
 
 // What a ranked reveal did, in words: the round's loser takes its Deckel, the best throw is named; in a
