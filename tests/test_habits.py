@@ -165,3 +165,25 @@ def test_the_host_remembers_each_players_habit_across_games(tmp_path):
     assert table_habits(again).of(0).stand == fresh.of(0).stand    # a regular, known before his first turn
     book.write_text("{not json", encoding="utf-8")
     assert habit_book.load(book) == {}
+
+
+def test_the_calibration_bench_runs_draws_its_plot_and_reads_real_logs(tmp_path):
+    """bench/calibration.py (docs/odds.md, "How well it predicts"): one game per table, the reliability plot
+    written; ``--logs`` reads real game logs of `schocken play` (the optimal games of tests/data/luck)."""
+    import subprocess
+    import sys
+    plot = tmp_path / "calibration.svg"
+    done = subprocess.run([sys.executable, str(ROOT / "bench" / "calibration.py"), "--games", "1", "--tables",
+                           "schock,mixed", "--plot", str(plot)], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "schock (" in done.stdout and "mixed tables: Deckel per round" in done.stdout
+    assert "decision cost against the independent best response" in done.stdout
+    assert plot.read_text().lstrip().startswith("<?xml")
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    for name in ("optimal_4.jsonl", "optimal_3_beton.jsonl"):
+        (logs / name).write_bytes((ROOT / "tests" / "data" / "luck" / name).read_bytes())
+    done = subprocess.run([sys.executable, str(ROOT / "bench" / "calibration.py"), "--logs", str(logs)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "optimal tables, real logs of %s (2 games)" % logs in done.stdout, done.stdout
