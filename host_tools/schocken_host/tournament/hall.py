@@ -4,7 +4,8 @@ director.py in a thread of its own, one game at a time, and their live state (``
 only look: the big screen (``/leinwand``, its model ``/screen.json``, a phone's ``?spieler=NAME``) and a
 table's page (``/tisch/KEY``). Every request passes the table page's door (views/web/door.py: the Host
 checked, connections capped per address, a failure answered in one line, docs/web.md's threat model); a
-wrong key costs a guess from the same limiter as the page's PIN."""
+wrong key starts a backoff for its client address (the page's PIN limiter, without the budget the page's
+guests share: a right key always passes)."""
 
 import asyncio
 import hmac
@@ -30,7 +31,7 @@ STATIC = Path(__file__).resolve().parent / "static"
 LIVE_BYTES = 16 * 1024            # a table's live state
 BODY_S = 30.0                     # a game's log (some 100 KB, at most MAX_LOG_BYTES) must come within this
 REFRESH_S = 2.0                   # the model read anew from the database (a draw made by another process)
-LIVE_FIELDS = ("phase", "on_turn", "players", "game", "games_done", "over", "half")
+LIVE_FIELDS = ("phase", "on_turn", "players", "game", "over")   # what reporter.LiveReport sends
 
 
 class Hall:
