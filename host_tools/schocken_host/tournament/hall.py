@@ -23,9 +23,9 @@ from schocken_host.tournament import standings as stand
 from schocken_host.tournament.cards import table_url
 from schocken_host.tournament.director import MAX_LOG_BYTES, Director
 from schocken_host.views.web.door import Door
-from schocken_host.views.web.guard import HEADER_S, MAX_CONNECTIONS, Connections, PinLimiter, Refused, \
-    client_of, security_headers
-from schocken_host.views.web.listening import own_names, raise_open_files
+from schocken_host.views.web.connections import serve
+from schocken_host.views.web.guard import PinLimiter, Refused, client_of, security_headers
+from schocken_host.views.web.listening import own_names
 
 STATIC = Path(__file__).resolve().parent / "static"
 LIVE_BYTES = 16 * 1024            # a table's live state
@@ -137,12 +137,7 @@ class Hall:
 
     async def start(self):
         await self.work(self._refresh)
-        total = min(MAX_CONNECTIONS, raise_open_files() // 2)
-        self.runner = web.AppRunner(self.app(), handle_signals=False, access_log=None, shutdown_timeout=1.0,
-                                    keepalive_timeout=HEADER_S, max_line_size=4096, max_field_size=4096)
-        await self.runner.setup()
-        self.door.connections = Connections(self.runner.server, total=total)
-        self.server = await asyncio.get_running_loop().create_server(self.door.connections, sock=self.sock)
+        self.runner, self.server = await serve(self.app(), self.door, self.sock)
         self.refresher = asyncio.get_running_loop().create_task(self._refreshing())
 
     async def stop(self):

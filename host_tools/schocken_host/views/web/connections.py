@@ -12,12 +12,28 @@ from aiohttp import web, web_protocol
 from schocken_host.views.web import guard
 from schocken_host.views.web.guard import SECURITY_HEADERS, Refused, client_of
 from schocken_host.views.web.kernel import bound_in_kernel, bound_orphan, hang_up, kernel_unsent
+from schocken_host.views.web.listening import raise_open_files
 
 SWEEP_S = 1.0                   # how often stuck connections are looked for: let go by WRITE_S + SWEEP_S
 
 _REFUSAL = ("HTTP/1.1 %d %s\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: %d\r\n"
             "Retry-After: 5\r\n" + "".join("%s: %s\r\n" % item for item in SECURITY_HEADERS.items())
             + "Connection: close\r\n\r\n%s")
+
+
+async def serve(app, door, sock):
+    """``app`` served on the listening ``sock`` behind ``door``, under the guard's caps: (the runner, the
+    server). The table's page and the tournament's hall both start this way."""
+    total = min(guard.MAX_CONNECTIONS, raise_open_files() // 2)
+    runner = web.AppRunner(app, handle_signals=False, access_log=None, shutdown_timeout=1.0,
+                           keepalive_timeout=guard.HEADER_S, max_line_size=4096, max_field_size=4096)
+    await runner.setup()
+    door.connections = Connections(runner.server, total=total)
+    # The listen queue holds as many connects as the server holds connections (the kernel caps it at
+    # net.core.somaxconn): asyncio's default of 100 drops a burst's connects, which a phone retries only
+    # after a second. asyncio also accepts up to this many at each turn of the loop.
+    server = await asyncio.get_running_loop().create_server(door.connections, sock=sock, backlog=total)
+    return runner, server
 
 
 class Connections:

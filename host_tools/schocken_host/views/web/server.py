@@ -24,11 +24,11 @@ from aiohttp import web
 from schocken_host.i18n import LANGS, TEXTS, tr
 from schocken_host.views.web import check, season
 from schocken_host.views.web.door import Door
-from schocken_host.views.web.connections import Connections
-from schocken_host.views.web.guard import HEADER_S, MAX_CONNECTIONS, Refused, security_headers
+from schocken_host.views.web.connections import serve
+from schocken_host.views.web.guard import Refused, security_headers
 from schocken_host.views.web.hub import Hub
 from schocken_host.views.web.kernel import hang_up
-from schocken_host.views.web.listening import bind, lan_address, own_names, raise_open_files
+from schocken_host.views.web.listening import bind, lan_address, own_names
 
 # MicroPython's WebAssembly port: a browser runs a module only with a JavaScript type, wasm only as wasm.
 mimetypes.add_type("text/javascript", ".mjs")
@@ -155,16 +155,7 @@ class WebView:
         return app
 
     async def start(self):
-        total = min(MAX_CONNECTIONS, raise_open_files() // 2)
-        self.runner = web.AppRunner(self.app(), handle_signals=False, access_log=None, shutdown_timeout=1.0,
-                                    keepalive_timeout=HEADER_S, max_line_size=4096, max_field_size=4096)
-        await self.runner.setup()
-        self.door.connections = Connections(self.runner.server, total=total)
-        # The listen queue holds as many connects as the server holds connections (the kernel caps it at
-        # net.core.somaxconn): asyncio's default of 100 drops a burst's connects, which a phone retries only
-        # after a second. asyncio also accepts up to this many at each turn of the loop.
-        self.server = await asyncio.get_running_loop().create_server(self.door.connections, sock=self.sock,
-                                                                     backlog=total)
+        self.runner, self.server = await serve(self.app(), self.door, self.sock)
 
     async def finish(self, flush=FLUSH_S):
         """The game has ended (or stopped): every open browser gets the last events (at most ``flush``
