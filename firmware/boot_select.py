@@ -39,6 +39,7 @@ CONFIG_KEYS = {
     "long_press_ms": (int, False),  # buttons: held this long = long press (default cup.buttons.LONG_MS)
     "secret": (str, False),        # per-cup secret for the fair-play features, written by `schocken deploy`
     "link": (str, False),          # "serial" (default: the USB REPL port) or "ble" (boards/ble.py, aioble)
+    "brightness": (float, False),  # the LEDs dimmer than the cap (deploy --brightness; cup/app.py)
 }
 MAX_ID = 24                        # = schocken.protocol.MAX_NAME (checked by tests/test_boot.py)
 LONG_PRESS_MIN_MS = 200            # far above the 20 ms debounce, below any "press and hold"
@@ -107,7 +108,8 @@ def check_config(config, spec):
         value = config[key]
         if type(value) is not kind:
             raise BootError("config", "/%s: %r must be %s, got %r" % (
-                CONFIG_FILE, key, "a string" if kind is str else "an integer", value))
+                CONFIG_FILE, key, "a string" if kind is str else "an integer" if kind is int else "a number",
+                value))
     if config["board"] != spec.get("name"):
         raise BootError("config", "/%s is for board %r, but /%s describes %r" % (
             CONFIG_FILE, config["board"], SPEC_FILE, spec.get("name")))

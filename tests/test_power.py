@@ -3,6 +3,8 @@ message; the LED supply switch is off while no pixel is lit. Through an emulated
 
 import time
 
+import pytest
+
 from kits.cupkit import CupDriver
 
 
@@ -150,3 +152,54 @@ def test_a_cup_left_alone_sleeps_deep_and_wakes_on_a_button():
         assert power["wakes"] <= (power["ms"] - power["deep_sleep"]) // 10 + 200, power
     finally:
         cup.close()
+
+
+def test_brightness_by_need_is_a_setting_of_the_cup(monkeypatch, capsys):
+    """deploy --brightness writes /cup.json's brightness (kept by later deploys); the LEDs take it, never
+    above their cap; a value that is no share of full brightness is refused in one line."""
+    from boards import emulated
+    from cup.app import App
+    from cup.leds import BRIGHTNESS_CAP
+    from schocken_host import cli
+    from schocken_host.provision.deploy import cup_config
+    spec = {"name": "pico_w", "ble": True}
+    config = cup_config(spec, {}, "cup-1", None, False, None, 0.1)
+    assert config["brightness"] == 0.1
+    assert cup_config(spec, {"cup": config}, "cup-1")["brightness"] == 0.1     # kept
+    monkeypatch.setattr(emulated.EmulatedBoard, "link", lambda self: (None, None))
+    dim = App(emulated.make_board(None), {"brightness": 0.1}, None, None)
+    full = App(emulated.make_board(None), {}, None, None)
+    bright = App(emulated.make_board(None), {"brightness": 0.9}, None, None)
+    assert dim.leds.brightness == pytest.approx(0.1) and full.leds.brightness == pytest.approx(BRIGHTNESS_CAP)
+    assert bright.leds.brightness == pytest.approx(BRIGHTNESS_CAP)
+    with pytest.raises(SystemExit) as e:
+        cli.main(["--lang", "en", "deploy", "--brightness", "2"])
+    assert e.value.code == 2 and "needs a share of full brightness" in capsys.readouterr().err
+
+
+def test_ble_advertising_is_relaxed_outside_a_game():
+    """Issue 43: a cup no host has seated advertises every second (its radio rests); a seated cup whose host
+    is gone every 100 ms, so the host finds it again at once."""
+    import asyncio
+    from kits import blekit  # noqa: F401  (puts firmware/ on sys.path)
+    from boards import ble
+    from schocken.bleformat import ADV_IDLE_US, ADV_INTERVAL_US
+
+    class Aioble:
+        def __init__(self):
+            self.intervals = []
+
+        async def advertise(self, interval_us, **kw):
+            self.intervals.append(interval_us)
+            return "a connection"
+
+    async def go():
+        stack = Aioble()
+        link = ble.BleLink("cup-1", aioble=stack)
+        link._adv_changed = asyncio.Event()
+        assert await link._advertise() == "a connection"
+        link.tracker.seat = 2                 # configured by a host: in a game
+        await link._advertise()
+        return stack.intervals
+    assert asyncio.run(go()) == [ADV_IDLE_US, ADV_INTERVAL_US]
+    assert ADV_IDLE_US >= 10 * ADV_INTERVAL_US

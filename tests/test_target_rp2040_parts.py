@@ -194,3 +194,51 @@ def test_the_host_keeps_each_frame_with_the_chips_ms_it_latched_at():
     board._line("leds zz 1260.000")          # a torn line: neither kept nor counted
     assert board.frames == [bytes([0, 255, 0]), bytes([0, 0, 255])] and board.frame_ms == [1234.567, 1250.0]
     assert heard == [(bytes([0, 255, 0]), 1234.567), (bytes([0, 0, 255]), 1250.0)] and board.frame_count == 2
+
+
+class DriverBus:
+    """machine.I2C's two calls the cup's driver makes, on the stand-in chip's I2C block."""
+
+    def __init__(self, chip, sensor):
+        self.chip, self.sensor = chip, sensor
+
+    def writeto_mem(self, addr, reg, buf):
+        write(self.chip, self.sensor, reg, bytes(buf))
+
+    def readfrom_mem_into(self, addr, reg, buf):
+        buf[:] = bytes(read(self.chip, self.sensor, reg, len(buf)))
+
+
+def test_the_drivers_wake_on_motion_raises_int1_on_the_board_files_pin_and_holds_it(chip):
+    """Issue 43: the cup's LIS3DH driver (firmware/drivers/lis3dh.py wake_on_motion, registers per ST's
+    datasheet and AN3308) sets low power at 10 Hz and interrupt 1 on motion; the sensor's INT1 stays low with
+    the cup at rest whatever way up, goes high (latched) once a recorded shake moves it, and falls when the
+    firmware reads INT1_SRC."""
+    import sys
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "firmware"))
+    from drivers.lis3dh import LIS3DH
+    pin = 16                                                      # pico_w.json's accel_int
+    sensor = parts.Lis3dh(BOARD["i2c_sda"], BOARD["i2c_scl"], 0x18, int1=pin)
+    sensor.attach(chip)
+    tilted = (3.0, 0.0, 9.33)                                      # lying a little on its side, still
+    sensor.play([tilted] * 10, 100.0)
+    dev = LIS3DH(DriverBus(chip, sensor))
+    dev.wake_on_motion(200)
+    assert sensor.regs[parts.CTRL_REG1] == 0x2F and sensor.regs[parts.CTRL_REG3] == 0x40
+    assert sensor.regs[parts.INT1_THS] == 6 and sensor.regs[parts.INT1_CFG] == 0x2A
+    for _ in range(10):
+        chip.clock.advance(100)
+    assert chip.gpio[pin].driven is False                          # at rest, tilted or not: no motion
+    samples, period = parts.read_trace(SHAKE)
+    sensor.play(samples, period, parts.motion_start(samples, period))
+    for _ in range(30):
+        chip.clock.advance(100)
+        if chip.gpio[pin].driven:
+            break
+    assert chip.gpio[pin].driven is True                           # the shake woke it
+    sensor.play([tilted] * 10, 100.0)                              # still again: the event stays latched
+    chip.clock.advance(500)
+    assert chip.gpio[pin].driven is True
+    assert read(chip, sensor, parts.INT1_SRC, 1)[0] & 0x40         # IA: what woke it, then cleared
+    chip.clock.advance(300)
+    assert chip.gpio[pin].driven is False

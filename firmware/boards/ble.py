@@ -83,6 +83,7 @@ class BleLink:
         self._aioble = aioble
         self._bluetooth = bluetooth
         self.interval_us = interval_us
+        self.idle_interval_us = ADV_IDLE_US  # outside a game (no seat): relaxed, the radio rests more
         self.gap_name = gap_name
         self.reader = _Reader()
         self.writer = _Writer(self)
@@ -143,7 +144,7 @@ class BleLink:
         async def advertise():
             try:
                 # Relaxed outside a game (no seat yet): advertising is most of a shelved cup's radio time.
-                interval = self.interval_us if self.tracker.seat is not None else ADV_IDLE_US
+                interval = self.interval_us if self.tracker.seat is not None else self.idle_interval_us
                 box.append(await self._aioble.advertise(interval, adv_data=adv, resp_data=resp,
                                                         connectable=True))
             finally:

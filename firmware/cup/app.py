@@ -54,7 +54,9 @@ class App:
         # What the cup spends its time on (the meter of cup/clock.py): the board notes its LED frames there.
         from cup.clock import meter
         board.power = meter()
-        self.leds = DiceLeds(board.pixels, 1)  # at most the power cap (cup/leds.py); an int: no float object
+        # At most the power cap (cup/leds.py); dimmer where /cup.json says (deploy --brightness: a dark bar
+        # needs less); 1, an int, by default: no float object.
+        self.leds = DiceLeds(board.pixels, config.get("brightness", 1))
         self.view = View(self.leds)
         self.reader = self.writer = None
         self.out = []               # messages waiting for write_one()

@@ -88,6 +88,18 @@ def seconds(text):
     return s
 
 
+def brightness(text):
+    """argparse type of deploy's --brightness: a share of the LEDs' full brightness, above 0 and at most 1
+    (the cup holds it below its own cap, cup/leds.py BRIGHTNESS_CAP)."""
+    try:
+        b = float(text)
+    except ValueError:
+        b = math.nan
+    if not math.isfinite(b) or not 0 < b <= 1:
+        raise argument_error("arg.brightness", text=text)
+    return b
+
+
 def seconds_or_zero(text):
     """argparse type: a time in seconds, 0 or more."""
     try:

@@ -88,6 +88,7 @@ class BleCup:
             config["secret"] = secret
         self.ble = board_ble.attach(self.board, config, aioble=self.stack, bluetooth=self.stack.bluetooth)
         self.ble.interval_us = ADV_INTERVAL_US
+        self.ble.idle_interval_us = ADV_INTERVAL_US  # the tests scan for 0.15 s: every cup advertises fast
         self.app = App(self.board, config, None, None)
         self.task = None
 

@@ -6,7 +6,7 @@ import os
 from schocken.protocol import MAX_NAME
 
 from schocken_host.errors import BAD_INPUT, FAILED, CommandError
-from schocken_host.input_checks import MAX_TIME_SCALE, check_port, seconds, time_scale
+from schocken_host.input_checks import MAX_TIME_SCALE, brightness, check_port, seconds, time_scale
 from schocken_host.provision.boards import board_names
 from schocken_host.provision.deploy import deploy
 from schocken_host.provision import DeployError
@@ -22,6 +22,9 @@ def add_arguments(p):
     p.add_argument("--new-secret", action="store_true", help="give the cup a new fair-play secret")
     p.add_argument("--link", choices=("serial", "ble"), default=None,
                    help="how the host reaches the cup: USB serial (default) or Bluetooth LE")
+    p.add_argument("--brightness", type=brightness, default=None,
+                   help="the LEDs' brightness as a share of full, e.g. 0.1 in a dark bar (default: the one "
+                        "on the cup, else its cap of 0.21)")
     p.add_argument("--no-mip", action="store_true", help="do not install aioble (needs network)")
     p.add_argument("--no-start", action="store_true", help="leave the cup at the REPL afterwards")
     p.add_argument("--control", metavar="PTY",
@@ -59,9 +62,9 @@ def run(args):
     check_arguments(args)
     try:
         deploy(port=args.port, board=args.board, name=args.name, cup_id=args.cup_id, mip=not args.no_mip,
-               link=args.link, start=not args.no_start, control=args.control, new_secret=args.new_secret,
-               timeout=args.timeout, lang=getattr(args, "lang", "de"), romfs=args.romfs, source=args.source,
-               slowness=args.cup_slowness)
+               link=args.link, brightness=args.brightness, start=not args.no_start, control=args.control,
+               new_secret=args.new_secret, timeout=args.timeout, lang=getattr(args, "lang", "de"),
+               romfs=args.romfs, source=args.source, slowness=args.cup_slowness)
     except DeployError as e:  # the board's refusal: the job failed (status 1), said in one line by cli.main
         # A release folder that fails its hashes is bad input (a file), refused before the board is touched.
         bad_file = e.message.key.startswith("release.")

@@ -88,6 +88,9 @@ TEXTS = {
     "arg.seat": ("braucht eine Platznummer ab 1, nicht {text!r}", "needs a seat number from 1, not {text!r}"),
     "arg.seconds": ("braucht eine Zahl von Sekunden, nicht {text!r}",
                     "needs a number of seconds, not {text!r}"),
+    "arg.brightness": ("braucht einen Anteil der vollen Helligkeit über 0 und höchstens 1 (z. B. 0.1), "
+                       "nicht {text!r}",
+                       "needs a share of full brightness above 0 and at most 1 (e.g. 0.1), not {text!r}"),
     "arg.seconds_positive": ("braucht eine Zahl von Sekunden über 0, nicht {text!r}",
                              "needs a number of seconds above 0, not {text!r}"),
     "arg.seconds_or_zero": ("braucht eine Zahl von Sekunden ab 0, nicht {text!r}",

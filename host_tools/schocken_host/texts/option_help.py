@@ -154,6 +154,10 @@ TEXTS = {
                                "give the cup a new fair-play secret"),
     "help.deploy_link": ("wie der Host den Becher erreicht: USB seriell (Vorgabe) oder Bluetooth LE",
                          "how the host reaches the cup: USB serial (default) or Bluetooth LE"),
+    "help.deploy_brightness": ("die Helligkeit der LEDs als Anteil der vollen, z. B. 0.1 in einer dunklen "
+                               "Kneipe (Vorgabe: die auf dem Becher, sonst seine Grenze 0.21)",
+                               "the LEDs' brightness as a share of full, e.g. 0.1 in a dark bar (default: "
+                               "the one on the cup, else its cap of 0.21)"),
     "help.deploy_no_mip": ("aioble nicht installieren (braucht das Netz)",
                            "do not install aioble (needs network)"),
     "help.deploy_no_start": ("den Becher danach an der REPL lassen", "leave the cup at the REPL afterwards"),

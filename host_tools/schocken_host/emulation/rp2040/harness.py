@@ -56,7 +56,8 @@ class Harness:
         self.mcu = self.device.mcu
         self.clock = self.mcu.clock
         pins = board["pins"]
-        self.sensor = parts.Lis3dh(pins["i2c_sda"], pins["i2c_scl"], board.get("i2c_addr", 0x18))
+        self.sensor = parts.Lis3dh(pins["i2c_sda"], pins["i2c_scl"], board.get("i2c_addr", 0x18),
+                                   pins.get("accel_int"))
         self.buttons = parts.Buttons([pins[r] for r in BUTTON_ROLES], board.get("buttons_active_low", True))
         self.leds = parts.ledline(pins["led_data"], self._on_frame)
         for part in ((self.sensor,) if board.get("sensor") == "lis3dh" else ()) + (self.buttons, self.leds):

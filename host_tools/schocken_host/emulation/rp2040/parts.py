@@ -19,9 +19,16 @@ G = 9.80665                      # m/s^2 per g: the traces are in m/s^2
 WHO_AM_I = 0x0F
 LIS3DH_ID = 0x33
 CTRL_REG1 = 0x20
+CTRL_REG2 = 0x21
+CTRL_REG3 = 0x22
 CTRL_REG4 = 0x23
+CTRL_REG5 = 0x24
+REFERENCE = 0x26
 STATUS_REG = 0x27
 OUT_X_L = 0x28
+INT1_CFG = 0x30
+INT1_SRC = 0x31
+INT1_THS = 0x32
 AUTO_INC = 0x80                  # sub-address MSB: the address increments after each byte (sec. 6.1.1)
 _LPEN = 0x08                     # CTRL_REG1: low-power mode (8-bit output)
 _HR = 0x08                       # CTRL_REG4: high-resolution mode (12-bit output)
@@ -30,6 +37,10 @@ _HR = 0x08                       # CTRL_REG4: high-resolution mode (12-bit outpu
 _MG_PER_DIGIT = {"hr": (1, 2, 4, 12), "normal": (4, 8, 16, 48), "lp": (16, 32, 64, 192)}
 _SHIFT = {"hr": 4, "normal": 6, "lp": 8}
 _REST = (0.0, 0.0, G)            # the cup upright on a table
+# Interrupt 1 (sec. 8.19-8.22): INT1_THS's LSb per FS = +-2/4/8/16 g in mg; the ODR (CTRL_REG1's top
+# nibble) in Hz.
+_THS_MG = (16, 32, 62, 186)
+_ODR_HZ = {1: 1, 2: 10, 3: 25, 4: 50, 5: 100, 6: 200, 7: 400, 8: 1600, 9: 1344}
 
 
 def read_trace(path):
@@ -56,8 +67,12 @@ class Lis3dh:
     """An ST LIS3DH at ``addr`` on the RP2040's I2C block whose SDA/SCL pins the board file names. Its
     output registers give the sample of the playing trace at the guest's time; the cup at rest otherwise."""
 
-    def __init__(self, sda, scl, addr=0x18):
+    def __init__(self, sda, scl, addr=0x18, int1=None):
         self.sda, self.scl, self.addr = sda, scl, addr
+        self.int1 = int1                 # the GPIO its INT1 drives (the board file's accel_int), or None
+        self._reference = _REST          # the high-pass filter's rest: set by a read of REFERENCE
+        self._latched = 0                # interrupt 1's latched event (INT1_SRC's bits) until it is read
+        self._int1_alarm = None
         self.block = (sda // 2) % 2      # GP0/1 -> I2C0, GP2/3 -> I2C1, GP4/5 -> I2C0, ...
         self.regs = bytearray(0x40)
         self.regs[WHO_AM_I] = LIS3DH_ID
@@ -71,6 +86,9 @@ class Lis3dh:
 
     def attach(self, mcu):
         self._mcu, self._clock = mcu, mcu.clock
+        if self.int1 is not None:        # interrupt 1 looks at each sample the sensor's own clock takes
+            self._int1_alarm = mcu.clock.create_alarm(self._sample_int1)
+            self._int1_alarm.schedule(100e6)
         i2c = self._i2c = mcu.i2c[self.block]
         i2c.on_connect = self._on_connect
         i2c.on_write_byte = self._on_write
@@ -120,12 +138,46 @@ class Lis3dh:
 
     def _on_read(self, ack):
         value = self.regs[self._ptr]
+        if self._ptr == REFERENCE:       # normal mode (HPM 00): reading REFERENCE resets the filter to now
+            self._reference = self.sample()
+        elif self._ptr == INT1_SRC:      # reading INT1_SRC clears a latched event (LIR_INT1)
+            value, self._latched = self._latched, 0
+            self._drive_int1(0)
         self._step()
         self._i2c.complete_read(value)
 
     def _step(self):
         if self._inc:
             self._ptr = (self._ptr + 1) & 0x3F
+
+    def _sample_int1(self):
+        """One sample at the ODR: interrupt 1's OR of high events (INT1_CFG's XHIE, YHIE, ZHIE) against
+        INT1_THS, through the high-pass filter when CTRL_REG2's HP_IA1 says (the cup at rest, whatever way up,
+        is no event; the filter modelled as the sample less its reference), latched with CTRL_REG5's LIR_INT1;
+        INT1 high (push-pull, CTRL_REG6 0) while CTRL_REG3's I1_IA1 routes the event to it."""
+        regs = self.regs
+        hz = _ODR_HZ.get(regs[CTRL_REG1] >> 4)
+        self._int1_alarm.schedule((1e9 / hz) if hz else 100e6)
+        if not hz:
+            return
+        a = self.sample()
+        if regs[CTRL_REG2] & 0x01:
+            a = [v - r for v, r in zip(a, self._reference)]
+        limit = (regs[INT1_THS] & 0x7F) * _THS_MG[(regs[CTRL_REG4] >> 4) & 3] / 1000 * G
+        event = 0
+        for axis, v in enumerate(a):
+            high = 0x02 << (2 * axis)                       # XH, YH, ZH in INT1_CFG and INT1_SRC
+            if regs[INT1_CFG] & high and abs(v) > limit:
+                event |= high
+        if event:
+            event |= 0x40                                   # IA: an interrupt is active
+            if regs[CTRL_REG5] & 0x08:
+                self._latched |= event
+        self._drive_int1(bool((event or self._latched) and regs[CTRL_REG3] & 0x40))
+
+    def _drive_int1(self, level):
+        if self.int1 is not None:
+            self._mcu.gpio[self.int1].set_input_value(bool(level))
 
     def _latch(self):
         """Fill OUT_X_L..OUT_Z_H from the sample now: once per read of the six, as block data update does."""
