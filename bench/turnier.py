@@ -247,6 +247,8 @@ def main(argv=None):
         "time_scale": opts.time_scale, "games_played": games_played, "failures": len(failures),
         "wall_s": round(wall, 1), "arrival_to_standings_s": {k: stats[k] and round(stats[k], 4)
                                                             for k in ("p50", "p99", "max")},
+        "director_cpu_per_game_s": {k: stats["cpu_" + k] and round(stats["cpu_" + k], 4)
+                                    for k in ("p50", "p99")},
         "arrivals": stats["arrivals"], "verdicts": stats["verdicts"], "director_peak_rss_mib":
             memory and round(memory / 1024, 1), "missing_at_end": model["missing"],
         "counted_games": sum(line["games"] for line in model["standings"]) // opts.seats,

@@ -200,6 +200,7 @@ LONGEST_FIRST = ("test_web_browser.py", "test_screens.py", "test_cup.py", "test_
                  "test_person.py",
                  "test_games.py", "test_packages.py", "test_faults.py", "test_serial_link.py",
                  "test_cup_resets.py", "test_turn_claims.py", "test_throw_off_half.py", "test_web_tv.py",
+                 "test_turnier.py",
                  "test_web_check.py",
                  "test_odds_check.py",
                  "test_league.py", "test_cup_cmd.py", "test_cli_errors.py", "test_deploy.py",

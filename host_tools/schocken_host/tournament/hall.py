@@ -34,6 +34,10 @@ REFRESH_S = 2.0                   # the model read anew from the database (a dra
 LIVE_FIELDS = ("phase", "on_turn", "players", "game", "over")   # what reporter.LiveReport sends
 
 
+def _at(ordered, q):
+    return ordered[min(len(ordered) - 1, int(len(ordered) * q))] if ordered else None
+
+
 class Hall:
     """The director's server on ``sock`` for the tournament in ``folder``; ``said(text)`` gets each line for
     the director's terminal."""
@@ -51,6 +55,7 @@ class Hall:
         self.live = {}                         # table number -> (its live state, when it came)
         self.model = None                      # the screen's model but the live states: made after a change
         self.latencies = []                    # a game's arrival to the standings updated, seconds
+        self.work_s = []                       # the director thread's CPU seconds for a game that counts
         self.verdicts = {}                     # status -> count
         self.keys = {}                         # table number -> its enrolment key
         self.runner = None
@@ -97,11 +102,13 @@ class Hall:
         return None
 
     def _receive(self, key, round_no, text, arrived):
+        cpu = time.thread_time()
         verdict = self.director.receive(key, round_no, text)
         if verdict.status in ("counted", "held") or self.model is None:
             self.model = self._model()
         if verdict.status == "counted":
             self.latencies.append(time.monotonic() - arrived)
+            self.work_s.append(time.thread_time() - cpu)
         return verdict
 
     def _refresh(self):
@@ -170,11 +177,12 @@ class Hall:
         return web.json_response(model, headers={"Cache-Control": "no-store"})
 
     async def stats(self, request):
-        lat = sorted(self.latencies)
+        """Counts and timings, no names: a game's arrival to the standings made anew (wall seconds, as the
+        machine's load makes them) and the director's CPU seconds for it (the work itself)."""
+        lat, cpu = sorted(self.latencies), sorted(self.work_s)
         return web.json_response({"verdicts": self.verdicts, "arrivals": len(lat),
-                                  "p50": lat[len(lat) // 2] if lat else None,
-                                  "p99": lat[min(len(lat) - 1, int(len(lat) * 0.99))] if lat else None,
-                                  "max": lat[-1] if lat else None})
+                                  "p50": _at(lat, 0.5), "p99": _at(lat, 0.99), "max": _at(lat, 1.0),
+                                  "cpu_p50": _at(cpu, 0.5), "cpu_p99": _at(cpu, 0.99)})
 
     def _known(self, key):
         for table_no, known in self.keys.items():

@@ -6,6 +6,7 @@ later game's end (or `schocken turnier senden`) gets them out, each once (the di
 While the game runs, its live state (who is on turn, Deckel, halves lost) is sent at most once a second for
 the hall's big screen. Standard library HTTP (urllib): every request ends within ``TIMEOUT_S``."""
 
+import hashlib
 import json
 import os
 import threading
@@ -22,7 +23,7 @@ from schocken_host.table import gamelog
 TIMEOUT_S = 5.0
 OUTBOX = "turnier-ausgang"
 REFUSED = "abgewiesen"
-SEATING = "tisch.json"          # the latest seating the director gave, for a game without the network
+SEATING = "tisch-%s.json"       # the latest seating the director gave a table, for a game without the network
 LIVE_EVERY_S = 1.0
 
 
@@ -64,7 +65,9 @@ def seating(url, log_dir=None):
     game with the seating it had (``offline`` True). CommandError (one line) when the director refuses the
     key, or cannot be reached and nothing is kept for this URL."""
     base, key = parse_url(url)
-    kept = Path(log_dir or gamelog.log_dir()) / OUTBOX / SEATING
+    # one file per table's URL: several tables on one laptop may share a log folder
+    kept = Path(log_dir or gamelog.log_dir()) / OUTBOX / (
+        SEATING % hashlib.sha256(url.encode("utf-8")).hexdigest()[:16])
     try:
         table = _request("%s/api/tisch/%s" % (base, urllib.parse.quote(key)))
     except urllib.error.HTTPError as e:
