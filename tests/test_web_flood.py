@@ -2,7 +2,9 @@
 --web 127.0.0.1:0` as a subprocess (tests/kits/hostile.PlayHost) and guests from many loopback addresses
 (tests/kits/flood.py). What the server's process frees is not the measure: its sockets as /proc/net/tcp lists
 them are, the listen queue as the kernel holds it, and each connect's SYN retransmits. bench/web_flood.py
-measures the same floods with the game's pace and the page's load times."""
+measures the same floods with the game's pace and the page's load times (a pace is a time: on a machine
+shared with other work it is a bench's figure, not a test's; tests/test_web_guard.py checks how the pages'
+wakes keep to their share of the loop)."""
 
 import asyncio
 import time

@@ -24,7 +24,7 @@ from aiohttp import web
 from schocken_host.i18n import LANGS, TEXTS, tr
 from schocken_host.views.web import check, season
 from schocken_host.views.web.door import Door
-from schocken_host.views.web.connections import Connections
+from schocken_host.views.web.connections import Connections, Listener
 from schocken_host.views.web.guard import HEADER_S, MAX_CONNECTIONS, Refused, security_headers
 from schocken_host.views.web.hub import Hub
 from schocken_host.views.web.kernel import hang_up
@@ -162,9 +162,8 @@ class WebView:
         self.door.connections = Connections(self.runner.server, total=total)
         # The listen queue holds as many connects as the server holds connections (the kernel caps it at
         # net.core.somaxconn): asyncio's default of 100 drops a burst's connects, which a phone retries only
-        # after a second. asyncio also accepts up to this many at each turn of the loop.
-        self.server = await asyncio.get_running_loop().create_server(self.door.connections, sock=self.sock,
-                                                                     backlog=total)
+        # after a second.
+        self.server = Listener(self.sock, self.door.connections, backlog=total)
 
     async def finish(self, flush=FLUSH_S):
         """The game has ended (or stopped): every open browser gets the last events (at most ``flush``
