@@ -61,8 +61,8 @@ class Listener:
     async def _hand_on(self, conn):
         try:
             await self.loop.connect_accepted_socket(self.connections, conn)
-        except OSError:
-            conn.close()                # gone before it was taken
+        except Exception:  # noqa: BLE001 - gone before it was taken, or the loop closing: no traceback
+            conn.close()
 
     def _resume(self):
         if self.sock.fileno() >= 0:
