@@ -30,7 +30,7 @@ SLACK_S = 3.0           # a server's timer may fire this late on a loaded machin
 @pytest.fixture(scope="module")
 def host(tmp_path_factory, micropython):
     hostile.raise_open_files()
-    # time scale 4: an event every second or so, and a game that outlasts this file (99 Deckel a half)
+    # time scale 4: about twelve events a second, and a game that outlasts this file (99 Deckel a half)
     argv = ["--emulate", "4", "--rules", "beton", "--time-scale", "4",
             "--set", "deckel_total=99", "--set", "schock_aus=middle"]
     h = PlayHost(tmp_path_factory.mktemp("flood"), argv)
