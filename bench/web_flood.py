@@ -171,9 +171,11 @@ def on_host(folder, measure, a):
         result = asyncio.run(measure(host, a))
         result = result if isinstance(result, dict) else {"attacks": result}
         result["host_ran"] = host.proc.poll() is None
-        result["traceback"] = "Traceback" in host.text()
     finally:
         host.stop()
+    text = host.text()
+    at = text.find("Traceback")
+    result["traceback"] = text[at:at + 3000] if at >= 0 else None
     return result
 
 
@@ -209,9 +211,10 @@ def report(kernel, listen, pace):
                  100 * GOAL_PACE, met((x["ratio"] or 0) >= GOAL_PACE), x["longest_pause_attack_s"],
                  x["longest_pause_quiet_s"], 100 * x["host_cpu_quiet"], 100 * (x["host_cpu_attack"] or 0)))
     for name, part in (("kernel", kernel), ("listen", listen), ("pace", pace)):
-        if part["traceback"] or not part["host_ran"]:
-            print("   (%s: traceback %s, host ran to the end %s)" % (name, part["traceback"],
-                                                                    part["host_ran"]))
+        if not part["host_ran"]:
+            print("   (%s: the host had ended before the measurement did)" % name)
+        if part["traceback"]:
+            print("   (%s: a traceback in the host's output)\n%s" % (name, part["traceback"]))
 
 
 def main(argv=None):

@@ -2,7 +2,9 @@
 --web 127.0.0.1:0` as a subprocess (tests/kits/hostile.PlayHost) and guests from many loopback addresses
 (tests/kits/flood.py). What the server's process frees is not the measure: its sockets as /proc/net/tcp lists
 them are, the listen queue as the kernel holds it, and each connect's SYN retransmits. bench/web_flood.py
-measures the same floods with the game's pace and the page's load times."""
+measures the same floods with the game's pace and the page's load times (a pace is a time: on a machine
+shared with other work it is a bench's figure, not a test's; tests/test_web_guard.py checks how the pages'
+wakes keep to their share of the loop)."""
 
 import asyncio
 import time
@@ -28,7 +30,7 @@ SLACK_S = 3.0           # a server's timer may fire this late on a loaded machin
 @pytest.fixture(scope="module")
 def host(tmp_path_factory, micropython):
     hostile.raise_open_files()
-    # time scale 4: an event every second or so, and a game that outlasts this file (99 Deckel a half)
+    # time scale 4: about twelve events a second, and a game that outlasts this file (99 Deckel a half)
     argv = ["--emulate", "4", "--rules", "beton", "--time-scale", "4",
             "--set", "deckel_total=99", "--set", "schock_aus=middle"]
     h = PlayHost(tmp_path_factory.mktemp("flood"), argv)

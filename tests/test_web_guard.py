@@ -241,6 +241,15 @@ def test_at_the_cap_the_guest_with_the_most_connections_makes_room_not_a_phone_b
     run_server(test, monkeypatch, MAX_CONNECTIONS=4)
 
 
+def test_connects_past_an_addresss_rate_are_answered_429_before_any_work(monkeypatch):
+    async def test(view):
+        answers = [await get(view, "/page.json", "127.0.7.1") for _ in range(5)]
+        assert answers == [200, 200, 200, 429, 429], answers
+        assert view.server.limited == 2 and view.door.connections.refused == 0
+        assert await get(view, "/page.json", "127.0.7.2") == 200     # another address is not held back
+    run_server(test, monkeypatch, CONNECTS_BURST=3, CONNECTS_PER_S=0.01)
+
+
 def test_open_pages_are_capped_per_address(monkeypatch):
     async def test(view):
         pages = []
@@ -302,3 +311,36 @@ def test_at_the_cap_of_open_pages_a_guest_with_none_takes_the_place_of_one_who_h
         for reader, writer, _ in hog + [other, tv]:
             writer.close()
     run_server(test, monkeypatch, MAX_SUBSCRIBERS=4)
+
+
+def test_the_pages_are_woken_at_most_a_fifth_of_the_loops_time_and_what_came_meanwhile_goes_in_one_wake():
+    from schocken_host.views.web import hub as hub_module
+    from schocken_host.views.web.hub import Hub
+
+    async def main():
+        hub = Hub()
+        page = asyncio.Event()
+        hub.subscribers.add(page)
+        loop = asyncio.get_running_loop()
+        hub.feed({"ev": "note", "n": 1})               # a first change: the page is woken at once
+        await asyncio.wait_for(page.wait(), 1)
+        page.clear()
+        await asyncio.sleep(0)                          # the hub has timed the pages' work
+        hub.work_s = 0.05                               # say it took 50 ms
+        start = loop.time()
+        for n in range(2, 6):                           # four changes: one wake, after four times that
+            hub.feed({"ev": "note", "n": n})
+        await asyncio.wait_for(page.wait(), 1)
+        waited = loop.time() - start
+        page.clear()
+        assert hub_module.WAKE_WAIT_FACTOR * 0.05 <= waited + 0.01, waited
+        await asyncio.sleep(0.3)
+        assert not page.is_set()                        # the four came in one wake
+        assert hub.messages(0, hub.count)[-2].startswith(b"id: 5\n")
+        hub.work_s = 60.0                               # however long the work, a wake waits at most a second
+        start = loop.time()
+        hub.feed({"ev": "note", "n": 6})
+        await asyncio.wait_for(page.wait(), hub_module.WAKE_WAIT_MAX_S + 1)
+        assert loop.time() - start <= hub_module.WAKE_WAIT_MAX_S + 0.5
+        hub.close()
+    asyncio.run(main())

@@ -15,15 +15,95 @@ from schocken_host.views.web.kernel import bound_in_kernel, bound_orphan, hang_u
 from schocken_host.views.web.listening import raise_open_files
 
 SWEEP_S = 1.0                   # how often stuck connections are looked for: let go by WRITE_S + SWEEP_S
+ACCEPT_BATCH = 64               # connects taken from the listen queue at one turn of the loop
+REMEMBERED_CLIENTS = 4096       # addresses whose connect rate is kept (the oldest forgotten first)
+ACTIVE_S = 10.0                 # an address that connected this recently shares guard.ALL_CONNECTS_PER_S
 
 _REFUSAL = ("HTTP/1.1 %d %s\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: %d\r\n"
             "Retry-After: 5\r\n" + "".join("%s: %s\r\n" % item for item in SECURITY_HEADERS.items())
             + "Connection: close\r\n\r\n%s")
 
 
+class Listener:
+    """The listening socket, its connects taken by hand (asyncio's server would make a transport and a task of
+    each before the guard could look at it): a connect from an address past its rate (guard.CONNECTS_BURST,
+    CONNECTS_PER_S) is answered 429 and closed at once, the rest are handed to ``connections`` (at most
+    ACCEPT_BATCH at a turn of the loop, so that the referee's turn comes between). ``backlog``: the listen
+    queue's length."""
+
+    def __init__(self, sock, connections, backlog):
+        self.sock = sock
+        self.connections = connections
+        self.loop = asyncio.get_running_loop()
+        self.budgets = collections.OrderedDict()    # client -> (connects it may make now, when counted)
+        self.limited = 0                            # connects answered 429 for their rate
+        self._rate = guard.CONNECTS_PER_S           # each address's connects a second, as of _counted_at
+        self._counted_at = 0.0
+        sock.listen(backlog)
+        self.loop.add_reader(sock.fileno(), self._accept)
+
+    def _accept(self):
+        for _ in range(ACCEPT_BATCH):
+            try:
+                conn, peer = self.sock.accept()
+            except (BlockingIOError, InterruptedError, ConnectionAbortedError):
+                return
+            except OSError:             # out of files or memory: the queue waits a second
+                self.loop.remove_reader(self.sock.fileno())
+                self.loop.call_later(1.0, self._resume)
+                return
+            if not self._may_connect(client_of(peer)):
+                self.limited += 1
+                _refuse(conn, 429, "Too Many Requests")
+                continue
+            conn.setblocking(False)
+            self.loop.create_task(self._hand_on(conn))
+
+    async def _hand_on(self, conn):
+        try:
+            await self.loop.connect_accepted_socket(self.connections, conn)
+        except Exception:  # noqa: BLE001 - gone before it was taken, or the loop closing: no traceback
+            conn.close()
+
+    def _resume(self):
+        if self.sock.fileno() >= 0:
+            self.loop.add_reader(self.sock.fileno(), self._accept)
+
+    def _may_connect(self, client):
+        now = self.loop.time()
+        if now - self._counted_at >= 1.0:   # the addresses that connected in the last ACTIVE_S, once a second
+            self._counted_at = now
+            active = sum(1 for _, then in reversed(self.budgets.values()) if now - then < ACTIVE_S)
+            self._rate = min(guard.CONNECTS_PER_S, guard.ALL_CONNECTS_PER_S / max(1, active))
+        tokens, then = self.budgets.pop(client, (float(guard.CONNECTS_BURST), now))
+        tokens = min(float(guard.CONNECTS_BURST), tokens + (now - then) * self._rate)
+        allowed = tokens >= 1.0
+        self.budgets[client] = (tokens - 1.0 if allowed else tokens, now)
+        while len(self.budgets) > REMEMBERED_CLIENTS:
+            self.budgets.popitem(last=False)
+        return allowed
+
+    def close(self):
+        if self.sock.fileno() >= 0:
+            self.loop.remove_reader(self.sock.fileno())
+            self.sock.close()
+
+
+def _refuse(conn, status, reason):
+    """A connect answered with ``status`` in one line and closed, before any transport is made of it; what
+    the guest leaves unread the kernel gives up after WRITE_S."""
+    try:
+        conn.setblocking(False)
+        conn.send((_REFUSAL % (status, reason, len(reason), reason)).encode("ascii"))
+        bound_orphan(conn, int(guard.WRITE_S * 1000))
+    except OSError:
+        pass
+    conn.close()
+
+
 async def serve(app, door, sock):
     """``app`` served on the listening ``sock`` behind ``door``, under the guard's caps: (the runner, the
-    server). The table's page and the tournament's hall both start this way."""
+    ``Listener``). The table's page and the tournament's hall both start this way."""
     total = min(guard.MAX_CONNECTIONS, raise_open_files() // 2)
     runner = web.AppRunner(app, handle_signals=False, access_log=None, shutdown_timeout=1.0,
                            keepalive_timeout=guard.HEADER_S, max_line_size=4096, max_field_size=4096)
@@ -31,9 +111,8 @@ async def serve(app, door, sock):
     door.connections = Connections(runner.server, total=total)
     # The listen queue holds as many connects as the server holds connections (the kernel caps it at
     # net.core.somaxconn): asyncio's default of 100 drops a burst's connects, which a phone retries only
-    # after a second. asyncio also accepts up to this many at each turn of the loop.
-    server = await asyncio.get_running_loop().create_server(door.connections, sock=sock, backlog=total)
-    return runner, server
+    # after a second.
+    return runner, Listener(sock, door.connections, backlog=total)
 
 
 class Connections:

@@ -22,6 +22,14 @@ SEND_BUFFER = 64 * 1024         # the kernel's send buffer of a connection (no a
 # that reaches it. Once closed, a connection's unsent data goes after WRITE_S (connections.Gate).
 UNACKED_MS = int(6 * WRITE_S * 1000)
 PER_ADDRESS_CONNECTIONS = 32    # a phone opens about six at once; a TV the same
+# New connections per address: CONNECTS_BURST at once, then CONNECTS_PER_S a second (a page opens about six
+# and then keeps them; its event stream comes back once a second at most), or less while many addresses
+# connect: together they get ALL_CONNECTS_PER_S, so that a flood from many addresses costs the game's loop
+# little and a phone new to the server still gets its burst. Past that a connect is answered 429 at once by
+# the listener, before any of the work a connection costs.
+CONNECTS_BURST = 32
+CONNECTS_PER_S = 4.0
+ALL_CONNECTS_PER_S = 100.0
 MAX_CONNECTIONS = 512           # overall: a new one replaces the oldest idle one
 SUBSCRIBERS_PER_ADDRESS = 8     # open pages (Server-Sent Events) per address
 MAX_SUBSCRIBERS = 256
