@@ -39,6 +39,7 @@ class Listener:
         self.limited = 0                            # connects answered 429 for their rate
         self._rate = guard.CONNECTS_PER_S           # each address's connects a second, as of _counted_at
         self._counted_at = 0.0
+        sock.setblocking(False)         # accept() below takes what is queued and never waits for more
         sock.listen(backlog)
         self.loop.add_reader(sock.fileno(), self._accept)
 
