@@ -61,7 +61,8 @@ class Cup:
         self.roller = roller            # dice, and the seeds and nonces (random_bytes: health-tested)
         self.view = view
         self.send = send
-        self.identity = identity        # dict: cup, name, board, battery (callable -> mV or None; optional)
+        self.identity = identity        # dict: cup, name, board, battery (callable -> mV or None; optional),
+                                        # shake (the app's ShakeDetector; optional)
         self.rules = Rules("standard")
         self.name = identity.get("name", "")
         self.seat = None
@@ -250,6 +251,8 @@ class Cup:
                    "throws": self.turn.throws_used if self.turn else 0,
                    "public": [[s, v] for s, v in self.turn.public()] if self.turn else [],
                    "seat": self.seat, "name": self.name}
+            if self.identity.get("shake") is not None:  # what the sensor saw: still, tilt, handling, ...
+                out["motion"] = self.identity["shake"].motion
             if msg.get("id") is not None:
                 out["id"] = msg["id"]
             if state == TURN and self.seed is not None:  # a host that missed the seed or the shake gets them

@@ -20,7 +20,7 @@ CUP_TO_HOST = {
     "revealed": "round:i dice:d nonce:h throws:i hand:b transcript:l seed:h?",
     "seed": "round:i hash:h",                   # fair play: the cup's seed, committed
     "shake": "round:i throw:i public:l",        # fair play: shaken, waiting for the nonce
-    "status": "state:s round:i? throws:i public:l seat:i? name:s seed:h? awaiting:i? id:i?",
+    "status": "state:s round:i? throws:i public:l seat:i? name:s seed:h? awaiting:i? id:i? motion:s?",
 }
 
 

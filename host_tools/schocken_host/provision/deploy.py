@@ -100,8 +100,12 @@ def firmware_files(spec):
     return release.firmware_files(spec.get("mpy_arch"), emulated=spec["name"] == EMULATED)
 
 
-def cup_config(spec, probe, cup_id=None, name=None, new_secret=False, link=None):
-    """The cup's /cup.json: keep the id, name, secret and long-press time on it unless told otherwise."""
+SHAKE_SENSITIVITIES = ("low", "normal", "high")  # firmware/cup/shake.py; docs/rules.md, "The shake"
+
+
+def cup_config(spec, probe, cup_id=None, name=None, new_secret=False, link=None, shake=None):
+    """The cup's /cup.json: keep the id, name, secret, long-press time and shake sensitivity (a name, or the
+    owner's calibration) on it unless told otherwise."""
     old = probe.get("cup") if isinstance(probe.get("cup"), dict) else {}
     cup_id = cup_id or old.get("cup_id") or "cup-" + secrets.token_hex(3)
     if not 1 <= len(cup_id) <= 24:
@@ -120,6 +124,9 @@ def cup_config(spec, probe, cup_id=None, name=None, new_secret=False, link=None)
         config["name"] = name
     if isinstance(old.get("long_press_ms"), int):
         config["long_press_ms"] = old["long_press_ms"]
+    shake = shake or old.get("shake")
+    if shake is not None and shake != "normal":
+        config["shake"] = shake
     config["secret"] = secret or secrets.token_hex(16)
     link = link or old.get("link")
     if link == "ble" and not spec.get("ble"):
@@ -141,7 +148,7 @@ def _dev_path(p):
 
 def deploy(port=None, board=None, name=None, cup_id=None, mip=True, start=True, control=None,
            new_secret=False, timeout=5.0, out=None, fancy=None, link=None, lang="de", romfs=None,
-           source=None):
+           source=None, shake=None):
     """Deploy; returns a summary dict. Raises DeployError with what to do. romfs: None = the board's ROMFS
     partition where it has one, False = .mpy files; source: a `schocken build` folder instead of this
     checkout's firmware."""
@@ -170,7 +177,7 @@ def deploy(port=None, board=None, name=None, cup_id=None, mip=True, start=True, 
             if spec["name"] != EMULATED:
                 raise DeployError("deploy.control_emulated_only")
             spec["control"] = control
-        config = cup_config(spec, probe, cup_id, name, new_secret, link)
+        config = cup_config(spec, probe, cup_id, name, new_secret, link, shake)
         rep.say("board", board=spec["name"], arch=spec.get("mpy_arch") or "bytecode", cup=config["cup_id"],
                 name=" \u201c%s\u201d" % config["name"] if config.get("name") else "")
         rom = romfs_deploy.status(dev)
