@@ -40,6 +40,8 @@ CONFIG_KEYS = {
     "secret": (str, False),        # per-cup secret for the fair-play features, written by `schocken deploy`
     "link": (str, False),          # "serial" (default: the USB REPL port) or "ble" (boards/ble.py, aioble)
     "brightness": (float, False),  # the LEDs dimmer than the cap (deploy --brightness; cup/app.py)
+    "shake": (None, False),        # shake sensitivity: "low", "normal", "high" or a calibration (a list);
+                                   # the detector checks it; one it refuses leaves the cup at normal
 }
 MAX_ID = 24                        # = schocken.protocol.MAX_NAME (checked by tests/test_boot.py)
 LONG_PRESS_MIN_MS = 200            # far above the 20 ms debounce, below any "press and hold"
@@ -106,7 +108,7 @@ def check_config(config, spec):
                 raise BootError("config", "/%s needs %r" % (CONFIG_FILE, key))
             continue
         value = config[key]
-        if type(value) is not kind:
+        if kind is not None and type(value) is not kind:
             raise BootError("config", "/%s: %r must be %s, got %r" % (
                 CONFIG_FILE, key, "a string" if kind is str else "an integer" if kind is int else "a number",
                 value))

@@ -141,6 +141,8 @@ SLOW = {
     "test_absent.py", "test_soak.py", "test_throw_off_half.py", "test_web_browser.py", "test_web_tv.py",
     "test_web_flood.py", "test_turnier.py",
     "test_auth.py::test_authenticated_game_ends",
+    "test_shake_corpus.py::test_sensitivities_never_throw_for_handling_and_low_needs_a_firmer_shake",
+    "test_shake_corpus.py::test_each_motion_class_at_normal_sensitivity",
     "test_bot_fallback.py::test_the_evidence_round_goes_on",
     "test_bot_moves.py::test_every_decision_between_moves_is_taken_by_the_rules_and_the_cup",
     "test_bot_moves.py::test_every_decision_after_a_throw_is_taken_by_the_rules_and_the_cup",

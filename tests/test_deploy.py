@@ -284,3 +284,28 @@ def test_doctor_without_firmware_says_deploy(cup, env):
     r = run(["doctor", "--port", cup.port, "--no-input"], env)
     assert r.returncode == 1 and "schocken deploy" in r.stderr
     assert cup.alive()
+
+
+@needs_mp
+def test_deploy_sets_the_shake_sensitivity_and_it_survives_a_reset(cup, env):
+    """`deploy --shake low` writes /cup.json's "shake" (the app reads it at every start:
+    tests/test_shake_corpus.py ``test_the_app_takes_the_sensitivity_of_its_configuration``); a redeploy
+    without --shake and a reset keep it; --shake normal takes it away; a word that is no sensitivity is
+    refused in one line."""
+    base = ["--lang", "en", "deploy", "--port", cup.port, "--board", "emulated", "--no-mip",
+            "--control", cup.control_path]
+    r = run(base, env)
+    assert r.returncode == 0, r.stderr + r.stdout
+    assert "shake" not in json.loads((cup.flash / "cup.json").read_text())
+    r = run(base + ["--shake", "low"], env)
+    assert r.returncode == 0, r.stderr + r.stdout
+    assert json.loads((cup.flash / "cup.json").read_text())["shake"] == "low"
+    r = run(["--lang", "en", "deploy", "--port", cup.port, "--no-mip"], env)  # a redeploy, then a reset
+    assert r.returncode == 0 and json.loads((cup.flash / "cup.json").read_text())["shake"] == "low"
+    cup.power_cycle()
+    assert hello(cup.port)["board"] == "emulated"  # the app came up on it
+    assert json.loads((cup.flash / "cup.json").read_text())["shake"] == "low"
+    r = run(base + ["--shake", "normal"], env)
+    assert r.returncode == 0 and "shake" not in json.loads((cup.flash / "cup.json").read_text())
+    r = run(base + ["--shake", "medium"], env)
+    assert r.returncode == 2 and "--shake" in r.stderr and len(r.stderr.strip().splitlines()) == 1

@@ -70,3 +70,19 @@ def test_a_cup_answering_unsigned_for_a_cup_this_host_paired_is_not_authentic(cu
     (tmp_path / "cups.json").write_text(json.dumps({"scan-b": {"secret": SECRET}}))
     row = json.loads(scan(tmp_path, "scan", "--json", "--no-ble", "--port", plain.port))
     assert row["cup"] == "scan-b" and row["paired"] == "not authentic"
+
+
+def test_the_state_column_says_what_the_cup_saw(cups, tmp_path):
+    """The status answer's motion (firmware/cup/shake.py): a cup laid on its side rests tilted; the table says
+    it after the state, in the user's language."""
+    import time
+    _, plain = cups
+    plain.control("accel 0 9807 0")
+    time.sleep(1.0)  # the gravity estimate turns over (160 ms) and the cup rests 300 ms
+    row = json.loads(scan(tmp_path, "scan", "--json", "--no-ble", "--port", plain.port))
+    assert (row["state"], row["motion"]) == ("idle", "tilt")
+    table = scan(tmp_path, "--lang", "en", "scan", "--no-ble", "--port", plain.port)
+    assert any("scan-b" in line and line.endswith("idle, tilted") for line in table.splitlines())
+    plain.control("accel 0 0 9807")
+    time.sleep(1.0)
+    assert json.loads(scan(tmp_path, "scan", "--json", "--no-ble", "--port", plain.port))["motion"] == "still"

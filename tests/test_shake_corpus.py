@@ -57,7 +57,8 @@ def test_sensitivities_never_throw_for_handling_and_low_needs_a_firmer_shake():
     for level, table in tables.items():
         handling = [c for c in table if not c.startswith("shake") and c != "real"]
         assert sum(table[c]["false"] for c in handling) == 0, level
-    seen = {level: sum(row["seen"] - row["false"] for row in table.values()) for level, table in tables.items()}
+    seen = {level: sum(row["seen"] - row["false"] for row in table.values())
+            for level, table in tables.items()}
     assert seen["low"] < seen["normal"] <= seen["high"], seen
 
 
@@ -195,3 +196,24 @@ def test_a_calibration_and_bad_sensitivities():
     shake.ShakeDetector("switch", [12, 40])
     with pytest.raises(ValueError):
         shake.ShakeDetector("switch", [9000, 5500, 5])
+
+
+@pytest.mark.skipif(MICROPYTHON is None, reason="MicroPython unix port not installed")
+def test_the_app_takes_the_sensitivity_of_its_configuration():
+    """/cup.json's "shake" (`schocken deploy --shake`, `schocken doctor --calibrate`) is the app's detector's;
+    one it cannot take leaves the cup at normal rather than not starting."""
+    from conftest import run_firmware_code
+    out = run_firmware_code("""
+from boards import emulated
+from cup.app import App
+from cup.shake import ShakeDetector
+board = emulated.make_board(link=(None, None))
+for shake in ("low", "high", [9000, 5500, 4], "bogus", None):
+    config = {"cup_id": "c"} if shake is None else {"cup_id": "c", "shake": shake}
+    app = App(board, config, None, None)
+    for level in ("low", "normal", "high", [9000, 5500, 4]):
+        if list(app.detector._s) == list(ShakeDetector("accel", level)._s):
+            print(repr(shake), repr(level))
+""", "256k")
+    assert out.strip().splitlines() == ["'low' 'low'", "'high' 'high'", "[9000, 5500, 4] [9000, 5500, 4]",
+                                "'bogus' 'normal'", "None 'normal'"], out

@@ -61,8 +61,13 @@ class App:
         self.reader = self.writer = None
         self.out = []               # messages waiting for write_one()
         self.owed = 0               # no_memory answers that found no room even in the queue
+        try:  # the owner's sensitivity (`schocken deploy --shake`, `schocken doctor --calibrate`)
+            self.detector = ShakeDetector(board.sensor_kind, config.get("shake", "normal"))
+        except ValueError:  # a /cup.json from elsewhere: the cup plays at normal rather than not at all
+            self.detector = ShakeDetector(board.sensor_kind, "normal")
+        # "shake": the detector, whose ``motion`` the status answer reports (cup/core.py)
         identity = {"cup": config.get("cup_id", "cup"), "name": config.get("name", ""), "board": board.name,
-                    "battery": board.battery_mv, "power": board.power}
+                    "battery": board.battery_mv, "power": board.power, "shake": self.detector}
         self.cup = Cup(self.roller, self.view, self.send, identity)
         if config.get("state_path"):
             from cup.store import Store, restore
@@ -75,7 +80,6 @@ class App:
             from cup.session import Session
             self.session = Session(config["secret"], self.roller.random_bytes, board.urandom)
         self.buttons = buttons.Buttons(self.on_button, config.get("long_press_ms", buttons.LONG_MS))
-        self.detector = ShakeDetector(board.sensor_kind, "normal")
         self.led_pass = 0
         self.repl_link = False  # set by start_link()
 

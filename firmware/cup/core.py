@@ -61,7 +61,8 @@ class Cup:
         self.roller = roller            # dice, and the seeds and nonces (random_bytes: health-tested)
         self.view = view
         self.send = send
-        self.identity = identity        # dict: cup, name, board, battery (callable -> mV or None; optional)
+        self.identity = identity        # dict: cup, name, board, battery (callable -> mV or None; optional),
+                                        # shake (the app's ShakeDetector; optional)
         self.rules = Rules("standard")
         self.name = identity.get("name", "")
         self.seat = None
@@ -256,6 +257,8 @@ class Cup:
             if meter is not None and msg.get("power"):  # what the cup spent its time on (cup/clock.py)
                 from cup.clock import report
                 out["power"] = report(meter)
+            if self.identity.get("shake") is not None:  # what the sensor saw: still, tilt, handling, ...
+                out["motion"] = self.identity["shake"].motion
             if msg.get("id") is not None:
                 out["id"] = msg["id"]
             if state == TURN and self.seed is not None:  # a host that missed the seed or the shake gets them

@@ -1,42 +1,21 @@
 """Shake detector: decides when a throw happens, and says what it saw otherwise."""
 
-# (Comments, not the docstring: MicroPython keeps a docstring in the parse tree while it compiles the module,
-# and a cup compiling from source has a small heap.)
+# (Comments, not the docstring: MicroPython keeps a docstring in the parse tree while it compiles the
+# module, and a cup compiling from source has a small heap.)
 #
-# A throw happens when shaking STOPS: first a real shake must be seen, then the throw becomes final as soon as
-# the cup is still again. The shake-quality rule (docs/rules.md, "The shake"): a shake is a SUSTAINED
-# OSCILLATION of the cup:
-#   - reversals: at least ``halves`` half-swings in a row on one axis (3 at normal sensitivity: one and a
-#     half back-and-forths), each a swing of the cup's motion from beyond -``swing`` to beyond +``swing`` on
-#     that axis (a peak-to-peak of at least 2 x ``swing``, 12 m/s^2 at normal);
-#   - frequency: every one of those half-swings lasts 55 to 330 ms (1.5 to 9 Hz), and no axis swings slower
-#     meanwhile (an arm turning slowly swings gravity through the axes at twice its rate); a slower one (an arm
-#     rotation, a gesture, a step) or a faster one (the ringing of a knock) starts the count again, and so
-#     does one half as long or twice as long as the one before (a shake has a rhythm, a jolt has none);
-#   - energy: the cup's motion |a - g| reached ``high`` (8 m/s^2 at normal) during it;
-#   - duration: at least 300 ms from the first high sample.
-# Lifting, tilting, sliding, passing, carrying, knocks, set-downs and drops each fail at least one test: they
-# move one way and back at most once, or too slowly, or ring too fast, or stay weak. Circular shakes pass: each
-# axis of a circle swings at the shake's frequency.
-#
-# What it saw otherwise is ``motion``: "still", "tilt" (resting, turned more than 30 degrees from where it last
-# rested after a throw or at the start), "handling" (moved, no shake), "set_down" (a short knock or impact,
-# then calm), "shaking" (a proven shake), "settling" (it ended, the throw becomes final once the cup is
-# still): the last two are the throw's progress, the LED view's too.
-#
-# Sensitivity (the detector's second argument, from the cup's configuration): "low", "normal", "high" or the
-# owner's calibration (`schocken doctor --calibrate`): the
-# ``high``, ``swing`` and ``halves`` thresholds of the rule. The stillness that makes a throw final does not
-# change with it: 4 still samples (40 ms at 100 Hz), so a throw is final at most 50 ms after the shake stops.
-#
-# Designed for 100 Hz sampling. Timestamps may be time.ticks_ms() values: all elapsed times are taken modulo
-# 2**30 (the ticks period), forward only.
+# A throw happens when shaking STOPS: first a real shake must be seen, then the throw becomes final as soon
+# as the cup is still again. A shake is what the shake-quality rule says (docs/rules.md, "The shake"): a
+# sustained oscillation, half-swings in a row on one axis at a shaking hand's rate, strong and long enough;
+# how this module tests it: docs/firmware.md, "Shake detector". ``motion`` says what the sensor saw
+# otherwise ("still", "tilt", "handling", "set_down"); "shaking" and "settling" are the throw's progress.
+# Designed for 100 Hz sampling. Timestamps may be time.ticks_ms() values: all elapsed times are taken
+# modulo 2**30 (the ticks period), forward only.
 #
 # Hot path rules (feed_board, with _sense, _swing and _accel or feed_switch, runs 100 times a second on the
 # board): no allocation at all, frames included (at most 11 words each, see below). Integers only, and every
-# intermediate value stays below 2**30 so it remains a small int on 32-bit ports (ESP32/RP2): a larger product
-# would silently become a heap-allocated long int. Hence inputs are scaled to 16 mm/s^2 units and clamped
-# before anything is squared.
+# intermediate value stays below 2**30 so it remains a small int on 32-bit ports (ESP32/RP2): a larger
+# product would silently become a heap-allocated long int. Hence inputs are scaled to 16 mm/s^2 units and
+# clamped before anything is squared.
 
 from array import array
 
@@ -214,9 +193,9 @@ class ShakeDetector:
         return self._accel(t_ms)
 
     def _sense(self):
-        """The sample (slots 0-2: x, y, z in mm/s^2) into the slots: scaled and clamped (_PX.., after the jerk is
-        taken from the one before), its dynamic part d = a - gravity (_DX..), gravity moved; the squares of
-        d, of the jerk and of a summed in _E2, _J2, _M2. False for the first sample: it seeds the filter."""
+        """The sample (slots 0-2, mm/s^2) into the slots: scaled and clamped (_PX.., after the jerk is taken
+        from the one before), its dynamic part d = a - gravity (_DX..), gravity moved; the squares of d, of
+        the jerk and of a summed in _E2, _J2, _M2; the still samples counted. False for the first sample."""
         s = self._s
         s[_E2] = s[_J2] = s[_M2] = 0
         i = 0
@@ -260,13 +239,11 @@ class ShakeDetector:
         return True
 
     def _swing(self, t):
-        # The reversals, per axis: the motion d crossed from beyond -swing to beyond +swing (or back). A
-        # half-swing of 55-330 ms adds one to the axis's count, any other starts it again. -> the most
-        # half-swings in a row of an axis that swung within the last 330 ms; 0 while another axis swings
-        # slowly (within _SLOW_MS after a half-swing longer than 330 ms): a slow turn of the arm swings gravity
-        # through the axes, and the axis it turns about sees twice its frequency (cos of a swinging angle),
-        # an oscillation that is no shake. Without a candidate it also says what the cup does ("still", "tilt"
-        # after 300 ms at rest, "handling" while it moves).
+        # The reversals, per axis: d crossed from beyond -swing to beyond +swing (or back). A half-swing of
+        # 55-330 ms adds one to the axis's count, any other starts it again. -> the most half-swings in a row
+        # of an axis that swung within 330 ms; 0 while another axis swings slowly (a half-swing of 330-1000
+        # ms within _SLOW_MS): an arm turning slowly swings gravity through the axis it turns about at twice
+        # its rate, an oscillation that is no shake. Without a candidate it also sets ``motion``.
         s = self._s
         best = 0
         s[_SLOW] = 0

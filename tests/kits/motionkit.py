@@ -1,4 +1,5 @@
-"""The motion corpus (tests/data/motion: real recordings and modelled traces, PROVENANCE.md) and what the cup's
+"""The motion corpus (tests/data/motion: real recordings and modelled traces, PROVENANCE.md) and what the
+cup's
 shake detector makes of it, per motion class: throws expected and seen, false throws, missed shakes, and how
 late each throw is final after the shake stopped. Used by tests/test_shake_corpus.py and
 bench/shake_target.py."""

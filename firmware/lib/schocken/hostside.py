@@ -21,7 +21,7 @@ CUP_TO_HOST = {
     "seed": "round:i hash:h",                   # fair play: the cup's seed, committed
     "shake": "round:i throw:i public:l",        # fair play: shaken, waiting for the nonce
     "status": ("state:s round:i? throws:i public:l seat:i? name:s seed:h? awaiting:i? id:i? power:o? "
-               "battery:i?"),
+               "battery:i? motion:s?"),
 }
 
 

@@ -8,7 +8,7 @@ from schocken.protocol import MAX_NAME
 from schocken_host.errors import BAD_INPUT, FAILED, CommandError
 from schocken_host.input_checks import MAX_TIME_SCALE, brightness, check_port, seconds, time_scale
 from schocken_host.provision.boards import board_names
-from schocken_host.provision.deploy import deploy
+from schocken_host.provision.deploy import SHAKE_SENSITIVITIES, deploy
 from schocken_host.provision import DeployError
 
 
@@ -25,6 +25,9 @@ def add_arguments(p):
     p.add_argument("--brightness", type=brightness, default=None,
                    help="the LEDs' brightness as a share of full, e.g. 0.1 in a dark bar (default: the one "
                         "on the cup, else its cap of 0.21)")
+    p.add_argument("--shake", choices=SHAKE_SENSITIVITIES, default=None,
+                   help="how firm a shake must be to throw (docs/rules.md, 'The shake'; default: what the "
+                        "cup has, else normal)")
     p.add_argument("--no-mip", action="store_true", help="do not install aioble (needs network)")
     p.add_argument("--no-start", action="store_true", help="leave the cup at the REPL afterwards")
     p.add_argument("--control", metavar="PTY",
@@ -64,7 +67,7 @@ def run(args):
         deploy(port=args.port, board=args.board, name=args.name, cup_id=args.cup_id, mip=not args.no_mip,
                link=args.link, brightness=args.brightness, start=not args.no_start, control=args.control,
                new_secret=args.new_secret, timeout=args.timeout, lang=getattr(args, "lang", "de"),
-               romfs=args.romfs, source=args.source, slowness=args.cup_slowness)
+               romfs=args.romfs, source=args.source, slowness=args.cup_slowness, shake=args.shake)
     except DeployError as e:  # the board's refusal: the job failed (status 1), said in one line by cli.main
         # A release folder that fails its hashes is bad input (a file), refused before the board is touched.
         bad_file = e.message.key.startswith("release.")

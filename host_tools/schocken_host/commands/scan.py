@@ -55,7 +55,8 @@ async def serial_scan(ports=None, timeout=2.0, note=None):
                     status = msg
             out.append({"via": "serial", "address": t.port, "rssi": None, "cup": ident["cup"],
                         "name": status.get("name") or ident["name"], "seat": status.get("seat"),
-                        "battery": ident.get("battery"), "state": status.get("state"), "seq": None,
+                        "battery": ident.get("battery"), "state": status.get("state"),
+                        "motion": status.get("motion"), "seq": None,
                         "paired": "here" if t.session is not None else None})
         except (TransportClosed, asyncio.TimeoutError, OSError):
             pass
@@ -80,7 +81,8 @@ def _refused_identity(t):
     elsewhere = ident.get("nonce") is not None and ident["cup"] not in keystore()
     paired = "elsewhere" if elsewhere else "not authentic"
     return {"via": "serial", "address": t.port, "rssi": None, "cup": ident["cup"], "name": ident.get("name"),
-            "seat": None, "battery": ident.get("battery"), "state": None, "seq": None, "paired": paired}
+            "seat": None, "battery": ident.get("battery"), "state": None, "motion": None, "seq": None,
+            "paired": paired}
 
 
 async def scan_all(args, ble_scan=None, serial=None, err=None):
@@ -117,8 +119,16 @@ COLUMNS = ("via", "address", "cup", "name", "seat", "rssi", "battery", "state")
 STATES = ("idle", "turn", "done", "reveal_ready", "revealed")   # a cup's state (firmware/cup/core.py)
 
 
-def _state(lang, state):
-    return tr(lang, "scan.state_" + state) if state in STATES else state or ""
+# What a cup's sensor saw (firmware/cup/shake.py, the status answer's "motion"): the state column says it
+# after the state ("bereit, gekippt"), so an owner sees why a cup that was handled did not throw.
+MOTIONS = ("still", "tilt", "handling", "set_down", "shaking", "settling")
+
+
+def _state(lang, state, motion=None):
+    text = tr(lang, "scan.state_" + state) if state in STATES else state or ""
+    if motion:
+        text += ", " + (tr(lang, "scan.motion_" + motion) if motion in MOTIONS else motion)
+    return text
 
 
 def _charge(lang, mv):
@@ -140,7 +150,7 @@ def format_table(cups, lang="de"):
                      "-" if c.get("seat") is None else str(c["seat"]),
                      "" if c.get("rssi") is None else "%d dBm" % c["rssi"],
                      _charge(lang, c.get("battery")),
-                     tr(lang, paired) if paired else _state(lang, c.get("state"))))
+                     tr(lang, paired) if paired else _state(lang, c.get("state"), c.get("motion"))))
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     return "\n".join("  ".join(v.ljust(w) for v, w in zip(r, widths)).rstrip() for r in rows)
 

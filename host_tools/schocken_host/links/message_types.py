@@ -86,6 +86,7 @@ class StatusMessage(TypedDict):
     id: NotRequired[int | None]
     power: NotRequired[dict[str, Any] | None]
     battery: NotRequired[int | None]
+    motion: NotRequired[str | None]
 
 
 class GarbageItem(TypedDict):

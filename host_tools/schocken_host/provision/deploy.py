@@ -100,8 +100,12 @@ def firmware_files(spec):
     return release.firmware_files(spec.get("mpy_arch"), emulated=spec["name"] == EMULATED)
 
 
-def cup_config(spec, probe, cup_id=None, name=None, new_secret=False, link=None, brightness=None):
-    """The cup's /cup.json: keep the id, name, secret and long-press time on it unless told otherwise."""
+SHAKE_SENSITIVITIES = ("low", "normal", "high")  # firmware/cup/shake.py; docs/rules.md, "The shake"
+
+
+def cup_config(spec, probe, cup_id=None, name=None, new_secret=False, link=None, brightness=None, shake=None):
+    """The cup's /cup.json: keep the id, name, secret, long-press time, brightness and shake sensitivity (a
+    name, or the owner's calibration) on it unless told otherwise."""
     old = probe.get("cup") if isinstance(probe.get("cup"), dict) else {}
     cup_id = cup_id or old.get("cup_id") or "cup-" + secrets.token_hex(3)
     if not 1 <= len(cup_id) <= 24:
@@ -123,6 +127,9 @@ def cup_config(spec, probe, cup_id=None, name=None, new_secret=False, link=None,
     brightness = brightness if brightness is not None else old.get("brightness")
     if isinstance(brightness, (int, float)) and not isinstance(brightness, bool):
         config["brightness"] = brightness   # the LEDs dimmer than the cap (cup/app.py): energy by need
+    shake = shake or old.get("shake")
+    if shake is not None and shake != "normal":
+        config["shake"] = shake
     config["secret"] = secret or secrets.token_hex(16)
     link = link or old.get("link")
     if link == "ble" and not spec.get("ble"):
@@ -144,7 +151,7 @@ def _dev_path(p):
 
 def deploy(port=None, board=None, name=None, cup_id=None, mip=True, start=True, control=None,
            new_secret=False, timeout=5.0, out=None, fancy=None, link=None, lang="de", romfs=None,
-           source=None, slowness=1, brightness=None):
+           source=None, slowness=1, brightness=None, shake=None):
     """Deploy; returns a summary dict. Raises DeployError with what to do. romfs: None = the board's ROMFS
     partition where it has one, False = .mpy files; source: a `schocken build` folder instead of this
     checkout's firmware; slowness K: a cup K times slower than a chip, every wait for it K times longer."""
@@ -173,7 +180,7 @@ def deploy(port=None, board=None, name=None, cup_id=None, mip=True, start=True, 
             if spec["name"] != EMULATED:
                 raise DeployError("deploy.control_emulated_only")
             spec["control"] = control
-        config = cup_config(spec, probe, cup_id, name, new_secret, link, brightness)
+        config = cup_config(spec, probe, cup_id, name, new_secret, link, brightness, shake)
         rep.say("board", board=spec["name"], arch=spec.get("mpy_arch") or "bytecode", cup=config["cup_id"],
                 name=" \u201c%s\u201d" % config["name"] if config.get("name") else "")
         rom = romfs_deploy.status(dev)

@@ -7,7 +7,8 @@ Deterministic: every trace has its own seeded RNG. The physics is that of tests/
 ``Scene``: specific force in the cup's frame, R^T (linear acceleration + g up), hand tremor 8-11 Hz while
 held, white sensor noise), with these models of a table:
 
-  lift_peek        lifted 3-8 cm (a push-pull of 3-6 m/s^2 over 0.3-0.5 s), tipped 15-35 deg to look under, set
+  lift_peek        lifted 3-8 cm (a push-pull of 3-6 m/s^2 over 0.3-0.5 s), tipped 15-35 deg to look under,
+                   set
                    back with a soft contact (ringing 30 Hz, 3-8 m/s^2)
   pass_neighbour   lifted, carried 0.4-0.8 m sideways (2.5-5 m/s^2 over 0.5-0.9 s), set down at the neighbour
   slide            pushed across the felt: a horizontal push-pull of 1.5-4 m/s^2 over 0.4-1 s plus the
@@ -317,7 +318,8 @@ def main():
         write("model_%s.csv" % name, rows)
         cls = "shake" if before is None and not slam else "shake_" + (before or "slam")
         manifest["model_%s.csv" % name] = {"sensor": "accel", "class": cls, "throws": 1,
-                                           "shake_end_ms": [end], "minutes": round(len(rows) * DT / 60000.0, 2)}
+                                           "shake_end_ms": [end],
+                                           "minutes": round(len(rows) * DT / 60000.0, 2)}
         if amp >= 18.0 and ms >= 1000 and not slam:  # the switch boards: firm shakes of a second and more
             switch = switch_from(scene, 8000 + k)
             write_switch("model_switch_%s.csv" % name, switch)
