@@ -25,7 +25,6 @@ from cup.view import View
 _SAMPLE_MS = const(10)      # 100 Hz
 _LED_EVERY = const(5)       # LED animation steps every 5th sample: 50 ms
 _ASLEEP_MS = const(1000)    # an emulated cup in deep sleep looks at its channels this often
-_REST_MS = const(50)        # a resting cup's pass (clock.resting): a press of 70 ms or more is still seen
 _MAX_QUEUED = const(16)
 _READ_SIZE = const(32)      # bytes per read of the link at most (a console gives 31: boards/common.py)
 _POLLIN = const(1)          # select.POLLIN
@@ -141,7 +140,7 @@ class App:
         import select
         # At call time: a scaled clock (timescale.py) may have replaced wait.
         from cup.clock import DEEP_SLEEP, WAITING, WORKING, spend, wait
-        from cup.clock import resting as rest
+        from cup.clock import REST_MS, resting as rest
         link, handle = self.reader, self.on_line
         buf = bytearray(_READ_SIZE)
         poller = select.poll()
@@ -166,7 +165,7 @@ class App:
                 except Exception as e:  # a sensor that fails, a bug: reported, the cup stays on the table
                     self.internal_error(e)
                 # Resting (dark, no host, no turn: clock.shelved) a pass every 50 ms: the CPU waits longer.
-                due = next_due(due, _REST_MS if rest(meter, due) else _SAMPLE_MS)
+                due = next_due(due, REST_MS if rest(meter, due) else _SAMPLE_MS)
                 if resting:
                     resting = False
                     poller.modify(link.s, _POLLIN)

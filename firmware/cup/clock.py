@@ -84,6 +84,7 @@ _RESTING = const(17)     # since when the cup rests (dark, no host, no turn): th
 _SLOTS = const(18)
 _MS_PER_S = const(1000)
 _CHANNEL_MS = const(255000)  # a byte of 255 for 1000 ms: one channel-second
+REST_MS = const(50)        # a resting cup's pass (``resting``): a press of 70 ms or more is still seen
 _SHELF_MS = const(600000)  # a cup left alone this long, dark, with no host and no turn: it is off the table
 _SPLIT_MS = const(30000)  # level x ms stays below 2**30: 22 x 3 x 255 = 16,830 for 30 s at most
 
