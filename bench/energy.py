@@ -16,7 +16,7 @@ read on the control channel, which wakes no sleeping cup).
 
 After ``--hours`` of play the host leaves (the link closes) and the cup stays on the shelf for
 ``--shelf-hours``: dark 10 s after its last change, in deep sleep 10 minutes later. The counters of both
-phases (the status message's ``power`` field, cup/clock.py) go with ``--write`` to hardware/evening.json;
+phases (its ``power`` message, cup/clock.py) go with ``--write`` to hardware/evening.json;
 hardware/generate.py makes hardware/power_budget.md from them and the board files' currents
 (hardware/energy.py), and the README's hardware table states the result (tests/test_hardware.py).
 """

@@ -1,6 +1,6 @@
 """The energy model: what a cup draws, from what its firmware does.
 
-The counters are the cup's own (cup/clock.py's meter, the status message's ``power``), recorded over a
+The counters are the cup's own (cup/clock.py's meter, the ``power`` message), recorded over a
 scripted evening on the emulated cup by bench/energy.py into hardware/evening.json: the evening at the table,
 then the cup left on the shelf. Each board file's currents ("power": "ma", each with its source) and the
 parts' (hardware/parts.json: LEDs, sensor, divider, protection) turn them into the average current at the

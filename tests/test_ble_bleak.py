@@ -174,8 +174,10 @@ def test_scan_verb_lists_serial_and_ble_cups(capsys):
     assert scan.run(args, ble_scan=ble_scan, serial=serial, out=out) == 0
     lines = out.getvalue().splitlines()
     assert lines[0].split() == ["via", "address", "cup", "name", "seat", "rssi", "battery", "state"]
-    assert lines[1].split() == ["serial", "/dev/ttyACM0", "c1", "Anna", "0", "3.90", "V", "idle"]
-    assert lines[2].split() == ["bleak", "AA:09", "c9", "Ida", "2", "-60", "dBm", "3.70", "V", "turn"]
+    # The charge from the cell's curve (links/battery.py), not the volts: 3.90 V is 64 %, 3.70 V 12 %, low.
+    assert lines[1].split() == ["serial", "/dev/ttyACM0", "c1", "Anna", "0", "64", "%", "idle"]
+    assert lines[2].split() == ["bleak", "AA:09", "c9", "Ida", "2", "-60", "dBm", "12", "%", "–", "charge",
+                                "it!", "turn"]
 
     async def broken(timeout):
         raise FileNotFoundError("[Errno 2] No such file or directory: '/run/dbus/system_bus_socket'")

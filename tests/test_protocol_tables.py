@@ -41,7 +41,7 @@ def test_field_specs_are_well_formed(table):
 
 def test_fields_gives_pairs_in_order():
     assert hostside.fields(protocol.HOST_TO_CUP["turn"]) == [("round", "i"), ("limit", "i?"), ("void", "i?")]
-    assert hostside.fields(protocol.HOST_TO_CUP["status"]) == [("id", "i?"), ("power", "b?")]
+    assert hostside.fields(protocol.HOST_TO_CUP["status"]) == [("id", "i?")]
 
 
 def test_an_old_cups_progress_with_its_event_field_is_understood():

@@ -248,6 +248,8 @@ class EmulatedBoard:
                 return text(_UNKNOWN, cmd, module=_TEXTS)
             if self.asleep:  # a physical input wakes the cup: a button, or motion on the LIS3DH's INT1
                 self.asleep = False
+            if self.power is not None:  # and ends its rest: its passes are 10 ms apart again (clock.resting)
+                clock.shelved(self.power, clock.ticks_ms(), False)
             if self.on_input is not None:
                 self.on_input(ms)
             return None

@@ -144,6 +144,7 @@ class App:
         import select
         # At call time: a scaled clock (timescale.py) may have replaced wait.
         from cup.clock import DEEP_SLEEP, WAITING, WORKING, spend, wait
+        from cup.clock import REST_MS, resting as rest
         link, handle = self.reader, self.on_line
         buf = bytearray(_READ_SIZE)
         poller = select.poll()
@@ -167,7 +168,8 @@ class App:
                     self.tick()
                 except Exception as e:  # a sensor that fails, a bug: reported, the cup stays on the table
                     self.internal_error(e)
-                due = next_due(due, _SAMPLE_MS)
+                # Resting (dark, no host, no turn: clock.shelved) a pass every 50 ms: the CPU waits longer.
+                due = next_due(due, REST_MS if rest(meter, due) else _SAMPLE_MS)
                 if resting:
                     resting = False
                     poller.modify(link.s, _POLLIN)

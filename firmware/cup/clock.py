@@ -4,8 +4,8 @@ same names on CPython (emulated cups). timescale.py replaces them for a cup in s
 And the time the cup counts per power state (the meter): the loop (cup/app.py ``App.serve``, cup/tasks.py)
 hands ``spend`` how long it worked (a wake-up) and how long it waited between passes, and whether a host held
 the cup; the board hands ``frame`` each LED frame it writes (what it lights: the sum of its bytes on the wire,
-brightness applied) and whether it has the LED supply switch. ``report`` gives the counters to the status
-message's ``power`` field (cup/core.py, docs/protocol.md) and the doctor; bench/energy.py multiplies them by
+brightness applied) and whether it has the LED supply switch. ``report`` gives the counters to the ``power``
+message (cup/core.py, docs/protocol.md) and the doctor; bench/energy.py multiplies them by
 each board's datasheet currents (hardware/boards/*.json "power") into hours of play and days on the shelf
 (hardware/power_budget.md). The meter is one ``array('i')``, kept here and not in a module of its own: the
 cup's heap is counted in bytes (tests/test_cup.py), and a module of its own cost 640 of them. Counters are
@@ -84,6 +84,7 @@ _RESTING = const(17)     # since when the cup rests (dark, no host, no turn): th
 _SLOTS = const(18)
 _MS_PER_S = const(1000)
 _CHANNEL_MS = const(255000)  # a byte of 255 for 1000 ms: one channel-second
+REST_MS = const(50)        # a resting cup's pass (``resting``): a press of 70 ms or more is still seen
 _SHELF_MS = const(600000)  # a cup left alone this long, dark, with no host and no turn: it is off the table
 _SPLIT_MS = const(30000)  # level x ms stays below 2**30: 22 x 3 x 255 = 16,830 for 30 s at most
 
@@ -145,8 +146,15 @@ def shelved(m, now, idle):
     return ticks_diff(now, m[_RESTING]) >= _SHELF_MS
 
 
+def resting(m, now):
+    """True while the cup rests (``shelved``'s dark, hostless, turnless time has begun): its loop then makes a
+    pass every 50 ms, not every 10 ms. A physical input ends the rest at once (the emulated board; a board's
+    buttons are read at the next pass)."""
+    return ticks_diff(now, m[_RESTING]) > 0
+
+
 def report(m):
-    """The counters as a dict, the status message's ``power`` field (docs/protocol.md): ms ``waiting``, in
+    """The counters as a dict, the ``power`` message's fields (docs/protocol.md): ms ``waiting``, in
     ``light_sleep``, ``deep_sleep``, ``hosted``, ``leds_on``; ``led_channel_s``, the LEDs' channel-seconds (a
     colour channel at 255 for a second); ``ms`` counted in all (the CPU worked for what its three counters
     leave of it); ``wakes``."""

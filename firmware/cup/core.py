@@ -253,10 +253,6 @@ class Cup:
                    "seat": self.seat, "name": self.name}
             battery = self.identity.get("battery")  # every status: the table follows the cup's charge
             out["battery"] = battery() if battery else None
-            meter = self.identity.get("power")
-            if meter is not None and msg.get("power"):  # what the cup spent its time on (cup/clock.py)
-                from cup.clock import report
-                out["power"] = report(meter)
             if self.identity.get("shake") is not None:  # what the sensor saw: still, tilt, handling, ...
                 out["motion"] = self.identity["shake"].motion
             if msg.get("id") is not None:
@@ -269,6 +265,13 @@ class Cup:
             if state in (DONE, READY, REVEALED):  # a host that lost the commitment gets it again
                 self.send({"t": "done", "round": self.round, "throws": self.turn.throws_used,
                            "commit": self.commit})
+        elif kind == "power":  # what the cup spent its time on (cup/clock.py): the host's energy figures
+            from cup.clock import report
+            out = report(self.identity["power"])
+            out["t"] = "power"
+            if msg.get("id") is not None:
+                out["id"] = msg["id"]
+            self.send(out)
         elif kind == "nonce":
             if msg["round"] == self.round and self.nonces.get(msg["throw"]) == msg["nonce"]:
                 return  # sent again after a status that crossed the shake: this throw is rolled already

@@ -20,8 +20,11 @@ CUP_TO_HOST = {
     "revealed": "round:i dice:d nonce:h throws:i hand:b transcript:l seed:h?",
     "seed": "round:i hash:h",                   # fair play: the cup's seed, committed
     "shake": "round:i throw:i public:l",        # fair play: shaken, waiting for the nonce
-    "status": ("state:s round:i? throws:i public:l seat:i? name:s seed:h? awaiting:i? id:i? power:o? "
-               "battery:i? motion:s?"),
+    "status": ("state:s round:i? throws:i public:l seat:i? name:s seed:h? awaiting:i? id:i? battery:i? "
+               "motion:s?"),
+    # what the cup spent its time on (cup/clock.py's meter), the answer to "power"
+    "power": ("ms:i wakes:i waiting:i light_sleep:i deep_sleep:i hosted:i leds_on:i led_channel_s:i "
+              "id:i?"),
 }
 
 

@@ -66,8 +66,8 @@ HOST_TO_CUP = {
     "reveal": "round:i",                        # uncover now
     "round_end": "round:i",                     # everyone is done: the reveal button may uncover
     "outcome": "round:i result:s deckel:i middle:i",
-    "status": "id:i? power:b?",                 # id: echoed, so the host knows which request a status
-                                                # answers; power: with the power counters (cup/clock.py)
+    "status": "id:i?",                          # id: echoed, so the host knows which request a status answers
+    "power": "id:i?",                           # the cup's power counters (cup/clock.py), id echoed
     "nonce": "round:i throw:i nonce:h",         # fair play: the host's part of one throw
 }
 

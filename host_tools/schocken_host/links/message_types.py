@@ -84,9 +84,21 @@ class StatusMessage(TypedDict):
     seed: NotRequired[str | None]
     awaiting: NotRequired[int | None]
     id: NotRequired[int | None]
-    power: NotRequired[dict[str, Any] | None]
     battery: NotRequired[int | None]
     motion: NotRequired[str | None]
+
+
+class PowerMessage(TypedDict):
+    t: Literal["power"]
+    ms: int
+    wakes: int
+    waiting: int
+    light_sleep: int
+    deep_sleep: int
+    hosted: int
+    leds_on: int
+    led_channel_s: int
+    id: NotRequired[int | None]
 
 
 class GarbageItem(TypedDict):
@@ -97,10 +109,10 @@ class GarbageItem(TypedDict):
 
 
 CupMessage = Union[IdentityMessage, OkMessage, ErrorMessage, ProgressMessage, DoneMessage, RevealedMessage,
-                   SeedMessage, ShakeMessage, StatusMessage]
+                   SeedMessage, ShakeMessage, StatusMessage, PowerMessage]
 
 # the TypedDict of each message type, by its "t"
 BY_TYPE: dict[str, Any] = {
     "identity": IdentityMessage, "ok": OkMessage, "error": ErrorMessage, "progress": ProgressMessage,
     "done": DoneMessage, "revealed": RevealedMessage, "seed": SeedMessage, "shake": ShakeMessage,
-    "status": StatusMessage}
+    "status": StatusMessage, "power": PowerMessage}
