@@ -321,6 +321,8 @@ def main(argv=None):
                         help="the habits learnt over the season (as `schocken play` does: the host remembers "
                              "them, habits.json) or anew each game (as `liga glueck` judges, and `play "
                              "--no-league`)")
+    parser.add_argument("--no-contest", action="store_true",
+                        help="only the calibration: no mixed tables' contest, no independent best response")
     parser.add_argument("--logs", default=None, metavar="DIR",
                         help="instead of simulating: the real game logs of `schocken play` in DIR")
     args = parser.parse_args(argv)
@@ -366,7 +368,7 @@ def main(argv=None):
             sum(season.before.values()), sum(season.before.values()) / max(1, total_t)))
         print("  deciles (mean predicted / mean taken / turns): " + "; ".join(
             "%.3f/%.3f/%d" % d for d in by_table[table]), flush=True)
-    if "mixed" in seasons:
+    if "mixed" in seasons and not args.no_contest:
         mixed = seasons["mixed"]
         print("\nmixed tables: Deckel per round and games lost per strategy")
         for kind in NAMES:
