@@ -383,8 +383,10 @@ def main(argv=None):
         oracle = dict(H.OF_STRATEGY)
         oracle["optimal"] = H.learn(mixed.learnt.get("optimal", ()), H.BASE)
         judged = Season()
+        learnt = Learnt(args.learn == "season")   # the players learn as in the pass above
         for g in range(args.games):
-            play_game(rules, seated("mixed", g), random.Random(args.seed * 1000003 + g), judged, oracle)
+            kinds = seated("mixed", g)
+            play_game(rules, kinds, random.Random(args.seed * 1000003 + g), judged, oracle, learnt, kinds)
         print("\ndecision cost against the independent best response (mixed tables), Deckel per round:")
         for kind in NAMES:
             print("  %-8s %.4f (%d decisions)" % (kind, judged.cost[kind] / judged.rounds[kind],
