@@ -1,8 +1,10 @@
 """Calibration of the best play's opponent model, and the mixed tables' contest (docs/odds.md, "How well it
 predicts", "The best player").
 
-    .venv/bin/python bench/calibration.py                          # 200 games per table, the plot
-    .venv/bin/python bench/calibration.py --games 1000 --plot docs/odds-calibration.svg
+    .venv/bin/python bench/calibration.py --games 200 --plot docs/odds-calibration.svg   # everything below
+    .venv/bin/python bench/calibration.py --games 30 --no-contest --plot FILE.svg   # the calibration alone
+    .venv/bin/python bench/calibration.py --learn game       # habits learnt anew each game (liga glueck's)
+    .venv/bin/python bench/calibration.py --logs DIR         # real logs of `schocken play`, oldest first
 
 Whole seeded games of 4 (``schocken.game.Game``: throw-off, rounds until the game is over; standard rules, the
 user's defaults: 13 Deckel, 3 throws) at five tables: every seat ``optimal``, every seat ``fast``, ``schock``,
@@ -10,8 +12,9 @@ user's defaults: 13 Deckel, 3 throws) at five tables: every seat ``optimal``, ev
 (k + g) mod 4). Game g draws its dice from ``random.Random(seed * 1,000,003 + g)``, the same at every table. A
 seat plays as the bots of `schocken play` do: ``optimal`` by ``odds.best.Optimal`` in the context
 ``table/coach.public_context`` builds (the open dice, throws and early stands of the seats before it, the
-players after it, its limit, the middle, and the habits the table has learnt of every other player from the
-turns revealed in the rounds before: odds/habits.py), the others by their ``schocken.sim`` strategy.
+players after it, its limit, the middle, the Deckel each holds, and the habits the table has learnt of every
+other player from the turns revealed in the rounds before: odds/habits.py; over the season by default, as the
+host remembers them in habits.json), the others by their ``schocken.sim`` strategy.
 
 **Calibration.** At the start of every turn the model predicts the Deckel the player will take in the round:
 for an ``optimal`` seat the coach's expectation (the best play, ``Context.expected``), for the others the
