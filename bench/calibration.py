@@ -1,8 +1,10 @@
 """Calibration of the best play's opponent model, and the mixed tables' contest (docs/odds.md, "How well it
 predicts", "The best player").
 
-    .venv/bin/python bench/calibration.py                          # 200 games per table, the plot
-    .venv/bin/python bench/calibration.py --games 1000 --plot docs/odds-calibration.svg
+    .venv/bin/python bench/calibration.py --games 200 --plot docs/odds-calibration.svg   # everything below
+    .venv/bin/python bench/calibration.py --games 30 --no-contest --plot FILE.svg   # the calibration alone
+    .venv/bin/python bench/calibration.py --learn game       # habits learnt anew each game (liga glueck's)
+    .venv/bin/python bench/calibration.py --logs DIR         # real logs of `schocken play`, oldest first
 
 Whole seeded games of 4 (``schocken.game.Game``: throw-off, rounds until the game is over; standard rules, the
 user's defaults: 13 Deckel, 3 throws) at five tables: every seat ``optimal``, every seat ``fast``, ``schock``,
@@ -10,8 +12,9 @@ user's defaults: 13 Deckel, 3 throws) at five tables: every seat ``optimal``, ev
 (k + g) mod 4). Game g draws its dice from ``random.Random(seed * 1,000,003 + g)``, the same at every table. A
 seat plays as the bots of `schocken play` do: ``optimal`` by ``odds.best.Optimal`` in the context
 ``table/coach.public_context`` builds (the open dice, throws and early stands of the seats before it, the
-players after it, its limit, the middle, and the habits the table has learnt of every other player from the
-turns revealed in the rounds before: odds/habits.py), the others by their ``schocken.sim`` strategy.
+players after it, its limit, the middle, the Deckel each holds, and the habits the table has learnt of every
+other player from the turns revealed in the rounds before: odds/habits.py; over the season by default, as the
+host remembers them in habits.json), the others by their ``schocken.sim`` strategy.
 
 **Calibration.** At the start of every turn the model predicts the Deckel the player will take in the round:
 for an ``optimal`` seat the coach's expectation (the best play, ``Context.expected``), for the others the
@@ -321,6 +324,8 @@ def main(argv=None):
                         help="the habits learnt over the season (as `schocken play` does: the host remembers "
                              "them, habits.json) or anew each game (as `liga glueck` judges, and `play "
                              "--no-league`)")
+    parser.add_argument("--no-contest", action="store_true",
+                        help="only the calibration: no mixed tables' contest, no independent best response")
     parser.add_argument("--logs", default=None, metavar="DIR",
                         help="instead of simulating: the real game logs of `schocken play` in DIR")
     args = parser.parse_args(argv)
@@ -366,7 +371,7 @@ def main(argv=None):
             sum(season.before.values()), sum(season.before.values()) / max(1, total_t)))
         print("  deciles (mean predicted / mean taken / turns): " + "; ".join(
             "%.3f/%.3f/%d" % d for d in by_table[table]), flush=True)
-    if "mixed" in seasons:
+    if "mixed" in seasons and not args.no_contest:
         mixed = seasons["mixed"]
         print("\nmixed tables: Deckel per round and games lost per strategy")
         for kind in NAMES:
@@ -381,8 +386,10 @@ def main(argv=None):
         oracle = dict(H.OF_STRATEGY)
         oracle["optimal"] = H.learn(mixed.learnt.get("optimal", ()), H.BASE)
         judged = Season()
+        learnt = Learnt(args.learn == "season")   # the players learn as in the pass above
         for g in range(args.games):
-            play_game(rules, seated("mixed", g), random.Random(args.seed * 1000003 + g), judged, oracle)
+            kinds = seated("mixed", g)
+            play_game(rules, kinds, random.Random(args.seed * 1000003 + g), judged, oracle, learnt, kinds)
         print("\ndecision cost against the independent best response (mixed tables), Deckel per round:")
         for kind in NAMES:
             print("  %-8s %.4f (%d decisions)" % (kind, judged.cost[kind] / judged.rounds[kind],
