@@ -167,6 +167,15 @@ def main(argv=None):
         env=env)
     director = subprocess.Popen(SCHOCKEN + ["turnier", "leiten", str(folder), "--web", "127.0.0.1:0"],
                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+    try:
+        return _run(opts, root, env, folder, players, director, began)
+    finally:
+        if director.poll() is None:      # whatever ended the bench: its director goes too
+            director.terminate()
+            director.wait(timeout=30)
+
+
+def _run(opts, root, env, folder, players, director, began):
     first = director.stdout.readline()
     port = int(re.search(r"127\.0\.0\.1:(\d+)/", first).group(1))
     heard = []
