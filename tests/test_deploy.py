@@ -246,8 +246,8 @@ def test_doctor_gives_a_slow_cup_k_times_the_time_for_each_answer():
 
 def test_deploy_gives_a_slow_cup_k_times_the_time_for_the_repl_and_each_answer(monkeypatch):
     """deploy --cup-slowness K: the emulated RP2040 under a loaded machine took more than the 30 s a chip gets
-    to hash its 43 files (issue 48); each wait of deploy's session, the REPL's and every answer's, is K times
-    a chip's."""
+    to hash its 43 files, and more than mpremote's 10 s for a file's chunk (issue 48); each wait of deploy's
+    session, the REPL's and every answer's (mpremote's own too), is K times a chip's."""
     import mpremote.transport_serial as ts
     from schocken_host.provision.device import Device
 
@@ -260,9 +260,12 @@ def test_deploy_gives_a_slow_cup_k_times_the_time_for_the_repl_and_each_answer(m
         def enter_raw_repl(self, soft_reset, timeout_overall):
             waits.append(("repl", timeout_overall))
 
-        def exec_raw(self, code, timeout):
+        def exec_raw(self, code, timeout=10, data_consumer=None):
             waits.append(("answer", timeout))
             return b'{}\n', b""
+
+        def exec(self, command, data_consumer=None):   # mpremote's: what fs_writefile calls for each chunk
+            return self.exec_raw(command, data_consumer=data_consumer)[0]
 
     monkeypatch.setattr(ts, "SerialTransport", Transport)
     monkeypatch.setattr("schocken_host.provision.device.urls.no_delay", lambda s: None)
@@ -271,7 +274,8 @@ def test_deploy_gives_a_slow_cup_k_times_the_time_for_the_repl_and_each_answer(m
         dev = Device("/dev/ttyACM0", 5.0, k)
         deploy.device_hashes(dev)
         dev.run("pass")
-        assert waits == [("repl", 5.0 * k), ("answer", 30 * k), ("answer", 10 * k)]
+        dev.t.exec("w(b'chunk')")
+        assert waits == [("repl", 5.0 * k), ("answer", 30 * k), ("answer", 10 * k), ("answer", 10 * k)]
     import argparse
     from schocken_host.commands.deploy import add_arguments
     parser = argparse.ArgumentParser()

@@ -107,6 +107,10 @@ class Device:
                 raise _url_error(port, e)
             raise DeployError("device.cannot_open", port=port, error=e, hint=USB_HINT)
         urls.no_delay(self.t.serial)
+        if slowness != 1:   # every answer of the session, mpremote's own (a file's chunks) too
+            exec_raw = self.t.exec_raw
+            self.t.exec_raw = lambda command, timeout=10, data_consumer=None: exec_raw(
+                command, timeout=timeout * slowness, data_consumer=data_consumer)
         try:
             self._enter(timeout * slowness)
         except DeployError:
@@ -136,7 +140,7 @@ class Device:
         """Execute code in the raw REPL; returns its standard output (str); DeployError on an exception."""
         from mpremote.transport import TransportError
         try:
-            out, err = self.t.exec_raw(code, timeout=timeout * self.slowness)
+            out, err = self.t.exec_raw(code, timeout=timeout)
         except TransportError as e:
             raise DeployError("device.stopped_answering", port=self.port, error=e)
         if err:
