@@ -159,11 +159,13 @@ class App:
         board = self.board
         while True:
             asleep = board.asleep
+            woke = False  # a pass or a read: a wake-up (a scaled clock's wait comes back every 10 ms: none)
             if asleep:
                 # An emulated board's deep sleep (a board's never returns): no passes, until its control
                 # channel brings a physical input or the host a line; then the cup shows its state again.
                 due = ticks_add(ticks_ms(), _ASLEEP_MS)
             elif ticks_diff(due, ticks_ms()) <= 0:
+                woke = True
                 try:
                     self.tick()
                 except Exception as e:  # a sensor that fails, a bug: reported, the cup stays on the table
@@ -189,6 +191,7 @@ class App:
                     link = None
                     self.cup.hosted = self.cup.fair = False  # the host is gone: the cup plays on alone
                 elif n:
+                    woke = True
                     board.asleep = False
                     self.took(buf, n, handle)
             for channel in extra:
@@ -205,7 +208,7 @@ class App:
             # The time since the last wait was the CPU's work, the wait its waiting (cup/clock.py).
             now = ticks_ms()
             if not asleep:
-                spend(meter, WORKING, ticks_diff(now, mark), cup.hosted)
+                spend(meter, WORKING if woke else WAITING, ticks_diff(now, mark), cup.hosted)
             wait(poller, ticks_diff(due, now))
             mark = ticks_ms()
             spend(meter, DEEP_SLEEP if asleep else WAITING, ticks_diff(mark, now), cup.hosted)
