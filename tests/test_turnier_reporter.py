@@ -115,3 +115,39 @@ def test_a_game_the_director_refuses_is_put_aside_with_its_reason(director, tmp_
     assert outbox.flush() == (0, 0, None)
     assert (outbox.folder / "abgewiesen" / "spiel-g3.json").is_file()
     assert "not a log" in (outbox.folder / "abgewiesen" / "spiel-g3.reason.txt").read_text()
+
+
+class KeptAlive(StandIn):
+    protocol_version = "HTTP/1.1"        # keeps the connection open between requests, as aiohttp does
+    connections = 0
+
+    def setup(self):
+        KeptAlive.connections += 1
+        super().setup()
+
+
+def test_the_live_state_goes_over_one_kept_connection_and_a_new_one_when_it_was_closed():
+    """The hall counts each address's new connections (4 a second after the first 32), and several tables on
+    one laptop send their live state every second: each table keeps its one connection to the director. One
+    the director closed meanwhile is replaced at the next send, and a refusal is an OSError like a lost
+    network."""
+    from schocken_host.tournament.reporter import KeptConnection
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), KeptAlive)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    StandIn.games, StandIn.answer, KeptAlive.connections = [], 200, 0
+    director = KeptConnection("http://127.0.0.1:%d" % server.server_address[1], timeout=5.0)
+    try:
+        for n in range(40):
+            director.post("/api/live", {"key": "A", "n": n})
+        assert [g["n"] for g in StandIn.games] == list(range(40)) and KeptAlive.connections == 1
+        director.conn.sock.shutdown(2)                   # the connection is gone (the director restarted)
+        director.post("/api/live", {"key": "A", "n": 40})
+        assert StandIn.games[-1]["n"] == 40 and KeptAlive.connections == 2
+        StandIn.answer = 429
+        with pytest.raises(OSError):
+            director.post("/api/live", {"key": "A", "n": 41})
+    finally:
+        StandIn.answer = 200
+        director.close()
+        server.shutdown()
+        server.server_close()

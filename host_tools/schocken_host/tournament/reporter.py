@@ -7,6 +7,7 @@ While the game runs, its live state (who is on turn, Deckel, halves lost) is sen
 the hall's big screen. Standard library HTTP (urllib): every request ends within ``TIMEOUT_S``."""
 
 import hashlib
+import http.client
 import json
 import os
 import threading
@@ -200,6 +201,45 @@ class Reporter:
         return said[0] + "\n" + mine, error
 
 
+class KeptConnection:
+    """One HTTP/1.1 connection to the director, kept open from one send to the next. The hall counts each
+    address's new connections (docs/web.md: 4 a second after the first 32), and several tables on one laptop
+    send their live state every second: a new connection per send would soon be refused with 429."""
+
+    def __init__(self, base, timeout):
+        parts = urllib.parse.urlsplit(base)
+        self.kind = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
+        self.host, self.port, self.timeout = parts.hostname, parts.port, timeout
+        self.conn = None
+
+    def post(self, path, body):
+        """POST ``body`` as JSON; raises OSError (an answer of 400 or more as well). A kept connection the
+        director closed meanwhile is tried once more on a new one."""
+        data = json.dumps(body).encode("utf-8")
+        for last in (False, True):
+            if self.conn is None:
+                self.conn = self.kind(self.host, self.port, timeout=self.timeout)
+            try:
+                self.conn.request("POST", path, data, {"Content-Type": "application/json"})
+                resp = self.conn.getresponse()
+                resp.read()
+            except (OSError, http.client.HTTPException) as e:
+                self.close()
+                if last:
+                    raise OSError(str(e)) from e
+                continue
+            if resp.will_close:
+                self.close()
+            if resp.status >= 400:
+                raise OSError("HTTP %d" % resp.status)
+            return
+
+    def close(self):
+        if self.conn is not None:
+            self.conn.close()
+            self.conn = None
+
+
 class LiveReport:
     """A view (note, update) that sends the table's live state to the director, at most once a second, from
     a thread of its own (the referee never waits on the network); a failed send is dropped: the next one
@@ -211,6 +251,7 @@ class LiveReport:
         self.latest = None
         self.wake = threading.Event()
         self.sent = threading.Event()       # the latest state has been sent (or tried)
+        self.director = KeptConnection(self.base, timeout=2.0)
         self.thread = threading.Thread(target=self._run, name="turnier-live", daemon=True)
         self.thread.start()
 
@@ -237,8 +278,8 @@ class LiveReport:
             self.wake.clear()
             live = self.latest
             try:
-                _request(self.base + "/api/live", {"key": self.key, "round": self.round, "live": live},
-                         timeout=2.0)
+                self.director.post(urllib.parse.urlsplit(self.base).path + "/api/live",
+                                   {"key": self.key, "round": self.round, "live": live})
             except (OSError, ValueError):
                 pass
             if live is self.latest:
