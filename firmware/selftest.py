@@ -223,11 +223,24 @@ def sensor(samples=20):
                  "g_mms2": g})
 
 
+def sensitivity():
+    """The cup's shake sensitivity, as the app takes it from /cup.json (cup/app.py)."""
+    import boot_select as BS
+    try:
+        return BS.read_json(ROOT + "cup.json").get("shake", "normal")
+    except Exception:  # no /cup.json yet, or a broken one: the app's default
+        return "normal"
+
+
 def shake(timeout_ms=15000):
-    """Feed the shake detector at 100 Hz until it reports a throw (the person shakes the cup)."""
+    """Feed the shake detector at 100 Hz, at the cup's sensitivity, until it reports a throw (the person
+    shakes the cup)."""
     from cup.shake import ShakeDetector
     b = board()
-    det = ShakeDetector(b.sensor_kind, "normal")
+    try:
+        det = ShakeDetector(b.sensor_kind, sensitivity())
+    except ValueError:  # as the app: a sensitivity it cannot take is normal
+        det = ShakeDetector(b.sensor_kind, "normal")
     t0 = _ticks()
     thrown = False
     try:
@@ -238,6 +251,34 @@ def shake(timeout_ms=15000):
     except OSError as e:
         return _out({"test": "shake", "ok": False, "error": "%s" % e})
     return _out({"test": "shake", "ok": bool(thrown), "ms": _since(t0)})
+
+
+def record(ms):
+    """The sensor at 100 Hz for ``ms`` (the owner shakes, or handles the cup), for the doctor's calibration:
+    one line per sample, "t_ms,ax,ay,az" (mm/s^2) or "t_ms,level", printed after the recording (printing
+    while sampling would slow the loop), then the JSON line."""
+    from array import array
+    b = board()
+    n = ms // 10
+    accel = b.sensor_kind == "accel"
+    data = array("h", bytes(2 * n * (3 if accel else 1)))  # accel in 2 mm/s^2 units: +-4 g fits
+    buf = array("i", bytes(12))
+    t0 = _ticks()
+    for i in range(n):
+        _pump(b)
+        if accel:
+            b.read_accel(buf)
+            for k in range(3):
+                data[3 * i + k] = max(-32767, min(32767, buf[k] // 2))
+        else:
+            data[i] = b.read_switch()
+        time.sleep_ms(max(0, 10 * (i + 1) - _since(t0)))
+    for i in range(n):
+        if accel:
+            print("%d,%d,%d,%d" % (10 * i, 2 * data[3 * i], 2 * data[3 * i + 1], 2 * data[3 * i + 2]))
+        else:
+            print("%d,%d" % (10 * i, data[i]))
+    return _out({"test": "record", "ok": True, "kind": b.sensor_kind, "n": n})
 
 
 def rng(rolls=600):

@@ -143,6 +143,8 @@ SLOW = {
     "test_auth.py::test_authenticated_game_ends",
     "test_shake_corpus.py::test_sensitivities_never_throw_for_handling_and_low_needs_a_firmer_shake",
     "test_shake_corpus.py::test_each_motion_class_at_normal_sensitivity",
+    "test_deploy.py::test_doctor_calibrates_the_shake_between_the_owners_shakes_and_handling",
+    "test_deploy.py::test_deploy_sets_the_shake_sensitivity_and_it_survives_a_reset",
     "test_bot_fallback.py::test_the_evidence_round_goes_on",
     "test_bot_moves.py::test_every_decision_between_moves_is_taken_by_the_rules_and_the_cup",
     "test_bot_moves.py::test_every_decision_after_a_throw_is_taken_by_the_rules_and_the_cup",

@@ -313,3 +313,44 @@ def test_deploy_sets_the_shake_sensitivity_and_it_survives_a_reset(cup, env):
     assert r.returncode == 0 and "shake" not in json.loads((cup.flash / "cup.json").read_text())
     r = run(base + ["--shake", "medium"], env)
     assert r.returncode == 2 and "--shake" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+
+@needs_mp
+def test_doctor_calibrates_the_shake_between_the_owners_shakes_and_handling(cup, env):
+    """`schocken doctor --calibrate`: three shakes when asked, then handling (laid on its side, a jolt too
+    short to be a shake, set upright); the threshold lands between them, the margins are printed, /cup.json
+    keeps it, and the app takes it (the same detector: tests/test_shake_corpus.py)."""
+    import threading
+    r = run(["--lang", "en", "deploy", "--port", cup.port, "--board", "emulated", "--no-mip",
+             "--control", cup.control_path], env)
+    assert r.returncode == 0, r.stderr + r.stdout
+    proc = subprocess.Popen([SCHOCKEN, "--lang", "en", "doctor", "--port", cup.port, "--calibrate", "--json",
+                             "--timeout", "6"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+
+    def act(moves):
+        for line, pause in moves:
+            time.sleep(pause)
+            cup.control(line)
+
+    lines, deadline = [], time.time() + 90
+    while time.time() < deadline:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        lines.append(line.rstrip("\n"))
+        if line.startswith("Shake the cup three times"):
+            threading.Thread(target=act, args=([("shake 800", 1.0), ("shake 800", 1.5), ("shake 800", 1.5)],),
+                             daemon=True).start()
+        if line.startswith("Now without shaking"):
+            threading.Thread(target=act, args=([("accel 0 9807 0", 1.0), ("shake 150", 1.5),
+                                                ("accel 0 0 9807", 1.5)],), daemon=True).start()
+    proc.wait(10)
+    out = "\n".join(lines)
+    assert proc.returncode == 0, out + proc.stderr.read()
+    result = json.loads([ln for ln in lines if ln.startswith("{")][-1])["results"]
+    assert [r["test"] for r in result] == ["firmware", "calibration"] and result[1]["status"] == "ok", result
+    assert re.search(r"threshold \d+\.\d m/s²: handling throws only below \d+\.\d, your shakes count up to "
+                     r"\d+\.\d \(margin \d+\.\d m/s² each way\)", out), out
+    level = json.loads((cup.flash / "cup.json").read_text())["shake"]
+    assert len(level) == 3 and level[0] == level[1] + 2000 and 3000 <= level[1] <= 14000 and level[2] == 3

@@ -5,7 +5,7 @@ int mm/s^2 HERE, outside the detector, exactly as the board's read_accel()
 delivers them. Headers: "t_ms,ax,ay,az" (accel) or "t_ms,level" (switch).
 
 As a program (what `schocken shake-replay` runs under MicroPython):
-    micropython -m cup.replay TRACE.csv [accel|switch]
+    micropython -m cup.replay TRACE.csv [accel|switch|-] [SENSITIVITY]
 prints one JSON line {"t_ms": N} per throw; bad input -> one line on stderr,
 exit code 2, nothing on stdout.
 """
@@ -42,7 +42,7 @@ def _float(text, lineno):
     return v
 
 
-def replay(lines_iter, sensor=None):
+def replay(lines_iter, sensor=None, sensitivity="normal"):
     """Feed CSV lines (header first) to a detector; return throw times (t_ms).
 
     sensor: "accel", "switch" or None (taken from the header). Raises
@@ -59,7 +59,7 @@ def replay(lines_iter, sensor=None):
             if sensor is not None and sensor != s:
                 raise TraceError("header is for %s, not %s" % (s, sensor))
             sensor = s
-            det = ShakeDetector(sensor, "normal")
+            det = ShakeDetector(sensor, sensitivity)
             ncol = 4 if sensor == "accel" else 2
             continue
         line = line.strip()
@@ -92,11 +92,20 @@ def replay(lines_iter, sensor=None):
 
 
 def main(argv):
-    # argv: [TRACE] or [TRACE, SENSOR]
-    if len(argv) < 1 or len(argv) > 2:
-        print("usage: cup.replay TRACE.csv [accel|switch]", file=sys.stderr)
+    # argv: [TRACE], [TRACE, SENSOR] or [TRACE, SENSOR, SENSITIVITY]; SENSOR "-": from the header;
+    # SENSITIVITY: low, normal, high or a calibration as JSON ("[8000, 6000, 3]")
+    if len(argv) < 1 or len(argv) > 3:
+        print("usage: cup.replay TRACE.csv [accel|switch|-] [SENSITIVITY]", file=sys.stderr)
         return 2
-    sensor = argv[1] if len(argv) == 2 else None
+    sensor = argv[1] if len(argv) >= 2 and argv[1] != "-" else None
+    sensitivity = "normal"
+    if len(argv) == 3:
+        import json
+        try:
+            sensitivity = json.loads(argv[2]) if argv[2][:1] == "[" else argv[2]
+        except ValueError:
+            print("error: bad sensitivity %r" % argv[2], file=sys.stderr)
+            return 2
     if sensor is not None and sensor not in ("accel", "switch"):
         print("error: sensor must be accel or switch", file=sys.stderr)
         return 2
@@ -107,7 +116,7 @@ def main(argv):
         return 2
     try:
         try:
-            throws = replay(f, sensor)
+            throws = replay(f, sensor, sensitivity)
         finally:
             f.close()
     except (ValueError, UnicodeError) as e:

@@ -20,6 +20,9 @@ def add_arguments(p):
                    help="skip the tests that need a person (buttons, shake)")
     p.add_argument("--yes", action="store_true", help="do not ask for the eye check of the LEDs")
     p.add_argument("--no-start", action="store_true", help="leave the cup at the REPL afterwards")
+    p.add_argument("--calibrate", action="store_true",
+                   help="set the shake threshold between three shakes of yours and your handling of the cup "
+                        "(instead of the self-test; docs/rules.md, 'The shake')")
     p.add_argument("--json", action="store_true", help="end with the results as one JSON line")
 
 
@@ -30,7 +33,8 @@ def run(args):
     try:
         results, info = doctor(port=args.port, lang=lang, timeout=args.timeout,
                                interactive=False if args.yes else None, no_input=args.no_input,
-                               start=not args.no_start, slowness=args.cup_slowness)
+                               start=not args.no_start, slowness=args.cup_slowness,
+                               calibrate=args.calibrate)
     except DeployError as e:  # the board's refusal: the job failed (status 1), said in one line by cli.main
         raise CommandError.of(e, status=FAILED)
     if args.json:

@@ -39,7 +39,7 @@ BATTERY_MAX_MV = 4350     # above: the divider ratio in the board file is wrong
 
 class Doctor:
     def __init__(self, dev, lang="de", timeout=15.0, interactive=False, no_input=False, out=None, ask=None,
-                 slowness=1):
+                 slowness=1, calibrate=False):
         self.dev = dev
         self.lang = lang
         self.timeout = timeout
@@ -49,6 +49,7 @@ class Doctor:
         self.out = out or sys.stdout
         self.ask = ask or input
         self.results = []   # (name, status, detail in English), status one of ok fail warn skip
+        self.calibrating = calibrate
 
     def say(self, text):
         self.out.write(text + "\n")
@@ -77,6 +78,9 @@ class Doctor:
         info = self.call("info()")
         self.info = info
         self.firmware(info)
+        if self.calibrating:  # `doctor --calibrate`: only the shake sensitivity
+            self.calibrate(info["sensor"])
+            return self.results
         self.leds()
         self.buttons()
         self.sensor()
@@ -168,6 +172,60 @@ class Doctor:
         else:
             self.check("shake", "fail", "shake_none", s=self.timeout)
 
+    # --- the owner's calibration (docs/rules.md, "The shake") ----------------------------------------------
+    def calibrate(self, sensor):
+        """Record three shakes and a while of handling, replay both through the cup's own detector (its
+        firmware under MicroPython, as `schocken shake-replay`) at a range of thresholds, and set the one
+        midway between the lowest that never throws for the handling and the highest that still throws each
+        shake exactly once; print the margins. Nothing is written when no threshold tells them apart."""
+        import json
+        import tempfile
+        from pathlib import Path
+        window = min(CALIBRATE_S, self.timeout)  # --timeout shortens it
+        traces = []
+        for key in ("calibrate_shakes", "calibrate_handling"):
+            self.say(self.t(key, s=window))
+            code = "selftest.record(%d)" % int(window * 1000)
+            out = self.dev.run(code, window + self.answer_s).splitlines()
+            traces.append([line for line in out if line[:1].isdigit()])
+        with tempfile.TemporaryDirectory() as tmp:
+            paths = []
+            for name, rows in zip(("shakes.csv", "handling.csv"), traces):
+                path = Path(tmp) / name
+                if sensor == "accel":
+                    text = "t_ms,ax,ay,az\n" + "".join(_in_m_s2(r) for r in rows)
+                else:
+                    text = "t_ms,level\n" + "".join(r + "\n" for r in rows)
+                path.write_text(text)
+                paths.append(path)
+            grid = CALIBRATE_SWINGS if sensor == "accel" else CALIBRATE_CHANGES
+            works_shakes, works_handling, best_count = [], [], 0
+            for v in grid:
+                level = [v + 2000, v, 3] if sensor == "accel" else [v, 50]
+                shakes, handling = (_replay(p, sensor, level) for p in paths)
+                best_count = max(best_count, len(shakes))
+                if len(shakes) == 3:
+                    works_shakes.append(v)
+                if not handling:
+                    works_handling.append(v)
+        low = min(works_handling) if works_handling else None
+        high = max(works_shakes) if works_shakes else None
+        if low is None or high is None or low > high:
+            self.check("calibration", "fail", "calibrate_apart", shakes=best_count)
+            return
+        chosen = (low + high) // 2
+        if sensor == "accel":
+            chosen = chosen // CALIBRATE_STEP * CALIBRATE_STEP
+        level = [chosen + 2000, chosen, 3] if sensor == "accel" else [chosen, 50]
+        config = self.dev.json("print(open('/cup.json').read())")
+        config["shake"] = level
+        self.dev.write("/cup.json", (json.dumps(config, sort_keys=True) + "\n").encode())
+        if sensor == "accel":
+            self.check("calibration", "ok", "calibrate_set", set=chosen / 1000, low=low / 1000,
+                       high=high / 1000, margin=min(chosen - low, high - chosen) / 1000)
+        else:
+            self.check("calibration", "ok", "calibrate_set_switch", set=chosen, low=low, high=high)
+
     def rng(self):
         r = self.call("rng()", wait=20)
         if not r["ok"]:
@@ -205,6 +263,29 @@ class Doctor:
                    wakes=round(p["wakes"] * 1000.0 / ms), **share)
 
 
+CALIBRATE_S = 10.0        # s for the three shakes, and again for the handling (at most: --timeout)
+CALIBRATE_STEP = 250      # mm/s^2: the swing thresholds tried (firmware/cup/shake.py, docs/rules.md)
+CALIBRATE_SWINGS = tuple(range(3000, 14001, CALIBRATE_STEP))
+CALIBRATE_CHANGES = tuple(range(6, 31))  # a switch: the contact changes a shake needs
+
+
+def _in_m_s2(row):
+    """A recorded sample "t,x,y,z" in mm/s^2 -> a trace line in m/s^2 (what cup.replay reads)."""
+    t, *axes = row.split(",")
+    return "%s,%s\n" % (t, ",".join("%.3f" % (int(v) / 1000) for v in axes))
+
+
+def _replay(path, sensor, level):
+    """The cup's detector over a recorded trace at ``level``: the throws' times (the firmware, run as
+    shake-replay runs it)."""
+    from schocken_host.provision.build import find_tool
+    from schocken_host.provision.replay import run_firmware
+    throws, code, msg = run_firmware(find_tool("micropython"), path, sensor, level)
+    if code:
+        raise DeployError("doctor.as_reported", error=msg)
+    return throws
+
+
 def shown_name(lang, name):
     """A test's name on the screen ("button 2" -> "Taste 2"); the results keep the English one."""
     if name.startswith("button "):
@@ -213,7 +294,7 @@ def shown_name(lang, name):
 
 
 def doctor(port=None, lang="de", timeout=15.0, interactive=None, no_input=False, start=True, out=None,
-           ask=None, connect_timeout=5.0, slowness=1):
+           ask=None, connect_timeout=5.0, slowness=1, calibrate=False):
     """Run the self-test; returns (results, info). ``slowness`` K: a cup K times slower than a chip (an
     emulated one) gets K times the time for its connection and each answer."""
     out = out or sys.stdout
@@ -223,7 +304,7 @@ def doctor(port=None, lang="de", timeout=15.0, interactive=None, no_input=False,
     out.write(tr(lang, "doctor.connect", port=port) + "\n")
     out.flush()
     dev = Device(port, connect_timeout * slowness)
-    doc = Doctor(dev, lang, timeout, interactive, no_input, out, ask, slowness)
+    doc = Doctor(dev, lang, timeout, interactive, no_input, out, ask, slowness, calibrate)
     started = False
     try:
         results = doc.run()

@@ -72,6 +72,27 @@ TEXTS = {
     "doctor.test_rng": ("Zufall", "RNG"),
     "doctor.test_battery": ("Akku", "battery"),
     "doctor.test_power": ("Strom", "power"),
+    "doctor.test_calibration": ("Kalibrierung", "calibration"),
+    "doctor.calibrate_shakes": ("Schüttle den Becher dreimal, mit einer Pause dazwischen ({s:g} s) …",
+                                "Shake the cup three times, with a pause in between ({s:g} s) …"),
+    "doctor.calibrate_handling": (
+        "Jetzt ohne zu schütteln: heben, kippen, weiterreichen, abstellen ({s:g} s) …",
+        "Now without shaking: lift, tilt, pass, set down the cup ({s:g} s) …"),
+    "doctor.calibrate_set": (
+        "Schwelle {set:.1f} m/s²: Hantieren wirft erst unter {low:.1f}, deine Würfe zählen bis {high:.1f} "
+        "(Spielraum {margin:.1f} m/s² je Seite); gespeichert in /cup.json",
+        "threshold {set:.1f} m/s²: handling throws only below {low:.1f}, your shakes count up to {high:.1f} "
+        "(margin {margin:.1f} m/s² each way); saved in /cup.json"),
+    "doctor.calibrate_set_switch": (
+        "Schwelle {set} Kontaktwechsel: Hantieren wirft erst unter {low}, deine Würfe zählen bis {high}; "
+        "gespeichert in /cup.json",
+        "threshold {set} contact changes: handling throws only below {low}, your shakes count up to {high}; "
+        "saved in /cup.json"),
+    "doctor.calibrate_apart": (
+        "deine Würfe ({shakes} von 3 erkannt) und dein Hantieren sind nicht zu trennen: nichts geändert "
+        "(kräftiger oder länger schütteln, dann noch einmal)",
+        "your shakes ({shakes} of 3 seen) cannot be told from your handling: nothing changed (shake harder "
+        "or longer, then try again)"),
     # what each test found
     "doctor.firmware_about": ("{fw} auf {board} ({machine}, {kb} KB Heap frei)",
                               "{fw} on {board} ({machine}, {kb} KB heap free)"),

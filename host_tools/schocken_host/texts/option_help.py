@@ -43,6 +43,17 @@ TEXTS = {
                                 "CSV: 't_ms,ax,ay,az' (m/s^2) or 't_ms,level'"),
     "help.shake_replay_sensor": ("Art des Sensors (Vorgabe: aus der Kopfzeile der CSV)",
                                  "sensor kind (default: from the CSV header)"),
+    "help.shake_replay_shake": ("die Empfindlichkeit des Bechers (Vorgabe normal; docs/rules.md, "
+                                "'The shake')",
+                                "the cup's shake sensitivity (default normal; docs/rules.md, 'The shake')"),
+    "help.deploy_shake": ("wie kräftig ein Schütteln sein muss, um zu werfen (docs/rules.md, 'The shake'; "
+                          "Vorgabe: was der Becher hat, sonst normal)",
+                          "how firm a shake must be to throw (docs/rules.md, 'The shake'; default: what the "
+                          "cup has, else normal)"),
+    "help.doctor_calibrate": ("die Schüttel-Schwelle zwischen drei eigenen Würfen und dem eigenen Hantieren "
+                              "setzen (statt des Selbsttests; docs/rules.md, 'The shake')",
+                              "set the shake threshold between three shakes of yours and your handling of "
+                              "the cup (instead of the self-test; docs/rules.md, 'The shake')"),
     "help.play_emulate": ("N emulierte Becher starten (höchstens 32)", "start N emulated cups (at most 32)"),
     "help.play_bots": ("K der emulierten Becher spielen Bots (Vorgabe: alle)",
                        "K of the emulated cups are played by bots (default: all)"),
