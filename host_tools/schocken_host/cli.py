@@ -6,7 +6,6 @@ Exit status: 0 done, 1 the job failed (a game not finished, a failed self-test, 
 SCHOCKEN_DEBUG=1), 130 interrupted."""
 
 import argparse
-import importlib
 import os
 import sys
 import traceback
@@ -81,35 +80,15 @@ check_rules_package(sys.argv[1:])  # before the imports below: they import schoc
 
 from schocken import RuleError  # noqa: E402
 
+from schocken_host.commands import VERBS  # noqa: E402
 from schocken_host.i18n import RuleText, localized, os_error  # noqa: E402
 from schocken_host.input_checks import OneLineParser  # noqa: E402
 
 
-def _common(p, lang):
+def _common(p, verb):
     # --lang is accepted before or after the verb.
-    p.add_argument("--lang", choices=LANGS, default=argparse.SUPPRESS, help=tr(lang, "cli.lang_help"))
+    p.add_argument("--lang", choices=LANGS, default=argparse.SUPPRESS, help=tr(p.lang, "cli.lang_help"))
 
-
-# Every verb: (name, its module); its one-line description is the text "cli.verb_<module>". Each module under
-# commands/ has add_arguments(parser) and run(args); a verb's module is imported when the parser is built, so
-# a new verb is one line here, one text and one module there.
-VERBS = (
-    ("rules", "rules"),
-    ("rank", "rank"),
-    ("odds", "odds"),
-    ("cup", "cup"),
-    ("shake-replay", "shake_replay"),
-    ("play", "play"),
-    ("deploy", "deploy"),
-    ("build", "build"),
-    ("doctor", "doctor"),
-    ("scan", "scan"),
-    ("replay", "replay"),
-    ("stats", "stats"),
-    ("watch", "watch"),
-    ("liga", "liga"),
-    ("turnier", "turnier"),
-)
 
 # argparse's own messages (it asks gettext for each, by its English text) -> our text keys.
 ARGPARSE_KEYS = {
@@ -154,10 +133,6 @@ def help_formatter(lang):
     return HelpInLanguage
 
 
-def command(module_name):
-    return importlib.import_module("schocken_host.commands." + module_name)
-
-
 def build_parser(lang="de"):
     """The parser, speaking ``lang`` (its messages and --help; the options' own descriptions are English but
     for those a verb gives in both languages)."""
@@ -166,27 +141,16 @@ def build_parser(lang="de"):
     parser = OneLineParser(prog="schocken", description=tr(lang, "cli.description"),
                            formatter_class=formatter)
     parser.add_argument("--lang", choices=LANGS, default="de", help=tr(lang, "cli.lang_help"))
-    verbs = parser.add_subparsers(dest="verb", metavar=tr(lang, "cli.verb_metavar"))
-    parser.verb_parsers = {}
-    for name, module_name in VERBS:
-        p = verbs.add_parser(name, help=tr(lang, "cli.verb_" + module_name), formatter_class=formatter,
-                             description=tr(lang, "cli.verb_" + module_name))
-        p.lang = lang
-        _common(p, lang)
-        module = command(module_name)
-        module.add_arguments(p)
-        p.set_defaults(run=module.run)
-        parser.verb_parsers[name] = p
+    # The verbs, from the one registry (commands/__init__.py); each runs by args.run.
+    parser.verb_parsers = VERBS.add_parsers(parser, lang, common=_common)
+    for name, verb_parser in parser.verb_parsers.items():
+        verb_parser.set_defaults(run=VERBS[name].run)
     return parser
 
 
 def verb_names(parser=None):
     """Every verb of the command line, as the parser knows them (tests walk them all)."""
-    parser = parser or build_parser()
-    for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            return list(action.choices)
-    return []
+    return list((parser or build_parser()).verb_parsers)
 
 
 def bad_input(e, lang="de"):
