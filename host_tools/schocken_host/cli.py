@@ -90,43 +90,29 @@ def _common(p, verb):
     p.add_argument("--lang", choices=LANGS, default=argparse.SUPPRESS, help=tr(p.lang, "cli.lang_help"))
 
 
-# argparse's own messages (it asks gettext for each, by its English text) -> our text keys.
-ARGPARSE_KEYS = {
-    "usage: ": "argparse.usage",
-    "positional arguments": "argparse.positionals",
-    "options": "argparse.options",
-    "show this help message and exit": "argparse.help",
-    "argument %(argument_name)s: %(message)s": "argparse.argument",
-    "the following arguments are required: %s": "argparse.required",
-    "unrecognized arguments: %s": "argparse.unrecognized",
-    "expected one argument": "argparse.one",
-    "expected at most one argument": "argparse.at_most_one",
-    "expected at least one argument": "argparse.at_least_one",
-    "invalid choice: %(value)r (choose from %(choices)s)": "argparse.invalid_choice",
-    "invalid %(type)s value: %(value)r": "argparse.invalid_value",
-    "not allowed with argument %s": "argparse.not_allowed_with",
-    "ignored explicit argument %r": "argparse.ignored_explicit",
-    "one of the arguments %s is required": "argparse.one_required",
-    "ambiguous option: %(option)s could match %(matches)s": "argparse.ambiguous",
-}
-
-
 def argparse_in(lang):
-    """argparse speaks ``lang`` from now on: its messages, the usage line, the titles of --help. It looks each
-    message up through gettext when it uses it (argparse._), so this is where ours go in."""
-    def translated(message):
-        key = ARGPARSE_KEYS.get(message)
-        return tr(lang, key) if key else message
-    argparse._ = translated
+    """argparse speaks ``lang`` from now on: its refusals (OneLineParser.error) and the argparse types' own
+    (input_checks.argument_error)."""
     OneLineParser.lang = lang
 
 
 def help_formatter(lang):
-    """argparse's help formatter, giving each option's description in ``lang``: a verb writes it in English
-    where it defines the option, texts/option_help.py has it in both languages."""
+    """argparse's help formatter, speaking ``lang``: the usage line's prefix and the sections' titles through
+    the formatter's own hooks (add_usage, start_section), each option's description as texts/option_help.py
+    has it (a verb writes it in English where it defines the option) and -h's own."""
     german = {en: de for key, (de, en) in TEXTS.items() if key.startswith("help.")}
+    german["show this help message and exit"] = tr("de", "argparse.help")
+    titles = {"positional arguments": tr(lang, "argparse.positionals"),
+              "options": tr(lang, "argparse.options")}
 
     class HelpInLanguage(argparse.HelpFormatter):
+        def add_usage(self, usage, actions, groups, prefix=None):
+            prefix = tr(lang, "argparse.usage") if prefix is None else prefix   # None: argparse's "usage: "
+            super().add_usage(usage, actions, groups, prefix)
+
+        def start_section(self, heading):
+            super().start_section(titles.get(heading, heading))
+
         def _expand_help(self, action):
             text = super()._expand_help(action)
             return text if lang == "en" else german.get(text, text)
