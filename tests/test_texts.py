@@ -94,7 +94,7 @@ def test_an_error_is_english_as_str_and_the_users_language_when_shown():
 
 
 # --- every key a call names exists ---------------------------------------------------------------------
-KEYED_CALLS = {"tr": 1, "Message": 0}   # the function and where its key is; an error class: 0
+KEYED_CALLS = {"tr": 1, "Message": 0, "Command": 1}   # the function and where its key is; an error class: 0
 # Methods that put their area in front of the key: {file: {method: (area, where the key is)}}.
 AREA_METHODS = {"views/plain.py": {"say": ("plain.", 0), "tr": ("plain.", 0)},
                 "views/scoreboard.py": {"tr": ("board.", 0)},

@@ -6,7 +6,6 @@ Exit status: 0 done, 1 the job failed (a game not finished, a failed self-test, 
 SCHOCKEN_DEBUG=1), 130 interrupted."""
 
 import argparse
-import importlib
 import os
 import sys
 import traceback
@@ -81,81 +80,43 @@ check_rules_package(sys.argv[1:])  # before the imports below: they import schoc
 
 from schocken import RuleError  # noqa: E402
 
+from schocken_host.commands import VERBS  # noqa: E402
 from schocken_host.i18n import RuleText, localized, os_error  # noqa: E402
 from schocken_host.input_checks import OneLineParser  # noqa: E402
 
 
-def _common(p, lang):
+def _common(p, verb):
     # --lang is accepted before or after the verb.
-    p.add_argument("--lang", choices=LANGS, default=argparse.SUPPRESS, help=tr(lang, "cli.lang_help"))
-
-
-# Every verb: (name, its module); its one-line description is the text "cli.verb_<module>". Each module under
-# commands/ has add_arguments(parser) and run(args); a verb's module is imported when the parser is built, so
-# a new verb is one line here, one text and one module there.
-VERBS = (
-    ("rules", "rules"),
-    ("rank", "rank"),
-    ("odds", "odds"),
-    ("cup", "cup"),
-    ("shake-replay", "shake_replay"),
-    ("play", "play"),
-    ("deploy", "deploy"),
-    ("build", "build"),
-    ("doctor", "doctor"),
-    ("scan", "scan"),
-    ("replay", "replay"),
-    ("stats", "stats"),
-    ("watch", "watch"),
-    ("liga", "liga"),
-    ("turnier", "turnier"),
-)
-
-# argparse's own messages (it asks gettext for each, by its English text) -> our text keys.
-ARGPARSE_KEYS = {
-    "usage: ": "argparse.usage",
-    "positional arguments": "argparse.positionals",
-    "options": "argparse.options",
-    "show this help message and exit": "argparse.help",
-    "argument %(argument_name)s: %(message)s": "argparse.argument",
-    "the following arguments are required: %s": "argparse.required",
-    "unrecognized arguments: %s": "argparse.unrecognized",
-    "expected one argument": "argparse.one",
-    "expected at most one argument": "argparse.at_most_one",
-    "expected at least one argument": "argparse.at_least_one",
-    "invalid choice: %(value)r (choose from %(choices)s)": "argparse.invalid_choice",
-    "invalid %(type)s value: %(value)r": "argparse.invalid_value",
-    "not allowed with argument %s": "argparse.not_allowed_with",
-    "ignored explicit argument %r": "argparse.ignored_explicit",
-    "one of the arguments %s is required": "argparse.one_required",
-    "ambiguous option: %(option)s could match %(matches)s": "argparse.ambiguous",
-}
+    p.add_argument("--lang", choices=LANGS, default=argparse.SUPPRESS, help=tr(p.lang, "cli.lang_help"))
 
 
 def argparse_in(lang):
-    """argparse speaks ``lang`` from now on: its messages, the usage line, the titles of --help. It looks each
-    message up through gettext when it uses it (argparse._), so this is where ours go in."""
-    def translated(message):
-        key = ARGPARSE_KEYS.get(message)
-        return tr(lang, key) if key else message
-    argparse._ = translated
+    """argparse speaks ``lang`` from now on: its refusals (OneLineParser.error) and the argparse types' own
+    (input_checks.argument_error)."""
     OneLineParser.lang = lang
 
 
 def help_formatter(lang):
-    """argparse's help formatter, giving each option's description in ``lang``: a verb writes it in English
-    where it defines the option, texts/option_help.py has it in both languages."""
+    """argparse's help formatter, speaking ``lang``: the usage line's prefix and the sections' titles through
+    the formatter's own hooks (add_usage, start_section), each option's description as texts/option_help.py
+    has it (a verb writes it in English where it defines the option) and -h's own."""
     german = {en: de for key, (de, en) in TEXTS.items() if key.startswith("help.")}
+    german["show this help message and exit"] = tr("de", "argparse.help")
+    titles = {"positional arguments": tr(lang, "argparse.positionals"),
+              "options": tr(lang, "argparse.options")}
 
     class HelpInLanguage(argparse.HelpFormatter):
+        def add_usage(self, usage, actions, groups, prefix=None):
+            prefix = tr(lang, "argparse.usage") if prefix is None else prefix   # None: argparse's "usage: "
+            super().add_usage(usage, actions, groups, prefix)
+
+        def start_section(self, heading):
+            super().start_section(titles.get(heading, heading))
+
         def _expand_help(self, action):
             text = super()._expand_help(action)
             return text if lang == "en" else german.get(text, text)
     return HelpInLanguage
-
-
-def command(module_name):
-    return importlib.import_module("schocken_host.commands." + module_name)
 
 
 def build_parser(lang="de"):
@@ -166,27 +127,16 @@ def build_parser(lang="de"):
     parser = OneLineParser(prog="schocken", description=tr(lang, "cli.description"),
                            formatter_class=formatter)
     parser.add_argument("--lang", choices=LANGS, default="de", help=tr(lang, "cli.lang_help"))
-    verbs = parser.add_subparsers(dest="verb", metavar=tr(lang, "cli.verb_metavar"))
-    parser.verb_parsers = {}
-    for name, module_name in VERBS:
-        p = verbs.add_parser(name, help=tr(lang, "cli.verb_" + module_name), formatter_class=formatter,
-                             description=tr(lang, "cli.verb_" + module_name))
-        p.lang = lang
-        _common(p, lang)
-        module = command(module_name)
-        module.add_arguments(p)
-        p.set_defaults(run=module.run)
-        parser.verb_parsers[name] = p
+    # The verbs, from the one registry (commands/__init__.py); each runs by args.run.
+    parser.verb_parsers = VERBS.add_parsers(parser, lang, common=_common)
+    for name, verb_parser in parser.verb_parsers.items():
+        verb_parser.set_defaults(run=VERBS[name].run)
     return parser
 
 
 def verb_names(parser=None):
     """Every verb of the command line, as the parser knows them (tests walk them all)."""
-    parser = parser or build_parser()
-    for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            return list(action.choices)
-    return []
+    return list((parser or build_parser()).verb_parsers)
 
 
 def bad_input(e, lang="de"):

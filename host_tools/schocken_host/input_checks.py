@@ -27,6 +27,56 @@ MAX_HEAP = 64 * 1024 * 1024
 _HEAP = re.compile(r"([1-9]\d*)([kKmM]?)\Z")   # no leading 0: micropython would read it as octal
 
 
+# argparse's own refusals, by their English text (as it hands them to ArgumentParser.error) -> our text keys.
+# argparse has no public hook to word them itself: error() reads each back by its English form and says it in
+# the parser's language (a refusal none of these forms matches stays as argparse wrote it).
+ARGPARSE_REFUSALS = {
+    "argument %(argument_name)s: %(message)s": "argparse.argument",
+    "the following arguments are required: %s": "argparse.required",
+    "unrecognized arguments: %s": "argparse.unrecognized",
+    "expected one argument": "argparse.one",
+    "expected at most one argument": "argparse.at_most_one",
+    "expected at least one argument": "argparse.at_least_one",
+    "invalid choice: %(value)r (choose from %(choices)s)": "argparse.invalid_choice",
+    "invalid %(type)s value: %(value)r": "argparse.invalid_value",
+    "not allowed with argument %s": "argparse.not_allowed_with",
+    "ignored explicit argument %r": "argparse.ignored_explicit",
+    "one of the arguments %s is required": "argparse.one_required",
+    "ambiguous option: %(option)s could match %(matches)s": "argparse.ambiguous",
+}
+_FIELD = re.compile(r"%(?:\((\w+)\))?[sr]")
+
+
+def _form(english):
+    """An argparse message's English form as a pattern: each field (%s, %r, %(name)s) one group."""
+    parts, at, n = [], 0, 0
+    for field in _FIELD.finditer(english):
+        parts.append(re.escape(english[at:field.start()]))
+        n += 1
+        parts.append("(?P<%s>.+?)" % (field.group(1) or "f%d" % n))
+        at = field.end()
+    return re.compile("".join(parts) + re.escape(english[at:]), re.S)
+
+
+_REFUSAL_FORMS = [(_form(english), key) for english, key in ARGPARSE_REFUSALS.items()]
+
+
+def argparse_words(lang, message):
+    """argparse's English refusal in ``lang``: read back by its form, its fields put into our text (the inner
+    message of "argument X: ..." as well)."""
+    for form, key in _REFUSAL_FORMS:
+        found = form.fullmatch(message)
+        if found is None:
+            continue
+        fields = found.groupdict()
+        if "message" in fields:
+            fields["message"] = argparse_words(lang, fields["message"])
+        text = _FIELD.sub(lambda f: "%%(%s)s" % f.group(1) if f.group(1) else "%s", tr(lang, key))
+        positional = tuple(v for k, v in sorted(fields.items()) if k.startswith("f"))
+        return text % (positional[0] if len(positional) == 1 else fields)
+    return message
+
+
 class OneLineParser(argparse.ArgumentParser):
     """argparse, but a bad argument is one line in the user's language: "schocken play: Fehler: Argument
     --emulate: ..." and exit status 2, without the usage block (``--help`` shows that). Subparsers are made of
@@ -34,7 +84,7 @@ class OneLineParser(argparse.ArgumentParser):
     lang = "de"
 
     def error(self, message):
-        words = " ".join(message.split())
+        words = " ".join(argparse_words(self.lang, message).split())
         self.exit(BAD_INPUT, "%s: %s: %s\n" % (self.prog, tr(self.lang, "argparse.error"), words))
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from schocken_host.errors import FAILED, CommandError
 from schocken_host.i18n import tr
-from schocken_host.commands import liga_club, liga_luck
+from schocken_host.commands import Command, Commands, liga_club, liga_luck
 from schocken_host.league import db
 from schocken_host.league.logs import game_logs, import_logs, rebuild
 from schocken_host.league.evenings import season_range
@@ -34,23 +34,28 @@ def add_arguments(p):
                    help="the standings of this season's evenings (schocken liga season)")
     p.add_argument("--sort", default=None, metavar="COLUMN",
                    help="highest first in this column (a column of --csv, or the German table's word)")
-    jobs = p.add_subparsers(dest="job", metavar=tr(p.lang, "league.job_metavar"))
-    made = {}
-    for name, key in (("import", "league_import"), ("merge", "league_merge"), ("rebuild", "league_rebuild")):
-        words = tr(p.lang, "cli." + key)
-        made[name] = jobs.add_parser(name, help=words, description=words, formatter_class=p.formatter_class)
-        # --lang and --db are taken after the job as well (a default here would hide one given before it).
-        made[name].add_argument("--lang", choices=("de", "en"), default=argparse.SUPPRESS,
-                                help=argparse.SUPPRESS)
-        _db_option(made[name], argparse.SUPPRESS)
-    liga_luck.add_job(jobs, p, _db_option)
-    liga_club.add_jobs(jobs, p, _db_option)
-    made["import"].add_argument("folders", nargs="+", metavar="DIR",
-                                help="a folder of game logs (*.jsonl, in its subfolders too) or one log")
-    made["merge"].add_argument("name", metavar="NAME", help="the name whose games count for INTO from now on")
-    made["merge"].add_argument("into", metavar="INTO", help="a player's name, or a new name (a rename)")
-    made["rebuild"].add_argument("folders", nargs="*", metavar="DIR",
-                                 help="folders of game logs (default: the log directory of schocken play)")
+    JOBS.add_parsers(p, p.lang, common=_job_options)
+
+
+def _job_options(job, command):
+    # --lang and --db are taken after the job as well (a default here would hide one given before it).
+    job.add_argument("--lang", choices=("de", "en"), default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+    _db_option(job, argparse.SUPPRESS)
+
+
+def _import_arguments(job):
+    job.add_argument("folders", nargs="+", metavar="DIR",
+                     help="a folder of game logs (*.jsonl, in its subfolders too) or one log")
+
+
+def _merge_arguments(job):
+    job.add_argument("name", metavar="NAME", help="the name whose games count for INTO from now on")
+    job.add_argument("into", metavar="INTO", help="a player's name, or a new name (a rename)")
+
+
+def _rebuild_arguments(job):
+    job.add_argument("folders", nargs="*", metavar="DIR",
+                     help="folders of game logs (default: the log directory of schocken play)")
 
 
 def _folders(names):
@@ -70,23 +75,8 @@ def run(args):
         if other:
             raise CommandError("luck.plot_alone", other=other)
         return liga_luck.plot(lang, path, args.plot, args.season)
-    if args.job == "import":
-        return _import(lang, path, _folders(args.folders))
-    if args.job == "rebuild":
-        return _rebuild(lang, path, _folders(args.folders) if args.folders else [gamelog.log_dir()])
-    if args.job in ("luck", "glueck"):
-        return liga_luck.run(lang, path, args)
-    if args.job in liga_club.NAMES:
-        return liga_club.run(lang, path, args)
-    if args.job == "merge":
-        league = db.open_league(path, create=False)
-        try:
-            done = merge(league, args.name, args.into)
-        finally:
-            if league is not None:
-                league.close()
-        sys.stdout.write(tr(lang, "league." + done, name=args.name, into=args.into.strip()) + "\n")
-        return 0
+    if args.job is not None:
+        return JOBS[args.job].run(lang, path, args)
     return _standings(lang, path, args)
 
 
@@ -103,8 +93,8 @@ def _summary(lang, tally):
     return FAILED if tally.refused else 0   # a log that is no game: the others are in, the exit says so
 
 
-def _import(lang, path, folders):
-    paths = game_logs(folders)
+def _import(lang, path, args):
+    paths = game_logs(_folders(args.folders))
     league = db.open_league(path)
     try:
         db.check_whole(league)   # a damaged database is refused before anything is read into it
@@ -114,7 +104,8 @@ def _import(lang, path, folders):
     return _summary(lang, tally)
 
 
-def _rebuild(lang, path, folders):
+def _rebuild(lang, path, args):
+    folders = _folders(args.folders) if args.folders else [gamelog.log_dir()]
     old = path.exists()
     say = _refused(lang)
     tally, carried = rebuild(path, game_logs(f for f in folders if f.exists()), say, say)
@@ -124,6 +115,17 @@ def _rebuild(lang, path, folders):
     if not carried:
         sys.stdout.write(tr(lang, "league.rebuilt_lost") + "\n")
     return _summary(lang, tally)
+
+
+def _merge(lang, path, args):
+    league = db.open_league(path, create=False)
+    try:
+        done = merge(league, args.name, args.into)
+    finally:
+        if league is not None:
+            league.close()
+    sys.stdout.write(tr(lang, "league." + done, name=args.name, into=args.into.strip()) + "\n")
+    return 0
 
 
 def _standings(lang, path, args):
@@ -167,3 +169,13 @@ def _standings(lang, path, args):
                          % (width, r.player, r.games, r.games_lost, number(r.lost_per_game), r.halves_lost,
                             r.finals_lost, number(r.deckel_per_round), r.schock_aus, *owes))
     return 0
+
+
+# The league's jobs, in the order --help lists them; each handler is called as run(lang, path, args).
+JOBS = Commands(
+    "job", "league.job_metavar",
+    Command("import", "cli.league_import", _import, _import_arguments),
+    Command("merge", "cli.league_merge", _merge, _merge_arguments),
+    Command("rebuild", "cli.league_rebuild", _rebuild, _rebuild_arguments),
+    Command("luck", "luck.job", liga_luck.run, liga_luck.arguments, aliases=("glueck",)),
+    *liga_club.JOBS)

@@ -8,6 +8,7 @@ import json
 import sys
 import time
 
+from schocken_host.commands import Command
 from schocken_host.errors import CommandError
 from schocken_host.i18n import Message, tr
 from schocken_host.league import db
@@ -16,44 +17,40 @@ from schocken_host.league.evenings import (a_day, check_season, define_season, e
 from schocken_host.league.stakes import (DEFAULT, league_rule, ledger, parse_rule, per_person, set_rule,
                                          settle)
 
-JOBS = (("evening", "abend"), ("season", "saison"), ("stake", "einsatz"), ("ledger", "kasse"))
-NAMES = {alias: name for name, alias in JOBS} | {name: name for name, _ in JOBS}
+def _evening_arguments(job):
+    job.add_argument("--table", default=None, metavar="NAME",
+                     help="only the evenings at this table (the name its table file gives it); "
+                          "with --move, the table the game goes to")
+    job.add_argument("day", nargs="?", metavar="DAY", help="an evening's day, YYYY-MM-DD")
+    job.add_argument("--move", default=None, metavar="GAME_ID",
+                     help="put this game (its id, or its first digits) into the evening of DAY")
 
 
-def add_jobs(jobs, p, db_option):
-    made = {}
-    for name, alias in JOBS:
-        words = tr(p.lang, "cli.league_" + name)
-        made[name] = job = jobs.add_parser(name, aliases=[alias], help=words, description=words,
-                                           formatter_class=p.formatter_class)
-        job.add_argument("--lang", choices=("de", "en"), default=argparse.SUPPRESS, help=argparse.SUPPRESS)
-        db_option(job, argparse.SUPPRESS)
-    made["stake"].add_argument("--table", default=None, metavar="NAME",
-                               help="the evening's table: the name its table file gives it (default: every "
-                                    "table of that day)")
-    made["ledger"].add_argument("--table", default=None, metavar="NAME",
-                                help="only the evenings at this table (the name its table file gives it)")
-    made["evening"].add_argument("--table", default=None, metavar="NAME",
-                                 help="only the evenings at this table (the name its table file gives it); "
-                                      "with --move, the table the game goes to")
-    made["evening"].add_argument("day", nargs="?", metavar="DAY", help="an evening's day, YYYY-MM-DD")
-    made["evening"].add_argument("--move", default=None, metavar="GAME_ID",
-                                 help="put this game (its id, or its first digits) into the evening of DAY")
-    made["season"].add_argument("name", nargs="?", metavar="NAME", help="the season's name")
-    made["season"].add_argument("first", nargs="?", metavar="FROM",
-                                help="its first evening's day, YYYY-MM-DD")
-    made["season"].add_argument("last", nargs="?", metavar="TO", help="its last evening's day, YYYY-MM-DD")
-    made["stake"].add_argument("rule", nargs="?", metavar="RULE",
-                               help="none (the default), players (5 euros up to 5 players, 10 from 6), "
-                                    "game:AMOUNT, drinks")
-    made["stake"].add_argument("--evening", default=None, metavar="DAY",
-                               help="the rule of this evening only (default: of the league)")
-    made["ledger"].add_argument("--season", default=None, metavar="NAME", help="the evenings of this season")
-    settling = made["ledger"].add_mutually_exclusive_group()
+def _season_arguments(job):
+    job.add_argument("name", nargs="?", metavar="NAME", help="the season's name")
+    job.add_argument("first", nargs="?", metavar="FROM", help="its first evening's day, YYYY-MM-DD")
+    job.add_argument("last", nargs="?", metavar="TO", help="its last evening's day, YYYY-MM-DD")
+
+
+def _stake_arguments(job):
+    job.add_argument("--table", default=None, metavar="NAME",
+                     help="the evening's table: the name its table file gives it (default: every table of "
+                          "that day)")
+    job.add_argument("rule", nargs="?", metavar="RULE",
+                     help="none (the default), players (5 euros up to 5 players, 10 from 6), game:AMOUNT, "
+                          "drinks")
+    job.add_argument("--evening", default=None, metavar="DAY",
+                     help="the rule of this evening only (default: of the league)")
+
+
+def _ledger_arguments(job):
+    job.add_argument("--table", default=None, metavar="NAME",
+                     help="only the evenings at this table (the name its table file gives it)")
+    job.add_argument("--season", default=None, metavar="NAME", help="the evenings of this season")
+    settling = job.add_mutually_exclusive_group()
     settling.add_argument("--settle", default=None, metavar="DAY", help="the evening of DAY is settled")
     settling.add_argument("--reopen", default=None, metavar="DAY", help="the evening of DAY is open again")
-    made["ledger"].add_argument("--json", action="store_true", default=argparse.SUPPRESS,
-                                help="the ledger as JSON")
+    job.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="the ledger as JSON")
 
 
 def money(lang, cents):
@@ -74,29 +71,40 @@ def rule_words(lang, rule):
     return tr(lang, "league.stake_" + rule)
 
 
-def run(lang, path, args):
-    job = NAMES[args.job]
-    # What the user gave is checked before the database is opened.
-    table = args.table.strip() if getattr(args, "table", None) else None
-    if job == "evening":
-        day = a_day(args.day) if args.day else None
-        if args.move is not None and day is None:
-            raise CommandError("league.move_needs_day")
-        return _open(path, False, lambda league: _evening(lang, league, day, args.move, table))
-    if job == "season":
-        if args.name is not None and args.last is None:
-            raise CommandError("league.season_needs_days")
-        span = (a_day(args.first), a_day(args.last)) if args.name is not None else None
-        if span is not None:
-            check_season(args.name, *span)   # refused before a database is made for it
-        return _open(path, span is not None, lambda league: _season(lang, league, args.name, span))
-    if job == "stake":
-        rule = parse_rule(args.rule) if args.rule is not None else None
-        day = a_day(args.evening) if args.evening else None
-        if table is not None and day is None:
-            raise CommandError("league.table_needs_evening")
-        return _open(path, rule is not None and day is None,
-                     lambda league: _stake(lang, league, rule, day, table))
+# What the user gave is checked before the database is opened.
+def _table(args):
+    return args.table.strip() if getattr(args, "table", None) else None
+
+
+def _evening_job(lang, path, args):
+    table = _table(args)
+    day = a_day(args.day) if args.day else None
+    if args.move is not None and day is None:
+        raise CommandError("league.move_needs_day")
+    return _open(path, False, lambda league: _evening(lang, league, day, args.move, table))
+
+
+def _season_job(lang, path, args):
+    if args.name is not None and args.last is None:
+        raise CommandError("league.season_needs_days")
+    span = (a_day(args.first), a_day(args.last)) if args.name is not None else None
+    if span is not None:
+        check_season(args.name, *span)   # refused before a database is made for it
+    return _open(path, span is not None, lambda league: _season(lang, league, args.name, span))
+
+
+def _stake_job(lang, path, args):
+    table = _table(args)
+    rule = parse_rule(args.rule) if args.rule is not None else None
+    day = a_day(args.evening) if args.evening else None
+    if table is not None and day is None:
+        raise CommandError("league.table_needs_evening")
+    return _open(path, rule is not None and day is None,
+                 lambda league: _stake(lang, league, rule, day, table))
+
+
+def _ledger_job(lang, path, args):
+    table = _table(args)
     settling = args.settle or args.reopen
     day = a_day(settling) if settling else None
     return _open(path, False, lambda league: _ledger(lang, league, args.season, day, table, bool(args.reopen),
@@ -221,3 +229,12 @@ def _what(lang, cents, drinks):
     parts = ([money(lang, cents)] if cents or not drinks else []) + (
         [tr(lang, "league.drinks", n=drinks)] if drinks else [])
     return " + ".join(parts)
+
+
+# The club's jobs, with their German names; commands/liga.py's JOBS lists them after its own.
+JOBS = (
+    Command("evening", "cli.league_evening", _evening_job, _evening_arguments, aliases=("abend",)),
+    Command("season", "cli.league_season", _season_job, _season_arguments, aliases=("saison",)),
+    Command("stake", "cli.league_stake", _stake_job, _stake_arguments, aliases=("einsatz",)),
+    Command("ledger", "cli.league_ledger", _ledger_job, _ledger_arguments, aliases=("kasse",)),
+)

@@ -22,12 +22,8 @@ OPPONENT_MODEL = {"kind": "habits",
 RARE_CLASS = 10     # a class's count is marked when as rare as 1 in 10 or rarer
 
 
-def add_job(jobs, p, db_option):
-    words = tr(p.lang, "luck.job")
-    job = jobs.add_parser("luck", aliases=["glueck"], help=words, description=words,
-                          formatter_class=p.formatter_class)
-    job.add_argument("--lang", choices=("de", "en"), default=argparse.SUPPRESS, help=argparse.SUPPRESS)
-    db_option(job, argparse.SUPPRESS)
+def arguments(job):
+    """The job's own arguments (it is registered, as `luck` and `glueck`, in commands/liga.py's JOBS)."""
     job.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
                      help="luck and decisions as JSON")
     job.add_argument("--season", default=argparse.SUPPRESS, metavar="NAME",

@@ -11,16 +11,13 @@ import signal
 import sys
 from pathlib import Path
 
+from schocken_host.commands import Command, Commands
 from schocken_host.errors import CommandError
 from schocken_host.i18n import tr
 from schocken_host.input_checks import web_address
 from schocken_host.tournament.formats import PRESETS, format_of
 
 PORT = 8470
-JOBS = (("anlegen", "create"), ("anmelden", "register"), ("auslosen", "draw"), ("karten", "cards"),
-        ("leiten", "direct"), ("stand", "standings"), ("entscheiden", "decide"), ("nachzaehlen", "recount"),
-        ("senden", "send"), ("formate", "formats"))
-ENGLISH = {en: de for de, en in JOBS}
 MAX_NAME = 24       # a cup shows 24 characters of a name; the log keeps what the table was given
 
 
@@ -54,16 +51,7 @@ def players_of(names, path):
 
 
 def add_arguments(p):
-    jobs = p.add_subparsers(dest="job", metavar=tr(p.lang, "turnier.job_metavar"))
-    made = {}
-    for de, en in JOBS:
-        words = tr(p.lang, "turnier.job_" + de)
-        made[de] = jobs.add_parser(de, aliases=[en], help=words, description=words,
-                                   formatter_class=p.formatter_class)
-        made[de].add_argument("--lang", choices=("de", "en"), default=argparse.SUPPRESS,
-                              help=argparse.SUPPRESS)
-        if de not in ("senden", "formate"):
-            made[de].add_argument("folder", metavar="DIR", help="the tournament's folder")
+    made = JOBS.add_parsers(p, p.lang, common=_job_options)
     made["anlegen"].add_argument("--name", default=None, help="the tournament's name (default: the folder's)")
     made["anlegen"].add_argument("--format", default="gonzerath", metavar="PRESET|FILE.toml",
                                  help="gonzerath, ferschweiler, schockenorg or a format file "
@@ -94,12 +82,17 @@ def add_arguments(p):
     made["senden"].add_argument("--log-dir", default=None, help="the log directory of schocken play")
 
 
+def _job_options(job, command):
+    job.add_argument("--lang", choices=("de", "en"), default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+    if command.name not in ("senden", "formate"):
+        job.add_argument("folder", metavar="DIR", help="the tournament's folder")
+
+
 def run(args):
     lang = getattr(args, "lang", "de")
-    job = ENGLISH.get(args.job, args.job)
-    if job is None:
-        raise CommandError("turnier.no_job", jobs=", ".join(de for de, _ in JOBS))
-    return globals()["_" + job](args, lang)
+    if args.job is None:
+        raise CommandError("turnier.no_job", jobs=", ".join(JOBS.names()))
+    return JOBS[args.job].run(args, lang)
 
 
 def _anlegen(args, lang):
@@ -295,3 +288,18 @@ def _formate(args, lang):
         d = fmt.as_dict()
         print("%s: %s" % (name, json.dumps({k: v for k, v in d.items() if k != "name"}, ensure_ascii=False)))
     return 0
+
+
+# The jobs, by their German names with the English beside them; each handler is called as run(args, lang).
+JOBS = Commands(
+    "job", "turnier.job_metavar",
+    Command("anlegen", "turnier.job_anlegen", _anlegen, aliases=("create",)),
+    Command("anmelden", "turnier.job_anmelden", _anmelden, aliases=("register",)),
+    Command("auslosen", "turnier.job_auslosen", _auslosen, aliases=("draw",)),
+    Command("karten", "turnier.job_karten", _karten, aliases=("cards",)),
+    Command("leiten", "turnier.job_leiten", _leiten, aliases=("direct",)),
+    Command("stand", "turnier.job_stand", _stand, aliases=("standings",)),
+    Command("entscheiden", "turnier.job_entscheiden", _entscheiden, aliases=("decide",)),
+    Command("nachzaehlen", "turnier.job_nachzaehlen", _nachzaehlen, aliases=("recount",)),
+    Command("senden", "turnier.job_senden", _senden, aliases=("send",)),
+    Command("formate", "turnier.job_formate", _formate, aliases=("formats",)))

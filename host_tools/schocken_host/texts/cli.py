@@ -1,6 +1,6 @@
 """Texts of the command line itself (cli.py): the verbs' one-line descriptions, argparse's own messages in the
-user's language (argparse asks gettext for them; cli.argparse_in puts ours in its place), the argparse types'
-refusals (input_checks.py), system errors by their errno, and JSON's syntax errors.
+user's language (cli.help_formatter's hooks and input_checks.OneLineParser.error put them in), the argparse
+types' refusals (input_checks.py), system errors by their errno, and JSON's syntax errors.
 {key: (German, English)}."""
 
 TEXTS = {
@@ -59,7 +59,7 @@ TEXTS = {
     "cli.league_rebuild": ("die Liga-Datenbank aus den Spiel-Logs neu bauen",
                            "make the league database anew from the game logs"),
 
-    # --- argparse's own messages, by their English text (cli.ARGPARSE_KEYS)
+    # --- argparse's own messages (cli.help_formatter; its refusals by their English form in input_checks)
     "argparse.usage": ("Aufruf: ", "usage: "),
     "argparse.positionals": ("Argumente", "positional arguments"),
     "argparse.options": ("Optionen", "options"),
