@@ -118,6 +118,7 @@ LANES = {
     "test_person.py": ("table", "cup"),
     "test_person_sees.py": ("table", "cup"),
     "test_scan.py": ("cup",),
+    "test_seat_strategies.py": ("table", "cup"),
     "test_serial_link.py": ("table", "cup"),
     "test_soak.py": ("table", "cup"),
     "test_target.py": ("target",),
@@ -136,6 +137,8 @@ LANES = {
 SLOW = {
     "test_absent.py", "test_soak.py", "test_throw_off_half.py", "test_web_browser.py", "test_web_tv.py",
     "test_auth.py::test_authenticated_game_ends",
+    "test_habits.py::test_the_calibration_bench_runs_draws_its_plot_and_reads_real_logs",
+    "test_seat_strategies.py::test_four_bots_play_four_strategies_and_the_log_says_which",
     "test_bot_fallback.py::test_the_evidence_round_goes_on",
     "test_bot_moves.py::test_every_decision_between_moves_is_taken_by_the_rules_and_the_cup",
     "test_bot_moves.py::test_every_decision_after_a_throw_is_taken_by_the_rules_and_the_cup",
