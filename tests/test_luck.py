@@ -344,3 +344,13 @@ def test_docs_show_what_the_worked_example_prints(liga, tmp_path):
     status, out, _ = liga("luck")
     assert status == 0
     assert out.replace(str(tmp_path / "data"), "...") == shown
+
+
+def test_luck_names_the_opponent_model_it_judged_against(liga):
+    """`liga glueck` says against which model each decision was judged: its last line, and --json."""
+    assert liga("import", ROOT / "tests" / "data" / "luck" / "worked_example.jsonl")[0] == 0
+    status, out, _ = liga("luck", "--json")
+    model = json.loads(out)["opponent_model"]
+    assert status == 0 and model["kind"] == "habits" and model["prior_decisions"] == 1.0
+    status, out, _ = liga("luck")
+    assert out.splitlines()[-1].startswith("Opponent model: each decision is judged against the habits")
