@@ -110,6 +110,12 @@ TEXTS = {
     "help.play_seed": ("die Würfe der emulierten Bot-Becher aus diesem Startwert (festgelegte Würfe: kein "
                        "faires Spiel)",
                        "dice for emulated bot cups from this seed (scripted dice: fair play is off)"),
+    "help.play_turnier": (
+        "ein Turniertisch: die Adresse auf seiner Tischkarte (http://HOST:PORT/tisch/SCHLÜSSEL); die "
+        "Spieler kommen aus der Auslosung der Turnierleitung, das beendete Spiel wird dort gemeldet "
+        "(docs/turnier.md)",
+        "a tournament's table: the address on its table card (http://HOST:PORT/tisch/KEY); the players come "
+        "from the director's draw and the finished game is reported there (docs/turnier.md)"),
     "help.play_opener": ("der Platz, der beginnt, 1 für den ersten (kein Auswürfeln)",
                          "seat that opens, 1 for the first (skips the throw-off)"),
     "help.play_resume": ("ein unterbrochenes Spiel fortsetzen (das neueste Log, wenn keines genannt ist)",
