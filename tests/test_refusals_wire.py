@@ -82,7 +82,7 @@ def test_a_cup_refuses_by_number_and_the_host_says_why_in_both_languages(micropy
     from schocken_host.emulation.emulator import EmulatedCup
     cup = CupDriver()
     try:
-        cup.cup.shake(300)                                         # not on turn
+        cup.cup.shake(400)                                         # not on turn
         assert _error_line(cup) == {"t": "error", "code": protocol.E_REFUSED, "re": "input",
                                     "why": ["cup.texts", 0]}       # the number alone: no text on the cup
         cup.start()
@@ -101,7 +101,7 @@ def test_a_cup_refuses_by_number_and_the_host_says_why_in_both_languages(micropy
     emu = EmulatedCup("emuR", "Rita")
     try:
         for lang, words in (("de", "nicht dein Zug"), ("en", "not your turn")):
-            ident, reasons = asyncio.run(_refused_reason(emu.port, lang, lambda: emu.shake(300)))
+            ident, reasons = asyncio.run(_refused_reason(emu.port, lang, lambda: emu.shake(400)))
             assert ident["v"] == protocol.VERSION == 2
             assert reasons == [(0, words)], reasons
     finally:
