@@ -536,7 +536,7 @@ def test_play_with_web_takes_the_tables_word_with_the_pin_only(tmp_path, micropy
     with open(out, "w") as f:
         # beton: a dropped die costs a Deckel
         argv = ["--lang", "en", "play", "--plain", "--emulate", "3", "--rules", "beton",
-                "--time-scale", "10", "--web", "127.0.0.1:0"]
+                "--time-scale", "30", "--web", "127.0.0.1:0"]
         proc = subprocess.Popen(SCHOCKEN + argv, stdout=f, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                                 cwd=ROOT, env=env)
     try:
