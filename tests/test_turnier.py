@@ -18,6 +18,8 @@ import urllib.request
 import pytest
 import segno
 
+from kits.turnierkit import tampered
+
 SCHOCKEN = [sys.executable, "-m", "schocken_host.cli"]
 NAMES = ["Anna", "Bert", "Cleo", "Dora", "Emil", "Fritz"]     # two tables of 3
 SCALE = "100"
@@ -171,26 +173,10 @@ def test_a_game_sent_again_is_recorded_once(hall):
     assert standings(hall) == before
 
 
-def _tampered(text, game_id):
-    """The log with another game id and the first reveal's first die changed: its commitment fails."""
-    lines = text.splitlines()
-    out = []
-    changed = False
-    for line in lines:
-        ev = json.loads(line)
-        if ev.get("ev") == "start":
-            ev["game_id"] = game_id
-        if ev.get("ev") == "reveal" and not changed:
-            ev["dice"][0] = 1 if ev["dice"][0] != 1 else 2
-            changed = True
-        out.append(json.dumps(ev))
-    return "\n".join(out) + "\n"
-
-
 def test_a_tampered_log_is_held_with_its_reason_and_counts_only_by_the_directors_word(hall):
     url, log_dir, _ = hall["tables"][1]
     key = url.rsplit("/", 1)[1]
-    text = _tampered(the_log(log_dir).read_text(), "tampered0001")
+    text = tampered(the_log(log_dir).read_text(), "tampered0001")
     before = standings(hall)
     status, verdict = post(hall["director"].url + "/api/spiel", {"key": key, "round": 1, "log": text})
     assert status == 200 and verdict["status"] == "held"

@@ -17,6 +17,7 @@ None of them is a test.
 - scorekit: a table that makes events the way the referee does, for the scoreboard
 - tablekit: whole tables of emulated cups refereed by the host, run side by side
 - tracekit: the shipped shake traces and what a detector must make of them
+- turnierkit: what the tournament's tests and bench/turnier.py send a director that it must hold back
 - webkit: the live page's server under aiohttp's test client
 
 The scripts MicroPython runs (mp_cases, mp_fuzz, fake_i2c) import a sibling by its bare name (mp_cases
