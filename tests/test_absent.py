@@ -1,7 +1,6 @@
 """A cup that stays away: after the timeout the table decides (wait, or its player takes the round's Deckel);
 the referee never picks a default on its own."""
 
-import json
 import os
 import subprocess
 import sys
@@ -11,7 +10,7 @@ import time
 import pytest
 
 from conftest import micropython_path
-from kits.tablekit import SCALED
+from kits.tablekit import SCALED, read_log
 
 pytestmark = pytest.mark.skipif(micropython_path() is None, reason="needs the micropython unix port")
 
@@ -50,7 +49,7 @@ def test_absent_cup_table_decides(tmp_path):
     t.join(5)
     assert proc.returncode == 0, "".join(lines[-30:])
     log = next(tmp_path.glob("*.jsonl"))
-    evs = [json.loads(x) for x in log.read_text().splitlines() if x.strip()]
+    evs = read_log(log)
     kinds = [e["ev"] for e in evs]
     assert "pause" in kinds and "absent" in kinds and "forfeit" in kinds, kinds
     assert kinds.count("absent") >= 2, "the table's 'wait' must restart the timeout, then it is asked again"

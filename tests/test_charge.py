@@ -2,7 +2,6 @@
 when it runs on USB, a drain measured over the evening and a warning when it falls below 20 % or will not
 last the next hour; the log records it, the scoreboard, the TV page's model and `schocken scan` show it."""
 
-import json
 import os
 import subprocess
 import sys
@@ -18,7 +17,7 @@ from schocken_host.views import scoreboard_card, scoreboard_layout
 from schocken_host.views.web import model
 
 from conftest import micropython_path
-from kits.tablekit import SCALED
+from kits.tablekit import SCALED, read_log
 
 
 def test_percent_from_the_cells_curve_not_the_millivolts():
@@ -116,7 +115,7 @@ def test_a_cup_running_low_is_logged_and_warned_in_a_game(tmp_path):
     t.join(5)
     assert proc.returncode == 0, "".join(lines[-30:])
     log = next(tmp_path.glob("*.jsonl"))
-    evs = [json.loads(x) for x in log.read_text().splitlines() if x.strip()]
+    evs = read_log(log)
     charge = [e for e in evs if e["ev"] == "battery"]
     assert {e["seat"] for e in charge} == {0, 1, 2}                       # every cup's charge
     assert all(e["percent"] == 64 and not e["low"] for e in charge if e["seat"] != 1)
