@@ -19,8 +19,8 @@ try:  # the defences' numbers, where the server has them (views/web/guard.py; is
 except ImportError:
     guard = None
 WRITE_S = getattr(guard, "WRITE_S", 10.0)
-MAX_CONNECTIONS = getattr(guard, "MAX_CONNECTIONS", 512)
-MAX_SUBSCRIBERS = getattr(guard, "MAX_SUBSCRIBERS", 256)
+MAX_CONNECTIONS = guard.MAX_CONNECTIONS
+MAX_SUBSCRIBERS = guard.MAX_SUBSCRIBERS
 
 PAGES = 256             # the issue's guest: 256 pages every 11 s from 100 addresses
 EVERY_S = 11.0
@@ -30,10 +30,7 @@ SLACK_S = 3.0           # a server's timer may fire this late on a loaded machin
 @pytest.fixture(scope="module")
 def host(tmp_path_factory, micropython):
     hostile.raise_open_files()
-    # time scale 4: about twelve events a second, and a game that outlasts this file (99 Deckel a half)
-    argv = ["--emulate", "4", "--rules", "beton", "--time-scale", "4",
-            "--set", "deckel_total=99", "--set", "schock_aus=middle"]
-    h = PlayHost(tmp_path_factory.mktemp("flood"), argv)
+    h = PlayHost(tmp_path_factory.mktemp("flood"), hostile.LONG_GAME)
     try:
         yield h
     finally:

@@ -22,7 +22,7 @@ SECURITY_HEADERS = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-
                     "Content-Security-Policy": "frame-ancestors 'none'", "X-Frame-Options": "DENY"}
 WRONG_BURST = getattr(guard, "WRONG_BURST", 10)
 PER_ADDRESS_CONNECTIONS = getattr(guard, "PER_ADDRESS_CONNECTIONS", 32)
-MAX_CONNECTIONS = getattr(guard, "MAX_CONNECTIONS", 512)
+MAX_CONNECTIONS = guard.MAX_CONNECTIONS
 
 SLACK_S = 4.0           # a server's timer may fire this late on a loaded machine and still be right
 TRACEBACK = "Traceback (most recent call last)"
@@ -31,12 +31,7 @@ TRACEBACK = "Traceback (most recent call last)"
 @pytest.fixture(scope="module")
 def host(tmp_path_factory, micropython):
     hostile.raise_open_files()
-    # beton: a dropped die is a logged penalty, so a table word that reaches the referee shows in the log;
-    # time scale 4: an event every second or so. 99 Deckel a half and a Schock-Aus worth 13 of them: a game
-    # of many minutes, so that it outlasts this file on a slow machine too (its end closes the page)
-    argv = ["--emulate", "4", "--rules", "beton", "--time-scale", "4",
-            "--set", "deckel_total=99", "--set", "schock_aus=middle"]
-    h = PlayHost(tmp_path_factory.mktemp("hostile"), argv)
+    h = PlayHost(tmp_path_factory.mktemp("hostile"), hostile.LONG_GAME)
     try:
         yield h
     finally:

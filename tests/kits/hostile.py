@@ -815,6 +815,14 @@ class EventReader:
 
 
 # --- the host -----------------------------------------------------------------------------------------------
+# The game the hostile tests attack: beton (a dropped die is a logged penalty, so a table word that reaches
+# the referee shows in the log); time scale 4 (about twelve events a second); 99 Deckel a half and a
+# Schock-Aus worth 13 of them: a game of many minutes, so that it outlasts a test file on a slow machine too
+# (its end closes the page).
+LONG_GAME = ("--emulate", "4", "--rules", "beton", "--time-scale", "4",
+             "--set", "deckel_total=99", "--set", "schock_aus=middle")
+
+
 class PlayHost:
     """`schocken --lang en play --plain ARGV --web 127.0.0.1:0` as a subprocess, its log and output in
     ``folder``: its ``port``, ``pin``, the page's ``key`` (SCHOCKEN_WEB_KEY_FILE; None for a host without
