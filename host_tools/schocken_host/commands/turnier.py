@@ -141,8 +141,7 @@ def _write_cards(director, round_no, base, out, lang):
 
 def _auslosen(args, lang):
     from schocken_host.tournament.director import Director
-    director = Director(args.folder)
-    try:
+    with Director(args.folder) as director:
         round_no, kind, tables = director.draw_next(force=args.anyway)
         print(tr(lang, "turnier.drawn", round=round_no, kind=tr(lang, "turnier.kind_" + kind),
                  seed=director.store.seed, tables=len(tables)))
@@ -150,20 +149,15 @@ def _auslosen(args, lang):
             print(tr(lang, "turnier.table_line", table=t, players=", ".join(names)))
         path = _write_cards(director, round_no, _base(args.url), None, lang)
         print(tr(lang, "turnier.cards_at", path=path))
-    finally:
-        director.close()
     return 0
 
 
 def _karten(args, lang):
     from schocken_host.tournament.director import Director
-    director = Director(args.folder)
-    try:
+    with Director(args.folder) as director:
         round_no = args.round if args.round is not None else director.store.current()[0]
         path = _write_cards(director, round_no, _base(args.url), args.out, lang)
         print(tr(lang, "turnier.cards_at", path=path))
-    finally:
-        director.close()
     return 0
 
 
@@ -206,8 +200,7 @@ def _leiten(args, lang):
 def _stand(args, lang):
     from schocken_host.tournament import standings as stand
     from schocken_host.tournament.director import Director
-    director = Director(args.folder)
-    try:
+    with Director(args.folder) as director:
         lines = director.standings()
         held = director.store.held()
         final = director.final() if director.format.final is not None and any(
@@ -221,8 +214,7 @@ def _stand(args, lang):
         out = [tr(lang, "turnier.standings_head")]
         for line in lines:
             out.append("%5d  %-20s  %6d  %6d  %12d  %13d  %6d" % (
-                line.place, line.name, line.games, line.points,
-                                                              line.games_lost, line.halves_lost, line.deckel))
+                line.place, line.name, line.games, line.points, line.games_lost, line.halves_lost, line.deckel))
         teams = stand.teams(lines)
         if teams:
             out.append(tr(lang, "turnier.teams_head"))
@@ -239,30 +231,22 @@ def _stand(args, lang):
             out += [tr(lang, "turnier.held_line", game=g, round=r, table=t, reason=why)
                     for g, r, t, why in held]
         print("\n".join(out))
-    finally:
-        director.close()
     return 0
 
 
 def _entscheiden(args, lang):
     from schocken_host.tournament.director import Director
-    director = Director(args.folder)
-    try:
+    with Director(args.folder) as director:
         status = director.decide(args.game, args.word in ("zaehlen", "count"))
         print(tr(lang, "turnier.decided", game=args.game, status=status))
-    finally:
-        director.close()
     return 0
 
 
 def _nachzaehlen(args, lang):
     from schocken_host.tournament.director import Director, recount
-    director = Director(args.folder)
-    try:
+    with Director(args.folder) as director:
         mine = [line.as_dict() for line in director.standings()]
         games = len(director.store.counted("round"))
-    finally:
-        director.close()
     again = [line.as_dict() for line in recount(args.folder)]
     if again == mine:
         print(tr(lang, "turnier.recount_equal", games=games))

@@ -65,6 +65,12 @@ class Director:
     def close(self):
         self.store.close()
 
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
     # --- rounds ---------------------------------------------------------------------------------------
     def draw_next(self, force=False):
         """The next round's draw: a regular round while there are rounds left, then the knock-out's rounds.
