@@ -214,7 +214,8 @@ def _stand(args, lang):
         out = [tr(lang, "turnier.standings_head")]
         for line in lines:
             out.append("%5d  %-20s  %6d  %6d  %12d  %13d  %6d" % (
-                line.place, line.name, line.games, line.points, line.games_lost, line.halves_lost, line.deckel))
+                line.place, line.name, line.games, line.points, line.games_lost, line.halves_lost,
+                line.deckel))
         teams = stand.teams(lines)
         if teams:
             out.append(tr(lang, "turnier.teams_head"))
