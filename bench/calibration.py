@@ -52,7 +52,7 @@ from schocken.game import Game  # noqa: E402
 from schocken.rules import Rules  # noqa: E402
 from schocken.turn import IN_CUP, Turn  # noqa: E402
 
-from schocken_host.odds import habits as H  # noqa: E402
+from schocken_host.odds import habits as habit_model  # noqa: E402
 from schocken_host.odds.best import Optimal, SeatView, context_for, warm  # noqa: E402
 from schocken_host.odds.model import merge  # noqa: E402
 from schocken_host.table.bots import STRATEGIES  # noqa: E402
@@ -98,11 +98,11 @@ class Learnt:
 
     def __init__(self, season):
         self.season = season
-        self.habits = H.Habits()
+        self.habits = habit_model.Habits()
 
     def for_game(self, who):
         if not self.season:
-            self.habits = H.Habits()
+            self.habits = habit_model.Habits()
         habits = self.habits
 
         class Seats:
@@ -143,8 +143,8 @@ def play_game(rules, kinds, rng, season, oracle=None, learnt=None, who=None):
             if kind == "optimal":
                 predicted, was = ctx.expected(), old.expected()
             else:
-                predicted = H.expected_playing(ctx, habits.of(seat), pos == 0)
-                was = H.expected_playing(old, H.OF_STRATEGY[kind], pos == 0)
+                predicted = habit_model.expected_playing(ctx, habits.of(seat), pos == 0)
+                was = habit_model.expected_playing(old, habit_model.OF_STRATEGY[kind], pos == 0)
             turn_preds.append((seat, kind, predicted, was))
             judge = None
             if oracle is not None:
@@ -160,7 +160,7 @@ def play_game(rules, kinds, rng, season, oracle=None, learnt=None, who=None):
                 turn.roll([rng.randint(1, 6) for _ in turn.in_cup()])
                 fell = tuple(sorted((turn.values[i] for i in range(3) if turn.state[i] == IN_CUP),
                                     reverse=True))
-                throws.append(H.Throw(out, fell, turn.throws_used))
+                throws.append(habit_model.Throw(out, fell, turn.throws_used))
                 stand = strategy(turn)
                 if judge is not None and turn.throws_used < turn.limit:
                     best, _ = judge.solution.choose(out, fell, turn.throws_used)
@@ -193,7 +193,7 @@ def play_game(rules, kinds, rng, season, oracle=None, learnt=None, who=None):
             per_game[kind][0] += got
             per_game[kind][1] += 1
         for seat, own, first, throws in played:   # revealed now: the table learns from them
-            found = H.decisions_of(rules, own, first, throws)
+            found = habit_model.decisions_of(rules, own, first, throws)
             habits.add(seat, found)
             season.learnt.setdefault(kinds[seat], []).extend(found)
     loser = kinds[game.loser] if hasattr(game, "loser") and game.loser is not None else None
@@ -237,7 +237,7 @@ def from_logs(folder):
                 first = bool(st.order) and st.order[0] == seat
                 kind = kinds[seat]
                 pending[seat] = (kind, ctx.expected() if kind == "optimal" else
-                                 H.expected_playing(ctx, table_habits(st).of(seat), first))
+                                 habit_model.expected_playing(ctx, table_habits(st).of(seat), first))
             elif ev["ev"] == "round":
                 taken = sum(n for _, n in ev["moves"])
                 for seat, (kind, predicted) in pending.items():
@@ -255,10 +255,11 @@ def from_logs(folder):
         season.lost[kinds[st.loser]] += 1
         # what the host remembers after this game
         for round_id, seat, limit, opened, transcript in st.turns_seen:
-            found = H.decisions_of(st.rules, limit, opened, H.throws_of(st.rules, limit, transcript))
+            throws = habit_model.throws_of(st.rules, limit, transcript)
+            found = habit_model.decisions_of(st.rules, limit, opened, throws)
             stands, seen = book.setdefault(habit_book.who(st.players[seat]),
-                                           ([0] * len(H.CELLS), [0] * len(H.CELLS)))
-            H.counts(found, (stands, seen))
+                                           ([0] * len(habit_model.CELLS), [0] * len(habit_model.CELLS)))
+            habit_model.counts(found, (stands, seen))
     return seasons
 
 
@@ -383,8 +384,8 @@ def main(argv=None):
                 other, mean, half, p_d, mine, theirs, p_l))
         # The independent best response: each opponent's true play (a simple strategy's exact habit, optimal's
         # habit learnt from all its decisions of the pass above), the same games again.
-        oracle = dict(H.OF_STRATEGY)
-        oracle["optimal"] = H.learn(mixed.learnt.get("optimal", ()), H.BASE)
+        oracle = dict(habit_model.OF_STRATEGY)
+        oracle["optimal"] = habit_model.learn(mixed.learnt.get("optimal", ()), habit_model.BASE)
         judged = Season()
         learnt = Learnt(args.learn == "season")   # the players learn as in the pass above
         for g in range(args.games):

@@ -35,7 +35,7 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 sys.path.insert(0, str(REPO / "host_tools"))
 
-from schocken_host.emulation import target as T  # noqa: E402
+from schocken_host.emulation import target as target_lane  # noqa: E402
 from schocken_host.provision.device import Device  # noqa: E402
 
 BOOTS = 5
@@ -84,7 +84,7 @@ print(json.dumps([_a0, gc.mem_alloc(), gc.mem_free()]))
 def boot_times(image):
     times = []
     for _ in range(BOOTS):
-        with T.QemuBoard(image) as qb:
+        with target_lane.QemuBoard(image) as qb:
             times.append(qb.wait_repl())
     return times
 
@@ -190,7 +190,7 @@ def cup_ready_after_reset(chip, env_name):
 def main_rp2040(image):
     boots = []
     for _ in range(RP_BOOTS):
-        chip = T.start_rp2040(image)
+        chip = target_lane.start_rp2040(image)
         try:
             boots.append((chip.repl_s, chip.usb[1], chip.guest_ms()))
         finally:
@@ -200,7 +200,7 @@ def main_rp2040(image):
           % (RP_BOOTS, statistics.median(walls) * 1000, min(walls) * 1000, max(walls) * 1000))
     print("boot on the chip's clock (median): on USB at %.1f ms, the REPL answered by %.1f ms"
           % (statistics.median(b[1] for b in boots), statistics.median(b[2] for b in boots)))
-    chip = T.start_rp2040(image, trace=SHAKE_TRACE)
+    chip = target_lane.start_rp2040(image, trace=SHAKE_TRACE)
     try:
         took, said = deploy(chip.port, "bench-target-rp2040", where=())
         how = "the configuration alone (frozen image)" if "frozen" in said else "files"
@@ -222,7 +222,7 @@ def main_rp2040(image):
 
 
 def main():
-    tgt = T.from_env()
+    tgt = target_lane.from_env()
     if tgt is not None and tgt.kind == "rp2040":
         return main_rp2040(tgt.where)
     if tgt is None or tgt.kind != "qemu":
@@ -231,7 +231,7 @@ def main():
     boots = boot_times(tgt.where)
     print("boot -> REPL ready (wall, %d boots): median %.0f ms, min %.0f ms, max %.0f ms"
           % (BOOTS, statistics.median(boots) * 1000, min(boots) * 1000, max(boots) * 1000))
-    with T.QemuBoard(tgt.where) as qb:
+    with target_lane.QemuBoard(tgt.where) as qb:
         qb.wait_repl()
         qb.format_flash()
         deploy(qb.port, "bench-target")   # files: the QEMU port's ROMFS is a region of its image

@@ -14,7 +14,7 @@ from schocken.ranking import rank_round
 from schocken.sim import keep_ones, threshold
 from schocken.throws import ALL
 
-from schocken_host.odds import habits as H
+from schocken_host.odds import habits as habit_model
 from schocken_host.odds.best import Context, SeatView, context_for
 from schocken_host.odds.classes import distribution
 from schocken_host.table.coach import public_context, round_habits, table_habits
@@ -29,7 +29,7 @@ def test_a_simple_strategys_habit_ends_its_turns_exactly_as_the_strategy(preset)
     for name, strategy in (("schock", keep_ones), ("general", threshold(2002)), ("fast", threshold(0))):
         for limit in range(1, rules.max_throws + 1):
             exact = distribution(rules, limit, strategy)
-            got = H.distribution(rules, limit, H.OF_STRATEGY[name])
+            got = habit_model.distribution(rules, limit, habit_model.OF_STRATEGY[name])
             assert set(got) <= set(exact) and abs(sum(got.values()) - 1) < 1e-12
             assert max(abs(float(p) - got.get(k, 0.0)) for k, p in exact.items()) < 1e-12, (name, limit)
 
@@ -41,24 +41,25 @@ def test_the_base_habit_gives_the_contexts_of_before():
                                         ([(view, 3)], 0, 2, False)):
         old = context_for(rules, views, later, limit, opener)
         new = context_for(rules, views, later, limit, opener,
-                          habits=((H.BASE,) * len(views), (H.BASE,) * later))
+                          habits=((habit_model.BASE,) * len(views), (habit_model.BASE,) * later))
         assert abs(old.expected() - new.expected()) < 1e-12
 
 
 def test_a_learnt_habit_is_the_share_of_stands_pulled_toward_its_prior():
     cell = (1, 3, False, 0)                      # throw 1 of 3, not the opener, a Zahl of 4 or less
-    i = H.INDEX[cell]
+    i = habit_model.INDEX[cell]
     seen = [(1, 3, False, 0, True)] * 3 + [(1, 3, False, 0, False)]
-    habit = H.learn(seen, H.BASE, strength=2.0)
+    habit = habit_model.learn(seen, habit_model.BASE, strength=2.0)
     assert habit.stand[i] == pytest.approx((2.0 * 0.0 + 3) / (2.0 + 4))
-    assert habit.stand[H.INDEX[(1, 3, False, 6)]] == 1.0       # a cell never seen keeps the prior
-    table = H.Habits()
+    assert habit.stand[habit_model.INDEX[(1, 3, False, 6)]] == 1.0       # a cell never seen keeps the prior
+    table = habit_model.Habits()
     table.add(0, seen)
     table.add(1, [(1, 3, False, 0, False)] * 4)
     pooled = table.pooled()
-    assert pooled.stand[i] == pytest.approx(3 / (H.PRIOR + 8))
+    assert pooled.stand[i] == pytest.approx(3 / (habit_model.PRIOR + 8))
     assert table.of(2).stand == pooled.stand                   # nobody seen: the table's habit
-    assert table.of(0).stand[i] == pytest.approx((H.PRIOR * pooled.stand[i] + 3) / (H.PRIOR + 4))
+    prior = habit_model.PRIOR
+    assert table.of(0).stand[i] == pytest.approx((prior * pooled.stand[i] + 3) / (prior + 4))
 
 
 def _capped_by_the_rules(rules, ctx, groups, caps, mine_held, t, i):
@@ -93,12 +94,12 @@ def _capped_by_the_rules(rules, ctx, groups, caps, mine_held, t, i):
 
 def test_with_the_middle_empty_the_round_moves_what_the_best_holds():
     rules = Rules("standard", max_throws=2)
-    later = H.OF_STRATEGY["general"]
+    later = habit_model.OF_STRATEGY["general"]
     view = SeatView([], 1, True)
     holdings = (2, (1, 3))
-    ctx = context_for(rules, [(view, 2)], 1, 1, False, None, habits=((H.OF_STRATEGY["fast"],), (later,)),
-                      holdings=holdings)
-    groups = [(ctx.earlier[0], True), (H.distribution(rules, 1, later), False)]
+    fast = habit_model.OF_STRATEGY["fast"]
+    ctx = context_for(rules, [(view, 2)], 1, 1, False, None, habits=((fast,), (later,)), holdings=holdings)
+    groups = [(ctx.earlier[0], True), (habit_model.distribution(rules, 1, later), False)]
     for i in range(0, len(ctx.model.keys), 5):
         if ctx.model.throw_of_key[i].throws > 1 or not ctx.model.throw_of_key[i].hand:
             continue
@@ -117,11 +118,11 @@ def test_the_table_learns_only_from_rounds_before_the_present_one():
             habits = table_habits(st)
             seen_rounds.append(st.round)
             counted = sum(habits.decisions(s) for s in habits.by_seat)
-            fresh = H.Habits()
+            fresh = habit_model.Habits()
             for r, seat, limit, opened, transcript in st.turns_seen:
                 if r != st.round:
-                    fresh.add(seat, H.decisions_of(st.rules, limit, opened,
-                                                   H.throws_of(st.rules, limit, transcript)))
+                    fresh.add(seat, habit_model.decisions_of(st.rules, limit, opened,
+                                                   habit_model.throws_of(st.rules, limit, transcript)))
             assert counted == sum(fresh.decisions(s) for s in fresh.by_seat)
     assert len(set(seen_rounds)) > 10
     before, after = round_habits(st, st.order[0])
@@ -133,10 +134,10 @@ def test_a_player_with_a_habit_is_expected_to_take_what_his_play_takes():
     """expected_playing with a simple strategy's habit is the Bellman value of following that strategy: with
     the base habit everywhere, the opener who plays keep_ones expects no less than the best play."""
     rules = Rules("standard")
-    ctx = Context(rules, later=2, limit=3, opener=True, later_habits=(H.BASE, H.BASE))
+    ctx = Context(rules, later=2, limit=3, opener=True, later_habits=(habit_model.BASE, habit_model.BASE))
     best = ctx.expected()
     for name in ("schock", "general", "fast"):
-        assert H.expected_playing(ctx, H.OF_STRATEGY[name], True) >= best - 1e-12
+        assert habit_model.expected_playing(ctx, habit_model.OF_STRATEGY[name], True) >= best - 1e-12
 
 
 def test_the_host_remembers_each_players_habit_across_games(tmp_path):
@@ -151,9 +152,10 @@ def test_the_host_remembers_each_players_habit_across_games(tmp_path):
     assert habit_book.record(st, book)
     known = habit_book.load(book)
     assert sorted(known) == ["Anna/optimal", "Bert/optimal", "Carla/optimal", "Dora/optimal"]
-    fresh = H.Habits()
+    fresh = habit_model.Habits()
     for r, seat, limit, opened, transcript in st.turns_seen:
-        fresh.add(seat, H.decisions_of(st.rules, limit, opened, H.throws_of(st.rules, limit, transcript)))
+        throws = habit_model.throws_of(st.rules, limit, transcript)
+        fresh.add(seat, habit_model.decisions_of(st.rules, limit, opened, throws))
     assert [known[p.name + "/optimal"] for p in st.players] == [fresh.by_seat[p.seat] for p in st.players]
     assert habit_book.record(st, book, since=len(st.turns_seen))    # nothing new: the same counts
     assert habit_book.load(book) == known

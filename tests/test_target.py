@@ -29,7 +29,7 @@ from pathlib import Path
 
 import pytest
 
-from schocken_host.emulation import target as T
+from schocken_host.emulation import target as target_lane
 
 BIN = Path(sys.executable).parent
 SCHOCKEN = str(BIN / "schocken")
@@ -43,8 +43,8 @@ SLOWNESS = 40      # rp2040py runs ~26x slower than a chip; the host's waits for
 
 def _target():
     try:
-        return T.from_env()
-    except T.TargetError as e:
+        return target_lane.from_env()
+    except target_lane.TargetError as e:
         pytest.fail(str(e))
 
 
@@ -57,8 +57,8 @@ def board():
                     "(docs/build.md, \"The target lane\")")
     if tgt.kind == "rp2040":
         try:
-            chip = T.start_rp2040(tgt.where, trace=SHAKE_TRACE)
-        except T.TargetError as e:
+            chip = target_lane.start_rp2040(tgt.where, trace=SHAKE_TRACE)
+        except target_lane.TargetError as e:
             pytest.skip(str(e)) if "not installed" in str(e) else pytest.fail(str(e))
         CHIPS["rp2040"] = chip
         try:
@@ -70,9 +70,9 @@ def board():
     if tgt.kind == "serial":
         yield tgt.where
         return
-    qb = T.QemuBoard(tgt.where)
+    qb = target_lane.QemuBoard(tgt.where)
     if qb.qemu is None:
-        pytest.skip("%s is not installed (apt-get install qemu-system-arm)" % T.QEMU)
+        pytest.skip("%s is not installed (apt-get install qemu-system-arm)" % target_lane.QEMU)
     with qb:
         qb.wait_repl()
         qb.format_flash()
@@ -89,7 +89,7 @@ def deployed(board, tmp_path_factory):
     # ROMFS is a region of the image itself, not a board's flash: files there.
     # The emulated RP2040 runs 26 times slower than a chip on a quiet machine, and slower still beside other
     # jobs: deploy gives it SLOWNESS times a chip's time for the REPL and each answer (its 43 files' hashes).
-    kind = T.from_env().kind
+    kind = target_lane.from_env().kind
     which = [] if kind == "serial" else ["--board", "pico_w"]
     where = ["--files"] if kind == "qemu" else []
     slow = ["--cup-slowness", str(SLOWNESS)] if kind == "rp2040" else []
@@ -173,17 +173,18 @@ def test_deploy_puts_the_firmware_where_the_image_lets_it_and_reads_every_hash_b
 
 def _cup_slowness():
     """doctor's --cup-slowness for the target: the emulated RP2040's; QEMU runs faster than a chip."""
-    return ["--cup-slowness", str(SLOWNESS if T.from_env().kind == "rp2040" else 1)]
+    return ["--cup-slowness", str(SLOWNESS if target_lane.from_env().kind == "rp2040" else 1)]
 
 
 def test_doctor_runs_on_the_target_and_names_what_the_chip_lacks_in_one_line(board, deployed):
     r = subprocess.run([SCHOCKEN, "--lang", "en", "doctor", "--port", board, "--no-input", "--yes",
                         "--no-start", "--json", *_cup_slowness()], capture_output=True, text=True,
                        timeout=900)
-    if T.from_env().kind != "qemu":   # a board with its pins: every test gets a verdict
+    if target_lane.from_env().kind != "qemu":   # a board with its pins: every test gets a verdict
         results = {x["test"]: x for x in json.loads(r.stdout.strip().splitlines()[-1])["results"]}
         assert results["firmware"]["status"] == "ok", r.stdout + r.stderr
-        if T.from_env().kind == "rp2040":   # the emulated parts answer: the LIS3DH's WHO_AM_I, 1 g at rest
+        # the emulated parts answer: the LIS3DH's WHO_AM_I, 1 g at rest
+        if target_lane.from_env().kind == "rp2040":
             assert results["sensor"]["status"] == "ok" and "1.00 g" in results["sensor"]["detail"], results
             assert results["LEDs"]["status"] == "ok" and results["RNG"]["status"] == "ok", results
         return
@@ -196,7 +197,7 @@ def test_doctor_runs_on_the_target_and_names_what_the_chip_lacks_in_one_line(boa
 def test_doctor_gives_every_verdict_when_the_lane_presses_and_shakes_as_the_person_would(board, deployed):
     """doctor as a person runs it: it asks for each button and a shake, and the lane does them on the emulated
     board (the shake from tests/data's recording)."""
-    if T.from_env().kind != "rp2040":
+    if target_lane.from_env().kind != "rp2040":
         pytest.skip("the lane moves the physical world of an emulated RP2040 only (a board has a person)")
     import threading
     chip = CHIPS["rp2040"]
@@ -236,10 +237,11 @@ def test_every_firmware_module_imports_on_the_target(board, deployed):
                 "gc.collect()\nbad = {}\nfor n in %r:\n    try:\n        __import__(n)\n"
                 "    except Exception as e:\n        bad[n] = repr(e)\nprint(json.dumps(bad))\n" % names)
     bad = json.loads(out.strip().splitlines()[-1])
-    if T.from_env().kind == "serial":
+    if target_lane.from_env().kind == "serial":
         assert not bad, bad
         return
-    if T.from_env().kind == "rp2040":   # the plain Pico's image has no radio: Bluetooth and the ESP32 stop
+    # the plain Pico's image has no radio: Bluetooth and the ESP32 stop
+    if target_lane.from_env().kind == "rp2040":
         assert "boards.rp2" not in bad and "boards.mcu" not in bad and "cup.app" not in bad, bad
         assert set(bad) <= {"boards.ble", "boards.esp32", "cup.blelink"}, bad
         return
@@ -265,7 +267,7 @@ def test_the_rules_play_whole_games_on_the_target(board, deployed):
 @pytest.fixture
 def chip(board, deployed):
     """The emulated RP2040 board (deployed), whose buttons, accelerometer and LEDs the test moves and sees."""
-    if T.from_env().kind != "rp2040":
+    if target_lane.from_env().kind != "rp2040":
         pytest.skip("the lane moves the physical world of an emulated RP2040 only (a board has a person)")
     return CHIPS["rp2040"]
 
@@ -348,10 +350,11 @@ def test_the_leds_the_firmware_draws_are_decoded_off_the_data_line(chip):
 
 def test_the_cup_app_without_pins_runs_on_the_target_and_answers_the_host(board, deployed):
     # Last: the cup app keeps the port (no Ctrl-C here; the lane's board is stopped after this file).
-    if T.from_env().kind == "serial":
+    if target_lane.from_env().kind == "serial":
         pytest.skip("a board with pins runs its own cup (schocken deploy without --no-start)")
     from kits.cupkit import hello
-    if T.from_env().kind == "rp2040":   # the board's own cup: main.py, as at power-up, its pins wired
+    # the board's own cup: main.py, as at power-up, its pins wired
+    if target_lane.from_env().kind == "rp2040":
         from schocken_host.provision.device import Device
         dev = Device(board)
         dev.t.exec_raw_no_follow("import main")
@@ -360,7 +363,7 @@ def test_the_cup_app_without_pins_runs_on_the_target_and_answers_the_host(board,
         assert identity["t"] == "identity" and identity["name"] == "Target", identity
         assert "standard" in identity["presets"]
         return
-    T.start_pinless_cup(board, argv=["--cup", "chip1", "--name", "Chip"])
+    target_lane.start_pinless_cup(board, argv=["--cup", "chip1", "--name", "Chip"])
     identity = hello(board, timeout=30)
     assert identity["t"] == "identity" and identity["cup"] == "chip1" and identity["name"] == "Chip", identity
     assert "standard" in identity["presets"]

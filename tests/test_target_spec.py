@@ -4,17 +4,17 @@ lane's tests on the target are tests/test_target.py."""
 
 import pytest
 
-from schocken_host.emulation import target as T
+from schocken_host.emulation import target as target_lane
 
 def test_each_kind_of_target_is_parsed(tmp_path):
     elf, uf2 = tmp_path / "mp.elf", tmp_path / "RPI_PICO_W.uf2"
     elf.write_bytes(b"\x7fELF")
     uf2.write_bytes(b"UF2\n")
-    assert T.parse("serial:/dev/ttyACM0") == T.Target("serial", "/dev/ttyACM0")
-    assert T.parse("serial:socket://localhost:4000") == T.Target("serial", "socket://localhost:4000")
-    assert T.parse("qemu:%s" % elf) == T.Target("qemu", str(elf))
-    assert T.parse("rp2040:%s" % uf2) == T.Target("rp2040", str(uf2))
-    assert str(T.parse(" qemu:%s " % elf)) == "qemu:%s" % elf
+    assert target_lane.parse("serial:/dev/ttyACM0") == target_lane.Target("serial", "/dev/ttyACM0")
+    assert target_lane.parse("serial:socket://localhost:4000") == target_lane.Target("serial", "socket://localhost:4000")
+    assert target_lane.parse("qemu:%s" % elf) == target_lane.Target("qemu", str(elf))
+    assert target_lane.parse("rp2040:%s" % uf2) == target_lane.Target("rp2040", str(uf2))
+    assert str(target_lane.parse(" qemu:%s " % elf)) == "qemu:%s" % elf
 
 
 @pytest.mark.parametrize("value, says", [
@@ -26,15 +26,15 @@ def test_each_kind_of_target_is_parsed(tmp_path):
     ("qemu:/nowhere/firmware.elf", "no image at /nowhere/firmware.elf"),
 ])
 def test_a_malformed_target_is_refused_in_one_line_that_names_it(value, says):
-    with pytest.raises(T.TargetError) as e:
-        T.parse(value)
+    with pytest.raises(target_lane.TargetError) as e:
+        target_lane.parse(value)
     text = str(e.value)
     assert says in text and "SCHOCKEN_TARGET=%r" % value in text and "\n" not in text
 
 
 def test_no_target_is_none():
-    assert T.from_env({}) is None
-    assert T.from_env({"SCHOCKEN_TARGET": "  "}) is None
-    assert T.from_env({"SCHOCKEN_TARGET": "serial:/dev/ttyACM1"}).where == "/dev/ttyACM1"
+    assert target_lane.from_env({}) is None
+    assert target_lane.from_env({"SCHOCKEN_TARGET": "  "}) is None
+    assert target_lane.from_env({"SCHOCKEN_TARGET": "serial:/dev/ttyACM1"}).where == "/dev/ttyACM1"
 
 
