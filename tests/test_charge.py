@@ -13,7 +13,7 @@ import pytest
 from schocken_host.commands.scan import format_table
 from schocken_host.links import battery
 from schocken_host.table.state import TableState
-from schocken_host.views import scoreboard_card, scoreboard_layout
+from schocken_host.views.scoreboard import card, layout
 from schocken_host.views.web import model
 
 from conftest import micropython_path
@@ -66,14 +66,14 @@ def _state(*batteries):
 def test_the_scoreboard_and_the_page_show_every_cups_charge_and_warn():
     st = _state({"seat": 0, "mv": 3900, "percent": 61, "usb": False, "hours": None, "low": False},
                 {"seat": 1, "mv": 3650, "percent": 8, "usb": False, "hours": 0.5, "low": True})
-    names = [scoreboard_card.card_info("de", st, p, "half1")["name"].plain for p in st.players]
+    names = [card.card_info("de", st, p, "half1")["name"].plain for p in st.players]
     assert names[0].endswith("61 %") and names[1].endswith("8 %")
-    assert scoreboard_layout.banner_lines("en", st) == [
+    assert layout.banner_lines("en", st) == [
         "BATTERY: the cup of Bert is at 8 %, about 0.5 h left – charge it"]
     st.apply({"ev": "battery", "seat": 1, "mv": 4500, "percent": None, "usb": True, "hours": None,
               "low": False})
-    assert scoreboard_card.card_info("en", st, st.players[1], "half1")["name"].plain.endswith("USB")
-    assert scoreboard_layout.banner_lines("en", st) == []
+    assert card.card_info("en", st, st.players[1], "half1")["name"].plain.endswith("USB")
+    assert layout.banner_lines("en", st) == []
     page = model.view(st, model.Tracker(), 3)
     assert [p["battery"] for p in page["players"]] == [
         {"percent": 61, "usb": False, "hours": None, "low": False},

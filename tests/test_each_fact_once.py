@@ -74,9 +74,9 @@ def test_a_log_is_replayed_into_a_table_state_in_one_place():
     live = {"table/referee.py", "table/session.py", "table/sink.py"}   # the live game's own state
     assert made <= {"host_tools/schocken_host/" + name for name in live | {
         "table/replay.py", "table/gamelog.py", "commands/replay.py", "commands/stats.py",
-        "league/games.py", "league/luck.py"}}, made
+        "league/games.py", "league/luck/game.py"}}, made
     for reader in ("commands/replay.py", "commands/stats.py", "views/web/hub.py", "table/game_check.py",
-                   "league/games.py", "league/luck.py"):
+                   "league/games.py", "league/luck/game.py"):
         source = (HOST / reader).read_text(encoding="utf-8")
         assert "from schocken_host.table.replay import" in source, reader
 

@@ -16,7 +16,7 @@ import pytest
 
 from schocken_host import cli
 from schocken_host.input_checks import OneLineParser
-from schocken_host.league.luck_odds import tail
+from schocken_host.league.luck.tails import tail
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -193,7 +193,7 @@ def test_the_saddlepoint_against_the_exact_enumeration():
     throws' ranks: every one of the 56^3 sums enumerated, the tail compared at several points."""
     from schocken.rules import from_dict
     from schocken_host.odds.best import Context
-    from schocken_host.league.luck import luck_outcomes
+    from schocken_host.league.luck.game import luck_outcomes
     rules = from_dict({"preset": "standard", "options": {"deckel_total": 1, "max_throws": 1}})
     outcomes = luck_outcomes(Context(rules, later=3, limit=1), (), 1)
     spreads = {outcomes: 3}
@@ -220,7 +220,7 @@ OPTIMAL = sorted((ROOT / "tests" / "data" / "luck").glob("optimal_*.jsonl"))
 def test_the_best_play_costs_nothing_and_every_turn_adds_up(liga, tmp_path, monkeypatch, game):
     """The bots' decisions cost 0 Deckel; every turn's start, luck and loss add up to the Deckel expected
     on its final throw; the classes' expected counts add up to the throws."""
-    from schocken_host.league import luck
+    from schocken_host.league.luck import game as luck
     from schocken_host.odds.model import merge
     checked = []
     plain = luck.turn_tally
@@ -298,7 +298,7 @@ def test_a_season_counts_its_evenings_only(liga, league, tmp_path):
 
 
 def test_rarity_in_words():
-    from schocken_host.league.luck_table import rarity
+    from schocken_host.league.luck.table import rarity
     assert rarity("de", True, 20) == "Glück wie 1 von 20"
     assert rarity("en", False, 72) == "as unlucky as 1 in 72"
     assert rarity("en", True, 2) == rarity("en", False, 1) == "as most players"
@@ -309,7 +309,7 @@ def test_what_was_read_is_kept_beside_the_league_until_a_log_changes(liga, leagu
     """league-luck.sqlite3 keeps each game's tallies: a second `liga luck` (another process: nothing kept in
     memory) reads no log, and says the same; a log that changed is read again; a damaged cache is made
     anew and changes nothing."""
-    from schocken_host.league import luck_table
+    from schocken_host.league.luck import table as luck_table
     _, logs = league
     read = []
     plain = luck_table.game_luck

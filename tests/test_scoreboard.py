@@ -14,7 +14,7 @@ from textual.app import App
 
 from schocken_host.views.scoreboard import Scoreboard, run_scoreboard
 from schocken_host.views.own_cup import OwnCup
-from schocken_host.views.scoreboard_view import die_rows
+from schocken_host.views.scoreboard.dice import die_rows
 from schocken_host.errors import CommandError
 
 from kits.scorekit import (FINAL, PLAYS, ROUND_2, ROUND_3, ROUND_4, SIZE, THROW_OFF, FakeCup, Table,

@@ -21,7 +21,7 @@ import pytest
 from schocken_host.views import keymap
 from schocken_host.views.own_cup import OwnCup
 from schocken_host.views.scoreboard import Scoreboard
-from schocken_host.views.scoreboard_layout import QRCodeScreen, TooSmallScreen, layout_for
+from schocken_host.views.scoreboard.layout import QRCodeScreen, TooSmallScreen, layout_for
 
 from conftest import micropython_path
 from kits.scorekit import ROUND_2, THROW_OFF, FakeCup, Table, check_snapshot, run_async, until

@@ -1,5 +1,5 @@
 """`schocken liga luck` (German `glueck`): per person, the luck of his throws against the exact odds and the
-Deckel his own decisions cost against the best play (league/luck_table.py; docs/odds.md, "Luck and
+Deckel his own decisions cost against the best play (league/luck/table.py; docs/odds.md, "Luck and
 decisions"). Plain text or `--json`."""
 
 import argparse
@@ -9,7 +9,7 @@ import sys
 from schocken_host.i18n import tr
 from schocken_host.league import db
 from schocken_host.league.evenings import season_range
-from schocken_host.league.luck_table import league_luck, rarity
+from schocken_host.league.luck.table import league_luck, rarity
 from schocken_host.odds.habits import PRIOR
 
 # Against what every decision is judged (`--json`'s "opponent_model"; docs/odds.md, "Opponent model").

@@ -1,6 +1,6 @@
 """The league as a picture for the notice board (`schocken liga --plot FILE.svg|png`): the standings, the
 Deckel each person took over the evenings (over the games while no game has an evening), and the luck of
-each against the odds (league/luck_table.py) with the spread fair dice would give.
+each against the odds (league/luck/table.py) with the spread fair dice would give.
 
 matplotlib is an optional extra (`pip install 'schocken-cup[plot]'`): imported only here, when a picture is
 asked for, and its absence is one line (``luck.no_matplotlib``)."""
@@ -11,7 +11,7 @@ from pathlib import Path
 from schocken_host.errors import CommandError
 from schocken_host.i18n import tr
 from schocken_host.league.evenings import NO_DAY, evening_name, evening_tables
-from schocken_host.league.luck_table import league_luck, rarity
+from schocken_host.league.luck.table import league_luck, rarity
 from schocken_host.league.standings import standings
 
 SUFFIXES = (".svg", ".png")

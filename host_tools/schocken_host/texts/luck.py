@@ -1,4 +1,4 @@
-"""Texts of the league's luck and decisions (`schocken liga luck`, league/luck.py, league/luck_table.py,
+"""Texts of the league's luck and decisions (`schocken liga luck`, league/luck/game.py, league/luck/table.py,
 league/plot.py). {key: (German, English)}."""
 
 TEXTS = {

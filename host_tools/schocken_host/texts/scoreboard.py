@@ -1,4 +1,4 @@
-"""Texts of the scoreboard of `schocken play` (views/scoreboard*.py) and of a person's own cup
+"""Texts of the scoreboard of `schocken play` (views/scoreboard/) and of a person's own cup
 (views/own_cup.py). {key: (German, English)}."""
 
 TEXTS = {
@@ -10,7 +10,7 @@ TEXTS = {
     "board.final": ("Finale", "Final"),
     "board.over": ("Spiel aus", "Game over"),
 
-    # --- views/scoreboard.py
+    # --- views/scoreboard/app.py
     "board.title": ("Schocken", "Schocken"),
     "board.rules": ("Regeln: {name}", "Rules: {name}"),
     "board.round_no": ("Runde {n}", "Round {n}"),
@@ -63,7 +63,7 @@ TEXTS = {
                         "The window is too small for the table: {width}x{height} characters, it needs at "
                         "least {min_width}x{min_height}. Please enlarge it (q quits)."),
 
-    # --- views/scoreboard_card.py: one player's card
+    # --- views/scoreboard/card.py: one player's card
     "card.deckel": ("Deckel", "Deckel"),
     "card.bot": ("  (Bot)", "  (Bot)"),
     "card.battery": ("  {percent} %", "  {percent} %"),
@@ -96,7 +96,7 @@ TEXTS = {
     "card.kept": ("Runde {n}:", "round {n}:"),
     "card.kept_throw_off": ("Auswürfeln:", "throw-off:"),
 
-    # --- views/own_cup.py, views/scoreboard_own.py: the person's own cup
+    # --- views/own_cup.py, views/scoreboard/own.py: the person's own cup
     "own.title": ("Dein Becher", "Your cup"),
     "own.aside": ("beiseite", "set aside"),
     "own.seen": ("unter dem Becher gesehen", "seen under the cup"),

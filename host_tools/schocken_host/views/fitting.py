@@ -1,7 +1,7 @@
 """How a text is fitted to the room it has on a screen, without cutting a word: the first of its forms that
 fits (a result read whole, else shortened by rule: "Schock 2 · 1 Wurf", "Schock 2 · 1 W.", "Schock 2"), and
 lines broken between words but never between a word and its number ("Schock 3", "Spieler 4", "1 Wurf",
-"Runde 9:"). Pure helpers on rich's Text, for the scoreboard (views/scoreboard*.py)."""
+"Runde 9:"). Pure helpers on rich's Text, for the scoreboard (views/scoreboard/)."""
 
 import re
 

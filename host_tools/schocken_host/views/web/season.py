@@ -22,7 +22,7 @@ from aiohttp import web
 from schocken_host.errors import CommandError
 from schocken_host.i18n import tr
 from schocken_host.league import db
-from schocken_host.league.luck_table import rarity
+from schocken_host.league.luck.table import rarity
 from schocken_host.league.plot import draw, draw_evenings, figure_class, season_of
 from schocken_host.views.web.guard import Refused
 

@@ -1,4 +1,4 @@
-"""What league/luck.py read from each game's log, kept in a file of its own beside the league's database
+"""What league/luck/game.py read from each game's log, kept in a file of its own beside the league's database
 (`league-luck.sqlite3` for `league.sqlite3`), so `schocken liga luck` reads only the games it has not read
 before: a log is read again when its size or time changed, or when this program computes luck otherwise
 (``VERSION``).
@@ -11,7 +11,7 @@ import json
 import sqlite3
 from pathlib import Path
 
-from schocken_host.league.luck import SeatTally, shared
+from schocken_host.league.luck.game import SeatTally, shared
 
 VERSION = 3            # of what a game's tallies are: a new way to compute them makes every game read anew
 _SCHEMA = """

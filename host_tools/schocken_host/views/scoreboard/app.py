@@ -4,7 +4,7 @@ One screen for the whole table: every player with his Deckel in large digits, th
 who is on turn and how many throws he used against the limit, the dice set aside (drawn as pip grids), the
 revealed throws with their labels, the round's result, the losers of the halves, players out of the half
 greyed, a cup caught cheating in red with the reason, a paused (disconnected) cup, the own cup of a person at
-the keyboard with his keys (views/scoreboard_own.py), the web page's address, PIN and QR code (--web), and a
+the keyboard with his keys (views/scoreboard/own.py), the web page's address, PIN and QR code (--web), and a
 log of recent events (``plain.PlainUI``'s texts).
 
 The layout follows the terminal (``layout_for``): "big" with the Deckel and the middle in large digits,
@@ -32,14 +32,14 @@ from textual.widgets import Digits, Footer, RichLog, Static
 from schocken_host.views import fitting, keymap
 from schocken_host.i18n import LANGS, tr
 from schocken_host.views.plain import PlainUI
-from schocken_host.views.scoreboard_card import PlayerCard, ShownThrows, card_info, halves_line
-from schocken_host.views.scoreboard_coach import CoachLine
-from schocken_host.views.scoreboard_own import OwnCupPanel
-from schocken_host.views.scoreboard_layout import (CSS, MIN_SIZE, QRCodeScreen, TooSmallScreen, banner_lines,
+from schocken_host.views.scoreboard.card import PlayerCard, ShownThrows, card_info, halves_line
+from schocken_host.views.scoreboard.coach import CoachLine
+from schocken_host.views.scoreboard.own import OwnCupPanel
+from schocken_host.views.scoreboard.layout import (CSS, MIN_SIZE, QRCodeScreen, TooSmallScreen, banner_lines,
                                                     grid_columns, layout_for, log_width, phase_line,
                                                     player_rows, qr_text, result_line, text_of_content,
                                                     too_small, turn_line, web_text)
-from schocken_host.views.scoreboard_view import plain_text
+from schocken_host.views.scoreboard.dice import plain_text
 
 LOG_LINES = 200
 
@@ -82,7 +82,7 @@ class Scoreboard(App):
 
     def __init__(self, state=None, lang="de", game=None, auto_exit=None, coach=False, web=None):
         super().__init__()
-        self.coach = coach           # the coach's line (--coach; views/scoreboard_coach.py)
+        self.coach = coach           # the coach's line (--coach; views/scoreboard/coach.py)
         self.web = web               # the web page (views/web/server.WebView: url, pin) with --web
         self.layout_mode = None      # "big", "medium" or "small" (layout_for), set at every draw
         self._terminal = None        # the terminal's size at its last resize
@@ -91,7 +91,7 @@ class Scoreboard(App):
         self.game = game
         self.auto_exit = auto_exit
         self.final_state = None
-        self.shown = ShownThrows()    # the last ranked round's throws, kept for the cards (scoreboard_card)
+        self.shown = ShownThrows()    # the last ranked round's throws, kept for the cards (card.py)
         self.own = None              # the person's own cup (own_cup.OwnCup) when one plays from this keyboard
         self.error = None
         self.finished = False

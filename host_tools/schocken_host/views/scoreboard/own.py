@@ -13,7 +13,7 @@ from textual.widgets import Static
 
 from schocken_host.i18n import LANGS, tr
 from schocken_host.views import keymap
-from schocken_host.views.scoreboard_view import dice_text, plain_text
+from schocken_host.views.scoreboard.dice import dice_text, plain_text
 
 
 class OwnCupPanel(Vertical):
@@ -24,7 +24,7 @@ class OwnCupPanel(Vertical):
     OwnCupPanel { height: auto; display: none; border: round $success; padding: 0 1; }
     OwnCupPanel.-show { display: block; }
     OwnCupPanel #own-top { height: 3; }
-    OwnCupPanel #own-dice { width: 20; height: 3; }   /* scoreboard_view.DICE_WIDTH and a space */
+    OwnCupPanel #own-dice { width: 20; height: 3; }   /* dice.DICE_WIDTH and a space */
     OwnCupPanel #own-lines { width: 1fr; height: 3; }
     OwnCupPanel #own-reason { color: $error; text-style: bold; }
     OwnCupPanel #own-reason.-doing { color: $accent; }

@@ -1,6 +1,6 @@
 """Luck and decisions per person over the league's games (`schocken liga luck`, docs/odds.md "Luck and
-decisions"): each recorded game's log read again (league/luck.py), its seats' tallies added up per person,
-and how rare each one's luck is (league/luck_odds.py: "as lucky as 1 in N players")."""
+decisions"): each recorded game's log read again (game.py), its seats' tallies added up per person,
+and how rare each one's luck is (tails.py: "as lucky as 1 in N players")."""
 
 import math
 from typing import Optional
@@ -9,9 +9,9 @@ from pathlib import Path
 
 from schocken_host.i18n import tr
 from schocken_host.league.evenings import NO_DAY
-from schocken_host.league.luck import SeatTally, game_luck
-from schocken_host.league.luck_cache import LuckCache
-from schocken_host.league.luck_odds import count_tail, exact, tail, variance
+from schocken_host.league.luck.game import SeatTally, game_luck
+from schocken_host.league.luck.cache import LuckCache
+from schocken_host.league.luck.tails import count_tail, exact, tail, variance
 
 _SEATS = """
     SELECT g.game_id, g.log, s.seat, p.name

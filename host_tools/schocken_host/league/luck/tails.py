@@ -1,7 +1,7 @@
 """How rare a player's luck is: the chance that fair dice, thrown in the situations of his throws, give at
 least as much luck as his (when he was lucky) or at least as much bad luck (when not).
 
-Each throw's luck is a variable of its own with known outcomes (league/luck.py ``luck_outcomes``, mean 0); a
+Each throw's luck is a variable of its own with known outcomes (game.py ``luck_outcomes``, mean 0); a
 player's luck is their sum. For a few throws (at most ``EXACT_COMBINATIONS`` combinations of their outcomes)
 the sum's distribution is listed and the tail is exact. Beyond that it has far too many points to list (up to
 56 outcomes a throw), so the tail is taken by the saddlepoint approximation of Lugannani and Rice (1980), from

@@ -1,5 +1,5 @@
-"""How the scoreboard (views/scoreboard.py) fits the terminal: its CSS with the three layouts, ``layout_for``
-that picks one for a size, the players' lines of the small layout, the turn and result lines, and the web
+"""How the scoreboard (app.py) fits the terminal: its CSS with the three layouts, ``layout_for`` that picks
+one for a size, the players' lines of the small layout, the turn and result lines, and the web
 page's line and QR code (--web)."""
 
 import io
@@ -15,8 +15,8 @@ from schocken.throws import ALL, evaluate
 
 from schocken_host.i18n import tr
 from schocken_host.views import fitting
-from schocken_host.views.scoreboard_card import is_bot_unnamed, throw_forms, throw_limit
-from schocken_host.views.scoreboard_view import COVERED, DIE_STYLE, plain_text
+from schocken_host.views.scoreboard.card import is_bot_unnamed, throw_forms, throw_limit
+from schocken_host.views.scoreboard.dice import COVERED, DIE_STYLE, plain_text
 
 CSS = """
     Screen { layout: vertical; }
@@ -197,7 +197,7 @@ ROW_GAP = 2                  # spaces between the columns of a player's line
 def player_rows(lang, st, players, infos, shown, width):
     """The players one line each (the small layout), in ``width`` cells: seat and name, Deckel, status, dice,
     what they are. Every column is as wide as its widest line; what the dice are takes the rest, in the
-    longest of its forms that fits (scoreboard_card.throw_forms: shortened by rule, never cut), and a status
+    longest of its forms that fits (card.throw_forms: shortened by rule, never cut), and a status
     too long for the room takes its short form. A line that wrapped took the history's room at 80x24."""
     names, deckels, statuses, dice, labels, styles = [], [], [], [], [], []
     for p, info in zip(players, infos):

@@ -10,7 +10,7 @@ Deckel the seat expects to take playing best from any state of its turn. Then pe
 
 - luck = V(before the throw) − V(after it, the best choice on what fell): the Deckel the dice saved (negative:
   cost). Its mean over the throw's outcomes is exactly 0; its outcomes are kept (``luck_outcomes``) for how
-  rare a player's luck is (league/luck_odds.py).
+  rare a player's luck is (league/luck/tails.py).
 - loss = V(the choice made) − V(the best choice), after every throw but the last: at least 0.
 
 Summed over a turn they add up exactly: the Deckel expected on the final throw = V(start) − luck + loss

@@ -13,7 +13,7 @@ from schocken.throws import ALL
 
 from schocken_host.i18n import tr
 from schocken_host.views import fitting
-from schocken_host.views.scoreboard_view import FACES, dice_text, plain_text
+from schocken_host.views.scoreboard.dice import FACES, dice_text, plain_text
 
 
 class PlayerCard(Vertical):
@@ -220,7 +220,7 @@ def card_info(lang, st, p, phase, shown=None):
     ranked = lr is not None and (lr.get("round") == st.round or shown.is_kept(lr.get("round")))
     best = ranked and lr["best"] == seat
     worst = ranked and lr["worst"] == seat
-    # Status line, and its short form for a narrow line (scoreboard_layout.player_rows).
+    # Status line, and its short form for a narrow line (layout.player_rows).
     fields = {"n": p.throws, "limit": throw_limit(st, seat)}
     if paused:
         key, fields = "card.paused", {"reason": st.paused[seat]}
