@@ -232,31 +232,16 @@ def test_the_table_is_composed_not_inherited():
     assert found == {name: [] for name in parts}
 
 
-# A host module that is one idea may pass 400 lines, named here with why: the test warns for it instead of
-# failing, so nothing is split into siblings only to stay under the count; any other module over it fails.
-ONE_IDEA = {   # "host_tools/schocken_host/....py": "why it is one module"
-    "host_tools/schocken_host/views/scoreboard/app.py":
-        "the scoreboard's App: its widgets and how it draws them from the state (layout, cards, rows and "
-        "panels are modules of their own)",
-    "host_tools/schocken_host/table/cuplinks.py":
-        "the seats' links: one pump per cup and the one way to wait on it (pings, pauses, reconnects, the "
-        "table asked), with what the pump answers itself (fair play's nonces, faults, the cup's charge)",
-}
+# A host module over 400 lines is worth a look, not a failure: a module ends at its seam, and nothing is split
+# into siblings or reworded only to stay under a count (issue 44). pytest's summary lists the warnings.
+LONG_MODULE = 400
 
 
-def test_host_modules_stay_small():
+def test_long_host_modules_are_named():
     for path in sources("host_tools/schocken_host"):
         name, lines = path.relative_to(REPO).as_posix(), len(path.read_text(encoding="utf-8").splitlines())
-        if name in ONE_IDEA:
-            if lines > 400:
-                warnings.warn("%s: %d lines, one idea: %s" % (name, lines, ONE_IDEA[name]))
-            continue
-        assert lines <= 400, "%s: %d lines: split it along a seam, or name it in ONE_IDEA with why" % (
-            name, lines)
-
-
-def test_one_idea_names_modules_that_exist():
-    assert [name for name in ONE_IDEA if not (REPO / name).is_file()] == []
+        if lines > LONG_MODULE:
+            warnings.warn("%s: %d lines: is it still one idea?" % (name, lines))
 
 
 # The MicroPython subset (DEVELOPERS.md): modules the unix port and the boards do not have. (Every firmware
