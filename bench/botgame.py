@@ -20,8 +20,10 @@ from pathlib import Path
 
 from schocken.rules import Rules
 
+from schocken_host.pace import Pace
 from schocken_host.table import seating
 from schocken_host.table.session import GameConfig, GameSession
+from schocken_host.table.view import View
 
 
 class CountedBot(seating.Bot):
@@ -34,7 +36,7 @@ class CountedBot(seating.Bot):
         CountedBot.made.append(self)
 
 
-class QuietUI:
+class QuietUI(View):
     def note(self, text):
         pass
 
@@ -44,7 +46,7 @@ class QuietUI:
 
 def one_game(scale, cups, deckel, log_dir):
     config = GameConfig(emulate=cups, strategy="fast", rules=Rules("standard", deckel_total=deckel),
-                        time_scale=scale, log_dir=Path(log_dir))
+                        pace=Pace(time_scale=scale), log_dir=Path(log_dir))
     CountedBot.made = []
     start = time.perf_counter()
     state = asyncio.run(GameSession(config).run(QuietUI))

@@ -10,11 +10,12 @@ from cup.buttons import LONG, MAIN
 from schocken.rules import Rules
 from schocken_host.table.referee import Referee
 from schocken_host.table.seating import Seat
+from schocken_host.table.view import View
 
 run = blekit.run
 
 
-class _UI:
+class _UI(View):
     def __init__(self):
         self.events = []
         self.notes = []

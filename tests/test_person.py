@@ -111,9 +111,13 @@ async def test_a_persons_turn_on_the_scoreboard(tmp_path):
         await pilot.press("enter")
         await wait(pilot, lambda: me.done, STEP_S, "the person standing", show)
         assert me.throws == 2
-        # Stood: his dice stay on his panel, and a peek still shows them (never "du stehst schon").
+        # Stood: his dice stay on his panel, and a peek still shows them (never "du stehst schon"). Looked at
+        # as soon as the peek is over (its frames came, his key is done): the bot's turn after his ends the
+        # round within a second or two, and the reveal takes the panel then.
+        frames = own.cup.frame_count
         await pilot.press("p")
-        await pilot.pause(keymap.PERSON_LONG_MS / 1000)
+        peeked = lambda: own.doing is None and own.cup.frame_count > frames   # noqa: E731
+        await wait(pilot, peeked, STEP_S, "the peek", show)
         assert "beiseite 1 · unter dem Becher gesehen 5 5" in app.own_text(), show()
         assert "stehst schon" not in app.own_text()
         assert own.cup.cup_id == "emu2"   # the panel reads the person's cup, never the bot's (emu1)

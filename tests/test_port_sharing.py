@@ -18,13 +18,14 @@ from schocken_host.table.cuplinks import CupLinks
 from schocken_host.table.seating import Seat, _reopen
 from schocken_host.table.sink import EventSink
 from schocken_host.table.state import TableState
+from schocken_host.table.view import View
 
 from conftest import micropython_path
 
 needs_micropython = pytest.mark.skipif(micropython_path() is None, reason="needs the micropython unix port")
 
 
-class Quiet:
+class Quiet(View):
     lang = "en"
 
     def note(self, text):

@@ -12,6 +12,7 @@ from schocken_host.table.referee import Referee
 from schocken_host.table.state import LOG_VERSION
 from schocken_host.table.seating import Seat
 from schocken_host.links.transport import Transport
+from schocken_host.table.view import View
 
 
 class MemoryLog:
@@ -87,22 +88,24 @@ def test_whatever_a_cup_hears_of_is_on_disk_first():
 
 
 def test_a_slow_cup_gets_longer_waits_for_its_answers_within_a_bound():
-    """``cup_slowness`` K (an emulated RP2040 runs ~26x slower than a chip: docs/build.md, "The target lane"):
-    the host waits K times longer for a cup's hello, status answer and before it asks a quiet cup; the table's
-    own timeouts stay. Outside 1..100 it is refused."""
+    """The pace's ``cup_slowness`` K (an emulated RP2040 runs ~26x slower than a chip: docs/build.md, "The
+    target lane"): the host waits K times longer for a cup's hello, status answer and before it asks a quiet
+    cup; the table's own timeouts stay. Outside 1..100 it is refused, as a time scale is."""
+    from schocken_host.pace import MAX_FACTOR, Pace
     from schocken_host.table.cuplinks import PING_AFTER, REPLY_TIMEOUT
-    from schocken_host.table.referee import MAX_CUP_SLOWNESS
 
     def referee(k):
-        return Referee(Rules("standard"), [Seat("Anna", Transport())], log=None, ui=None, cup_slowness=k,
-                       turn_timeout=600.0)
+        return Referee(Rules("standard"), [Seat("Anna", Transport())], log=None, ui=View(),
+                       pace=Pace(cup_slowness=k), turn_timeout=600.0)
     plain, slow = referee(1).links, referee(40).links
     assert (plain.ping_after, plain.reply_timeout, plain.hello_s) == (PING_AFTER, REPLY_TIMEOUT, 2.0)
     assert (slow.ping_after, slow.reply_timeout, slow.hello_s) == (40 * PING_AFTER, 40 * REPLY_TIMEOUT, 80.0)
     assert slow.turn_timeout == plain.turn_timeout == 600.0
-    for k in (0, MAX_CUP_SLOWNESS + 1):
+    for k in (0, MAX_FACTOR + 1, 2.5):
         with pytest.raises(ValueError, match="cup_slowness"):
             referee(k)
+        with pytest.raises(ValueError, match="time_scale"):
+            Pace(time_scale=k)
     # `schocken play --cup-slowness K` says it so, within the same bound
     import argparse
     from schocken_host.commands.play import add_arguments
@@ -111,7 +114,7 @@ def test_a_slow_cup_gets_longer_waits_for_its_answers_within_a_bound():
     assert parser.parse_args(["--cup-slowness", "26"]).cup_slowness == 26
     assert parser.parse_args([]).cup_slowness == 1
     with pytest.raises(SystemExit):
-        parser.parse_args(["--cup-slowness", str(MAX_CUP_SLOWNESS + 1)])
+        parser.parse_args(["--cup-slowness", str(MAX_FACTOR + 1)])
 
 
 def test_a_status_that_crossed_the_nonce_does_not_bring_it_again():

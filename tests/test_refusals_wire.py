@@ -18,12 +18,13 @@ from schocken_host.links.serial import SerialLink
 from schocken_host.table.cuplinks import CupLinks
 from schocken_host.table.seating import Seat
 from schocken_host.table.sink import EventSink
+from schocken_host.table.view import View
 from schocken_host.table.state import TableState
 
 from kits.cupkit import CupDriver
 
 
-class View:
+class ReasonsView(View):
     """A view that keeps the reasons it is shown."""
 
     def __init__(self, lang):
@@ -38,6 +39,7 @@ class View:
 
     def refused(self, seat, reason):
         self.reasons.append((seat, reason))
+        return True
 
 
 class Log:
@@ -51,7 +53,7 @@ class Log:
 async def _refused_reason(port, lang, act):
     """Seat 0 (a person) on the cup at ``port``: connected as a game does, ``act()`` makes the cup refuse
     something; returns (the identity, the reason the view was shown)."""
-    view = View(lang)
+    view = ReasonsView(lang)
     seat = Seat("Anna", SerialLink(port), kind="human")
     links = CupLinks([seat], EventSink(TableState(), Log(), view), Rules("standard"), lambda s: None)
     try:

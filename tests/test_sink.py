@@ -5,13 +5,14 @@ import pytest
 
 from schocken_host.table.sink import EventSink
 from schocken_host.table.state import LogError
+from schocken_host.table.view import View
 
 from kits.scorekit import Table
 
 PLAYS = {0: ([6, 6, 6], 1, []), 1: ([4, 2, 1], 1, []), 2: ([3, 2, 2], 1, [])}
 
 
-class Recording:
+class Recording(View):
     lang = "en"
 
     def __init__(self, steps):

@@ -575,7 +575,8 @@ def test_a_table_of_the_target_cup_and_three_emulated_cups_plays_three_fair_roun
     from schocken.rules import Rules
     from schocken_host.links import ledframe
     from schocken_host.provision.device import Device
-    from schocken_host.table.bots import HOST_S, Bot
+    from schocken_host.pace import Pace
+    from schocken_host.table.bots import Bot
     from schocken_host.table.session import GameConfig, GameSession
 
     shaken = len(chip.playing)            # the shakes of the tests before
@@ -611,7 +612,7 @@ def test_a_table_of_the_target_cup_and_three_emulated_cups_plays_three_fair_roun
         st = referee["it"].state if referee else None
         frames.append((chip.frame_count - 1, frame, chip.frame_ms[-1], st.round if st else None))
 
-    bot = PeekingBot(0, chip, _by_hand, long_ms=1200, time_scale=1 / SLOWNESS, host_s=HOST_S * SLOWNESS)
+    bot = PeekingBot(0, chip, _by_hand, long_ms=1200, pace=Pace(cup_slowness=SLOWNESS))
     chip.listeners.append(on_frame)
     view = RecordingUI()
     events = view.events
@@ -622,7 +623,7 @@ def test_a_table_of_the_target_cup_and_three_emulated_cups_plays_three_fair_roun
 
     config = GameConfig(names=["Target", "Emu 1", "Emu 2", "Emu 3"], emulate=3, ports=[chip.port],
                         log_dir=tmp_path, rules=Rules("standard"), strategy="schock", fair=True, opener=0,
-                        absent_timeout=3600.0, turn_timeout=3600.0, cup_slowness=SLOWNESS)
+                        absent_timeout=3600.0, turn_timeout=3600.0, pace=Pace(cup_slowness=SLOWNESS))
     session = GameSession(config, inputs=inputs)
 
     def three_rounds_over():
@@ -762,16 +763,17 @@ def test_a_usb_cable_pulled_mid_turn_pauses_the_seat_and_its_turn_plays_on_once_
     stands in for the target, the chip ran on (no reset), and every throw of the game checks."""
     from kits.tablekit import RecordingUI
     from schocken.rules import Rules
-    from schocken_host.table.bots import HOST_S, Bot
+    from schocken_host.pace import Pace
+    from schocken_host.table.bots import Bot
     from schocken_host.table.session import GameConfig, GameSession
 
     _start_after_soft_reset(chip, "import main")
     resets, shaken = len(chip.resets), len(chip.playing)
-    bot = Bot(0, chip, _by_hand, long_ms=1200, time_scale=1 / SLOWNESS, host_s=HOST_S * SLOWNESS)
+    bot = Bot(0, chip, _by_hand, long_ms=1200, pace=Pace(cup_slowness=SLOWNESS))
     view = RecordingUI()
     config = GameConfig(names=["Target", "Emu 1"], emulate=1, ports=[chip.port], log_dir=tmp_path,
                         rules=Rules("standard"), strategy="schock", fair=True, opener=0,
-                        absent_timeout=3600.0, turn_timeout=3600.0, cup_slowness=SLOWNESS)
+                        absent_timeout=3600.0, turn_timeout=3600.0, pace=Pace(cup_slowness=SLOWNESS))
     session = GameSession(config, inputs=lambda ref, table, ui: [bot.run(ref)])
     cable = []
 

@@ -20,7 +20,8 @@ from schocken.rules import from_dict
 from schocken_host.commands.replay import replay
 from schocken_host.table.state import TableState
 from schocken_host.views.web.hub import Hub
-from schocken_host.views.web.server import Both, WebView
+from schocken_host.table.view import View, Views
+from schocken_host.views.web.server import WebView
 
 from kits import scorekit
 from kits.webkit import Played, with_client
@@ -383,7 +384,7 @@ def test_watch_only_takes_no_actions():
 
 
 def test_a_web_view_that_fails_never_reaches_the_referee_nor_the_terminal():
-    class Terminal:
+    class Terminal(View):
         lang = "en"
 
         def __init__(self):
@@ -395,12 +396,13 @@ def test_a_web_view_that_fails_never_reaches_the_referee_nor_the_terminal():
         def update(self, state, ev):
             self.events.append(ev)
 
-    class Broken:
+    class Broken(View):
         def update(self, state, ev):
             raise RuntimeError("boom")
-    both = Both(Terminal(), Broken())
+    terminal = Terminal()
+    both = Views(terminal, Broken())
     both.update(None, {"ev": "x"})
-    assert both.events == [{"ev": "x"}] and both.lang == "en"
+    assert terminal.events == [{"ev": "x"}] and both.lang == "en"
     view = WebView(("127.0.0.1", 0))
     view.update(TableState(), {"ev": "reveal"})   # no seat: the page's tracker cannot take it
     assert view.hub.view()["error"]["line"] == 1      # the hub names it, nothing is raised

@@ -17,6 +17,7 @@ from schocken.rules import PRESETS, Rules
 
 from schocken_host.errors import BAD_INPUT, CommandError
 from schocken_host.i18n import Message, os_reason, tr
+from schocken_host.pace import MAX_FACTOR
 
 # The heap the cup is tested in (tests/test_cup.py). The smallest that plays three rounds is 56 KB with fair
 # play (the host's default) and the firmware in the emulated ROM, 86 KB as .mpy files without it
@@ -105,14 +106,11 @@ def count(text):
     return n
 
 
-MAX_TIME_SCALE = 100
-
-
 def time_scale(text):
-    """argparse type of --time-scale and --cup-slowness: a whole number 1..MAX_TIME_SCALE."""
+    """argparse type of --time-scale and --cup-slowness: a whole number 1..pace.MAX_FACTOR."""
     k = count(text)
-    if not 1 <= k <= MAX_TIME_SCALE:
-        raise argument_error("arg.time_scale", most=MAX_TIME_SCALE, k=k)
+    if not 1 <= k <= MAX_FACTOR:
+        raise argument_error("arg.time_scale", most=MAX_FACTOR, k=k)
     return k
 
 

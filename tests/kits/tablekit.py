@@ -26,8 +26,10 @@ from pathlib import Path
 from schocken.rules import Rules
 
 from schocken_host.commands import play as play_cmd
+from schocken_host.pace import Pace
 from schocken_host.table import gamelog, seating
 from schocken_host.table.session import GameConfig, GameSession
+from schocken_host.table.view import View
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHOCKEN = [sys.executable, "-m", "schocken_host.cli"]
@@ -76,10 +78,10 @@ def play_args(argv):
 def game_config(names, log_dir, preset="standard", settings=None, **options):
     """The GameConfig of an emulated table of bots in scaled time, as `schocken play --emulate N` makes it:
     ``names`` seated in order, the ``preset`` rules with ``settings``, fair play unless the dice are scripted
-    (``seed``); ``options``: any other GameConfig field."""
+    (``seed``), at ``time_scale`` (TIME_SCALE unless given); ``options``: any other GameConfig field."""
     options.setdefault("emulate", len(names))
     options.setdefault("fair", options.get("seed") is None)
-    options.setdefault("time_scale", TIME_SCALE)
+    options.setdefault("pace", Pace(time_scale=options.pop("time_scale", TIME_SCALE)))
     return GameConfig(names=list(names), log_dir=Path(log_dir), rules=Rules(preset, **(settings or {})),
                       **options)
 
@@ -106,7 +108,7 @@ class RecordingBot(seating.Bot):
         cup.bot = self
 
 
-class RecordingUI:
+class RecordingUI(View):
     """Keeps every event; ``hook(ui, state, ev)`` runs inside the referee's emit, in the event loop."""
 
     def __init__(self, hook=None):

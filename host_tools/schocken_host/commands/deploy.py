@@ -6,7 +6,8 @@ import os
 from schocken.protocol import MAX_NAME
 
 from schocken_host.errors import BAD_INPUT, FAILED, CommandError
-from schocken_host.input_checks import MAX_TIME_SCALE, brightness, check_port, seconds, time_scale
+from schocken_host.input_checks import brightness, check_port, seconds, time_scale
+from schocken_host.pace import MAX_FACTOR
 from schocken_host.provision.boards import board_names
 from schocken_host.provision.deploy import SHAKE_SENSITIVITIES, deploy
 from schocken_host.provision import DeployError
@@ -36,7 +37,7 @@ def add_arguments(p):
     p.add_argument("--cup-slowness", type=time_scale, default=1, metavar="K",
                    help="the cup runs K times slower than a chip (1..%d; an emulated RP2040 about 26, "
                         "docs/build.md): deploy waits K times longer for the REPL and each answer"
-                        % MAX_TIME_SCALE)
+                        % MAX_FACTOR)
     where = p.add_mutually_exclusive_group()
     where.add_argument("--romfs", dest="romfs", action="store_const", const=None, default=None,
                        help="the firmware into the board's ROMFS partition where it has one (default)")

@@ -3,7 +3,8 @@
 import json
 
 from schocken_host.errors import FAILED, CommandError
-from schocken_host.input_checks import MAX_TIME_SCALE, check_port, seconds, time_scale
+from schocken_host.input_checks import check_port, seconds, time_scale
+from schocken_host.pace import MAX_FACTOR
 from schocken_host.provision import DeployError
 from schocken_host.provision.doctor import doctor
 
@@ -15,7 +16,7 @@ def add_arguments(p):
                    help="seconds to wait for each press or shake (default 15)")
     p.add_argument("--cup-slowness", type=time_scale, default=1, metavar="K",
                    help="the cup runs K times slower than a chip (1..%d; an emulated RP2040 about 26, "
-                        "docs/build.md): doctor waits K times longer for each answer" % MAX_TIME_SCALE)
+                        "docs/build.md): doctor waits K times longer for each answer" % MAX_FACTOR)
     p.add_argument("--no-input", action="store_true",
                    help="skip the tests that need a person (buttons, shake)")
     p.add_argument("--yes", action="store_true", help="do not ask for the eye check of the LEDs")

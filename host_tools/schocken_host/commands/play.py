@@ -14,13 +14,15 @@ import threading
 from schocken_host.commands.play_table import game_config
 from schocken_host.errors import CommandError
 from schocken_host.i18n import tr
-from schocken_host.input_checks import (MAX_TIME_SCALE, WEB_PORT, OneLineParser, argument_error, count,
+from schocken_host.input_checks import (WEB_PORT, OneLineParser, argument_error, count,
                                         heap_size, seat_number, seconds, seconds_or_zero, time_scale,
                                         web_address)
 from schocken_host.league.recorder import Recorder
+from schocken_host.pace import MAX_FACTOR
 from schocken_host.table.bots import STRATEGIES
 from schocken_host.table.gamelog import read_log
 from schocken_host.table.session import GameSession
+from schocken_host.table.view import Views
 from schocken_host.views.plain import PlainUI
 from schocken_host.views.play_keys import keyboard, ui_keys
 
@@ -73,10 +75,10 @@ def add_arguments(p):
                    help="heap of each emulated cup (micropython -X heapsize, 64k to 64M)")
     p.add_argument("--time-scale", type=time_scale, default=1, metavar="K",
                    help="emulated cups and bots run K times faster (1..%d; only emulated cups: a person at "
-                        "one plays it with his keys as usual, the bots go faster)" % MAX_TIME_SCALE)
+                        "one plays it with his keys as usual, the bots go faster)" % MAX_FACTOR)
     p.add_argument("--cup-slowness", type=time_scale, default=1, metavar="K",
                    help="the cups run K times slower than a chip (1..%d; an emulated RP2040 about 26, "
-                        "docs/build.md): the host waits K times longer for each answer" % MAX_TIME_SCALE)
+                        "docs/build.md): the host waits K times longer for each answer" % MAX_FACTOR)
     p.add_argument("--coach", action="store_true",
                    help="show the player on turn his chance of beating the throws before his and the Deckel "
                         "he can expect, from what the table shows (scoreboard and --web; off by default: it "
@@ -138,11 +140,10 @@ class WebSide:
 
     def attach(self, ui, log_path):
         """The view of both (nothing the page does reaches the referee) and the lines that announce it."""
-        from schocken_host.views.web.server import Both
         self.view.attach_log(log_path)
-        lang = getattr(ui, "lang", "de")
+        lang = ui.lang
         said = [tr(lang, "web.url", url=self.view.url), tr(lang, "web.pin", pin=self.view.pin)]
-        return Both(ui, self.view), said
+        return Views(ui, self.view), said
 
     def announce(self):
         if self.banner:
@@ -159,7 +160,7 @@ def person_inputs(plain):
     """What the people at the table type: a person's keys through the scoreboard, or lines on standard input
     (his keys, and the table's words; --plain reads them also without a person at an emulated cup)."""
     def inputs(referee, table, ui):
-        if hasattr(ui, "keys"):
+        if ui.keys is not None:
             return [ui_keys(ui.keys, table.human, referee, table)]
         if table.human is not None or (not sys.stdin.isatty() and plain):
             return [keyboard(table.human, referee, table)]
@@ -217,12 +218,11 @@ def live_runner(session):
     if table is None:
         return session.run
     from schocken_host.tournament.reporter import LiveReport
-    from schocken_host.views.web.server import Both
     live = LiveReport(session.finished.url, table["round"])
 
     async def run(ui_factory):
         try:
-            return await session.run(lambda: Both(ui_factory(), live))
+            return await session.run(lambda: Views(ui_factory(), live))
         finally:   # the game's last state on the big screen: waited for, bounded
             await asyncio.get_running_loop().run_in_executor(None, live.finish, 2.0)
     return run

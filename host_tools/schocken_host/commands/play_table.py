@@ -11,6 +11,7 @@ from schocken.rules import Rules
 from schocken_host.errors import CommandError
 from schocken_host.i18n import Message, RuleText
 from schocken_host.input_checks import check_folder_for_writing, check_port, parse_assignments
+from schocken_host.pace import Pace
 from schocken_host.table import gamelog, habit_book
 from schocken_host.table.session import GameConfig
 from schocken_host.table.table_file import check_name, read_table
@@ -32,7 +33,7 @@ def game_config(args):
         reveal=args.reveal, cheat=args.cheat, absent_timeout=args.absent_timeout,
         turn_timeout=args.turn_timeout, opener=args.opener, resume=resume,
         log_dir=Path(args.log_dir) if args.log_dir else None, heap=args.heap,
-        time_scale=getattr(args, "time_scale", 1), cup_slowness=getattr(args, "cup_slowness", 1),
+        pace=Pace(getattr(args, "time_scale", 1), getattr(args, "cup_slowness", 1)),
         coach=getattr(args, "coach", False),
         auth=not getattr(args, "no_auth", False), table=table["name"] if table else None,
         habit_book=None if getattr(args, "no_league", False) else habit_book.book_path())

@@ -30,6 +30,7 @@ from schocken.turn import Turn, IN_CUP, apply_steps
 from schocken_host.emulation.emulator import TAP_MS
 from schocken_host.links import ledframe
 from schocken_host.odds.best import Optimal, context_for
+from schocken_host.pace import Pace
 from schocken_host.table.bot_moves import FALLBACKS, make_step, as_move, check, decision
 from schocken_host.table.coach import public_context
 
@@ -72,17 +73,17 @@ class Refused(BotError):
 
 
 class Bot:
-    def __init__(self, seat, cup, strategy="schock", dice=None, shake_ms=400, long_ms=300, time_scale=1,
+    def __init__(self, seat, cup, strategy="schock", dice=None, shake_ms=400, long_ms=300, pace=Pace(),
                  host_s=HOST_S):
         self.seat = seat
-        self.host_s = host_s          # longer for a cup slower than a chip (an emulated RP2040: its answers)
+        self.host_s = pace.answer_s(host_s)   # the host's part of a wait, longer for a cup slower than a chip
         self.cup = cup                # an EmulatedCup
         self.strategy = STRATEGIES[strategy] if isinstance(strategy, str) else strategy
         self.dice = dice              # optional (round, seat, throw, n) -> dice, for reproducible tables
         self.shake_ms = shake_ms
         self.long_ms = long_ms        # the cup's long press (table/seating.py starts bot cups with 300)
         self.peek_ms = long_ms // 2   # a peek is a short hold of the main button: a long one would stand
-        self.time_scale = time_scale
+        self.pace = pace
         self.played = set()           # round ids this bot has finished
         self.revealed = set()
         self.progress = 0             # progress events of this seat seen so far
@@ -122,11 +123,11 @@ class Bot:
 
     async def until(self, check, what, cup_ms=0, since=None):
         """Wait for check() to be true; returns its value. Bounded: ``host_s`` real seconds plus cup_ms of the
-        cup's time (divided by the time scale). Ends with a BotError that names ``what`` when it does not
+        cup's time at the table's pace. Ends with a BotError that names ``what`` when it does not
         come, as soon as the cup was restarted (what was sent to the old process is lost), and, given
         ``since`` (a frame count), as soon as a later frame shows the red flash of a refused input."""
         loop = asyncio.get_running_loop()
-        timeout = self.host_s + cup_ms / 1000 / self.time_scale
+        timeout = self.host_s + self.pace.wall_s(cup_ms)
         end = loop.time() + timeout
         starts = self.cup.starts
         while True:

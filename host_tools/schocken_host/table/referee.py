@@ -15,6 +15,7 @@ import uuid
 
 from schocken import RuleError
 
+from schocken_host.pace import Pace
 from schocken_host.table.cuplinks import PING_AFTER, REPLY_TIMEOUT, CupLinks, Forfeit
 from schocken_host.table.sink import EventSink
 from schocken_host.table.turns import Turns, VoidThrow
@@ -24,7 +25,6 @@ from schocken_host.links.transport import TransportClosed
 MAX_REPLAYS = 3          # a round voided this many times in a row is decided without the void seats
 REVEAL_PAUSE_S = 5.0     # a ranked round (or throw-off) stays on the screens this long before the next turn:
                          # four players' dice and who takes the Deckel, read at a bar
-MAX_CUP_SLOWNESS = 100   # cups this many times slower than a chip at most (an emulated RP2040 is about 26)
 
 
 class TableStopped(Exception):
@@ -41,7 +41,7 @@ def _player_entry(seat_no, seat):
 
 class Referee:
     def __init__(self, rules, seats, log, ui, reveal="all", cheat="replay", state=None, reply_timeout=None,
-                 fair=False, absent_timeout=120.0, turn_timeout=600.0, reveal_pause=0.0, cup_slowness=1,
+                 fair=False, absent_timeout=120.0, turn_timeout=600.0, reveal_pause=0.0, pace=Pace(),
                  table=None):
         self.rules = rules
         self.seats = seats
@@ -57,12 +57,10 @@ class Referee:
         self.requests = []            # ("penalty" | "einwuerfeln" | "wait" | "forfeit", seat) from the table
         self.links = CupLinks(seats, self.sink, rules, self._decision, fair=fair,
                               absent_timeout=absent_timeout, turn_timeout=turn_timeout,
-                              reply_timeout=(reply_timeout or REPLY_TIMEOUT) * cup_slowness)
+                              reply_timeout=pace.answer_s(reply_timeout or REPLY_TIMEOUT))
         # A cup slower than a chip (an emulated one: docs/build.md, "The target lane") takes longer for each
         # answer; the host's waits on an answer grow with it, the table's timeouts are the table's own.
-        if not 1 <= cup_slowness <= MAX_CUP_SLOWNESS:
-            raise ValueError("cup_slowness %r: 1..%d" % (cup_slowness, MAX_CUP_SLOWNESS))
-        self.links.ping_after, self.links.hello_s = PING_AFTER * cup_slowness, 2.0 * cup_slowness
+        self.links.ping_after, self.links.hello_s = pace.answer_s(PING_AFTER), pace.answer_s(2.0)
         self.turns = Turns(self.links, self.sink, rules, fair=fair, reveal_mode=reveal)
 
     # --- what the table's other parts read (views, bots, keys) -------------------------------------------

@@ -131,7 +131,7 @@ class Table:
                 name = cup_name(ident) or self._name(len(self.seats), "cup")
                 self.seats.append(Seat(name, SerialLink(transport.port), "cup"))
         dice = seeded_dice(cfg.seed) if cfg.seed is not None else None
-        scale = cfg.time_scale
+        scale = cfg.pace.time_scale
         # A real cup keeps its own clock: only emulated cups (and their bots) can run faster. A person at an
         # emulated cup plays it at any scale: his keys are presses of the cup's own duration in cup time
         # (views/keymap.py), only the bots and the cups' lights go faster.
@@ -154,7 +154,7 @@ class Table:
                         strategy=strategy)
             self.seats.append(seat)
             if kind == "bot":
-                self.bots.append(Bot(seat_no, cup, strategy, dice=dice, time_scale=scale))
+                self.bots.append(Bot(seat_no, cup, strategy, dice=dice, pace=cfg.pace))
             else:
                 self.human = cup
         if kinds and [s.kind for s in self.seats] != kinds:

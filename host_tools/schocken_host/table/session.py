@@ -19,6 +19,7 @@ from schocken.rules import Rules
 from schocken_host.errors import CommandError
 from schocken_host.i18n import tr
 from schocken_host.links.transport import TransportClosed
+from schocken_host.pace import Pace
 from schocken_host.table import gamelog, habit_book
 from schocken_host.table.referee import REVEAL_PAUSE_S, Referee
 from schocken_host.table.seating import SeatingError, Table
@@ -46,8 +47,7 @@ class GameConfig:
     resume: Optional[Path] = None     # the log of an interrupted game to continue
     log_dir: Optional[Path] = None    # where the log goes (None: the user's data folder)
     heap: str = "160k"                # heap of each emulated cup
-    time_scale: int = 1               # emulated cups and bots run this many times faster
-    cup_slowness: int = 1             # cups this many times slower than a chip (1..100): longer waits on them
+    pace: Pace = field(default_factory=Pace)  # cups and bots faster (emulated), cups slower than a chip
     coach: bool = False               # the coach's odds are shown: its tables are made before the first turn
     auth: bool = True                 # each emulated cup gets a fresh secret and signs every message
     table: Optional[str] = None       # the table's name (the table file's): the league's evening is its own
@@ -140,7 +140,7 @@ class GameSession:
         log.append({"ev": "game_over", "loser": state.loser, "blattschuss": bool(state.game.blattschuss),
                     "ts": round(time.time(), 3)})
         ui = self.ui_factory()
-        lang = getattr(ui, "lang", "de")
+        lang = ui.lang
         ui.note(tr(lang, "play.log_repaired", path=log.path, what=log.repaired) if log.repaired
                 else tr(lang, "play.log", path=log.path))
         state.apply({"ev": "game_over", "loser": state.loser, "blattschuss": bool(state.game.blattschuss)})
@@ -152,7 +152,7 @@ class GameSession:
     async def _referee(self, table, rules, log, state, start):
         cfg, web = self.config, self.web
         ui = self.ui_factory()
-        lang = getattr(ui, "lang", "de")
+        lang = ui.lang
         notes = []
         if web is not None:
             ui, said = web.attach(ui, log.path)
@@ -167,8 +167,8 @@ class GameSession:
         log.when_written(lambda: self._announce(ui, notes))
         referee = Referee(rules, table.seats, log, ui, reveal=cfg.reveal, cheat=cfg.cheat, state=state,
                           fair=fair_play(cfg, start), absent_timeout=cfg.absent_timeout,
-                          turn_timeout=cfg.turn_timeout, reveal_pause=REVEAL_PAUSE_S / cfg.time_scale,
-                          cup_slowness=cfg.cup_slowness, table=cfg.table)
+                          turn_timeout=cfg.turn_timeout, reveal_pause=REVEAL_PAUSE_S / cfg.pace.time_scale,
+                          pace=cfg.pace, table=cfg.table)
         if web is not None:
             web.referee = referee
         self.state = referee.state

@@ -17,8 +17,8 @@ class EventSink:
     def __init__(self, state, log, ui):
         self.state = state            # the TableState every part of the game reads
         self.log = log                # the GameLog (append, on_disk)
-        self.ui = ui                  # the views: note(text), update(state, ev), maybe refused(seat, reason)
-        self.lang = getattr(ui, "lang", "de")
+        self.ui = ui                  # the views (table/view.View)
+        self.lang = ui.lang
         self.listeners = []           # callables(ev) after each event is applied and shown: bots wait on them
 
     def emit(self, ev):
@@ -57,11 +57,8 @@ class EventSink:
         """A cup refused its person's button press: he sees why, in his language (``why``: the refusal's
         number, an error's ``why``, or a cup's English text: i18n.refusal)."""
         reason = refusal(self.lang, why)
-        show = getattr(self.ui, "refused", None)
         try:
-            if show is not None:
-                show(seat_no, reason)
-            else:
+            if not self.ui.refused(seat_no, reason):
                 self.say("play.refused", name=name, reason=reason)
         except Exception as e:  # a view's bug is not the cup's fault, and must not end the pump
             self.note("refused: %s: %s" % (type(e).__name__, e))

@@ -20,6 +20,7 @@ from pathlib import Path
 from schocken_host.errors import CommandError
 from schocken_host.i18n import tr
 from schocken_host.table import gamelog
+from schocken_host.table.view import View
 
 TIMEOUT_S = 5.0
 OUTBOX = "turnier-ausgang"
@@ -240,7 +241,7 @@ class KeptConnection:
             self.conn = None
 
 
-class LiveReport:
+class LiveReport(View):
     """A view (note, update) that sends the table's live state to the director, at most once a second, from
     a thread of its own (the referee never waits on the network); a failed send is dropped: the next one
     carries the newer state. The game's last state goes at once; ``finish(timeout)`` waits for it, bounded."""

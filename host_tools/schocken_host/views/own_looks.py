@@ -51,12 +51,11 @@ async def looks(cup, referee, own, turns):
                 continue  # a later throw came already: look at that one
             if _armed_soon(referee, own):
                 continue
-            shown = getattr(referee.ui, "show_own_cup", None)  # --plain: a line as soon as he has seen them
             async with turns:
-                try:
-                    await _look(cup, own, moment, shown or (lambda: None))
+                try:   # --plain writes a line as soon as he has seen them
+                    await _look(cup, own, moment, referee.ui.show_own_cup)
                 except (OSError, ValueError) as e:  # the cup was just unplugged, ...
-                    referee.note("%s: %s" % (tr(getattr(referee.ui, "lang", "de"), "keys.peek"), e))
+                    referee.note("%s: %s" % (tr(referee.ui.lang, "keys.peek"), e))
                 finally:
                     own.look_over(moment)
             if asyncio.current_task().cancelling():

@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING
 
 from schocken.throws import ALL
 
+from schocken_host.table.view import View
 from schocken_host.views import keymap
 from schocken_host.i18n import LANGS, refusal, tr
 
@@ -26,7 +27,7 @@ def _dice(d):
     return "-".join(str(x) for x in d)
 
 
-class PlainUI:
+class PlainUI(View):
     def __init__(self, lang="de", out=None):
         self.lang = lang if lang in LANGS else "de"
         self.out = out or sys.stdout
@@ -78,6 +79,7 @@ class PlainUI:
     def refused(self, seat, reason):
         """A key of the person (or a press on his cup) that was refused, with its reason."""
         self.note(tr(self.lang, "play.refused", name=self._name(seat), reason=reason))
+        return True
 
     def _name(self, seat):
         st = self.st

@@ -88,11 +88,10 @@ async def _serve(next_key, cup, referee, table, lines_typed=False):
                 quit_key.set_result("quit")
                 return
             if done == "unknown" and lines_typed:  # a typed line that is neither a key nor a table word
-                lang = getattr(referee.ui, "lang", "de")
+                lang = referee.ui.lang
                 referee.ui.note(tr(lang, "play.unknown_input", line=key.strip()[:40]))
-            shown = getattr(referee.ui, "show_own_cup", None)
-            if shown is not None and lines_typed:
-                shown()
+            if lines_typed:
+                referee.ui.show_own_cup()
     worker = asyncio.ensure_future(carry_out())
     got = None
     try:
@@ -163,20 +162,15 @@ def _person(cup, referee, table):
     if seat is None:
         return None
     own = OwnCup(cup, seat, referee.state, reveal_button=getattr(referee, "reveal_mode", "all") == "button")
-    show = getattr(referee.ui, "person", None)
-    if show is not None:
-        show(own)
+    referee.ui.person(own)
     return own
 
 
 def _refused(referee, seat, why):
     """A key the table refuses: its reason on the screen at once, in the UI's language."""
-    lang = getattr(referee.ui, "lang", "de")
+    lang = referee.ui.lang
     reason = refusal(lang, why)
-    show = getattr(referee.ui, "refused", None)
-    if show is not None:
-        show(seat, reason)
-    else:
+    if not referee.ui.refused(seat, reason):
         referee.ui.note(tr(lang, "play.refused", name=referee.state.name(seat), reason=reason))
 
 

@@ -33,6 +33,7 @@ from schocken_host.views import fitting, keymap
 from schocken_host.i18n import LANGS, tr
 from schocken_host.views.plain import PlainUI
 from schocken_host.views.scoreboard.card import PlayerCard, ShownThrows, card_info, halves_line
+from schocken_host.table.view import View
 from schocken_host.views.scoreboard.coach import CoachLine
 from schocken_host.views.scoreboard.own import OwnCupPanel
 from schocken_host.views.scoreboard.layout import (CSS, MIN_SIZE, QRCodeScreen, TooSmallScreen, banner_lines,
@@ -43,7 +44,7 @@ from schocken_host.views.scoreboard.dice import plain_text
 
 LOG_LINES = 200
 
-class _UI:
+class _UI(View):
     """What the game runner gets from ``ui_factory()``: update/note forwarded to the scoreboard."""
 
     def __init__(self, app):
@@ -62,6 +63,7 @@ class _UI:
 
     def refused(self, seat, reason):
         self.app.refused(seat, reason)
+        return True
 
 
 QR_KEY = "c"   # not a key of the cup (views/keymap.py): it shows the web page's QR code

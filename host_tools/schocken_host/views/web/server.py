@@ -5,10 +5,11 @@ QR code of the page, and the table's actions behind a PIN or the key in the term
 passes door.py first, and guard.py holds every request and connection of a guest within bounds (docs/web.md,
 "Threat model").
 
-``WebView`` is the view the referee talks to (``note``, ``update``) and owns the server; ``Both`` puts it
-beside the terminal's view, so that nothing the web view does can reach the referee. The server lives as long
-as the host: at the end of a game (``finish``) it goes on serving the final page, so a phone that opens it
-then still gets the standings, and closes when the event loop ends (the host exits) or on ``stop``."""
+``WebView`` is the view the referee talks to (``note``, ``update``: table/view.py) and owns the server; the
+table's ``Views`` puts it beside the terminal's view, so that nothing the web view does can reach the referee.
+The server lives as long as the host: at the end of a game (``finish``) it goes on serving the final page, so
+a phone that opens it then still gets the standings, and closes when the event loop ends (the host exits) or
+on ``stop``."""
 
 import asyncio
 import io
@@ -25,6 +26,7 @@ from schocken_host.i18n import LANGS, TEXTS, tr
 from schocken_host.views.web import check, season
 from schocken_host.views.web.door import Door
 from schocken_host.views.web.connections import serve
+from schocken_host.table.view import View
 from schocken_host.views.web.guard import Refused, security_headers
 from schocken_host.views.web.hub import Hub
 from schocken_host.views.web.kernel import hang_up
@@ -49,7 +51,7 @@ for _name in ("aiohttp.server", "aiohttp.web", "aiohttp.access"):
     logging.getLogger(_name).propagate = False
 
 
-class WebView:
+class WebView(View):
     """The web view of one game: its server, its Hub, its PIN and key (None: watch only)."""
 
     def __init__(self, address, lang="de", actions=True, coach=False):
@@ -326,26 +328,3 @@ class WebView:
             woken.set()
         if self.hub.subscribers:
             self._keep_alive()
-
-
-class Both:
-    """The terminal's view and the web view side by side: the terminal's answers every question the table
-    asks of a view (its language, its keys, a person's panel); the web view only takes the events, and
-    whatever goes wrong in it stays there."""
-
-    def __init__(self, primary, web_view):
-        self.primary = primary
-        self.web = web_view
-
-    def __getattr__(self, name):
-        return getattr(self.primary, name)
-
-    def note(self, text):
-        self.primary.note(text)
-
-    def update(self, state, ev):
-        try:
-            self.web.update(state, ev)
-        except Exception:  # noqa: BLE001 - a view must never take the referee down with it
-            pass
-        self.primary.update(state, ev)
