@@ -1,10 +1,10 @@
 """Target lane benchmark (issue 34): the cup's firmware on MicroPython's QEMU port (MPS2-AN385, Cortex-M3) or
-on an emulated RP2040 (rp2040py, the board of schocken_host.emulation.rp2040).
+on an emulated RP2040 (rp2040py, the board of testbed.rp2040).
 
     SCHOCKEN_TARGET=qemu:IMAGE.elf .venv/bin/python bench/target.py     # the image is yours: docs/build.md
     SCHOCKEN_TARGET=rp2040:IMAGE.uf2 .venv/bin/python bench/target.py
 
-Measures, through the project's own code (schocken_host.emulation.target, `schocken deploy`):
+Measures, through the project's own code (testbed.target, `schocken deploy`):
 
     boot -> REPL ready     wall time from starting the emulator until the REPL answers on the pty (rp2040:
                            also the chip's own clock when it came up on USB and when the REPL answered)
@@ -34,8 +34,9 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 sys.path.insert(0, str(REPO / "host_tools"))
+sys.path.insert(0, str(REPO / "tests"))   # the test bed (tests/testbed)
 
-from schocken_host.emulation import target as target_lane  # noqa: E402
+from testbed import target as target_lane  # noqa: E402
 from schocken_host.provision.device import Device  # noqa: E402
 
 BOOTS = 5

@@ -1,5 +1,5 @@
 """`schocken deploy` and `schocken doctor` end to end against an emulated board that speaks the REPL and the
-raw REPL on a pseudo-terminal (schocken_host.emulation.flash_cup.FlashCup: the MicroPython unix port with a
+raw REPL on a pseudo-terminal (testbed.flash_cup.FlashCup: the MicroPython unix port with a
 flash folder mounted at "/"), plus the pieces that need no interpreter. mpremote runs for real (as a library
 in deploy and doctor, as its command line in one check here), always without a soft reset."""
 
@@ -33,7 +33,7 @@ def env(tmp_path):
 
 @pytest.fixture
 def cup():
-    from schocken_host.emulation.flash_cup import FlashCup
+    from testbed.flash_cup import FlashCup
     c = FlashCup()
     yield c
     c.close()

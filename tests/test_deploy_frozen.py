@@ -26,7 +26,7 @@ pytestmark = pytest.mark.skipif(find_tool("micropython") is None or find_tool("m
 
 @pytest.fixture
 def cup():
-    from schocken_host.emulation.flash_cup import FlashCup
+    from testbed.flash_cup import FlashCup
     c = FlashCup()
     yield c
     c.close()

@@ -32,7 +32,7 @@ def env(tmp_path):
 @pytest.fixture
 def rom_cup():
     from schocken_host.emulation import romfs
-    from schocken_host.emulation.flash_cup import FlashCup
+    from testbed.flash_cup import FlashCup
     if not romfs.available():
         pytest.skip("the in-process unix port (micropython_run) is not installed")
     c = FlashCup(romfs=ROM)
@@ -275,7 +275,7 @@ def test_aioble_on_the_board_is_not_installed_again(tmp_path):
     """A Bluetooth board whose firmware has aioble (frozen into the Pico W images, or installed before):
     deploy imports it on the board and skips `mip install`; where it does not import, mip runs."""
     import io
-    from schocken_host.emulation.flash_cup import FlashCup
+    from testbed.flash_cup import FlashCup
     from schocken_host.provision import deploy
     from schocken_host.provision.device import Device
     from schocken_host.i18n import Message

@@ -314,7 +314,7 @@ needs_board = pytest.mark.skipif(micropython_path() is None or __import__(
 
 @needs_board
 def test_deploy_over_socket_and_doctor_over_rfc2217(tmp_path):
-    from schocken_host.emulation.flash_cup import FlashCup
+    from testbed.flash_cup import FlashCup
     board = FlashCup()
     raw, telnet = Bridge(board.port), Bridge(board.port, rfc2217=True)
     env = dict(os.environ, SCHOCKEN_DATA_DIR=str(tmp_path / "data"))

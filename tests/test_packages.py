@@ -74,7 +74,7 @@ def _files(root):
 
 @pytest.fixture
 def flash_cup():
-    from schocken_host.emulation.flash_cup import FlashCup
+    from testbed.flash_cup import FlashCup
     c = FlashCup()
     yield c
     c.close()

@@ -100,7 +100,7 @@ def test_a_port_whose_cup_is_not_the_seats_is_let_go_at_once():
     cup = EmulatedCup("emuP", "Paul")
     try:
         seat = Seat("Anna", SerialLink(cup.port), kind="human")
-        seat.identity = {"cup": "emuA"}   # the seat's cup was another one
+        seat.link.identity = {"cup": "emuA"}   # the seat's cup was another one
         view = Quiet()
         links = CupLinks([seat], EventSink(TableState(), view, view), Rules("standard"), lambda s: None)
         with pytest.raises(TransportClosed) as e:

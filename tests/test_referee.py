@@ -46,8 +46,8 @@ def test_referee_tells_the_table_of_a_cup_in_trouble(lang, words, code, text):
 
     async def main():
         link.queue = asyncio.Queue()
-        seats[1].inbox = asyncio.Queue()
-        pump = asyncio.create_task(ref.links._pump(1, seats[1].link))
+        seats[1].link.inbox = asyncio.Queue()
+        pump = asyncio.create_task(ref.links._pump(1, seats[1].link.connection))
         await link.queue.put(protocol.error(code, text, None))
         await link.queue.put({"t": "done", "round": 1, "throws": 1, "commit": "ab" * 32})
         try:
@@ -100,7 +100,7 @@ def test_a_slow_cup_gets_longer_waits_for_its_answers_within_a_bound():
     plain, slow = referee(1).links, referee(40).links
     assert (plain.ping_after, plain.reply_timeout, plain.hello_s) == (PING_AFTER, REPLY_TIMEOUT, 2.0)
     assert (slow.ping_after, slow.reply_timeout, slow.hello_s) == (40 * PING_AFTER, 40 * REPLY_TIMEOUT, 80.0)
-    assert slow.turn_timeout == plain.turn_timeout == 600.0
+    assert slow.presence.turn_timeout == plain.presence.turn_timeout == 600.0
     for k in (0, MAX_FACTOR + 1, 2.5):
         with pytest.raises(ValueError, match="cup_slowness"):
             referee(k)

@@ -63,7 +63,7 @@ async def _refused_reason(port, lang, act):
         end = loop.time() + 20
         while not view.reasons and loop.time() < end:
             await asyncio.sleep(0.05)
-        return seat.identity, view.reasons
+        return seat.link.identity, view.reasons
     finally:
         links.close()
 

@@ -1,8 +1,8 @@
 """The target lane (issue 34): the cup's firmware on a chip, named by SCHOCKEN_TARGET (serial:PORT,
-rp2040:IMAGE.uf2, qemu:IMAGE.elf; schocken_host.emulation.target). Without one every target test skips with
+rp2040:IMAGE.uf2, qemu:IMAGE.elf; testbed.target). Without one every target test skips with
 the reason (the parsing of the variable is tests/test_target_spec.py's, pure).
 
-On ``rp2040:IMAGE.uf2`` the lane starts an emulated RP2040 board (rp2040py, schocken_host.emulation.rp2040:
+On ``rp2040:IMAGE.uf2`` the lane starts an emulated RP2040 board (rp2040py, testbed.rp2040:
 the LIS3DH on the board file's I2C pins fed from tests/data's recorded shake, the buttons on their pins, the
 NeoPixel line decoded into LED frames, USB CDC on a pty): deploy, doctor without a person and then with the
 lane pressing and shaking as the person would, then the firmware's own selftest sees a recorded shake, a
@@ -29,7 +29,7 @@ from pathlib import Path
 
 import pytest
 
-from schocken_host.emulation import target as target_lane
+from testbed import target as target_lane
 
 BIN = Path(sys.executable).parent
 SCHOCKEN = str(BIN / "schocken")

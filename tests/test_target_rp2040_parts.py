@@ -1,4 +1,4 @@
-"""The emulated RP2040 board's parts (schocken_host.emulation.rp2040.parts), on a stand-in chip: the LIS3DH
+"""The emulated RP2040 board's parts (testbed.rp2040.parts), on a stand-in chip: the LIS3DH
 answers as ST's datasheet says and only on the board file's pins, a recorded trace plays on the chip's clock,
 a hold lasts the chip's time, a NeoPixel frame comes out in the host's GRB order. Pure and fast: the
 emulator itself runs in tests/test_target.py (SCHOCKEN_TARGET=rp2040:IMAGE.uf2)."""
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from schocken_host.emulation.rp2040 import parts
+from testbed.rp2040 import parts
 
 SHAKE = Path(__file__).parent / "data" / "shake_accel.csv"
 BOARD = {"i2c_sda": 4, "i2c_scl": 5}
@@ -185,7 +185,7 @@ def test_a_neopixel_frame_comes_out_in_the_chains_grb_order():
 def test_the_host_keeps_each_frame_with_the_chips_ms_it_latched_at():
     # What the cup knew when it drew a frame is told by the chip's clock, not by the frame's arrival at the
     # host (tests/test_target.py's table): the board's "leds HEX GUEST_MS" line keeps both, in step.
-    from schocken_host.emulation.rp2040 import Rp2040Board
+    from testbed.rp2040 import Rp2040Board
     board = Rp2040Board("unused.uf2")
     heard = []
     board.listeners.append(lambda frame: heard.append((frame, board.frame_ms[-1])))

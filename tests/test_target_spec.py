@@ -1,10 +1,10 @@
 """SCHOCKEN_TARGET, the target lane's one setting (issue 34), parsed in one place
-(schocken_host.emulation.target): every kind, and a malformed value refused in one line that names it. The
+(testbed.target): every kind, and a malformed value refused in one line that names it. The
 lane's tests on the target are tests/test_target.py."""
 
 import pytest
 
-from schocken_host.emulation import target as target_lane
+from testbed import target as target_lane
 
 def test_each_kind_of_target_is_parsed(tmp_path):
     elf, uf2 = tmp_path / "mp.elf", tmp_path / "RPI_PICO_W.uf2"

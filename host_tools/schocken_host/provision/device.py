@@ -71,7 +71,7 @@ del _m, _r
 
 # Start the cup: a board resets (main.py runs as after power-up); the emulated board cannot (a soft reset ends
 # the unix port), so it forgets the old modules and runs main.py in place. It keeps "vfs": on an emulated
-# board with a ROMFS partition that entry is the partition's driver (emulation/flash_cup.py), part of the
+# board with a ROMFS partition that entry is the partition's driver (tests/testbed/flash_cup.py), part of the
 # "hardware", which a redeploy looks for.
 START_BOARD = "import machine\nmachine.reset()\n"
 START_EMULATED = ("import sys\nfor _k in list(sys.modules):\n    if _k != 'vfs':\n"

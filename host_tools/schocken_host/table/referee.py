@@ -16,7 +16,8 @@ import uuid
 from schocken import RuleError
 
 from schocken_host.pace import Pace
-from schocken_host.table.cuplinks import PING_AFTER, REPLY_TIMEOUT, CupLinks, Forfeit
+from schocken_host.table.cuplinks import PING_AFTER, REPLY_TIMEOUT, CupLinks
+from schocken_host.table.presence import Forfeit
 from schocken_host.table.sink import EventSink
 from schocken_host.table.turns import Turns, VoidThrow
 from schocken_host.table.state import TableState, LogError, LOG_VERSION
@@ -33,7 +34,7 @@ class TableStopped(Exception):
 
 def _player_entry(seat_no, seat):
     """A seat as the start event lists it; a bot's with the strategy it plays (docs/gamelog.md)."""
-    entry = {"seat": seat_no, "name": seat.name, "cup": seat.identity["cup"], "kind": seat.kind}
+    entry = {"seat": seat_no, "name": seat.name, "cup": seat.link.identity["cup"], "kind": seat.kind}
     if seat.kind == "bot" and getattr(seat, "strategy", None):
         entry["strategy"] = seat.strategy
     return entry
@@ -93,7 +94,8 @@ class Referee:
                 await self.links.connect(n)
             except (TransportClosed, asyncio.TimeoutError, OSError) as e:
                 if self.state.game is None and isinstance(e, asyncio.TimeoutError):
-                    raise TransportClosed("link.cup_silent", name=self.seats[n].transport.name)  # this one
+                    port = self.seats[n].link.transport.name   # this one
+                    raise TransportClosed("link.cup_silent", name=port)
                 if self.state.game is None:
                     raise  # a new game: nobody can be seated at a cup that is not there
                 self.links.lost_at_start(n, e)  # a resumed game waits for it like for any cup that went away

@@ -13,6 +13,7 @@ from schocken_host.i18n import LocalizedError
 from schocken_host.emulation.emulator import PERSON_LONG_MS, EmulatedCup
 from schocken_host.links.serial import SerialLink, discover
 from schocken_host.links.transport import TransportClosed, cup_name
+from schocken_host.table.seat_link import SeatLink
 from schocken_host.table.bots import STRATEGIES, Bot
 from schocken_host.table.coach import Coach
 
@@ -50,29 +51,15 @@ def seeded_dice(seed):
 
 
 class Seat:
-    """A seat at the table: its player, the link to his cup, and what the links keep of it (cuplinks.py)."""
+    """A seat at the table: who sits there, and the link to his cup (table/seat_link.py), whose state the
+    links keep there."""
 
     def __init__(self, name, transport, kind="cup", reconnect=None, strategy=None):
         self.name = name
-        self.transport = transport
         self.kind = kind              # "bot", "human" (an emulated cup on the keyboard) or "cup"
         self.strategy = strategy      # a bot's strategy's name (table/bots.py STRATEGIES), in the start event
-        self.reconnect = reconnect    # async () -> Transport, for a cup that went away
-        self.identity = None
-        self.inbox = None
-        self.pump = None
-        self.link = 0                 # which connection the inbox's items came from (a new one drops the old)
-        self.heard = 0.0              # loop time of the cup's last message
-        self.ping_id = 0              # id of the last status request
-        self.ping_at = None           # loop time of an unanswered status request
-        self.fresh_from = 1           # a status answers the present only if its id is at least this
-        self.away_since = None        # loop time the seat was paused (link lost or silent)
-        self.away_before = 0.0        # s the link was lost before in this task: a flapping cup's add up
-        self.since = 0.0              # loop time the present task with the seat began (turn timeout)
-        self.asked_at = None          # loop time the table was asked about this seat
-        self.asked_first = None       # ... first in the present task: its silence counts from there
-        self.faults = {}              # round -> faults reported
         self.cup_names = False        # a real cup's seat without a name given: the cup's own name, once known
+        self.link = SeatLink(transport, reconnect)
 
 
 def _reopen(cup):

@@ -187,7 +187,7 @@ class GameSession:
         except TransportClosed as e:  # only a cup that cannot be reached at the start gets here
             raise CommandError.of(e)
         except asyncio.TimeoutError:
-            raise CommandError("play.no_answer", cups=", ".join(s.transport.name for s in table.seats))
+            raise CommandError("play.no_answer", cups=", ".join(s.link.transport.name for s in table.seats))
         except gamelog.LogFileError as e:
             raise CommandError("play.log_failed", error=e)
         finally:

@@ -8,7 +8,7 @@ import asyncio
 
 from schocken import RuleError, fair, hostside
 
-from schocken_host.table.cuplinks import Forfeit
+from schocken_host.table.presence import Forfeit
 
 REVEAL_TRIES = 3         # requests for a reveal that came garbled or for another round before it is void
 
@@ -157,7 +157,7 @@ class Turns:
                                "reason": "no valid reveal after %d requests: %s" % (REVEAL_TRIES, detail)})
                     return "cheat"
                 await self.links.ask_status(s, wait=False)
-                barrier["id"] = self.links.seats[s].ping_id
+                barrier["id"] = self.links.seats[s].link.ping_id
             if detail == "round_end":  # reveal "button": the player uncovers when the cup is armed
                 await self.links.post(s, {"t": "round_end", "round": round_id})
                 continue

@@ -2,7 +2,7 @@
 cup's parts wired where the board file puts them (parts.py), its USB CDC on a pty the host opens like a
 board's serial port, and a control channel for the physical world.
 
-    python -m schocken_host.emulation.rp2040 IMAGE.uf2 --control /dev/pts/N [--board pico_w] [--trace CSV]
+    python -m testbed.rp2040 IMAGE.uf2 --control /dev/pts/N [--board pico_w] [--trace CSV]
         [--link PATH]
 
 The control channel speaks the emulated cups' line protocol (docs/emulation.md) where it can. In:
@@ -33,7 +33,7 @@ import time
 import tty
 from pathlib import Path
 
-from schocken_host.emulation.rp2040 import parts
+from testbed.rp2040 import parts
 
 BOARDS = Path(__file__).resolve().parents[4] / "hardware" / "boards"
 BUTTON_ROLES = ("button_die1", "button_die2", "button_die3", "button_main")   # firmware/boards/mcu.py
@@ -201,7 +201,7 @@ class Harness:
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="python -m schocken_host.emulation.rp2040",
+    ap = argparse.ArgumentParser(prog="python -m testbed.rp2040",
                                  description="An emulated RP2040 cup board (rp2040py), a MicroPython .uf2")
     ap.add_argument("image", help="the MicroPython image for the Pico (RPI_PICO-*.uf2 or RPI_PICO_W-*.uf2)")
     ap.add_argument("--control", required=True, help="the control channel's pty (or any file to write)")

@@ -4,7 +4,7 @@
 
     serial:PORT           a board with MicroPython on a serial port (/dev/ttyACM0, socket://HOST:PORT, ...)
     rp2040:IMAGE.uf2      an emulated RP2040 (rp2040py) running the user's MicroPython image, the cup's parts
-                          wired to it (schocken_host.emulation.rp2040)
+                          wired to it (testbed.rp2040)
     qemu:IMAGE.elf        MicroPython's QEMU port (board MPS2_AN385, a Cortex-M3) under qemu-system-arm
 
 The image is the user's (docs/build.md, "The target lane"): the project ships none. ``QemuBoard`` starts
@@ -169,7 +169,7 @@ def wait_repl(port, since, timeout=10.0):
 def start_rp2040(image, trace=None, timeout=120.0):
     """The emulated RP2040 board running ``image``, its REPL answering on ``board.port``; ``board.repl_s``
     is the wall time from its start to the prompt. TargetError (one line) when it does not come up."""
-    from schocken_host.emulation.rp2040 import BoardError, Rp2040Board
+    from testbed.rp2040 import BoardError, Rp2040Board
     try:
         import rp2040py  # noqa: F401
     except ImportError:

@@ -21,6 +21,7 @@ import threading
 import time
 
 from schocken_host.emulation.emulator import open_pty
+from testbed import module_env
 
 
 class BoardError(RuntimeError):
@@ -59,14 +60,14 @@ class Rp2040Board:
         """Start the board and wait until its chip is on the USB bus; BoardError if it is not in time."""
         self._ctl, self._ctl_slave = open_pty()
         self._folder = tempfile.mkdtemp(prefix="rp2040-usb-")
-        cmd = [sys.executable, "-m", "schocken_host.emulation.rp2040", self.image, "--board", self.board,
+        cmd = [sys.executable, "-m", "testbed.rp2040", self.image, "--board", self.board,
                "--control", os.ttyname(self._ctl_slave), "--timeout", str(timeout),
                "--link", os.path.join(self._folder, "ttyACM0")]
         if self.trace:
             cmd += ["--trace", str(self.trace)]
         self.started = time.monotonic()
         self.proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                     stderr=subprocess.PIPE, process_group=0)
+                                     stderr=subprocess.PIPE, process_group=0, env=module_env())
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
         if not self._wait(lambda: self.usb is not None, timeout):

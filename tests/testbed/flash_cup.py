@@ -43,6 +43,7 @@ from pathlib import Path
 from schocken_host.provision.build import find_tool
 from schocken_host.emulation import romfs as rom_launcher
 from schocken_host.emulation.emulator import open_pty
+from testbed import module_env
 
 PARTITION_ENV = "SCHOCKEN_ROMFS_PARTITION"   # "address:size" of the mapped partition file, read by POWER_ON
 
@@ -160,11 +161,11 @@ class FlashCup:
         self.power_on()
 
     def power_on(self):
-        env = dict(os.environ, MICROPYPATH=":/lib:.frozen")
+        env = module_env(dict(os.environ, MICROPYPATH=":/lib:.frozen"))
         # -i: the REPL after the power-on script, as a board falls back to its REPL when main.py returns.
         cmd = [self._exe, "-X", "heapsize=" + self.heap, "-i", str(self._script)]
         if self.rom_partition is not None:   # this module maps the partition, then runs the unix port
-            cmd = [sys.executable, "-m", "schocken_host.emulation.flash_cup", str(self.rom_partition),
+            cmd = [sys.executable, "-m", "testbed.flash_cup", str(self.rom_partition),
                    *cmd[1:]]
         self.proc = subprocess.Popen(cmd, stdin=self._master, stdout=self._master, stderr=subprocess.PIPE,
                                      cwd=str(self.flash), env=env, process_group=0)  # emulator.py: why
@@ -223,7 +224,7 @@ class FlashCup:
 
 
 def main(argv):
-    """``python -m schocken_host.emulation.flash_cup PARTITION [micropython arguments]``: the unix port
+    """``python -m testbed.flash_cup PARTITION [micropython arguments]``: the unix port
     (run in this process, see emulation/romfs.py) with the partition file mapped as its ROMFS partition:
     what it writes there is in the file, and outlives the process like flash outlives a reset."""
     import ctypes

@@ -1,0 +1,5 @@
+import sys
+
+from testbed.rp2040.harness import main
+
+sys.exit(main())
