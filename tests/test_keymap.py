@@ -11,6 +11,7 @@ import pytest
 from textual._xterm_parser import XTermParser
 
 from schocken_host import i18n
+from schocken_host.emulation import hands
 from schocken_host.i18n import tr
 from schocken_host.texts import refusals
 from schocken_host.views import keymap
@@ -74,14 +75,14 @@ def test_q_quits_and_the_long_presses_need_no_letter():
 
 @pytest.mark.parametrize("long_ms", [300, 1200, 2000])
 def test_a_peek_is_clearly_short_of_a_long_press_and_a_long_press_clearly_past_it(long_ms):
-    peek = keymap.hold_ms(("peek",), long_ms)
+    peek = hands.hold_ms(("peek",), long_ms)
     assert peek <= long_ms // 2 and peek >= 100
-    assert keymap.hold_ms(("stand",), long_ms) >= long_ms + 250
-    assert keymap.hold_ms(("long", 1), long_ms) >= long_ms + 250
-    assert keymap.hold_ms(("tap", 0), long_ms) < 100 and keymap.hold_ms(("reveal",), long_ms) < 100
-    assert keymap.button(("tap", 2)) == 2 and keymap.button(("peek",)) == keymap.button(("stand",)) == 3
+    assert hands.hold_ms(("stand",), long_ms) >= long_ms + 250
+    assert hands.hold_ms(("long", 1), long_ms) >= long_ms + 250
+    assert hands.hold_ms(("tap", 0), long_ms) < 100 and hands.hold_ms(("reveal",), long_ms) < 100
+    assert hands.button(("tap", 2)) == 2 and hands.button(("peek",)) == hands.button(("stand",)) == 3
     # A person's cup: 600 ms between a peek's release and the long press, whatever keeps the loop busy.
-    assert keymap.PERSON_LONG_MS - keymap.hold_ms(("peek",), keymap.PERSON_LONG_MS) >= 500
+    assert keymap.PERSON_LONG_MS - hands.hold_ms(("peek",), keymap.PERSON_LONG_MS) >= 500
 
 
 @pytest.mark.parametrize("lang", ["de", "en"])

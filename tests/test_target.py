@@ -612,7 +612,7 @@ def test_a_table_of_the_target_cup_and_three_emulated_cups_plays_three_fair_roun
         st = referee["it"].state if referee else None
         frames.append((chip.frame_count - 1, frame, chip.frame_ms[-1], st.round if st else None))
 
-    bot = PeekingBot(0, chip, _by_hand, long_ms=1200, pace=Pace(cup_slowness=SLOWNESS))
+    bot = PeekingBot(0, chip, _by_hand, pace=Pace(cup_slowness=SLOWNESS))   # its long press: the firmware's
     chip.listeners.append(on_frame)
     view = RecordingUI()
     events = view.events
@@ -769,7 +769,7 @@ def test_a_usb_cable_pulled_mid_turn_pauses_the_seat_and_its_turn_plays_on_once_
 
     _start_after_soft_reset(chip, "import main")
     resets, shaken = len(chip.resets), len(chip.playing)
-    bot = Bot(0, chip, _by_hand, long_ms=1200, pace=Pace(cup_slowness=SLOWNESS))
+    bot = Bot(0, chip, _by_hand, pace=Pace(cup_slowness=SLOWNESS))   # its long press: the firmware's
     view = RecordingUI()
     config = GameConfig(names=["Target", "Emu 1"], emulate=1, ports=[chip.port], log_dir=tmp_path,
                         rules=Rules("standard"), strategy="schock", fair=True, opener=0,

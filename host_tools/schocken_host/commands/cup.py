@@ -26,18 +26,17 @@ import time
 
 from schocken.rules import PRESETS
 
+from schocken_host.emulation.emulator import SHAKE_MS
+from schocken_host.emulation.hands import Hands, button
 from schocken_host.i18n import Message, json_error, tr
 from schocken_host.links import ledframe
-from schocken_host.views import keymap
 from schocken_host.views import render
 from schocken_host.input_checks import read_text
 from schocken_host.views.keyboard import _run_tty
 from schocken_host.views.keymap import action_for
 from schocken_host.errors import CommandError
 
-DEFAULT_LONG_MS = keymap.FIRMWARE_LONG_MS
 QUIET_S = 0.3            # scripted lines: the cup is settled after this long without a new LED frame
-SHAKE_MS = keymap.SHAKE_MS
 LINK_DRAIN_BYTES = 8192  # unread link output beyond this, nobody is reading: drop it (see _LinkGuard)
 
 
@@ -84,7 +83,6 @@ class CupSession:
         from schocken_host.emulation.emulator import EmulatedCup
 
         self.lang = lang
-        self.long_ms = long_ms or DEFAULT_LONG_MS
         self.on_change = on_change           # called (from the reader thread) with a new frame
         self.messages = collections.deque(maxlen=6)
         self.frame = None
@@ -98,6 +96,7 @@ class CupSession:
         self.cup_id = "term-" + secrets.token_hex(3)
         self.cup = EmulatedCup(cup_id=self.cup_id, name=name, sensor=sensor, board=board, long_ms=long_ms,
                                on_frame=self._on_frame)
+        self.hands = Hands(self.cup)
         self.port = self.cup.port
         self.guard = None
         try:
@@ -170,19 +169,19 @@ class CupSession:
             time.sleep(min(left, end - now))
 
     def do(self, action, settle=False):
-        """Carry out one action (blocking for its presses, held as long as keymap.hold_ms says for this cup's
+        """Carry out one action (blocking for its presses, held as long as the hands say for this cup's
         long press, like `schocken play`). With ``settle``, also wait until the cup has shown what it did (the
         next LED frame), so scripted lines follow one another like a person's hands."""
         kind = action[0]
         before = self.frame_count
         if kind == "shake":
-            self.cup.shake(SHAKE_MS)
+            self.hands.act(action)
             self.note(tr(self.lang, "cup.shake"))
             if settle:  # the throw lands (or is refused) once the shake is over and the cup is still
-                self.wait_frame(before, SHAKE_MS / 1000 + 3.0)
+                self.wait_frame(before, self.hands.wall_s(SHAKE_MS) + 3.0)
         elif kind in ("tap", "long", "peek", "stand", "reveal"):
-            self.cup.press(keymap.button(action), keymap.hold_ms(action, self.long_ms), keymap.GAP_MS)
-            self.note(tr(self.lang, "cup." + kind, n=keymap.button(action) + 1))
+            self.hands.act(action)
+            self.note(tr(self.lang, "cup." + kind, n=button(action) + 1))
         if settle:
             self.wait_quiet()
         self.guard.check()

@@ -27,7 +27,7 @@ from schocken import RuleError
 from schocken.sim import keep_ones, threshold
 from schocken.turn import Turn, IN_CUP, apply_steps
 
-from schocken_host.emulation.emulator import TAP_MS
+from schocken_host.emulation.hands import Hands
 from schocken_host.links import ledframe
 from schocken_host.odds.best import Optimal, context_for
 from schocken_host.pace import Pace
@@ -73,16 +73,15 @@ class Refused(BotError):
 
 
 class Bot:
-    def __init__(self, seat, cup, strategy="schock", dice=None, shake_ms=400, long_ms=300, pace=Pace(),
-                 host_s=HOST_S):
+    def __init__(self, seat, cup, strategy="schock", dice=None, shake_ms=400, pace=Pace(), host_s=HOST_S):
         self.seat = seat
         self.host_s = pace.answer_s(host_s)   # the host's part of a wait, longer for a cup slower than a chip
         self.cup = cup                # an EmulatedCup
         self.strategy = STRATEGIES[strategy] if isinstance(strategy, str) else strategy
         self.dice = dice              # optional (round, seat, throw, n) -> dice, for reproducible tables
         self.shake_ms = shake_ms
-        self.long_ms = long_ms        # the cup's long press (table/seating.py starts bot cups with 300)
-        self.peek_ms = long_ms // 2   # a peek is a short hold of the main button: a long one would stand
+        self.hands = Hands(cup)       # presses timed by the cup's long press (a bot's cup has 300: seating)
+        self.long_ms = self.hands.long_ms
         self.pace = pace
         self.played = set()           # round ids this bot has finished
         self.revealed = set()
@@ -178,7 +177,7 @@ class Bot:
                 elif (referee.reveal_mode == "button" and p.done and p.revealed is None
                       and st.round not in self.revealed and self.light() == "pink"):
                     self.revealed.add(st.round)
-                    self.cup.hold(3, TAP_MS)
+                    self.hands.hold(("reveal",))
                     continue
                 await self._changed.wait()  # the table's next event, or a frame of this bot's cup
         finally:
@@ -188,14 +187,12 @@ class Bot:
     # --- what the bot sees on its cup ----------------------------------------------------------------
     def light(self):
         """The name of the cup's status color (ledframe.STATUS_COLORS), None before its first frame."""
-        frame = self.cup.last_frame
-        return None if frame is None else ledframe.status_name(ledframe.decode(frame)["status"])
+        return self.hands.light()
 
     def refused(self, since):
         """A frame after the first ``since`` flashed red: the cup refused an input (on turn, red is nothing
         else)."""
-        return any(ledframe.status_name(ledframe.decode(f)["status"]) == "red"
-                   for f in self.cup.frames_since(since))
+        return self.hands.refused_since(since)
 
     def on_turn_light(self):
         """The status pixel says the cup is on turn (green, or the color of the throws used so far)."""
@@ -221,16 +218,20 @@ class Bot:
         def covered():  # a later frame shows the cup covered again: the next input comes after the peek
             return any(not any(ledframe.decode(f)["dice"][s] for s in slots)
                        for f in self.cup.frames_since(lit[0]))
-        self.cup.hold(3, self.peek_ms)
-        await self.until(shown, "its dice while peeking", cup_ms=self.peek_ms + 1000, since=seen)
-        await self.until(covered, "the cup covered after peeking", cup_ms=self.peek_ms + 1000)
+        peek = ("peek",)
+        self.hands.hold(peek)
+        peek_ms = self.hands.hold_ms(peek)
+        await self.until(shown, "its dice while peeking", cup_ms=peek_ms + 1000, since=seen)
+        await self.until(covered, "the cup covered after peeking", cup_ms=peek_ms + 1000)
         return [faces[s] for s in slots]
 
-    async def tap(self, button, what, ms=TAP_MS):
-        """An input that the cup reports (progress: set aside, Sechsen drehen): held, then its report."""
+    async def tap(self, action, what):
+        """An input that the cup reports (progress: a die set aside or taken back, Sechsen drehen): its button
+        held as long as the action wants, then its report."""
         before, seen = self.progress, self.cup.frame_count
-        self.cup.hold(button, ms)
-        await self.until(lambda: self.progress > before, what, cup_ms=ms + 1000, since=seen)
+        self.hands.hold(action)
+        await self.until(lambda: self.progress > before, what, cup_ms=self.hands.hold_ms(action) + 1000,
+                         since=seen)
 
     # --- a turn --------------------------------------------------------------------------------------
     def remembered_turn(self, st, limit):
@@ -317,16 +318,18 @@ class Bot:
         self.referee.refusals.pop(self.seat, None)
         for step in steps:
             if step[0] == "turn":  # the cup's long press turns every six offered, as the decision says
-                await self.tap(step[1][0], "its sixes turned", self.long_ms + 150)
+                await self.tap(("long", step[1][0]), "its sixes turned")
             else:
-                await self.tap(step[1], "die %d %s" % (step[1] + 1, "set aside" if step[0] == "aside"
-                                                       else "taken back"))
+                await self.tap(("tap", step[1]), "die %d %s" % (step[1] + 1, "set aside" if step[0] == "aside"
+                                                                else "taken back"))
             make_step(turn, step)
             taken.append(step)
         if stand:
             seen = self.cup.frame_count
-            self.cup.hold(3, self.long_ms + 150)
-            await self.until(lambda: me.done, "its cup to stand", cup_ms=self.long_ms + 1150, since=seen)
+            stand = ("stand",)
+            self.hands.hold(stand)
+            await self.until(lambda: me.done, "its cup to stand", cup_ms=self.hands.hold_ms(stand) + 1000,
+                             since=seen)
             return
         await self.until(lambda: len(me.public) >= sum(1 for s in turn.state if s != IN_CUP),
                          "its dice set aside on the table", cup_ms=1000)
@@ -343,7 +346,7 @@ class Bot:
         # not me.throws: a resumed host's may be stale
         before, seen = self.progress, self.cup.frame_count
         self.referee.refusals.pop(self.seat, None)
-        self.cup.shake(self.shake_ms)
+        self.hands.act(("shake",), self.shake_ms)
         await self.until(lambda: self.progress > before or me.done, "its throw to be counted",
                          cup_ms=self.shake_ms + 1000, since=seen)
         if me.done or me.throws >= turn.limit:

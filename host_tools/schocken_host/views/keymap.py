@@ -41,24 +41,6 @@ QUIT_BINDINGS = tuple(k for k, action in KEYS.items()
                       if action == ("quit",) and ((len(k) == 1 and k.isalpha()) or k.startswith("ctrl+")))
 
 
-def hold_ms(action, long_ms):
-    """How long the button of ``action`` is held on a cup whose long press is ``long_ms``; None for actions
-    that press no button (shake, quit). The one place that ties the key durations to the cup's long press."""
-    kind = action[0]
-    if kind in ("tap", "reveal"):
-        return TAP_MS
-    if kind == "peek":
-        return long_ms // 2   # clearly short of a long press: a peek must never stand
-    if kind in ("long", "stand"):
-        return long_ms + max(250, long_ms // 4)   # clearly past it
-    return None
-
-
-def button(action):
-    """The cup's button an action presses: die 0..2 or the main button 3."""
-    return action[1] if action[0] in ("tap", "long") else 3
-
-
 # --- reading keys ---------------------------------------------------------------------------------------
 def action_for(key):
     """The action of a key or a line's word (case-insensitive for words), or None."""

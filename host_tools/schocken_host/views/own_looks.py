@@ -3,16 +3,17 @@
 His cup hides his dice from the others, not from him: after each throw of his that counts (a ``progress``
 event of his seat with one throw more, also his last, after which the cup stood by itself) the host looks
 under the cup for him (``looks``), through the cup's real input: a hold of the main button as long as a peek
-(keymap.hold_ms), timed by the cup's own clock, so it can never become a long press (a stand). His panel reads
-the dice from the LED frames of that peek (own_cup.OwnCup), as it reads his own peeks; from the throw until
-the look has seen them it says that the host looks. The look and his keys (views/play_keys.py) take turns:
-one lock, handed in."""
+(emulation/hands.py), timed by the cup's own clock, so it can never become a long press (a stand). His panel
+reads the dice from the LED frames of that peek (own_cup.OwnCup), as it reads his own peeks; from the throw
+until the look has seen them it says that the host looks. The look and his keys (views/play_keys.py) take
+turns: one lock, handed in."""
 
 import asyncio
 
+from schocken_host.emulation.emulator import GAP_MS
+from schocken_host.emulation.hands import Hands
 from schocken_host.i18n import tr
 from schocken_host.links import ledframe
-from schocken_host.views import keymap
 
 
 def start_looks(cup, referee, own, turns):
@@ -89,8 +90,8 @@ async def _look(cup, own, moment, on_seen):
     p = st.players[own.seat]
     if (st.round, p.throws) != moment or p.revealed is not None:
         return  # he threw again, or the cup is uncovered already
-    hold = keymap.hold_ms(("peek",), getattr(cup, "long_ms", None) or keymap.FIRMWARE_LONG_MS)
-    scale = getattr(cup, "time_scale", 1) or 1
+    hands = Hands(cup)
+    peek = ("peek",)
     loop = asyncio.get_running_loop()
     changed = asyncio.Event()
 
@@ -120,9 +121,9 @@ async def _look(cup, own, moment, on_seen):
             return "revealed"
         return None
     cup.listeners.append(on_frame)
-    end = loop.time() + hold / 1000 / scale + LOOK_SLACK_S
+    end = loop.time() + hands.wall_s(hands.hold_ms(peek)) + LOOK_SLACK_S
     try:
-        cup.hold(3, hold)
+        hands.hold(peek)
         told = False
         while how() is None and loop.time() < end:
             if lit[0] and not told:
@@ -140,9 +141,9 @@ async def _look(cup, own, moment, on_seen):
         cup.listeners.remove(on_frame)
         if how() != "released":
             try:
-                cup.control("release 3")  # ends the hold, or one still waiting: the button is up for sure
+                hands.let_go(peek)  # ends the hold, or one still waiting: the button is up for sure
             except OSError:
                 pass  # a closed cup has no button down; raised here it would replace a cancellation (the
                       # game's end closes the cups first): _looks took it for an unplugged cup and went on,
                       # and the host never exited
-    await asyncio.sleep(keymap.GAP_MS / 1000)  # longer than the debounce: the next press counts
+    await asyncio.sleep(GAP_MS / 1000)  # longer than the debounce: the next press counts

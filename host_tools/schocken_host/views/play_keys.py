@@ -1,8 +1,8 @@
 """The keys of a person at a `schocken play` table: read from the scoreboard (``ui_keys``) or from standard
 input (``keyboard``, --plain), through the one key map of views/keymap.py, checked against the table first (a
-refused key gets its reason on the screen at once) and carried out on the person's emulated cup with the
-durations keymap.hold_ms gives for that cup's long press. The person's own cup, as he sees it, goes to the UI
-(own_cup.OwnCup, with the key help).
+refused key gets its reason on the screen at once) and carried out on the person's emulated cup by its hands
+(emulation/hands.py: the durations for that cup's long press). The person's own cup, as he sees it, goes to
+the UI (own_cup.OwnCup, with the key help).
 
 After each throw of his the host looks under his cup for him (views/own_looks.py). The look and his keys
 take turns (one lock): a key is answered at once (its reason, or what it is doing), then waits until the look
@@ -14,6 +14,8 @@ import contextlib
 import os
 import sys
 
+from schocken_host.emulation.emulator import SHAKE_MS
+from schocken_host.emulation.hands import Hands
 from schocken_host.views import keymap
 from schocken_host.i18n import refusal, tr
 from schocken_host.texts import refusals
@@ -259,20 +261,19 @@ def _emulation_word(key, words, table):
 
 
 async def _press(cup, action, own):
-    """One key's presses on the person's cup, with the durations of keymap.hold_ms for this cup's long
-    press."""
+    """One key's presses on the person's cup, with the durations the hands give for this cup's long press."""
+    hands = Hands(cup)
     if action[0] == "shake":
         p = own.state.players[own.seat] if own is not None else None
         before = (p.throws, p.done) if p is not None else None
-        cup.shake(keymap.SHAKE_MS)
+        hands.act(action)
         if p is not None:
             # The next key waits for the throw to land: a peek while the dice still roll would show the last
             # throw, or be refused before the first.
-            end = asyncio.get_running_loop().time() + keymap.SHAKE_MS / 1000 + 3.0
+            end = asyncio.get_running_loop().time() + hands.wall_s(SHAKE_MS) + 3.0
             while (p.throws, p.done) == before and asyncio.get_running_loop().time() < end:
                 await asyncio.sleep(0.02)
         return
-    hold = keymap.hold_ms(action, getattr(cup, "long_ms", None) or keymap.FIRMWARE_LONG_MS)
     # Held and released in a thread: a busy event loop (a redraw) cannot stretch a peek into a stand, and a
     # press that has begun always ends with its release.
-    await asyncio.to_thread(cup.press, keymap.button(action), hold, keymap.GAP_MS)
+    await asyncio.to_thread(hands.act, action)
