@@ -6,6 +6,7 @@ import time
 import pytest
 
 from kits.cupkit import CupDriver
+from schocken_host.links import ledframe
 
 
 def status_power(cup):
@@ -145,7 +146,12 @@ def test_a_cup_left_alone_sleeps_deep_and_wakes_on_a_button():
         end = time.time() + 10
         while emu.frame_count == frames and time.time() < end:
             time.sleep(0.02)
-        assert emu.frame_count > frames and any(emu.last_frame)   # lit again
+        # Its first frame awake shows its state again: alone, not hosted, the status pixel dim white. The
+        # first, not the newest: 10 s of its clock later (some 20 ms here, less than press() waits) the view
+        # goes dark again, as it does after any change where the owner has nothing to do.
+        woken = emu.frames_since(frames)
+        assert woken, "no frame after the press"
+        assert ledframe.status_name(ledframe.decode(woken[0])["status"]) == "dim", woken[0].hex()
         power = status_power(cup)
         assert power["deep_sleep"] >= 1000, power           # its clock counted the sleep
         # Asleep, it made no passes: its wakes are those of its time awake (a pass every 10 ms).

@@ -170,6 +170,9 @@ class App:
                     self.tick()
                 except Exception as e:  # a sensor that fails, a bug: reported, the cup stays on the table
                     self.internal_error(e)
+                # A pass that put the cup to sleep: from here it is asleep (its wait counts as deep sleep), so
+                # an input read below, in the same turn of the loop, wakes it and it shows its state.
+                asleep = board.asleep
                 # Resting (dark, no host, no turn: clock.shelved) a pass every 50 ms: the CPU waits longer.
                 due = next_due(due, REST_MS if rest(meter, due) else _SAMPLE_MS)
                 if resting:
@@ -207,7 +210,7 @@ class App:
                 self.write_one()
             # The time since the last wait was the CPU's work, the wait its waiting (cup/clock.py).
             now = ticks_ms()
-            if not asleep:
+            if woke or not asleep:
                 spend(meter, WORKING if woke else WAITING, ticks_diff(now, mark), cup.hosted)
             wait(poller, ticks_diff(due, now))
             mark = ticks_ms()
