@@ -160,7 +160,7 @@ def test_a_cup_left_alone_sleeps_deep_and_wakes_on_a_button():
         cup.close()
 
 
-def test_brightness_by_need_is_a_setting_of_the_cup(monkeypatch, capsys):
+def test_brightness_by_need_is_a_setting_of_the_cup(capsys):
     """deploy --brightness writes /cup.json's brightness (kept by later deploys); the LEDs take it, never
     above their cap; a value that is no share of full brightness is refused in one line."""
     from boards import emulated
@@ -172,10 +172,10 @@ def test_brightness_by_need_is_a_setting_of_the_cup(monkeypatch, capsys):
     config = cup_config(spec, {}, "cup-1", None, False, None, 0.1)
     assert config["brightness"] == 0.1
     assert cup_config(spec, {"cup": config}, "cup-1")["brightness"] == 0.1     # kept
-    monkeypatch.setattr(emulated.EmulatedBoard, "link", lambda self: (None, None))
-    dim = App(emulated.make_board(None), {"brightness": 0.1}, None, None)
-    full = App(emulated.make_board(None), {}, None, None)
-    bright = App(emulated.make_board(None), {"brightness": 0.9}, None, None)
+    quiet = (None, None)  # a link of its own, never read: the apps are made, not run
+    dim = App(emulated.make_board(None, link=quiet), {"brightness": 0.1}, None, None)
+    full = App(emulated.make_board(None, link=quiet), {}, None, None)
+    bright = App(emulated.make_board(None, link=quiet), {"brightness": 0.9}, None, None)
     assert dim.leds.brightness == pytest.approx(0.1) and full.leds.brightness == pytest.approx(BRIGHTNESS_CAP)
     assert bright.leds.brightness == pytest.approx(BRIGHTNESS_CAP)
     with pytest.raises(SystemExit) as e:
