@@ -57,7 +57,7 @@ t0 = due = time.ticks_ms()
 while time.ticks_diff(time.ticks_ms(), t0) < 20000:
     if det.feed_board(time.ticks_ms(), b):
         break
-    due = next_due(due, 10)
+    due = next_due(due, 10, None)
     time.sleep_ms(max(0, time.ticks_diff(due, time.ticks_ms())))
 print(json.dumps([time.ticks_ms()]))
 """

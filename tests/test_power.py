@@ -6,6 +6,7 @@ import time
 import pytest
 
 from kits.cupkit import CupDriver
+from schocken_host.links import ledframe
 
 
 def status_power(cup):
@@ -145,7 +146,12 @@ def test_a_cup_left_alone_sleeps_deep_and_wakes_on_a_button():
         end = time.time() + 10
         while emu.frame_count == frames and time.time() < end:
             time.sleep(0.02)
-        assert emu.frame_count > frames and any(emu.last_frame)   # lit again
+        # Its first frame awake shows its state again: alone, not hosted, the status pixel dim white. The
+        # first, not the newest: 10 s of its clock later (some 20 ms here, less than press() waits) the view
+        # goes dark again, as it does after any change where the owner has nothing to do.
+        woken = emu.frames_since(frames)
+        assert woken, "no frame after the press"
+        assert ledframe.status_name(ledframe.decode(woken[0])["status"]) == "dim", woken[0].hex()
         power = status_power(cup)
         assert power["deep_sleep"] >= 1000, power           # its clock counted the sleep
         # Asleep, it made no passes: its wakes are those of its time awake (a pass every 10 ms).
@@ -154,7 +160,7 @@ def test_a_cup_left_alone_sleeps_deep_and_wakes_on_a_button():
         cup.close()
 
 
-def test_brightness_by_need_is_a_setting_of_the_cup(monkeypatch, capsys):
+def test_brightness_by_need_is_a_setting_of_the_cup(capsys):
     """deploy --brightness writes /cup.json's brightness (kept by later deploys); the LEDs take it, never
     above their cap; a value that is no share of full brightness is refused in one line."""
     from boards import emulated
@@ -166,10 +172,10 @@ def test_brightness_by_need_is_a_setting_of_the_cup(monkeypatch, capsys):
     config = cup_config(spec, {}, "cup-1", None, False, None, 0.1)
     assert config["brightness"] == 0.1
     assert cup_config(spec, {"cup": config}, "cup-1")["brightness"] == 0.1     # kept
-    monkeypatch.setattr(emulated.EmulatedBoard, "link", lambda self: (None, None))
-    dim = App(emulated.make_board(None), {"brightness": 0.1}, None, None)
-    full = App(emulated.make_board(None), {}, None, None)
-    bright = App(emulated.make_board(None), {"brightness": 0.9}, None, None)
+    quiet = (None, None)  # a link of its own, never read: the apps are made, not run
+    dim = App(emulated.make_board(None, link=quiet), {"brightness": 0.1}, None, None)
+    full = App(emulated.make_board(None, link=quiet), {}, None, None)
+    bright = App(emulated.make_board(None, link=quiet), {"brightness": 0.9}, None, None)
     assert dim.leds.brightness == pytest.approx(0.1) and full.leds.brightness == pytest.approx(BRIGHTNESS_CAP)
     assert bright.leds.brightness == pytest.approx(BRIGHTNESS_CAP)
     with pytest.raises(SystemExit) as e:

@@ -4,16 +4,21 @@
 # apply_control(); LED frames leave through frame_sink(bytes). Everything else (RNG, battery, link)
 # can be injected so tests are deterministic.
 
-import os
-
 from boards import common
 from cup import clock  # read at call time: emulate.py may have put a scaled clock in (timescale.py)
 from schocken import text
 
 from micropython import const
 
-NAME = "emulated"
 _N_BUTTONS = const(4)  # 0..2 = die buttons, 3 = main
+# _times, per button: the hold's length at 0.., its end at _UNTIL.., the last release at _UP_SINCE..
+_UNTIL = const(4)
+_UP_SINCE = const(8)
+# One period (20 samples = 200 ms, a 5 Hz hand shake) of 128 + 125 * sin(k * 18 degrees): ints, so no floats
+# per sample, and a bytes constant, whose data stays in the firmware image (a tuple would take 200 bytes of
+# heap in the emulated cup's figure). A name of the module, not a local of read_accel: one more word would
+# take its frame over 11 words, onto the heap at every sample (tests/test_cup_loop.py).
+_SIN = b"\x80\xa7\xc9\xe5\xf7\xfd\xf7\xe5\xc9\xa7\x80\x59\x37\x1b\x09\x03\x09\x1b\x37\x59"
 _G_MMS2 = const(9807)  # 1 g in mm/s^2
 _ACCEL_LIMIT = const(39227)  # +-4 g: a real sensor saturates here, so the emulation clips too
 _SAMPLE_MS = const(10)  # 100 Hz: each read_accel()/read_switch() call consumes one sample
@@ -21,10 +26,6 @@ _SHAKE_MAX_MS = const(60000)
 _HOLD_MAX_MS = const(60000)
 HOLD_GAP_MS = const(60)  # a held button is pressed again only after it was up this long (a thumb; > debounce)
 
-# One period (20 samples = 200 ms, a 5 Hz hand shake) of 128 + 125 * sin(k * 18 degrees): ints, so no floats
-# per sample, and a bytes constant, whose data stays in the firmware image (a tuple would take 200 bytes of
-# heap in the emulated cup's figure).
-_SIN = b"\x80\xa7\xc9\xe5\xf7\xfd\xf7\xe5\xc9\xa7\x80\x59\x37\x1b\x09\x03\x09\x1b\x37\x59"
 _AMP_X = const(25000)  # amplitude in mm/s^2 (peak ~3.2 g on x/z)
 _AMP_Y = const(6000)
 _AMP_Z = const(12000)
@@ -45,7 +46,7 @@ _UNKNOWN = const(9)
 _FAILED = const(10)
 
 DEFAULT_SPEC = {
-    "name": NAME,
+    "name": "emulated",  # the board's name too (self.name): no name of the module for it
     "chip": None,
     "ble": False,
     "leds": 22,
@@ -56,15 +57,18 @@ DEFAULT_SPEC = {
 
 
 class EmulatedBoard:
-    asleep = False  # in deep sleep (deep_sleep): until a physical input on the control channel or a host line
-
     def __init__(self, spec=None, frame_sink=None, urandom=None, battery_mv=3900, link=None):
         self.spec = spec if spec is not None else DEFAULT_SPEC
-        self.name = NAME
+        self.name = DEFAULT_SPEC["name"]
         self.frame_sink = frame_sink
-        self._urandom = urandom if urandom is not None else os.urandom
+        if urandom is None:
+            from os import urandom
+        self._urandom = urandom
         self._battery = battery_mv
-        self._link = link
+        # The link (reader, writer) as link() gives it: the board's standard input and output where none is
+        # given. An attribute, not a method: the class's table stays at 12 names (13 take 17 slots).
+        self.link = common.stdio_link if link is None else lambda: link
+        self.asleep = False  # in deep sleep (deep_sleep): until a physical input or a host line
         self.radio = False
         self.frames = 0  # LED frames shown so far
         self.power = None  # the app's power meter (cup/clock.py): told what each frame lights
@@ -74,11 +78,14 @@ class EmulatedBoard:
         self.sensor_kind = common.sensor_kind(self.spec)
         self._buttons = 0
         # "hold N MS": the board presses and releases the button itself, on its own clock, in read_buttons().
-        self._holds = 0  # buttons down by a hold, released at _until[n]
+        self._holds = 0  # buttons down by a hold, released at _times[_UNTIL + n]
         self._pending = 0  # holds waiting to be pressed: the button is down, or up for less than HOLD_GAP_MS
-        self._hold_ms = [0] * _N_BUTTONS
-        self._until = [0] * _N_BUTTONS
-        self._up_since = [clock.ticks_add(clock.ticks_ms(), -HOLD_GAP_MS)] * _N_BUTTONS  # last release
+        # Per button, in one array: how long its hold lasts, when the hold ends, when it was last released.
+        from array import array
+        self._times = array("i", bytes(4 * 3 * _N_BUTTONS))
+        up = clock.ticks_add(clock.ticks_ms(), -HOLD_GAP_MS)
+        for n in range(_N_BUTTONS):
+            self._times[_UP_SINCE + n] = up
         self._accel = [0, 0, _G_MMS2]
         self._switch = 0
         self._shake_left = 0  # samples of synthetic shake still to deliver
@@ -105,22 +112,24 @@ class EmulatedBoard:
         # of the board's clock later: the app's 10 ms polls see MS (to the next poll), whatever the host's
         # timing.
         now = clock.ticks_ms()
-        for n in range(_N_BUTTONS):
+        n = 0
+        while n < _N_BUTTONS:  # a for loop keeps its end on the stack: a word over the 11 (test_cup_loop)
             bit = 1 << n
             if self._holds & bit:
-                if clock.ticks_diff(now, self._until[n]) >= 0:
+                if clock.ticks_diff(now, self._times[_UNTIL + n]) >= 0:
                     self._holds &= ~bit
                     self._buttons &= ~bit
-                    self._up_since[n] = now
+                    self._times[_UP_SINCE + n] = now
             elif self._pending & bit and not self._buttons & bit:
-                up = clock.ticks_diff(now, self._up_since[n])
+                up = clock.ticks_diff(now, self._times[_UP_SINCE + n])
                 if up >= HOLD_GAP_MS or up < 0:  # < 0: up for more than half the ticks period
                     self._pending &= ~bit
                     self._holds |= bit
                     self._buttons |= bit
-                    self._until[n] = clock.ticks_add(now, self._hold_ms[n])
+                    self._times[_UNTIL + n] = clock.ticks_add(now, self._times[n])
                     if self.on_input is not None:  # a hold that waited: the clock runs fast from here
-                        self.on_input(self._hold_ms[n])
+                        self.on_input(self._times[n])
+            n += 1
         return self._buttons
 
     def read_accel(self, buf):
@@ -168,11 +177,6 @@ class EmulatedBoard:
         if self.frame_sink is not None:
             self.frame_sink(None)  # no frame: the chip is off (emulate.py says "asleep" on the channel)
 
-    def link(self):
-        if self._link is not None:
-            return self._link
-        return common.stdio_link()
-
     # --- control channel -------------------------------------------------------------------------
     def apply_control(self, line):
         """Apply one control line. Returns None if applied (or blank/comment), else an error string.
@@ -205,7 +209,7 @@ class EmulatedBoard:
                     self._buttons |= 1 << one
                 else:
                     self._buttons &= ~(1 << one)
-                    self._up_since[one] = clock.ticks_ms()
+                    self._times[_UP_SINCE + one] = clock.ticks_ms()
                 self._holds &= ~(1 << one)  # an explicit edge ends a hold of that button, and one waiting
                 self._pending &= ~(1 << one)
             elif cmd == "hold":
@@ -213,7 +217,7 @@ class EmulatedBoard:
                 if n is None or not 0 <= n < _N_BUTTONS or ms is None or not 0 < ms <= _HOLD_MAX_MS:
                     return text(_USAGE_HOLD, _HOLD_MAX_MS, module=_TEXTS)
                 self._pending |= 1 << n  # pressed at the next read that may (a hold sent before it waits)
-                self._hold_ms[n] = ms
+                self._times[n] = ms
             elif cmd == "accel":
                 if len(nums) != 3 or None in nums:
                     return text(_USAGE_ACCEL, module=_TEXTS)
@@ -248,7 +252,7 @@ class EmulatedBoard:
                 return text(_UNKNOWN, cmd, module=_TEXTS)
             if self.asleep:  # a physical input wakes the cup: a button, or motion on the LIS3DH's INT1
                 self.asleep = False
-            if self.power is not None:  # and ends its rest: its passes are 10 ms apart again (clock.resting)
+            if self.power is not None:  # and ends its rest: its passes are 10 ms apart again (clock.next_due)
                 clock.shelved(self.power, clock.ticks_ms(), False)
             if self.on_input is not None:
                 self.on_input(ms)

@@ -14,13 +14,7 @@ from micropython import const
 
 from schocken import protocol, why
 
-from cup import buttons
 from cup.clock import next_due, shelved, ticks_add, ticks_diff, ticks_ms
-from cup.core import Cup
-from cup.leds import DiceLeds
-from cup.roller import Roller
-from cup.shake import ShakeDetector
-from cup.view import View
 
 _SAMPLE_MS = const(10)      # 100 Hz
 _LED_EVERY = const(5)       # LED animation steps every 5th sample: 50 ms
@@ -45,6 +39,14 @@ except ImportError:  # CPython (the emulation's fallback) has no heap of its own
 
 class App:
     def __init__(self, board, config, roller, splitter):
+        # The cup's parts imported here, where they are made: each name imported with the module would be a
+        # slot of its table for as long as the cup runs (22 names took it to 23 slots, 17 to 17).
+        from cup import buttons
+        from cup.core import Cup
+        from cup.leds import DiceLeds
+        from cup.roller import Roller
+        from cup.shake import ShakeDetector
+        from cup.view import View
         # The link's line buffer (1 KB, the largest block the cup keeps) is best made by the entry point
         # before it imports the app: on a small heap the import leaves no 1 KB hole (boot_select.boot,
         # emulate.main).
@@ -144,7 +146,6 @@ class App:
         import select
         # At call time: a scaled clock (timescale.py) may have replaced wait.
         from cup.clock import DEEP_SLEEP, WAITING, WORKING, spend, wait
-        from cup.clock import REST_MS, resting as rest
         link, handle = self.reader, self.on_line
         buf = bytearray(_READ_SIZE)
         poller = select.poll()
@@ -152,10 +153,10 @@ class App:
         extra = list(extra)
         for channel in extra:
             poller.register(channel.link.s, _POLLIN)
-        due = ticks_ms()
+        due = mark = ticks_ms()
         resting = False
-        meter, cup = self.board.power, self.cup
-        mark = due
+        # The meter (board.power) and the cup read through board and self: a local is a word of this frame,
+        # which lives on the heap for as long as the cup runs.
         board = self.board
         while True:
             asleep = board.asleep
@@ -170,8 +171,11 @@ class App:
                     self.tick()
                 except Exception as e:  # a sensor that fails, a bug: reported, the cup stays on the table
                     self.internal_error(e)
+                # A pass that put the cup to sleep: from here it is asleep (its wait counts as deep sleep), so
+                # an input read below, in the same turn of the loop, wakes it and it shows its state.
+                asleep = board.asleep
                 # Resting (dark, no host, no turn: clock.shelved) a pass every 50 ms: the CPU waits longer.
-                due = next_due(due, REST_MS if rest(meter, due) else _SAMPLE_MS)
+                due = next_due(due, _SAMPLE_MS, board.power)
                 if resting:
                     resting = False
                     poller.modify(link.s, _POLLIN)
@@ -192,7 +196,8 @@ class App:
                     self.cup.hosted = self.cup.fair = False  # the host is gone: the cup plays on alone
                 elif n:
                     woke = True
-                    board.asleep = False
+                    if asleep:  # written only then: the board's class says False, its instance stays smaller
+                        board.asleep = False
                     self.took(buf, n, handle)
             for channel in extra:
                 try:
@@ -207,13 +212,13 @@ class App:
                 self.write_one()
             # The time since the last wait was the CPU's work, the wait its waiting (cup/clock.py).
             now = ticks_ms()
-            if not asleep:
-                spend(meter, WORKING if woke else WAITING, ticks_diff(now, mark), cup.hosted)
+            if woke or not asleep:
+                spend(board.power, WORKING if woke else WAITING, ticks_diff(now, mark), self.cup.hosted)
             wait(poller, ticks_diff(due, now))
             mark = ticks_ms()
-            spend(meter, DEEP_SLEEP if asleep else WAITING, ticks_diff(mark, now), cup.hosted)
+            spend(board.power, DEEP_SLEEP if asleep else WAITING, ticks_diff(mark, now), self.cup.hosted)
             if asleep and not board.asleep:  # woken: as a board after its reset, the cup shows its state
-                self.view.show(cup)
+                self.view.show(self.cup)
 
     def on_line(self, line):
         """One line from the host (a memoryview into the splitter's buffer, valid during the call; None for an

@@ -14,16 +14,15 @@ are 31-bit, and an evening in ms or a fortnight on the shelf would pass 2**30. `
 the loop and allocate nothing.
 """
 
-import time
-from array import array
-
 from micropython import const
 
+# The clock's functions by name, the array module only in meter(): each name bound here is a slot of the
+# module's table in the cup's heap (docs/benchmarks.md).
 try:
-    ticks_ms = time.ticks_ms
-    ticks_diff = time.ticks_diff
-    ticks_add = time.ticks_add
-except AttributeError:  # CPython: a monotonic millisecond clock that never wraps
+    from time import ticks_add, ticks_diff, ticks_ms
+except ImportError:  # CPython: a monotonic millisecond clock that never wraps
+    import time
+
     def ticks_ms():
         return int(time.monotonic() * 1000)
 
@@ -32,16 +31,6 @@ except AttributeError:  # CPython: a monotonic millisecond clock that never wrap
 
     def ticks_add(a, b):
         return a + b
-
-
-def next_due(due, period):
-    """When the pass after the one due at ``due`` is due: ``period`` ms on, so a loop keeps its rate whatever
-    a pass took (the shake detector counts samples: a pass that drifts by 2 ms makes a throw final 10 ms
-    later); after a pass that took a whole period (a long line), ``period`` ms from now: no burst to catch
-    up."""
-    due = ticks_add(due, period)
-    now = ticks_ms()
-    return due if ticks_diff(due, now) > 0 else ticks_add(now, period)
 
 
 def wait(poller, ms):
@@ -77,31 +66,37 @@ _COUNTERS = const(6)
 _REM = const(6)          # + i: counter i's remainder
 _START = const(12)       # the cup's clock when counting began (ticks_ms: wraps, taken with ticks_diff)
 _WAKES = const(13)       # wake-ups of the CPU: each pass of the loop, each read of the link
-_LEVEL = const(14)       # what the LEDs show now: the sum of the bytes on the wire (0: dark)
-_ON = const(15)          # 1 while the LED supply switch is on
-_BEFORE = const(16)      # ms counted before the last deep sleep
-_RESTING = const(17)     # since when the cup rests (dark, no host, no turn): the shelf is 10 minutes on
-_SLOTS = const(18)
+_LEVEL = const(14)       # what the LEDs show now: the sum of the bytes on the wire; dark, 0 where the supply
+#                          switch is off, -1 where a board has none (its supply is on): one slot for both
+_RESTING = const(15)     # since when the cup rests (dark, no host, no turn): the shelf is 10 minutes on
+_SLOTS = const(16)       # 64 bytes: one more slot would take the array's buffer to 96 (32-byte blocks here)
 _MS_PER_S = const(1000)
 _CHANNEL_MS = const(255000)  # a byte of 255 for 1000 ms: one channel-second
-REST_MS = const(50)        # a resting cup's pass (``resting``): a press of 70 ms or more is still seen
+_REST_MS = const(50)       # a resting cup's pass (``next_due``)
 _SHELF_MS = const(600000)  # a cup left alone this long, dark, with no host and no turn: it is off the table
 _SPLIT_MS = const(30000)  # level x ms stays below 2**30: 22 x 3 x 255 = 16,830 for 30 s at most
 
 
+def next_due(due, period, m):
+    """When the pass after the one due at ``due`` is due: ``period`` ms on, so a loop keeps its rate whatever
+    a pass took (the shake detector counts samples: a pass that drifts by 2 ms makes a throw final 10 ms
+    later); after a pass that took a whole period (a long line), ``period`` ms from now: no burst to catch
+    up. While the cup rests (the meter ``m`` says so; None: never) a pass every 50 ms: the CPU waits longer,
+    and a press of 70 ms or more is still seen. ``shelved``'s dark, hostless, turnless time has begun then; a
+    physical input ends the rest at once (the emulated board; a board's buttons are read at the next pass)."""
+    if m is not None and ticks_diff(due, m[_RESTING]) > 0:
+        period = _REST_MS
+    due = ticks_add(due, period)
+    now = ticks_ms()
+    return due if ticks_diff(due, now) > 0 else ticks_add(now, period)
+
+
 def meter():
     """A new meter, counting from now."""
+    from array import array
     m = array("i", bytes(4 * _SLOTS))
     m[_START] = m[_RESTING] = ticks_ms()
     return m
-
-
-def _add(m, i, amount, unit):
-    r = m[_REM + i] + amount
-    if r >= unit:
-        m[i] += r // unit
-        r %= unit
-    m[_REM + i] = r
 
 
 def spend(m, state, ms, hosted):
@@ -111,17 +106,22 @@ def spend(m, state, ms, hosted):
         m[_WAKES] += 1
     if ms <= 0:
         return
-    if state >= 0:
-        _add(m, state, ms, _MS_PER_S)
-    if hosted:
-        _add(m, _HOSTED, ms, _MS_PER_S)
-    if m[_ON]:
-        _add(m, _LEDS_ON, ms, _MS_PER_S)
-    level = m[_LEVEL]
-    while level and ms > 0:
-        part = ms if ms < _SPLIT_MS else _SPLIT_MS
-        _add(m, _LED_LEVEL, level * part, _CHANNEL_MS)
-        ms -= part
+    # The counters ms counts for, each in seconds and a remainder: the CPU's state (a wake-up has none: its
+    # work is the time the others leave), the host's hold, the LED supply. In place, not in a helper: a
+    # function is an object and a name of the cup's heap; six locals keep the frame off the heap.
+    i = state if state >= 0 else _HOSTED
+    while i < _LED_LEVEL:
+        if i == state or i == _HOSTED and hosted or i == _LEDS_ON and m[_LEVEL]:
+            r = m[_REM + i] + ms
+            m[i] += r // _MS_PER_S
+            m[_REM + i] = r % _MS_PER_S
+        i += 1
+    while m[_LEVEL] > 0 and ms > 0:  # the LEDs' level x ms in channel-seconds, 30 s at a time
+        i = ms if ms < _SPLIT_MS else _SPLIT_MS
+        r = m[_REM + _LED_LEVEL] + m[_LEVEL] * i
+        m[_LED_LEVEL] += r // _CHANNEL_MS
+        m[_REM + _LED_LEVEL] = r % _CHANNEL_MS
+        ms -= i
 
 
 def frame(m, buf, switched):
@@ -132,25 +132,17 @@ def frame(m, buf, switched):
     for i in range(len(buf)):
         level += buf[i]
     if m is not None:
-        m[_LEVEL] = level
-        m[_ON] = 1 if level or not switched else 0
+        m[_LEVEL] = level if level or switched else -1
     return level
 
 
 def shelved(m, now, idle):
     """True once the cup has rested for 10 minutes: dark (the view's minute without a change is over: nothing
     lit), with no host, in no turn (``idle``); the loop then puts it to deep sleep."""
-    if not idle or m[_LEVEL]:
+    if not idle or m[_LEVEL] > 0:
         m[_RESTING] = now
         return False
     return ticks_diff(now, m[_RESTING]) >= _SHELF_MS
-
-
-def resting(m, now):
-    """True while the cup rests (``shelved``'s dark, hostless, turnless time has begun): its loop then makes a
-    pass every 50 ms, not every 10 ms. A physical input ends the rest at once (the emulated board; a board's
-    buttons are read at the next pass)."""
-    return ticks_diff(now, m[_RESTING]) > 0
 
 
 def report(m):
@@ -158,10 +150,10 @@ def report(m):
     ``light_sleep``, ``deep_sleep``, ``hosted``, ``leds_on``; ``led_channel_s``, the LEDs' channel-seconds (a
     colour channel at 255 for a second); ``ms`` counted in all (the CPU worked for what its three counters
     leave of it); ``wakes``."""
-    out = {"ms": ticks_diff(ticks_ms(), m[_START]) + m[_BEFORE], "wakes": m[_WAKES],
-           "led_channel_s": m[_LED_LEVEL]}
+    out = {"ms": ticks_diff(ticks_ms(), m[_START]), "wakes": m[_WAKES]}
     i = 0
-    for name in "waiting light_sleep deep_sleep hosted leds_on".split():  # no tuple kept with the module
-        out[name] = m[i] * _MS_PER_S + m[_REM + i]
+    # One string object kept with the module, no tuple; the counters in their slots' order.
+    for name in "waiting light_sleep deep_sleep hosted leds_on led_channel_s".split():
+        out[name] = m[i] if i == _LED_LEVEL else m[i] * _MS_PER_S + m[_REM + i]
         i += 1
     return out

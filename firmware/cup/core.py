@@ -10,7 +10,7 @@ States: idle (not on turn) -> turn (shaking, peeking, setting aside) -> done (st
 
 from schocken import RuleError, text, why
 from schocken import protocol
-from schocken.rules import Rules, PRESETS, from_dict
+from schocken.rules import Rules, PRESETS
 from schocken.turn import Turn, IN_CUP
 
 from cup.buttons import MAIN, PRESS, RELEASE, LONG
@@ -295,6 +295,7 @@ class Cup:
         elif kind == "configure":
             if state in (TURN, DONE, READY):
                 return self._report(protocol.E_STATE, kind, _RULES_IN_ROUND)
+            from schocken.rules import from_dict  # here: one name more takes the module's table to 29 slots
             try:
                 rules = from_dict(msg["rules"])
             except RuleError as e:

@@ -41,7 +41,9 @@ _IMPACT_MMS = const(12000)   # a knock or set-down: |a - g| above this...
 _IMPACT_MS = const(250)      # ...at most this long before the burst of motion ends
 _STILL_JERK_MMS = const(900)   # |a[n] - a[n-1]| below this: not moving...
 _STILL_MAG_MMS = const(1200)  # ...and | |a| - 1 g | below this: not accelerating
-_SENSOR = const(25)  # text of cup.texts (schocken.text), loaded only for the error
+_SENSOR = const(25)  # texts of cup.texts (schocken.text), loaded only for the error
+_SENSITIVITY = const(32)
+_CALIBRATION = const(33)
 _STILL_N = const(4)          # consecutive still samples (40 ms) -> throw is final
 _REST_N = const(30)          # consecutive still samples (300 ms): the cup rests (still or tilt)
 _QUIET_FINAL_MS = const(500)  # fallback: no high sample for this long -> final anyway
@@ -51,6 +53,13 @@ _TILT_COS_PCT = const(87)    # resting turned by more than 30 degrees (cos 30 = 
 _SW_MIN_MS = const(300)      # switch: a shake's burst of level changes lasts at least this...
 _SW_QUIET_MS = const(80)     # no change for this long: shaking stopped (final)
 _SW_SETTLE_MS = const(50)    # no change for this long: show "settling"
+
+# The sensitivities (``__init__``): high and swing in 500 mm/s^2 and half-swings (accelerometer), bits 10,
+# 5 and 0; level changes (switch), bit 15.
+_LOW = const(14 << 15 | 20 << 10 | 14 << 5 | 4)
+_NORMAL = const(10 << 15 | 16 << 10 | 12 << 5 | 3)
+_HIGH = const(8 << 15 | 13 << 10 | 9 << 5 | 3)
+_SW_SPACING_MS = const(50)
 
 _SHIFT = const(4)       # mm/s^2 -> 16 mm/s^2 units (sensor noise is ~40 mm/s^2)
 _AMAX = const(8191)     # clamp (131 m/s^2): (2*_AMAX)^2 * 3 < 2**30
@@ -137,23 +146,25 @@ class ShakeDetector:
             raise ValueError(text(_SENSOR, module="cup.texts"))
         self.sensor = sensor
         level = sensitivity  # the name the errors say
-        k = 0 if level == "low" else 3 if level == "normal" else 6 if level == "high" else -1
-        if k >= 0:  # bytes, not tuples: a tuple constant takes the cup's heap, a bytes one stays in the image
+        # Each level's three numbers packed in one int (5 bits each), not a tuple or a bytes constant: either
+        # would be an object kept in the cup's heap, an int is in the code.
+        k = (_LOW if level == "low" else _NORMAL if level == "normal" else _HIGH if level == "high" else -1)
+        if k >= 0:
             if self.sensor == "accel":  # high, swing in 500 mm/s^2, half-swings
-                t = b"\x14\x0e\x04\x10\x0c\x03\x0d\x09\x03"
-                values = (t[k] * 500, t[k + 1] * 500, t[k + 2])
-            else:  # mean spacing at most in ms, level changes
-                t = b"\x32\x0e\x32\x0a\x32\x08"
-                values = (0, t[k * 2 // 3] << _SHIFT, t[k * 2 // 3 + 1])
+                values = ((k >> 10 & 31) * 500, (k >> 5 & 31) * 500, k & 31)
+            else:  # mean spacing at most 50 ms, level changes
+                values = (0, _SW_SPACING_MS << _SHIFT, k >> 15)
         elif isinstance(level, (list, tuple)) and self.sensor == "accel" and len(level) == 3:
             values = level
         elif isinstance(level, (list, tuple)) and self.sensor == "switch" and len(level) == 2:
             values = (0, level[1] << _SHIFT, level[0])  # switch: level changes, mean spacing in ms
         else:
-            raise ValueError("shake sensitivity: low, normal, high or a calibration, not %r" % (level,))
-        hi, swing, halves = [int(v) for v in values]
+            from schocken import text
+            raise ValueError(text(_SENSITIVITY, level, module="cup.texts"))
+        hi, swing, halves = int(values[0]), int(values[1]), int(values[2])  # no comprehension: a function
         if not (0 <= hi <= 60000 and 0 <= swing <= 40000 and 2 <= halves <= 60):
-            raise ValueError("shake calibration out of range: %r" % (level,))
+            from schocken import text
+            raise ValueError(text(_CALIBRATION, level, module="cup.texts"))
         self._s = s = array("i", bytes(4 * _SLOTS))
         s[_HI2] = (hi >> _SHIFT) * (hi >> _SHIFT)
         s[_SWING] = swing >> _SHIFT
@@ -315,24 +326,16 @@ class ShakeDetector:
                 self.motion = "shaking"
             return False
 
-        # _P_SHAKE: a real shake happened; final once the cup is still again.
-        if s[_STILL] >= _STILL_N:
-            return self._final()
-        if s[_STILL] >= 2:    # one still sample also occurs mid-shake
-            self.motion = "settling"
-        else:
-            self.motion = "shaking"
-        # Fallback for a hand that never gets quite still (tremor, walking off):
-        # the shake clearly ended long ago, so do not keep the throw pending.
-        if (t_ms - s[_T_HIGH]) & _TICKS_MASK >= _QUIET_FINAL_MS:
-            return self._final()
-        return False
-
-    def _final(self):
-        s = self._s
-        # The cup is still (or at least calm, on the fallback): its reading
-        # (_PX..) is ~gravity. Re-seed the filter so the lag built up during the
-        # shake cannot start a false candidate; the cup rests here now.
+        # _P_SHAKE: a real shake happened; final once the cup is still again, or on the fallback for a hand
+        # that never gets quite still (tremor, walking off): the shake clearly ended long ago, so the throw
+        # does not stay pending.
+        if s[_STILL] < _STILL_N and (t_ms - s[_T_HIGH]) & _TICKS_MASK < _QUIET_FINAL_MS:
+            # one still sample also occurs mid-shake
+            self.motion = "settling" if s[_STILL] >= 2 else "shaking"
+            return False
+        # Final. The cup is still (or at least calm, on the fallback): its reading (_PX..) is ~gravity.
+        # Re-seed the filter so the lag built up during the shake cannot start a false candidate; the cup
+        # rests here now. Here, not in a method of its own: a method is an object of the cup's heap.
         s[_GX] = s[_PX] << _LP_SHIFT
         s[_GY] = s[_PY] << _LP_SHIFT
         s[_GZ] = s[_PZ] << _LP_SHIFT

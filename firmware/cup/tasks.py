@@ -25,7 +25,7 @@ class Tasks:
     async def inputs(self):
         app = self.app
         due = mark = ticks_ms()
-        from cup.clock import REST_MS, WAITING, WORKING, resting, spend
+        from cup.clock import WAITING, WORKING, spend
         meter, cup = app.board.power, app.cup
         while True:
             try:
@@ -35,7 +35,7 @@ class Tasks:
             if app.out or app.owed:  # a coroutine made only when there is something to write
                 await self.flush()
             # Resting (dark, no host, no turn: cup/clock.py) a pass every 50 ms, as App.serve.
-            due = next_due(due, REST_MS if resting(meter, due) else app.sample_ms)
+            due = next_due(due, app.sample_ms, meter)
             now = ticks_ms()  # the time since the last sleep was the CPU's work, the sleep its waiting
             spend(meter, WORKING, ticks_diff(now, mark), cup.hosted)
             await sleep_ms(ticks_diff(due, now))

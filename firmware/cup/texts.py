@@ -41,4 +41,6 @@ TEXTS = (
     "adaptive proportion test failed",  # 29 roller.FAIL_APT
     "proportion test failed",  # 30 roller.FAIL_HIST
     "random source failed",  # 31 roller.FAIL_SOURCE
+    "shake sensitivity: low, normal, high or a calibration, not %r",  # 32 shake._SENSITIVITY
+    "shake calibration out of range: %r",  # 33 shake._CALIBRATION
 )
