@@ -16,6 +16,7 @@ database's size per game.
 import argparse
 import json
 import random
+import resource
 import sys
 import tempfile
 import time
@@ -47,6 +48,12 @@ def make_logs(folder, games, people, seed):
             player["name"] = name
         lines[0] = json.dumps(start, separators=(",", ":"), ensure_ascii=False) + "\n"
         (folder / ("20260101-%06d-1.jsonl" % i)).write_text("".join(lines), encoding="utf-8")
+
+
+def _cpu():
+    """CPU seconds of this process and of its children ended so far (the pool's, once it is shut)."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 def main(argv=None):
@@ -81,9 +88,9 @@ def main(argv=None):
             assert tally.imported == args.games and not tally.refused, tally
 
         league = db.open_league(path)
-        t = time.perf_counter()
+        t, cpu = time.perf_counter(), _cpu()
         tally = import_logs(league, paths)
-        imported = time.perf_counter() - t
+        imported, cpu = time.perf_counter() - t, _cpu() - cpu
         assert tally.imported == args.games and not tally.refused, tally
         t = time.perf_counter()
         again = import_logs(league, paths)
@@ -110,6 +117,8 @@ def main(argv=None):
     print("games                    %d (people %d)" % (n, args.people))
     print("import                   %.1f s, %.2f ms per game (the replay in %d processes)"
           % (imported, 1000 * imported / n, logs_module.cores() if n >= logs_module.POOL_FROM else 1))
+    print("  its CPU                %.1f s, %.2f ms per game (the importing process and the pool's)"
+          % (cpu, 1000 * cpu / n))
     if serial is not None:
         print("import in one process    %.1f s, %.2f ms per game" % (serial, 1000 * serial / n))
         print("  of it the replay       %.1f s, %.2f ms per game (the logs through the rules)"
