@@ -87,6 +87,15 @@ def _seats_ok(value, seats):
     return True
 
 
+def _dice_ok(value):
+    if not 0 < len(value) <= 3:
+        return False
+    for d in value:
+        if type(d) is not int or not 1 <= d <= 6:
+            return False
+    return True
+
+
 # Every reader of a log checks every field of every event (an import of 10,000 games: millions), so each event
 # type's fields are checked by a function made for it once, its checks written out in a row rather than looked
 # up per field. Per kind, a test that passes only values the kind allows (``_ok``; exact types: a log's values
@@ -103,7 +112,7 @@ _FAST = {
     "o": "type(v) is dict",
     "h": 'type(v) is str and 0 < len(v) <= 128 and not v.strip("0123456789abcdef")',
     "a": "type(v) is list and not v",
-    "d": "False",
+    "d": "type(v) is list and _dice_ok(v)",
 }
 
 _CHECKS = {}  # type: dict[str, object]  # event type -> its check, made when first asked for
@@ -131,6 +140,6 @@ def _source(kind):
 
 
 def _compiled(kind):
-    scope = {"_ok": _ok, "_bad_ts": _bad_ts, "_seats_ok": _seats_ok}
+    scope = {"_ok": _ok, "_bad_ts": _bad_ts, "_seats_ok": _seats_ok, "_dice_ok": _dice_ok}
     exec(_source(kind), scope)
     return scope["check"]
