@@ -72,3 +72,51 @@ def test_a_log_that_was_valid_stays_valid():
         if ev["ev"] == "start":
             seats = len(ev["players"])
         assert ev["ev"] in EVENTS and bad_field(ev, seats) is None, where
+
+
+def _the_grammar(ev, seats):
+    """bad_field as the grammar above reads, a field at a time: what each event type's compiled check must
+    answer."""
+    ts = ev.get("ts", 0)
+    if isinstance(ts, bool) or not isinstance(ts, (int, float)) or ts != ts or ts in (float("inf"),
+                                                                                       float("-inf")):
+        return "ts", "number"
+    for word in EVENTS[ev["ev"]].split():
+        name, spec = word.split(":")
+        value = ev.get(name)
+        if value is None:
+            if spec.endswith("?"):
+                continue
+            return name, "missing"
+        if not events._ok(value, spec[0], seats):
+            return name, spec[0]
+    return None
+
+
+@pytest.mark.parametrize("kind", sorted(events._FAST))
+def test_each_kinds_quick_test_passes_only_what_the_kind_allows(kind):
+    test = eval("lambda v, seats: " + events._FAST[kind], vars(events))
+    values = SAMPLES + [[], [0, 1], [[0, 1]], [[0, 1], [1, 6]], [1.5], 1.0, -0.0, "0123456789abcdef", "ab\n"]
+    for seats in (0, 1, 3):
+        for value in values:
+            if test(value, seats):
+                assert events._ok(value, kind, seats), (kind, value, seats)
+
+
+def test_every_events_check_answers_as_the_grammar():
+    """Each event type's check, made once (events.check_of), against the grammar read field by field: every
+    field of a valid event missing, null, or each sample value, and the time as each kind of value."""
+    examples = {ev["ev"]: ev for _, ev in _game_logs()}
+    times = [0, 1.5, -3, float("nan"), float("inf"), float("-inf"), True, None, "1", [1]]
+    checked = 0
+    for kind, spec in EVENTS.items():
+        names = [word.split(":")[0] for word in spec.split()]
+        ev = dict(examples.get(kind) or {name: 1 for name in names}, ev=kind)
+        variants = [ev] + [dict(ev, ts=t) for t in times] + [{k: v for k, v in ev.items() if k != name}
+                                                             for name in names]
+        variants += [dict(ev, **{name: value}) for name in names for value in SAMPLES]
+        for variant in variants:
+            for seats in (0, 2, 8):
+                assert bad_field(variant, seats) == _the_grammar(variant, seats), (variant, seats)
+                checked += 1
+    assert checked > 5000

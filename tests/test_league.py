@@ -291,18 +291,18 @@ def test_a_damaged_database_is_refused_and_rebuild_makes_it_anew(liga, tmp_path)
 
 
 def test_an_import_into_a_database_damaged_where_the_standings_read_refuses_as_they_do(liga, tmp_path):
-    """Only the pages of the standings' index damaged: an import of games that are there already reads none of
-    them (it looks each game up in ``games``), yet it refuses as the standings do, and writes nothing."""
+    """Only the pages of the standings' tallies damaged: an import of games that are there already reads none
+    of them (it looks each game up in ``games``), yet it refuses as the standings do, and writes nothing."""
     logs = tmp_path / "logs"
     many_games(logs, 4)
     liga("import", logs)
     path = tmp_path / "data" / "league.sqlite3"
     conn = sqlite3.connect(path)
     page = conn.execute("PRAGMA page_size").fetchone()[0]
-    root = conn.execute("SELECT rootpage FROM sqlite_schema WHERE name = 'seats_standing'").fetchone()[0]
+    root = conn.execute("SELECT rootpage FROM sqlite_schema WHERE name = 'tallies'").fetchone()[0]
     conn.close()
     data = bytearray(path.read_bytes())
-    data[(root - 1) * page + 8:root * page] = b"\xa5" * (page - 8)   # the index's root page, past its header
+    data[(root - 1) * page + 8:root * page] = b"\xa5" * (page - 8)   # the tallies' root page, past its header
     path.write_bytes(bytes(data))
     refused(liga, [], "the league database is damaged")
     err = refused(liga, ["import", logs], "the league database is damaged")
@@ -346,7 +346,8 @@ def test_the_schema_is_made_by_its_migrations(tmp_path):
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert conn.execute("PRAGMA foreign_keys").fetchone()[0] == 1
     tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_schema WHERE type = 'table'")}
-    assert tables == {"players", "names", "games", "seats", "evenings", "moved", "seasons", "settings"}
+    assert tables == {"players", "names", "games", "seats", "evenings", "moved", "seasons", "settings",
+                      "tallies"}
     with pytest.raises(sqlite3.IntegrityError):   # a seat of no game
         conn.execute("INSERT INTO seats VALUES ('nope', 0, 1, 'A', NULL, 'bot', 0, 0, 0, 0, 0, 0, NULL)")
     league.close()
@@ -472,15 +473,15 @@ import os, signal, sqlite3, sys
 from schocken_host import cli
 from schocken_host.league import logs
 logs.POOL_FROM = int(os.environ["POOL_FROM"])
-seats = [0]
+seats = set()   # a trigger's statements are traced with the statement that fired them: each seat once
 real_connect = sqlite3.connect
 
 def connect(*a, **kw):
     conn = real_connect(*a, **kw)
     def trace(sql):
         if sql.startswith("INSERT INTO seats"):
-            seats[0] += 1
-            if seats[0] == int(sys.argv[1]):
+            seats.add(sql)
+            if len(seats) == int(sys.argv[1]):
                 os.kill(os.getpid(), signal.SIGKILL)
     conn.set_trace_callback(trace)
     return conn

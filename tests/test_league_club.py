@@ -244,3 +244,51 @@ def test_bad_stakes_and_columns_are_one_line_and_change_nothing(liga, club, tmp_
     refused(liga, ["ledger", "--season", "Sommer"], "Sommer: no season of that name")
     refused(liga, ["stake", "drinks", "--table", "Kneipe"], "--table needs --evening DAY")
     assert dump(path) == before
+
+
+def _tallies(path):
+    """The tallies the standings read (db.py's migration 5) and what the seats add up to, per evening, table
+    size and person."""
+    import sqlite3
+    conn = sqlite3.connect(path)
+    try:
+        kept = conn.execute("SELECT * FROM tallies ORDER BY day, place, players, player").fetchall()
+        added = conn.execute(
+            "SELECT s.day, g.place, g.players, s.player, count(*), sum(s.lost), sum(s.halves_lost), "
+            "sum(s.final_lost), sum(s.rounds), sum(s.deckel), sum(s.schock_aus) "
+            "FROM seats s JOIN games g ON g.game_id = s.game_id "
+            "GROUP BY s.day, g.place, g.players, s.player ORDER BY 1, 2, 3, 4").fetchall()
+        return kept, added
+    finally:
+        conn.close()
+
+
+def test_the_tallies_are_what_the_seats_add_up_to_whatever_was_done_to_them(liga, club, tmp_path):
+    """Imported, a game moved to another evening and to another table, two names merged into one person, a
+    game taken out: the tallies follow every change, and a rebuild makes the same."""
+    logs, made = club
+    game(FOUR, logs / "games", "cccc00000001", EVENING + 1200, names=["Anna", "Bert", "Carl", "Dora"],
+         table="Kneipe")
+    path = tmp_path / "data" / "league.sqlite3"
+    liga("import", logs / "games")
+    kept, added = _tallies(path)
+    assert kept == added and len(kept) == 12   # the 4 people of 3 games on 3 evenings
+    liga("import", logs / "laptop")
+    assert liga("evening", "2026-12-05", "--move", "aaaa00000002")[0] == 0
+    assert liga("evening", "2026-12-04", "--table", "Kneipe", "--move", "aaaa00000001")[0] == 0
+    assert liga("merge", "Anna", "Bot 1")[0] == 0
+    kept, added = _tallies(path)
+    assert kept == added
+    bot_1 = [(day, place, players, games) for day, place, players, player, games, *_ in kept if player == 1]
+    assert bot_1 == [("2026-12-04", "Kneipe", 4, 3),   # his game there, the one moved there, and Anna's
+                     ("2026-12-05", "Clubhaus", 4, 1), ("2026-12-05", "Clubhaus", 8, 1)]
+    assert standings(liga)["players"] and liga("rebuild", logs)[0] == 0
+    assert _tallies(path)[0] == kept
+    import sqlite3
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA foreign_keys = ON")
+    conn.execute("DELETE FROM games WHERE game_id = 'aaaa00000002'")
+    conn.commit()
+    conn.close()
+    kept, added = _tallies(path)
+    assert kept == added

@@ -98,28 +98,36 @@ def read_game(data):
 # The C scanner json.loads runs, without the Python around it (a fifth of a line's decoding): a line it takes
 # whole is the value json.loads would give; any other line goes the usual way (Replay.line), which names it.
 _SCAN = getattr(json.JSONDecoder(), "scan_once")   # an attribute the stubs do not know
-_JSON_SPACE = " \t\n\r"
-
-
-def _event_in(raw):
-    """The event a plain line holds (an object with "ev", UTF-8, no space before it), else None."""
-    try:
-        text = raw.decode("utf-8")
-        value, end = _SCAN(text, 0)
-    except (ValueError, StopIteration, RecursionError):   # UnicodeDecodeError is a ValueError
-        return None
-    if end != len(text) and text[end:].strip(_JSON_SPACE):
-        return None
-    return value if type(value) is dict and "ev" in value else None
 
 
 def _replay(data, state, apply):
-    """table/replay.py's replay of a whole log, each line through the rules as there; a plain line's JSON
-    decoded by the scanner itself, every other line by Replay.line (the same refusal, file line and all)."""
+    """table/replay.py's replay of a whole log, each line through the rules as there. A log that is UTF-8 is
+    decoded once, and each line's event scanned where it lies in it: a line whose scan ends at its newline,
+    an object with "ev", is the event json.loads would give it. From the first line that is anything else
+    on, the rest of the log goes through Replay.line as any reader's does (the same refusal, file line and
+    all)."""
     done = Replay(state, apply)
-    for raw, last, offset in log_lines(data):
-        ev = _event_in(raw)
-        if not (done.event(ev) if ev is not None else done.line(raw, last, offset)):
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:   # the line it is in is named by Replay.line
+        text = ""
+    pos, size, find = 0, len(text), text.find
+    while pos < size:
+        newline = find("\n", pos)
+        if newline < 0:
+            newline = size
+        try:
+            ev, end = _SCAN(text, pos)
+        except (ValueError, StopIteration, RecursionError):
+            break
+        if end != newline or type(ev) is not dict or "ev" not in ev:
+            break
+        if not done.event(ev):
+            return done
+        pos = newline + 1
+    base = len(text[:pos].encode("utf-8")) if pos else 0
+    for raw, last, offset in log_lines(data[base:]):
+        if not done.line(raw, last, base + offset):
             break
     return done
 

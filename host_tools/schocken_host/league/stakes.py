@@ -101,13 +101,12 @@ class Evening:
         return self.rule != "none"
 
 
-# Per evening, table size and loser: how many games he lost there (a few hundred rows for a season). The
-# evenings' rules and the people's names are looked up apart: a join per game costs more than the rows.
+# Per evening, table size and loser: how many games he lost there (a few hundred rows for a season), from the
+# tallies (db.py's migration 5). The evenings' rules and the people's names are looked up apart.
 _LOSSES = """
-    SELECT g.day, g.place, g.players, s.player, count(*)
-    FROM games g JOIN seats s ON s.game_id = g.game_id
-    WHERE g.day BETWEEN ? AND ? AND s.lost = 1
-    GROUP BY g.day, g.place, g.players, s.player
+    SELECT day, place, players, player, lost
+    FROM tallies
+    WHERE day BETWEEN ? AND ? AND lost > 0
 """
 
 

@@ -8,12 +8,12 @@ from schocken_host.league.stakes import ledger, per_person
 from schocken_host.table.seating import canonical_name
 
 # Per person: what the seats he sat in add up to, in the games of the evenings between two days (read from
-# the index seats_standing alone).
+# their tallies, a row per person, evening and table size: db.py's migration 5).
 _STANDINGS = """
-    SELECT p.name, count(*), sum(s.lost), sum(s.halves_lost), sum(s.final_lost), sum(s.rounds),
-           sum(s.deckel), sum(s.schock_aus)
-    FROM seats s JOIN players p ON p.id = s.player
-    WHERE s.day BETWEEN ? AND ?
+    SELECT p.name, sum(t.games), sum(t.lost), sum(t.halves_lost), sum(t.final_lost), sum(t.rounds),
+           sum(t.deckel), sum(t.schock_aus)
+    FROM tallies t JOIN players p ON p.id = t.player
+    WHERE t.day BETWEEN ? AND ?
     GROUP BY p.id
 """
 

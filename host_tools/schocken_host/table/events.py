@@ -64,26 +64,82 @@ def bad_field(ev, seats):
     """The first field of ``ev`` (an event of a known type) that is missing or not of its kind, as (name, its
     kind: a letter above, "missing" for a missing field, "number" for a time that is no number), or None.
     ``seats``: the players at the table (0 before the start event: then any seat >= 0 passes)."""
-    ts = ev.get("ts", 0)
-    if isinstance(ts, bool) or not isinstance(ts, (int, float)) or ts != ts or ts in (_INF, -_INF):
-        return "ts", "number"  # NaN is not equal to itself; neither it nor infinity is a time
-    for name, kind, optional in _fields(ev["ev"]):
-        value = ev.get(name)
-        if value is None:
-            if optional:
-                continue
-            return name, "missing"
-        if not _ok(value, kind, seats):
-            return name, kind
-    return None
+    return check_of(ev["ev"])(ev, seats)
 
 
-_FIELDS = {}  # type: dict[str, tuple]  # event type -> its (name, kind letter, optional), made when first read
+def check_of(kind):
+    """bad_field for events of type ``kind`` (a key of EVENTS): a function (ev, seats) -> its answer."""
+    check = _CHECKS.get(kind)
+    if check is None:
+        check = _CHECKS[kind] = _compiled(kind)
+    return check
 
 
-def _fields(kind):
-    fields = _FIELDS.get(kind)
-    if fields is None:
-        fields = _FIELDS[kind] = tuple((name, spec[0], spec[-1] == "?")
-                                       for name, spec in (word.split(":") for word in EVENTS[kind].split()))
-    return fields
+def _bad_ts(ts):
+    # NaN is not equal to itself; neither it nor infinity is a time
+    return isinstance(ts, bool) or not isinstance(ts, (int, float)) or ts != ts or ts in (_INF, -_INF)
+
+
+def _seats_ok(value, seats):
+    for s in value:
+        if type(s) is not int or not 0 <= s < seats:
+            return False
+    return True
+
+
+def _dice_ok(value):
+    if not 0 < len(value) <= 3:
+        return False
+    for d in value:
+        if type(d) is not int or not 1 <= d <= 6:
+            return False
+    return True
+
+
+# Every reader of a log checks every field of every event (an import of 10,000 games: millions), so each event
+# type's fields are checked by a function made for it once, its checks written out in a row rather than looked
+# up per field. Per kind, a test that passes only values the kind allows (``_ok``; exact types: a log's values
+# are JSON's own); a value it does not pass is asked of ``_ok``, which decides. Written with "v" the value and
+# "seats" the players at the table; tests/test_events_fields.py holds each to ``_ok``.
+_FAST = {
+    "i": "type(v) is int and -1073741824 < v < 1073741824",
+    "n": "type(v) is int and 0 <= v < 1073741824",
+    "p": "type(v) is int and 0 <= v < seats",
+    "q": "type(v) is list and _seats_ok(v, seats)",
+    "s": "type(v) is str",
+    "b": "type(v) is bool",
+    "l": "type(v) is list",
+    "o": "type(v) is dict",
+    "h": 'type(v) is str and 0 < len(v) <= 128 and not v.strip("0123456789abcdef")',
+    "a": "type(v) is list and not v",
+    "d": "type(v) is list and _dice_ok(v)",
+}
+
+_CHECKS = {}  # type: dict[str, object]  # event type -> its check, made when first asked for
+
+
+def _source(kind):
+    """The source of the function that checks an event of type ``kind`` as bad_field says."""
+    lines = ["def check(ev, seats):",
+             "    ts = ev.get('ts', 0)",
+             "    if not (type(ts) is int or type(ts) is float and ts - ts == 0.0) and _bad_ts(ts):",
+             "        return 'ts', 'number'"]
+    for word in EVENTS[kind].split():
+        name, spec = word.split(":")
+        letter, optional = spec[0], spec[-1] == "?"
+        if letter == "*" and optional:
+            continue   # anything, or nothing
+        lines.append("    v = ev.get(%r)" % name)
+        if not optional:
+            lines += ["    if v is None:", "        return %r, 'missing'" % name]
+        if letter != "*":
+            test = ("v is not None and not (%s)" if optional else "not (%s)") % _FAST[letter]
+            lines += ["    if %s and not _ok(v, %r, seats):" % (test, letter),
+                      "        return %r, %r" % (name, letter)]
+    return "\n".join(lines + ["    return None", ""])
+
+
+def _compiled(kind):
+    scope = {"_ok": _ok, "_bad_ts": _bad_ts, "_seats_ok": _seats_ok, "_dice_ok": _dice_ok}
+    exec(_source(kind), scope)
+    return scope["check"]

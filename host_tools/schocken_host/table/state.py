@@ -11,13 +11,17 @@ from schocken.game import Game
 from schocken.rules import from_dict
 
 from schocken_host.i18n import LocalizedValueError
-from schocken_host.table.events import bad_field
+from schocken_host.table.events import check_of
 
 LOG_VERSION = 1
 
 # What the rules compute from an event of the referee (TableState.apply with ``live``), by event.
 RESULTS = {"round": ("ranking", "best", "worst", "deckel", "moves"), "throw_off": ("opener",),
            "penalty": ("moves",), "einwuerfeln": ("moves",)}
+
+
+# Event type -> (its TableState._ev_ function, its field check: events.check_of), found when first applied.
+_KNOWN = {}  # type: dict[str, tuple]
 
 
 class LogError(LocalizedValueError):
@@ -126,15 +130,19 @@ class TableState:
         ``live``: the referee's own event (table/sink.py), whose results the rules compute here, once, and
         write into it (``RESULTS``); a logged event carries them and they are checked."""
         kind = ev.get("ev")
-        handler = getattr(self, "_ev_" + str(kind), None)
-        if handler is None:
-            raise LogError("log.unknown_event", kind=kind)
-        bad = bad_field(ev, len(self.players))
+        known = _KNOWN.get(kind) if type(kind) is str else None
+        if known is None:
+            handler = getattr(TableState, "_ev_" + str(kind), None)
+            if handler is None:
+                raise LogError("log.unknown_event", kind=kind)
+            known = _KNOWN[kind] = (handler, check_of(kind))
+        handler, check = known
+        bad = check(ev, len(self.players))
         # A live event's results come last in its fields (events.py), so all before them were checked.
         if bad is not None and not (live and bad[1] == "missing" and bad[0] in RESULTS.get(kind, ())):
             raise LogError("log.field_" + bad[1], kind=kind, field=bad[0])
         try:
-            handler(ev)
+            handler(self, ev)
         except RuleError as e:
             raise LogError("log.rules_refuse", kind=kind, error=e)
         except (KeyError, TypeError, IndexError) as e:
