@@ -17,9 +17,11 @@ He waits for "Round N: <his name> is on turn" ("Throw-off: ..." in the throw-off
 throw that may not be his last peeks (p) and reads his dice from the "Your cup: ..." line. Then, by a simple
 rule: two ones or more, three of a kind or a Straße: he stands (Enter); two sixes or more under the cup with
 Sechsen drehen on: he turns them (a long press, 4 5 6); else he sets his ones aside (1 2 3) and shakes
-again. His last allowed throw stands the cup by itself. A key the table refuses makes him stand (or shake,
-when a stand is refused); each of his waits ends after a few seconds, and he thinks 0.02 to 0.1 s before
-each key (0.4 to 2 s scaled back by the time scale 20), far within the turn timeout.
+again. His last allowed throw stands the cup by itself. He acts on what he sees happen: after s he waits for
+the table's line of his throw (the dice have landed; his panel's "shaking …" says only that they roll),
+after a die key for the line that shows it aside. A key the table refuses makes him stand (or shake, when a
+stand is refused); each of his waits ends after a few seconds (for rolling dice: --stall-s), and he thinks
+0.02 to 0.1 s before each key (0.4 to 2 s scaled back by the time scale 20), far within the turn timeout.
 What he did is in person.txt beside the game's log, the host's output in host0.out (host1.out, ... after a
 resume).
 
@@ -121,7 +123,7 @@ def read_events(path):
 # --- the person at the keyboard ----------------------------------------------------------------------------
 # What he reads of the plain output (lang en: texts/play.py "plain.*", texts/scoreboard.py "own.*").
 TURN_LINE = re.compile(r"^(?:Round \d+|Throw-off): (.+) is on turn(?: \(at most (\d) throws?\))?\.$")
-THROW_LINE = re.compile(r"^(.+): throw (\d)(?:, set aside: [\d-]+)?$")
+THROW_LINE = re.compile(r"^(.+): throw (\d)(?:, set aside: ([\d-]+))?$")
 STANDS_LINE = re.compile(r"^(.+) stands after (\d) throws?\.$")
 OWN_LINE = re.compile(r"^Your cup: (.*)$")
 REFUSED_LINE = re.compile(r"^(.+): refused – (.*)$")
@@ -164,6 +166,10 @@ class Person(threading.Thread):
         self.refused = 0
         self.problems = []
         self.after_throw = None  # the latest "Your cup:" line since his latest throw: what he knows of it
+        # What the table's lines have said of his turn so far: his latest throw, and how many dice lie aside.
+        # A key's effect is a change of these (not the panel's word that the key is under way).
+        self.thrown = 0
+        self.laid = 0
         self.notes = open(game.dir / "person.txt", "w")
 
     def note(self, text):
@@ -181,8 +187,14 @@ class Person(threading.Thread):
         m = START_LINE.match(item)
         if m:
             self.name = m.group(1).split(", ")[-1].split(" ", 1)[1]  # the last seat is the person's
-        if self.threw(item):
+        m = TURN_LINE.match(item)
+        if m and m.group(1) == self.name:
+            self.thrown = self.laid = 0
+        m = THROW_LINE.match(item)
+        if m and m.group(1) == self.name:
             self.after_throw = None
+            self.thrown = max(self.thrown, int(m.group(2)))
+            self.laid = len(m.group(3).split("-")) if m.group(3) else 0
         elif OWN_LINE.match(item):
             self.after_throw = item
         return item
@@ -249,10 +261,7 @@ class Person(threading.Thread):
         aside = {}  # slot -> face, the dice he set aside for good or for now
         throws = 0
         while True:
-            self.key("s")
-
-            got = self.expect(lambda item: self.stood(item) or (
-                self.threw(item) if self.threw(item) and self.threw(item)[1] > throws else None))
+            got = self.shake()
             if got is None or got[0] == "refused":
                 self.problems.append("shake: %s" % (got,))
                 return self.stand_or_shake()
@@ -285,16 +294,14 @@ class Person(threading.Thread):
                 return self.stand_or_shake()
             sixes = [slot for slot, face in under.items() if face == 6]
             if self.game.options["sixes_turn"] and len(sixes) >= 2:
-                self.key(str(4 + sixes[0]))  # long press on a six: Sechsen drehen
-                got = self.expect(self.laid_out)
+                got = self.lay_out(str(4 + sixes[0]))  # long press on a six: Sechsen drehen
                 if got is None or got[0] == "refused":
                     return self.stand_or_shake()
                 for slot in sixes[:-1]:
                     aside[slot] = 1
             for slot, face in under.items():
                 if face == 1 and slot not in aside:
-                    self.key(str(1 + slot))
-                    got = self.expect(self.laid_out)
+                    got = self.lay_out(str(1 + slot))
                     if got is None or got[0] == "refused":
                         return self.stand_or_shake()
                     aside[slot] = 1
@@ -302,31 +309,38 @@ class Person(threading.Thread):
     def stand_or_shake(self):
         """Enter; a refused stand (a die turned, no throw yet): a shake, then Enter again. Ends his turn."""
         for key in ("", "s", "", "s"):
-            self.key(key)
-            got = self.expect(lambda item: self.stood(item) or self.threw(item))
+            got = self.shake() if key == "s" else self.press_and_see(key, self.stood_or_threw(self.thrown))
             stays = got is not None and got[0] == "refused" and ONE_STAYS.search(got[1])
             if stays:  # ones must stay (a house rule): that one out first, then the shake again
-                self.key(stays.group(1))
-                self.expect(lambda item: OWN_LINE.match(item) and ("own", item))
-                self.key("s")
-                got = self.expect(lambda item: self.stood(item) or self.threw(item))
+                self.lay_out(stays.group(1))
+                got = self.shake()
             if got is not None and got[0] == "throw":  # his last allowed throw stands the cup by itself
                 got = self.expect(self.stood, 2.0)
             if got is not None and got[0] == "stood":
                 return
         self.problems.append("could not end his turn")
 
-    def laid_out(self, item):
-        """A die laid out: the table's line of it ("<him>: throw 1, set aside: 1"), or his cup's line. (His
-        cup's line after a key shows the LEDs as the key ends: a long press's effect may light later.)"""
-        m = THROW_LINE.match(item)
-        if (m and m.group(1) == self.name and ", set aside: " in item) or OWN_LINE.match(item):
-            return ("laid out", item)
-        return None
+    # He acts on what he sees happen, as a person at the table does: a key's effect is the table's line of
+    # it. His panel says at once that a key is under way ("shaking …", "setting die 3 aside …"): the dice
+    # still roll then, and a die is not out yet.
+    def press_and_see(self, key, effect, timeout=5.0):
+        self.key(key)
+        return self.expect(effect, timeout)
 
-    def threw(self, item):
-        m = THROW_LINE.match(item)
-        return ("throw", int(m.group(2))) if m and m.group(1) == self.name else None
+    def shake(self):
+        """s, then the dice landing: the table's line of his next throw (("throw", n)), or his stand (the last
+        allowed throw stands the cup by itself). He waits for the dice as long as they roll, up to the
+        soak's stall time."""
+        return self.press_and_see("s", self.stood_or_threw(self.thrown), self.game.opts.stall_s)
+
+    def stood_or_threw(self, before):
+        return lambda item: self.stood(item) or (("throw", self.thrown) if self.thrown > before else None)
+
+    def lay_out(self, key):
+        """A die key, then the die laid out: the table's line of his throw with more dice aside (a tap, or
+        a long press on a six that turns the sixes)."""
+        before = self.laid
+        return self.press_and_see(key, lambda item: ("laid out", item) if self.laid > before else None)
 
 
 class Interrupted(Exception):
