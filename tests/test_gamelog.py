@@ -172,14 +172,15 @@ def test_a_string_utf8_cannot_hold_is_written_as_its_json_escape(tmp_path):
 
 
 def test_the_documented_events_are_the_checked_ones():
-    """docs/gamelog.md's table of events and schocken_host/table/events.py's EVENTS name the same events, and
-    the table names every field the check knows."""
+    """docs/gamelog.md's table of events, schocken_host/table/events.py's EVENTS and the state's handlers
+    (state.HANDLERS, registered by the event's name) name the same events, and the table names every field the
+    check knows."""
     from schocken_host.table.events import EVENTS
-    from schocken_host.table.state import TableState
+    from schocken_host.table.state import HANDLERS
     doc = (Path(__file__).resolve().parents[1] / "docs" / "gamelog.md").read_text()
     rows = dict(re.findall(r"^\| `(\w+)` \| (.*?) \|", doc, re.M))
     del rows["ev"]  # the table's header
-    assert set(rows) == set(EVENTS) == {m[4:] for m in dir(TableState) if m.startswith("_ev_")}
+    assert set(rows) == set(EVENTS) == set(HANDLERS)
     for kind, spec in EVENTS.items():
         for word in spec.split():
             assert "`%s`" % word.split(":")[0] in rows[kind], (kind, word)

@@ -1,9 +1,8 @@
-"""What a cup sends, as types for the type checker: one TypedDict per message of ``hostside.CUP_TO_HOST``,
-whose "name:kind" table stays the one the host checks every line with at run time (it is the firmware's
-package, where typing is not). tests/test_types.py keeps the two equal, field by field and kind by kind, as
-it does the game log's events (table/event_types.py); the seats' pumps (table/cuplinks.py) read messages as
-these types. ``GarbageItem`` is the transport's own: a line it could not take. Import it under
-``typing.TYPE_CHECKING`` only."""
+"""The wire's messages as types for the type checker: one TypedDict per message a cup sends
+(``hostside.CUP_TO_HOST``: the seats' pumps read them so) and per message the host sends
+(``protocol.HOST_TO_CUP``). On the host an error's ``msg`` is always there: the transport puts a ``why``
+into words. Made by tests/kits/schema_types.py from CUP_TO_HOST and HOST_TO_CUP: edit the table, then run
+it with --write. Import it under ``typing.TYPE_CHECKING`` only."""
 
 from typing import Any, Literal, NotRequired, TypedDict, Union
 
@@ -30,7 +29,7 @@ class OkMessage(TypedDict):
 class ErrorMessage(TypedDict):
     t: Literal["error"]
     code: str
-    msg: NotRequired[str | None]        # the transport puts a why into words here: on the host it is there
+    msg: NotRequired[str | None]
     re: NotRequired[str | None]
     why: NotRequired[list[Any] | None]
 
@@ -101,18 +100,86 @@ class PowerMessage(TypedDict):
     id: NotRequired[int | None]
 
 
+CupMessage = Union[
+    IdentityMessage, OkMessage, ErrorMessage, ProgressMessage, DoneMessage, RevealedMessage, SeedMessage,
+    ShakeMessage, StatusMessage, PowerMessage]
+
+# the TypedDict of each cup's message, by its "t"
+BY_TYPE: dict[str, Any] = {
+    "identity": IdentityMessage, "ok": OkMessage, "error": ErrorMessage, "progress": ProgressMessage,
+    "done": DoneMessage, "revealed": RevealedMessage, "seed": SeedMessage, "shake": ShakeMessage,
+    "status": StatusMessage, "power": PowerMessage}
+
+
+class HelloToCup(TypedDict):
+    t: Literal["hello"]
+    v: int
+    nonce: NotRequired[str | None]
+
+
+class ConfigureToCup(TypedDict):
+    t: Literal["configure"]
+    rules: dict[str, Any]
+    name: str
+    seat: int
+    fair: NotRequired[bool | None]
+
+
+class TurnToCup(TypedDict):
+    t: Literal["turn"]
+    round: int
+    limit: NotRequired[int | None]
+    void: NotRequired[int | None]
+
+
+class RevealToCup(TypedDict):
+    t: Literal["reveal"]
+    round: int
+
+
+class RoundEndToCup(TypedDict):
+    t: Literal["round_end"]
+    round: int
+
+
+class OutcomeToCup(TypedDict):
+    t: Literal["outcome"]
+    round: int
+    result: str
+    deckel: int
+    middle: int
+
+
+class StatusToCup(TypedDict):
+    t: Literal["status"]
+    id: NotRequired[int | None]
+
+
+class PowerToCup(TypedDict):
+    t: Literal["power"]
+    id: NotRequired[int | None]
+
+
+class NonceToCup(TypedDict):
+    t: Literal["nonce"]
+    round: int
+    throw: int
+    nonce: str
+
+
+HostMessage = Union[
+    HelloToCup, ConfigureToCup, TurnToCup, RevealToCup, RoundEndToCup, OutcomeToCup, StatusToCup, PowerToCup,
+    NonceToCup]
+
+# the TypedDict of each host's message, by its "t"
+TO_CUP_BY_TYPE: dict[str, Any] = {
+    "hello": HelloToCup, "configure": ConfigureToCup, "turn": TurnToCup, "reveal": RevealToCup,
+    "round_end": RoundEndToCup, "outcome": OutcomeToCup, "status": StatusToCup, "power": PowerToCup,
+    "nonce": NonceToCup}
+
+
 class GarbageItem(TypedDict):
     """A line from a cup the transport could not take (links/transport.py): its error code and why."""
     t: Literal["garbage"]
     code: str
     msg: str
-
-
-CupMessage = Union[IdentityMessage, OkMessage, ErrorMessage, ProgressMessage, DoneMessage, RevealedMessage,
-                   SeedMessage, ShakeMessage, StatusMessage, PowerMessage]
-
-# the TypedDict of each message type, by its "t"
-BY_TYPE: dict[str, Any] = {
-    "identity": IdentityMessage, "ok": OkMessage, "error": ErrorMessage, "progress": ProgressMessage,
-    "done": DoneMessage, "revealed": RevealedMessage, "seed": SeedMessage, "shake": ShakeMessage,
-    "status": StatusMessage, "power": PowerMessage}

@@ -1,15 +1,11 @@
-"""The game log's events as types for the type checker: one TypedDict per event of ``table/events.py``, whose
-"name:kind" table stays the one the rules check at run time (it runs in the browser's MicroPython too, where
-typing is not). tests/test_types.py keeps the two equal, field by field and kind by kind, and runs mypy over
-the host, so a view or the referee that reads a field an event does not have, or reads it as the wrong type,
-is caught before it runs. Import it under ``typing.TYPE_CHECKING`` only."""
+"""The game log's events as types for the type checker: one TypedDict per event of ``table/events.py``. Made
+by tests/kits/schema_types.py from EVENTS: edit the table, then run it with --write. Import it under
+``typing.TYPE_CHECKING`` only."""
 
 from typing import Any, Literal, NotRequired, TypedDict, Union
 
-
 class _Base(TypedDict):
     ts: NotRequired[float]          # every event may carry the host's time
-
 
 
 class StartEvent(_Base):
@@ -213,13 +209,14 @@ class BatteryEvent(_Base):
     hours: NotRequired[Any | None]
     low: bool
 
+
 Event = Union[
     StartEvent, OpenerEvent, ResumedEvent, TurnEvent, ProgressEvent, SeedEvent, NonceEvent, DoneEvent,
     RevealEvent, CheatEvent, FaultEvent, ReplayRoundEvent, ThrowOffEvent, RoundEvent, HalfLostEvent,
-    PenaltyEvent, EinwuerfelnEvent, PauseEvent, ResumeEvent, AbsentEvent, WaitEvent, ForfeitEvent,
-    StopEvent, GameOverEvent, BotFallbackEvent, BatteryEvent]
+    PenaltyEvent, EinwuerfelnEvent, PauseEvent, ResumeEvent, AbsentEvent, WaitEvent, ForfeitEvent, StopEvent,
+    GameOverEvent, BotFallbackEvent, BatteryEvent]
 
-# the TypedDict of each event type, by its "ev" name
+# the TypedDict of each event type, by its "ev"
 BY_NAME: dict[str, Any] = {
     "start": StartEvent, "opener": OpenerEvent, "resumed": ResumedEvent, "turn": TurnEvent,
     "progress": ProgressEvent, "seed": SeedEvent, "nonce": NonceEvent, "done": DoneEvent,

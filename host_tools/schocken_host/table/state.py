@@ -20,8 +20,20 @@ RESULTS = {"round": ("ranking", "best", "worst", "deckel", "moves"), "throw_off"
            "penalty": ("moves",), "einwuerfeln": ("moves",)}
 
 
-# Event type -> (its TableState._ev_ function, its field check: events.check_of), found when first applied.
+# Event type -> what it changes in a TableState: the functions the class registers with ``_handles``, so an
+# event's whole life is found by its name (events.EVENTS, here, docs/gamelog.md).
+HANDLERS = {}  # type: dict[str, object]
+
+# Event type -> (its handler, its field check: events.check_of), made when first applied.
 _KNOWN = {}  # type: dict[str, tuple]
+
+
+def _handles(kind):
+    """The decorated TableState method is what an event of ``kind`` changes."""
+    def register(fn):
+        HANDLERS[kind] = fn
+        return fn
+    return register
 
 
 class LogError(LocalizedValueError):
@@ -132,7 +144,7 @@ class TableState:
         kind = ev.get("ev")
         known = _KNOWN.get(kind) if type(kind) is str else None
         if known is None:
-            handler = getattr(TableState, "_ev_" + str(kind), None)
+            handler = HANDLERS.get(kind)
             if handler is None:
                 raise LogError("log.unknown_event", kind=kind)
             known = _KNOWN[kind] = (handler, check_of(kind))
@@ -149,6 +161,7 @@ class TableState:
             raise LogError("log.malformed", kind=kind, error=e)
         self.events += 1
 
+    @_handles("start")
     def _ev_start(self, ev):
         if self.players:  # one game per log: a second start would silently replace the first game
             raise LogError("log.second_start")
@@ -164,6 +177,7 @@ class TableState:
                         for p in ev["players"]]
         self.game = Game(self.rules, [p.name for p in self.players])
 
+    @_handles("turn")
     def _ev_turn(self, ev):
         if ev["round"] != self.round:
             self.round = ev["round"]
@@ -185,6 +199,7 @@ class TableState:
         if limit is not None:
             self.limit = limit
 
+    @_handles("progress")
     def _ev_progress(self, ev):
         p = self.players[ev["seat"]]
         if ev["throws"] != p.throws:  # the progress of a throw: what lies open now lay out when it fell
@@ -192,6 +207,7 @@ class TableState:
         p.throws = ev["throws"]
         p.public = ev["public"]
 
+    @_handles("done")
     def _ev_done(self, ev):
         p = self.players[ev["seat"]]
         p.done, p.throws, p.commit = True, ev["throws"], ev["commit"]
@@ -200,12 +216,15 @@ class TableState:
         if self.on_turn == ev["seat"]:
             self.on_turn = None
 
+    @_handles("seed")
     def _ev_seed(self, ev):
         self.players[ev["seat"]].seed_hash = ev["hash"]
 
+    @_handles("nonce")
     def _ev_nonce(self, ev):
         self.players[ev["seat"]].nonces[ev["throw"]] = ev["nonce"]
 
+    @_handles("reveal")
     def _ev_reveal(self, ev):
         p = self.players[ev["seat"]]
         p.revealed = {k: ev[k] for k in ("dice", "throws", "hand", "label", "kind")}
@@ -215,22 +234,27 @@ class TableState:
             self.turns_seen.append((self.round, ev["seat"], p.limit or self.rules.max_throws, opened,
                                     ev["transcript"]))
 
+    @_handles("cheat")
     def _ev_cheat(self, ev):
         self.players[ev["seat"]].flagged = ev["reason"]
         self.notes.append("cheat:%d:%s" % (ev["seat"], ev["reason"]))
 
+    @_handles("replay_round")
     def _ev_replay_round(self, ev):
         self.notes.append("replay:%s" % ev.get("reason", ""))
         self.closed = ev["round"]
         self.replays += 1
 
+    @_handles("fault")
     def _ev_fault(self, ev):
         self.notes.append("fault:%d:%s" % (ev["seat"], ev["reason"]))
 
+    @_handles("stop")
     def _ev_stop(self, ev):
         self.notes.append("stop:%s" % ev["reason"])
         self.replays = 0
 
+    @_handles("throw_off")
     def _ev_throw_off(self, ev):
         seats = list(self.game.throw_off_seats)
         half = self.game.half
@@ -245,6 +269,7 @@ class TableState:
         self.replays = 0
         self._after_change(half, ev["round"])
 
+    @_handles("opener")
     def _ev_opener(self, ev):
         self.game.set_opener(ev["seat"])
         if ev.get("round") is not None:  # a throw-off decided without its void seats (referee.MAX_REPLAYS)
@@ -252,6 +277,7 @@ class TableState:
         self.replays = 0
         self._after_change()
 
+    @_handles("round")
     def _ev_round(self, ev):
         order = self.game.order()
         if ev["order"] != order:
@@ -274,6 +300,7 @@ class TableState:
         self.replays = 0
         self._after_change(half, ev["round"])
 
+    @_handles("penalty")
     def _ev_penalty(self, ev):
         half = self.game.half
         moves = [[m[0], m[1]] for m in self.game.penalty(ev["seat"])]
@@ -281,47 +308,58 @@ class TableState:
             raise LogError("log.penalty_moves", logged=ev["moves"], rules=moves)
         self._after_change(half, None)
 
+    @_handles("einwuerfeln")
     def _ev_einwuerfeln(self, ev):
         moves = [[m[0], m[1]] for m in self.game.einwuerfeln(ev["seat"])]
         if moves != ev.setdefault("moves", moves):
             raise LogError("log.einwuerfeln_moves", logged=ev["moves"], rules=moves)
 
+    @_handles("pause")
     def _ev_pause(self, ev):
         self.paused[ev["seat"]] = ev["reason"]
         self.players[ev["seat"]].connected = False
 
+    @_handles("resume")
     def _ev_resume(self, ev):
         self.paused.pop(ev["seat"], None)
         self.asked.discard(ev["seat"])
         self.players[ev["seat"]].connected = True
 
+    @_handles("absent")
     def _ev_absent(self, ev):
         self.notes.append("absent:%d" % ev["seat"])
         self.asked.add(ev["seat"])
 
+    @_handles("wait")
     def _ev_wait(self, ev):
         self.asked.discard(ev["seat"])
 
+    @_handles("forfeit")
     def _ev_forfeit(self, ev):
         self.notes.append("forfeit:%d" % ev["seat"])
         self.asked.discard(ev["seat"])
 
+    @_handles("resumed")
     def _ev_resumed(self, ev):
         self.notes.append("resumed")
         self.replays = 0   # a new host gives the void seats their full count of tries again
         self.asked.clear()  # and asks the table again where it must
 
+    @_handles("battery")
     def _ev_battery(self, ev):
         # What the table sees of a cup's charge (links/battery.py): no change of game.
         self.batteries[ev["seat"]] = {"percent": ev.get("percent"), "usb": ev["usb"],
                                       "hours": ev.get("hours"), "low": ev["low"]}
 
+    @_handles("bot_fallback")
     def _ev_bot_fallback(self, ev):
         pass  # a bot's move that failed or was refused and what it did instead: for people, no change of game
 
+    @_handles("half_lost")
     def _ev_half_lost(self, ev):
         pass  # derived from the round before it; kept in the log for people and stats
 
+    @_handles("game_over")
     def _ev_game_over(self, ev):
         if not self.over or self.loser != ev["loser"]:
             raise LogError("log.loser", logged=ev["loser"], rules=self.loser)
