@@ -27,7 +27,7 @@ resume).
 
 With --faults, each game also gets one to three of the listed faults at random points (counted in log
 events), on the bots' cups, typed as the emulation's words on the same standard input (docs/emulation.md,
-views/play_keys.py); the table answers its questions about absent cups at random (wait, forfeit, nothing):
+table/person.py); the table answers its questions about absent cups at random (wait, forfeit, nothing):
 
     restart    a cup's process is killed and started again (a brown-out); it finds its state in its flash
     pull       a cup's link is pulled for 0.5 to 4 s, then the cup is plugged in again

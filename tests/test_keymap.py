@@ -1,5 +1,5 @@
 """The one key map of `schocken play` and `schocken cup --emulate` (host_tools/schocken_host/views/keymap.py),
-the person's own cup as he sees it (views/own_cup.py), the host's refusals of his keys and the translations of
+the person's own cup as he sees it (table/own_cup.py), the host's refusals of his keys and the translations of
 the cup's refusal texts (i18n.refusal). Fast: no cup is started here (tests/test_person.py plays with real
 cups)."""
 
@@ -16,7 +16,7 @@ from schocken_host.i18n import tr
 from schocken_host.texts import refusals
 from schocken_host.views import keymap
 from schocken_host.views.keyboard import _decode_keys
-from schocken_host.views.own_cup import OwnCup
+from schocken_host.table.own_cup import OwnCup
 from schocken_host.views.scoreboard import Scoreboard
 from schocken_host.table.state import TableState
 

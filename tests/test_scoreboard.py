@@ -13,7 +13,7 @@ import pytest
 from textual.app import App
 
 from schocken_host.views.scoreboard import Scoreboard, run_scoreboard
-from schocken_host.views.own_cup import OwnCup
+from schocken_host.table.own_cup import OwnCup
 from schocken_host.views.scoreboard.dice import die_rows
 from schocken_host.errors import CommandError
 

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from schocken_host.views import keymap
-from schocken_host.views.own_cup import OwnCup
+from schocken_host.table.own_cup import OwnCup
 from schocken_host.views.scoreboard import Scoreboard
 from schocken_host.views.scoreboard.layout import QRCodeScreen, TooSmallScreen, layout_for
 

@@ -22,7 +22,7 @@ class View:
         return False
 
     def person(self, own):
-        """The person at the keyboard's own cup (views/own_cup.OwnCup), to show beside the table."""
+        """The person at the keyboard's own cup (table/own_cup.OwnCup), to show beside the table."""
 
     def show_own_cup(self):
         """The person's own cup once more, as it is now (a view that draws it all the time has nothing to do:

@@ -12,7 +12,7 @@ CUP = "cup.texts"          # firmware/cup/texts.py
 RULES = "schocken.texts"   # firmware/lib/schocken/texts.py
 HOST = "host"              # the host's own, never on the wire: English in REFUSALS
 
-# The refusals the host names itself (views/own_cup.py), by the firmware's numbers where the cup has the text.
+# The refusals the host names itself (table/own_cup.py), by the firmware's numbers where the cup has the text.
 NOT_YOUR_TURN = (CUP, 0)        # cup.core._NOT_YOUR_TURN
 IN_THE_AIR = (CUP, 4)           # cup.core._IN_THE_AIR
 ROUND_NOT_OVER = (CUP, 8)       # cup.core._ROUND_NOT_OVER

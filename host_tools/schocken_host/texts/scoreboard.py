@@ -1,5 +1,5 @@
 """Texts of the scoreboard of `schocken play` (views/scoreboard/) and of a person's own cup
-(views/own_cup.py). {key: (German, English)}."""
+(table/own_cup.py). {key: (German, English)}."""
 
 TEXTS = {
     # --- the phases (also `schocken replay`)
@@ -96,7 +96,7 @@ TEXTS = {
     "card.kept": ("Runde {n}:", "round {n}:"),
     "card.kept_throw_off": ("Auswürfeln:", "throw-off:"),
 
-    # --- views/own_cup.py, views/scoreboard/own.py: the person's own cup
+    # --- table/own_cup.py, views/scoreboard/own.py: the person's own cup
     "own.title": ("Dein Becher", "Your cup"),
     "own.aside": ("beiseite", "set aside"),
     "own.seen": ("unter dem Becher gesehen", "seen under the cup"),

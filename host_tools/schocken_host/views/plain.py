@@ -51,7 +51,7 @@ class PlainUI(View):
         self.out.write(text + "\n")
         self.out.flush()
 
-    # --- a person at the table (views/play_keys.py) ---------------------------------------------------------
+    # --- a person at the table (table/person.py) ------------------------------------------------------------
     def person(self, own):
         """A person plays ``own`` (own_cup.OwnCup) from the keyboard: the key help, once."""
         self.own = own

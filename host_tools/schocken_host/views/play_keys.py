@@ -1,26 +1,16 @@
 """The keys of a person at a `schocken play` table: read from the scoreboard (``ui_keys``) or from standard
-input (``keyboard``, --plain), through the one key map of views/keymap.py, checked against the table first (a
-refused key gets its reason on the screen at once) and carried out on the person's emulated cup by its hands
-(emulation/hands.py: the durations for that cup's long press). The person's own cup, as he sees it, goes to
-the UI (own_cup.OwnCup, with the key help).
-
-After each throw of his the host looks under his cup for him (views/own_looks.py). The look and his keys
-take turns (one lock): a key is answered at once (its reason, or what it is doing), then waits until the look
-has ended (its release seen, at most a few seconds) before it presses; a look never starts inside a key's
-press."""
+input (``keyboard``, --plain) through the one key map of views/keymap.py, and handed to the person's player
+(table/person.py), which checks each against the table, answers it at once and carries it out on his cup.
+Each key is answered as it comes: a key pressed while an earlier one is still carried out is shown after it
+at once and carried out in its turn."""
 
 import asyncio
-import contextlib
 import os
 import sys
 
-from schocken_host.emulation.emulator import SHAKE_MS
-from schocken_host.emulation.hands import Hands
+from schocken_host.i18n import tr
+from schocken_host.table.person import Person
 from schocken_host.views import keymap
-from schocken_host.i18n import refusal, tr
-from schocken_host.texts import refusals
-from schocken_host.views.own_cup import OwnCup
-from schocken_host.views.own_looks import start_looks
 
 
 async def ui_keys(queue, cup, referee, table=None):
@@ -76,22 +66,19 @@ async def _serve(next_key, cup, referee, table, lines_typed=False):
     in its turn; the same shake or stand again meanwhile is refused (a newcomer presses twice when nothing
     seems to happen). ``lines_typed``: the keys are typed lines (--plain), and a line that is no key is said
     to be none."""
-    own = _person(cup, referee, table)
-    turns = asyncio.Lock()
-    looks = start_looks(cup, referee, own, turns)
+    person = Person(cup, referee, table)
     keys = asyncio.Queue()
     quit_key = asyncio.get_running_loop().create_future()
 
     async def carry_out():
         while True:
             key = await keys.get()
-            done = await _safe_key(key, cup, referee, table, own, turns)
+            done = await _safe_key(key, person)
             if done == "quit":
                 quit_key.set_result("quit")
                 return
             if done == "unknown" and lines_typed:  # a typed line that is neither a key nor a table word
-                lang = referee.ui.lang
-                referee.ui.note(tr(lang, "play.unknown_input", line=key.strip()[:40]))
+                referee.ui.note(tr(referee.ui.lang, "play.unknown_input", line=key.strip()[:40]))
             if lines_typed:
                 referee.ui.show_own_cup()
     worker = asyncio.ensure_future(carry_out())
@@ -106,40 +93,16 @@ async def _serve(next_key, cup, referee, table, lines_typed=False):
             key = got.result()
             if key is None:
                 return "end"
-            busy = own is not None and (own.doing is not None or not keys.empty())
-            if busy and _meanwhile(key, own, referee):
+            action = keymap.action_for(key)
+            busy = person.own is not None and (person.busy() or not keys.empty())
+            if busy and action is not None and action[0] != "quit" and person.meanwhile(action):
                 continue
             keys.put_nowait(key)
     finally:
         if got is not None:
             got.cancel()
         worker.cancel()
-        if looks is not None:
-            looks.cancel()
-
-
-FINAL_REFUSALS = (refusals.TURN_OVER, refusals.NOT_YOUR_TURN, refusals.GAME_OVER, refusals.TABLE_REVEALS)
-
-
-def _meanwhile(key, own, referee):
-    """A key pressed while an earlier one is carried out: True when it is answered now and dropped (the
-    same shake or stand again, or a key no earlier key can make right: refused), else it is shown as
-    following the earlier one (False: queued)."""
-    action = keymap.action_for(key)
-    if action is None or action[0] == "quit":
-        return False
-    pressed = [a for a, _ in ([own.doing] if own.doing else []) + own.then]
-    if pressed and action == pressed[-1] and action[0] in ("shake", "stand"):
-        why = refusals.IN_THE_AIR if action[0] == "shake" else refusals.TURN_OVER
-    else:
-        why = own.refusal(action)
-        if why not in FINAL_REFUSALS:
-            why = None   # a key before it may still make it right (a peek after the shake in the air)
-    if why is not None:
-        _refused(referee, own.seat, why)
-        return True
-    own.intend(action)
-    return False
+        person.close()
 
 
 STOP_TRIES_S = 10.0   # how long a quit key goes on cancelling the game
@@ -157,123 +120,31 @@ async def _stop(game):
         await asyncio.wait({game}, timeout=0.2)
 
 
-def _person(cup, referee, table):
-    """The person's own cup as he sees it (own_cup.OwnCup), handed to the UI with the key help; None when
-    nobody plays from the keyboard."""
-    seat = table.seat_of.get(cup.cup_id) if cup is not None and table is not None else None
-    if seat is None:
-        return None
-    own = OwnCup(cup, seat, referee.state, reveal_button=getattr(referee, "reveal_mode", "all") == "button")
-    referee.ui.person(own)
-    return own
-
-
-def _refused(referee, seat, why):
-    """A key the table refuses: its reason on the screen at once, in the UI's language."""
-    lang = referee.ui.lang
-    reason = refusal(lang, why)
-    if not referee.ui.refused(seat, reason):
-        referee.ui.note(tr(lang, "play.refused", name=referee.state.name(seat), reason=reason))
-
-
-async def _safe_key(key, cup, referee, table, own, turns):
+async def _safe_key(key, person):
     # A key that fails (the cup was just unplugged, ...) is reported; the keyboard must outlive it.
     try:
-        return await _key(key, cup, referee, table, own, turns)
+        return await _key(key, person)
     except (OSError, ValueError, IndexError, KeyError) as e:
-        referee.ui.note("%r: %s" % (key, e))
+        person.referee.ui.note("%r: %s" % (key, e))
         return None
-    finally:
-        if own is not None:
-            own.acting(None)
 
 
-async def _key(key, cup, referee, table=None, own=None, turns=None):
-    """Carry out one key (or a table word); returns "quit" for a quit key, "unknown" for what is neither a
-    key nor a table word, else None. A key the table refuses gets its reason at once; one it accepts is
-    acknowledged on his panel at once (own_cup.OwnCup.acting), before it waits for a look under his cup to
-    end (``turns``) and for the cup's own time of the press: a shake takes most of a second, a stand a long
-    press."""
-    words = key.split()
-    if len(words) == 2 and words[0] in ("drop", "ein", "wait", "forfeit") and words[1].isdigit():
-        what = {"drop": "penalty", "ein": "einwuerfeln"}.get(words[0], words[0])
-        referee.request(what, int(words[1]) - 1)
+async def _key(key, person):
+    """One key (or a table word) to the person's player; returns "quit" for a quit key, "unknown" for what is
+    neither a key nor a table word, else None."""
+    if person.word(key.split(), key):
         return None
-    if key.strip().lower() in DECISION_KEYS and referee.state.asked:
+    if key.strip().lower() in DECISION_KEYS and person.decide(DECISION_KEYS[key.strip().lower()]):
         # The scoreboard has no line to type "forfeit N" into: w / f rule on the seat the table was asked
         # about.
-        referee.request(DECISION_KEYS[key.strip().lower()], min(referee.state.asked))
         return None
-    if len(words) >= 2 and words[0] in EMULATION_WORDS and words[1].isdigit() and table is not None:
-        return _emulation_word(key, words, table)
     action = keymap.action_for(key)
     if action is None:
         return "unknown"
     if action[0] == "quit":
         return "quit"
-    if cup is None:
-        return None
-    if own is not None:
-        own.taken(action)
-        why = own.refusal(action)
-        if why is not None:
-            _refused(referee, own.seat, why)
-            return None
-        if own.warns(action):   # Sechsen drehen on a General: said first, done at the next press of the key
-            _refused(referee, own.seat, refusals.GIVES_UP_GENERAL)
-            return None
-        own.acting(action)
-    async with turns or _NO_LOOKS:
-        if own is not None:
-            # The look under his cup may have taken a while: the table may have moved on meanwhile.
-            why = own.refusal(action)
-            if why is not None:
-                own.acting(None)
-                _refused(referee, own.seat, why)
-                return None
-        await _press(cup, action, own)
+    await person.act(action)
     return None
-
-
-_NO_LOOKS = contextlib.nullcontext()   # a key with no person's looks to wait for
 
 
 DECISION_KEYS = {"w": "wait", "f": "forfeit"}
-# Emulated cups only, for testing a referee (docs/emulation.md): "unplug N" (seat N's cup is gone for good),
-# "restart N" (pulled and plugged in again), "freeze N" / "thaw N" (stops answering on an open link, and
-# back), "cheat N KIND [always]", "inject N JSON" (seat N misbehaves: firmware/cheat.py), "battery N MV" (seat
-# N's battery reads MV millivolts from now on: the table's view of its charge, links/battery.py).
-EMULATION_WORDS = ("unplug", "restart", "freeze", "thaw", "cheat", "inject", "battery")
-
-
-def _emulation_word(key, words, table):
-    seat = int(words[1]) - 1
-    for emu in table.cups:
-        if table.seat_of.get(emu.cup_id) != seat:
-            continue
-        if words[0] in ("unplug", "restart", "freeze", "thaw") and len(words) == 2:
-            getattr(emu, words[0])()
-        elif words[0] == "cheat" and len(words) in (3, 4) or words[0] == "battery" and len(words) == 3:
-            emu.control(" ".join(words[0:1] + words[2:]))
-        elif words[0] == "inject":
-            emu.control("inject " + key.strip().split(None, 2)[2])
-    return None
-
-
-async def _press(cup, action, own):
-    """One key's presses on the person's cup, with the durations the hands give for this cup's long press."""
-    hands = Hands(cup)
-    if action[0] == "shake":
-        p = own.state.players[own.seat] if own is not None else None
-        before = (p.throws, p.done) if p is not None else None
-        hands.act(action)
-        if p is not None:
-            # The next key waits for the throw to land: a peek while the dice still roll would show the last
-            # throw, or be refused before the first.
-            end = asyncio.get_running_loop().time() + hands.wall_s(SHAKE_MS) + 3.0
-            while (p.throws, p.done) == before and asyncio.get_running_loop().time() < end:
-                await asyncio.sleep(0.02)
-        return
-    # Held and released in a thread: a busy event loop (a redraw) cannot stretch a peek into a stand, and a
-    # press that has begun always ends with its release.
-    await asyncio.to_thread(hands.act, action)

@@ -274,7 +274,7 @@ class Scoreboard(App):
                 pass
         self.exit()
 
-    # --- the person at the keyboard (views/play_keys.py) -------------------------------------------------
+    # --- the person at the keyboard (table/person.py) -----------------------------------------------------
     def show_person(self, own):
         """``own`` (own_cup.OwnCup) is played from this keyboard: its panel, redrawn at every LED frame."""
         self.own = own

@@ -5,7 +5,7 @@ event of his seat with one throw more, also his last, after which the cup stood 
 under the cup for him (``looks``), through the cup's real input: a hold of the main button as long as a peek
 (emulation/hands.py), timed by the cup's own clock, so it can never become a long press (a stand). His panel
 reads the dice from the LED frames of that peek (own_cup.OwnCup), as it reads his own peeks; from the throw
-until the look has seen them it says that the host looks. The look and his keys (views/play_keys.py) take
+until the look has seen them it says that the host looks. The look and his keys (table/person.py) take
 turns: one lock, handed in."""
 
 import asyncio

@@ -2,7 +2,7 @@
 
 A person at a real cup sees its LEDs: the dice set aside (orange) all the time, the dice under the cup (white)
 while he holds the main button (on turn after a throw, and after his turn until the reveal; the host also
-looks for him after each of his throws, views/own_looks.py), and he remembers what he saw until he throws
+looks for him after each of his throws, table/own_looks.py), and he remembers what he saw until he throws
 again. ``OwnCup`` keeps exactly that from the LED frames of that one cup (``EmulatedCup.on_frame``, called
 from the cup's reader thread): the dice lying out, the dice last seen under the cup in this throw, and the
 status pixel; once his cup is uncovered, his revealed throw from the table. It reads nothing else, so nobody's
@@ -16,7 +16,7 @@ firmware's where the cup has the same refusal (texts/refusals.py: ``NOT_YOUR_TUR
 What the person's keys are doing is part of what he sees: a key the host accepted is carried out in the
 cup's own time (a shake lasts most of a second, a stand is a long press), so ``acting`` shows it at once
 ("schüttelt …"), with the keys pressed meanwhile after it ("dann: stehen"); where the host looks under the cup
-for him after each throw (``looks``, views/own_looks.py), a throw whose dice he has not seen yet reads "schaut
+for him after each throw (``looks``, table/own_looks.py), a throw whose dice he has not seen yet reads "schaut
 nach …" until that look is over (``looked``), never "verdeckt" for the moment the look takes.
 """
 
@@ -25,7 +25,6 @@ import threading
 from schocken_host.i18n import tr
 from schocken_host.links import ledframe
 from schocken_host.texts import refusals
-from schocken_host.views import render
 
 def _white(rgb):
     # A die under the cup is white; the blue seat number of a waiting cup is not a die anyone threw.
@@ -85,7 +84,7 @@ class OwnCup:
         for listener in list(self.listeners):
             listener()
 
-    # --- what his keys are doing (views/play_keys.py) ---------------------------------------------------
+    # --- what his keys are doing (table/person.py) ------------------------------------------------------
     def taken(self, action):
         """A key pressed meanwhile (``intend``) is taken up now: carried out or refused."""
         for n, (then, _) in enumerate(self.then):
@@ -154,9 +153,9 @@ class OwnCup:
             info = self.frame
         if not info or ledframe.status_name(info["status"]) == "off":
             return None
-        name, meaning = render.status_text(info["status"], lang)
-        # "Wurf 1 · allein vor dem Zug: ...": a table's cup is never alone
-        return name, meaning.split(" · ")[0]
+        name = ledframe.status_name(info["status"])
+        # "Wurf 1 · allein vor dem Zug: ...": a table's cup is never alone (the led. texts of texts/cup.py)
+        return tr(lang, "led." + name), tr(lang, "led.%s_means" % name).split(" · ")[0]
 
     def describe(self, lang):
         """What the person knows of his cup: "beiseite 1 · unter dem Becher gesehen 4 6" (or covered, or not
