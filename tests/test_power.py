@@ -176,8 +176,9 @@ def test_brightness_by_need_is_a_setting_of_the_cup(capsys):
     dim = App(emulated.make_board(None, link=quiet), {"brightness": 0.1}, None, None)
     full = App(emulated.make_board(None, link=quiet), {}, None, None)
     bright = App(emulated.make_board(None, link=quiet), {"brightness": 0.9}, None, None)
-    assert dim.leds.brightness == pytest.approx(0.1) and full.leds.brightness == pytest.approx(BRIGHTNESS_CAP)
-    assert bright.leds.brightness == pytest.approx(BRIGHTNESS_CAP)
+    assert dim.view.leds.brightness == pytest.approx(0.1)
+    assert full.view.leds.brightness == pytest.approx(BRIGHTNESS_CAP)
+    assert bright.view.leds.brightness == pytest.approx(BRIGHTNESS_CAP)
     with pytest.raises(SystemExit) as e:
         cli.main(["--lang", "en", "deploy", "--brightness", "2"])
     assert e.value.code == 2 and "needs a share of full brightness" in capsys.readouterr().err

@@ -21,7 +21,7 @@ FIRMWARE = REPO / "firmware"
 from cup import shake  # noqa: E402
 from cup.replay import TraceError, replay  # noqa: E402
 
-from kits.tracekit import DATA, MANIFEST, MAX_LATENCY_MS, check_throws  # noqa: E402
+from kits.tracekit import DATA, MANIFEST, check_throws  # noqa: E402
 from schocken_host.provision.build import find_tool  # noqa: E402
 
 MICROPYTHON = find_tool("micropython")
@@ -361,8 +361,9 @@ def test_switch_drumming_is_not_a_shake_but_chatter_is():
     # toggling every 50 ms (the emulated board's synthetic shake) is a shake with the defaults
     assert len(_switch_pattern(shake.ShakeDetector("switch", "normal"), 100, 1, 800)) == 0
     assert len(_switch_pattern(shake.ShakeDetector("switch", "normal"), 50, 1, 800)) == 1
-    # a shaken contact chattering (a change every 20 ms) for 0.6 s: one throw, 80 ms after the last change
-    hits = _switch_pattern(shake.ShakeDetector("switch", "normal"), 20, 1, 600)
-    assert len(hits) == 1 and 1600 <= hits[0] <= 1600 + MAX_LATENCY_MS
+    # a shaken contact chattering (a change every 20 ms) for 0.6 s: one throw, 80 ms after the last change (at
+    # 1580 ms). A switch's stop is known only after the longest gap a shaking contact leaves (docs/rules.md):
+    # 60 or 70 ms split the corpus's 2 Hz switch shakes in two (docs/benchmarks.md, the motion corpus).
+    assert _switch_pattern(shake.ShakeDetector("switch", "normal"), 20, 1, 600) == [1580 + 80]
     # the same chatter for only 0.2 s is too short
     assert _switch_pattern(shake.ShakeDetector("switch", "normal"), 20, 1, 200) == []

@@ -2,8 +2,6 @@
 #
 # Imports nothing hardware-specific, so the emulated board can use it on CPython and the unix port.
 
-import sys
-
 from micropython import const
 
 # Bytes taken from a console per take at most (fewer if the buffer is smaller): a longer burst takes a few
@@ -73,6 +71,7 @@ class Console:
 
 def stdio_link():
     """(reader, writer) over the USB serial console (standard input and output): one ``Console``."""
+    import sys  # here, not with the module: its table stays at 8 names
     if sys.implementation.name == "micropython":
         link = Console(sys.stdin.buffer, sys.stdout.buffer)
         return link, link

@@ -1,23 +1,21 @@
 """The cup application: the inputs and the host link around the Cup state machine.
 
 Every 10 ms a pass over the inputs (``tick``: the shake sensor at 100 Hz, the buttons debounced in
-cup.buttons, the LED animation every 50 ms); between passes the host link's lines (``took``); after either,
+cup.buttons, the LED animation); between passes the host link's lines (``took``); after either,
 what the cup sent is written. A serial link runs in one loop without asyncio (``serve``), a link that needs
 asyncio (BLE on aioble, the emulation under CPython) in two tasks (cup/tasks.py). The board object, handed in,
 is the only way to the hardware, so the same app runs on a board and emulated on a PC.
 """
 
-import sys
 from gc import collect
 
 from micropython import const
 
 from schocken import protocol, why
 
-from cup.clock import next_due, shelved, ticks_add, ticks_diff, ticks_ms
+from cup.clock import shelved, ticks_ms
 
 _SAMPLE_MS = const(10)      # 100 Hz
-_LED_EVERY = const(5)       # LED animation steps every 5th sample: 50 ms
 _ASLEEP_MS = const(1000)    # an emulated cup in deep sleep looks at its channels this often
 _MAX_QUEUED = const(16)
 _READ_SIZE = const(32)      # bytes per read of the link at most (a console gives 31: boards/common.py)
@@ -52,14 +50,15 @@ class App:
         # emulate.main).
         self.splitter = splitter or protocol.LineSplitter(protocol.MAX_LINE)  # None: made here
         self.board = board
-        self.roller = roller or Roller(board.urandom, None, board.radio_on)  # None: the board's
+        # The roller and the LEDs are the cup's and the view's (cup.roller, view.leds): the app keeps 12
+        # attributes, a 13th would take its table to 17 slots.
+        roller = roller or Roller(board.urandom, None, board.radio_on)  # None: the board's
         # What the cup spends its time on (the meter of cup/clock.py): the board notes its LED frames there.
         from cup.clock import meter
         board.power = meter()
         # At most the power cap (cup/leds.py); dimmer where /cup.json says (deploy --brightness: a dark bar
         # needs less); 1, an int, by default: no float object.
-        self.leds = DiceLeds(board.pixels, config.get("brightness", 1))
-        self.view = View(self.leds)
+        self.view = View(DiceLeds(board.pixels, config.get("brightness", 1)))
         self.reader = self.writer = None
         self.out = []               # messages waiting for write_one()
         self.owed = 0               # no_memory answers that found no room even in the queue
@@ -70,7 +69,7 @@ class App:
         # "shake": the detector, whose ``motion`` the status answer reports (cup/core.py)
         identity = {"cup": config.get("cup_id", "cup"), "name": config.get("name", ""), "board": board.name,
                     "battery": board.battery_mv, "power": board.power, "shake": self.detector}
-        self.cup = Cup(self.roller, self.view, self.send, identity)
+        self.cup = Cup(roller, self.view, self.send, identity)
         if config.get("state_path"):
             from cup.store import Store, restore
             self.cup.store = Store(config["state_path"])
@@ -80,9 +79,8 @@ class App:
         self.session = None         # a cup with a secret: every host line must be signed (cup/session.py)
         if config.get("secret"):
             from cup.session import Session
-            self.session = Session(config["secret"], self.roller.random_bytes, board.urandom)
+            self.session = Session(config["secret"], roller.random_bytes, board.urandom)
         self.buttons = buttons.Buttons(self.on_button, config.get("long_press_ms", buttons.LONG_MS))
-        self.led_pass = 0
         self.repl_link = False  # set by start_link()
 
     def send(self, msg):
@@ -106,16 +104,14 @@ class App:
             pass
 
     def tick(self):
-        """One pass over the inputs, every 10 ms: the buttons, the LED animation every 5th pass, the shake
-        sensor at 100 Hz. The hot path: a preallocated buffer and ints only, nothing made per pass, its frame
-        neither: no ``try`` here (one costs three words of the frame, and a frame of more than 11 words is
-        taken from the heap at every call, tests/test_cup_loop.py); the caller reports what a pass
-        raises. The sensor comes last: one that fails at every read must not stop the buttons or the LEDs."""
+        """One pass over the inputs, every 10 ms: the buttons, the LED animation (a flash's step, the LEDs
+        going dark), the shake sensor at 100 Hz. The hot path: a preallocated buffer and ints only, nothing
+        made per pass, its frame neither: no ``try`` here (one costs three words of the frame, and a frame of
+        more than 11 words is taken from the heap at every call, tests/test_cup_loop.py); the caller reports
+        what a pass raises. The sensor comes last: one that fails at every read must not stop the buttons or
+        the LEDs."""
         self.buttons.poll(ticks_ms(), self.board.read_buttons())  # on_button catches what the cup raises
-        self.led_pass += 1
-        if self.led_pass == _LED_EVERY:
-            self.led_pass = 0
-            self.view.tick(self.cup)
+        self.view.tick(self.cup)  # a flash's step when due, the LEDs dark when their time has come
         if self.detector.feed_board(ticks_ms(), self.board):
             collect()  # the throw's objects in a swept heap, as a line's (on_line)
             self.cup.on_shake()
@@ -143,12 +139,13 @@ class App:
         over the inputs every 10 ms; between passes the link and the ``extra`` channels (the emulation's
         control channel: ``.link`` a Console, ``.step()`` False once it has ended), all waited for in one
         ``select.poll``. No asyncio: its modules and tasks would cost the cup 3.9 KB of heap (issue 16)."""
-        import select
-        # At call time: a scaled clock (timescale.py) may have replaced wait.
-        from cup.clock import DEEP_SLEEP, WAITING, WORKING, spend, wait
+        # The clock's functions read through the module, at call time (a scaled clock, timescale.py, may have
+        # replaced wait): one name of this frame, not seven; the frame lives on the heap as long as the cup.
+        from cup import clock
+        from select import poll
         link, handle = self.reader, self.on_line
         buf = bytearray(_READ_SIZE)
-        poller = select.poll()
+        poller = poll()
         poller.register(link.s, _POLLIN)
         extra = list(extra)
         for channel in extra:
@@ -164,8 +161,8 @@ class App:
             if asleep:
                 # An emulated board's deep sleep (a board's never returns): no passes, until its control
                 # channel brings a physical input or the host a line; then the cup shows its state again.
-                due = ticks_add(ticks_ms(), _ASLEEP_MS)
-            elif ticks_diff(due, ticks_ms()) <= 0:
+                due = clock.next_due(ticks_ms(), _ASLEEP_MS, None)
+            elif clock.ticks_diff(due, ticks_ms()) <= 0:
                 woke = True
                 try:
                     self.tick()
@@ -175,7 +172,7 @@ class App:
                 # an input read below, in the same turn of the loop, wakes it and it shows its state.
                 asleep = board.asleep
                 # Resting (dark, no host, no turn: clock.shelved) a pass every 50 ms: the CPU waits longer.
-                due = next_due(due, _SAMPLE_MS, board.power)
+                due = clock.next_due(due, _SAMPLE_MS, board.power)
                 if resting:
                     resting = False
                     poller.modify(link.s, _POLLIN)
@@ -201,22 +198,24 @@ class App:
                     self.took(buf, n, handle)
             for channel in extra:
                 try:
-                    going = channel.step()
+                    if channel.step():
+                        continue
                 except OSError:  # as the link's: its other end closed (EIO)
-                    going = False
-                if not going:
-                    poller.unregister(channel.link.s)
-                    extra.remove(channel)
-                    break
+                    pass
+                poller.unregister(channel.link.s)  # it has ended
+                extra.remove(channel)
+                break
             while self.out or self.owed:  # write_one's frame is taken only when there is something to write
                 self.write_one()
             # The time since the last wait was the CPU's work, the wait its waiting (cup/clock.py).
             now = ticks_ms()
             if woke or not asleep:
-                spend(board.power, WORKING if woke else WAITING, ticks_diff(now, mark), self.cup.hosted)
-            wait(poller, ticks_diff(due, now))
+                clock.spend(board.power, clock.WORKING if woke else clock.WAITING,
+                            clock.ticks_diff(now, mark), self.cup.hosted)
+            clock.wait(poller, clock.ticks_diff(due, now))
             mark = ticks_ms()
-            spend(board.power, DEEP_SLEEP if asleep else WAITING, ticks_diff(mark, now), self.cup.hosted)
+            clock.spend(board.power, clock.DEEP_SLEEP if asleep else clock.WAITING,
+                        clock.ticks_diff(mark, now), self.cup.hosted)
             if asleep and not board.asleep:  # woken: as a board after its reset, the cup shows its state
                 self.view.show(self.cup)
 
@@ -334,7 +333,7 @@ class App:
 
     def start_link(self):
         """What both ways of running do first: the RNG's health check, the board's link."""
-        if not self.roller.health_check():
+        if not self.cup.roller.health_check():
             self.view.error(self.cup)
         self.reader, self.writer = self.board.link()
         self.repl_link = _repl_link(self.board, self.reader)
@@ -355,6 +354,7 @@ def _repl_link(board, reader):
     the board file says so ("link_is_repl", written by `schocken deploy` for the emulated board) and the
     reader reads standard input (boards/common.py's ``Console`` keeps its stream in ``.s``). Never on a BLE
     link."""
+    import sys
     spec = board.spec if type(board.spec) is dict else {}
     stream = getattr(reader, "s", None)
     return (spec.get("link_is_repl") is True and stream is not None

@@ -87,11 +87,10 @@ class Roller:
         self._reset_tests()
 
     def _reset_tests(self):
-        self._rct_a = -1  # RCT: last value and run length
-        self._rct_b = 0
-        self._apt_a = -1  # APT: reference value, its count and position in the window
-        self._apt_b = 0
-        self._apt_i = 0
+        # The continuous tests' state, each in one int (two attributes, not five: the instance's table stays
+        # at 12 slots): RCT last value + 1 << 4 | run length (< RCT_CUTOFF); APT reference value + 1 << 20 |
+        # its count (< APT_CUTOFF) << 10 | position in the window (< APT_WINDOW). 0: no value yet.
+        self._rct = self._apt = 0
 
     def _fail(self, at, reason):
         self.healthy = False
@@ -113,11 +112,13 @@ class Roller:
         except Exception:  # a dead source is a failed source, not a crash
             return self._fail(-1, FAIL_SOURCE)
         # Test state in locals: attribute access per byte is slow in MicroPython.
-        ra = self._rct_a
-        rb = self._rct_b
-        aa = self._apt_a
-        ab = self._apt_b
-        ai = self._apt_i
+        rb = self._rct
+        ra = (rb >> 4) - 1
+        rb &= 15
+        ab = self._apt
+        aa = (ab >> 20) - 1
+        ai = ab & 1023
+        ab = ab >> 10 & 1023
         for i in range(_CHUNK):  # range loop, not "for x in chunk": no iterator object
             x = chunk[i]
             if x == ra:
@@ -139,11 +140,8 @@ class Roller:
                 ai += 1
                 if ai == APT_WINDOW:
                     ai = 0
-        self._rct_a = ra
-        self._rct_b = rb
-        self._apt_a = aa
-        self._apt_b = ab
-        self._apt_i = ai
+        self._rct = (ra + 1) << 4 | rb
+        self._apt = (aa + 1) << 20 | ab << 10 | ai
         self._pool = chunk
         self._pos = 0
         return True

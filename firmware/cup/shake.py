@@ -330,8 +330,7 @@ class ShakeDetector:
         # that never gets quite still (tremor, walking off): the shake clearly ended long ago, so the throw
         # does not stay pending.
         if s[_STILL] < _STILL_N and (t_ms - s[_T_HIGH]) & _TICKS_MASK < _QUIET_FINAL_MS:
-            # one still sample also occurs mid-shake
-            self.motion = "settling" if s[_STILL] >= 2 else "shaking"
+            self.motion = "settling" if s[_STILL] >= 2 else "shaking"  # one still sample occurs mid-shake too
             return False
         # Final. The cup is still (or at least calm, on the fallback): its reading (_PX..) is ~gravity.
         # Re-seed the filter so the lag built up during the shake cannot start a false candidate; the cup

@@ -10,8 +10,6 @@ lights them again.
 
 from micropython import const
 
-from schocken.turn import IN_CUP
-
 from cup import leds
 from cup.clock import ticks_ms, ticks_diff, ticks_add
 
@@ -34,6 +32,7 @@ class View:
     def show(self, cup):
         # Dice set aside are public (orange), the rest lit (white) only while peeking or after the reveal; a
         # cup seated by the host shows its seat on die 1 (blue) before play.
+        from schocken.turn import IN_CUP  # here: the module's table stays at 8 names
         turn = cup.turn
         for slot in range(3):
             value, color = 0, leds.OFF
@@ -83,8 +82,8 @@ class View:
         self.leds.refresh()
 
     def tick(self, cup):
-        """Called by the LED task every few ms: advances a flash and ends it after a second; darkens the LEDs
-        when their minute without a change is over."""
+        """Called at every pass of the cup's loop (10 ms): advances a flash and ends it after a second;
+        darkens the LEDs when their 10 s without a change are over."""
         if self.refusing_until is None:
             if self.dark_at is not None and ticks_diff(ticks_ms(), self.dark_at) >= 0:
                 self.dark_at = None
