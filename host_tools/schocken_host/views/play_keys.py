@@ -16,6 +16,7 @@ import sys
 
 from schocken_host.views import keymap
 from schocken_host.i18n import refusal, tr
+from schocken_host.table.gamelog import LogFileError
 from schocken_host.texts import refusals
 from schocken_host.views.own_cup import OwnCup
 from schocken_host.views.own_looks import start_looks
@@ -235,6 +236,12 @@ async def _key(key, cup, referee, table=None, own=None, turns=None):
                 own.acting(None)
                 _refused(referee, own.seat, why)
                 return None
+        if action[0] == "shake":
+            # The screen shows his turn before the log has it on disk, and his cup hears of it only after
+            # (cuplinks._raw_send): a shake pressed on the screen's word waits for the disk too, or it
+            # reaches his cup before its turn does ("not your turn").
+            with contextlib.suppress(LogFileError):  # a log that cannot be written: the referee ends the game
+                await referee.sink.on_disk()
         await _press(cup, action, own)
     return None
 
