@@ -3,13 +3,15 @@ turn-changing options, one seat played by a scripted person through the keyboard
 
     .venv/bin/python bench/soak.py [--games 200] [--seed 1] [--jobs 2] [--time-scale 20] [--out DIR]
                                    [--faults none|all|KIND,...] [--no-person] [--strategy NAME]
+                                   [--deckel N]
 
 Every game is the real `schocken play --plain --emulate 4 --bots 3 --time-scale 20` as a subprocess; the bots
-play play's default strategy (`optimal`) unless --strategy names another. Game n plays preset n mod 5 of
-`schocken rules` (standard, verein, wuerfel63, beton, ludomax) with combination n mod 36 of the options that
-change a turn, each given with --set: sixes_turn (Sechsen drehen) on or off, sixes_back (only with
-sixes_turn), ones_must_stay, aside_only_ones, max_throws 1, 2 or 3. The periods are coprime: 180 games play
-every preset with every combination.
+play play's default strategy (`optimal`) unless --strategy names another; --deckel N plays every game with N
+Deckel in the middle (deckel_total: a whole game, halves and final, in fewer rounds). Game n plays preset n
+mod 5 of `schocken rules` (standard, verein, wuerfel63, beton, ludomax) with combination n mod 36 of the
+options that change a turn, each given with --set: sixes_turn (Sechsen drehen) on or off, sixes_back (only
+with sixes_turn), ones_must_stay, aside_only_ones, max_throws 1, 2 or 3. The periods are coprime: 180 games
+play every preset with every combination.
 
 The fourth seat is a person at an emulated cup (README, "A person plays an emulated cup"): the soak types his
 keys on the host's standard input, one per line, and reads the host's plain output as he reads the screen.
@@ -366,6 +368,8 @@ class Game:
             self.argv += ["--set", "%s=%s" % (name, str(value).lower())]
         if opts.strategy:
             self.argv += ["--strategy", opts.strategy]
+        if opts.deckel:
+            self.argv += ["--set", "deckel_total=%d" % opts.deckel]
         if opts.time_scale > 1:
             self.argv += ["--time-scale", str(opts.time_scale)]
         most = min(3, len(opts.faults))
@@ -624,6 +628,8 @@ def main(argv=None):
     p.add_argument("--cups", type=int, default=4)
     p.add_argument("--time-scale", type=int, default=20)
     p.add_argument("--strategy", default=None, help="the bots' strategy (default: play's own, optimal)")
+    p.add_argument("--deckel", type=int, default=None,
+                   help="Deckel in the middle of every game (default: the preset's, 13)")
     p.add_argument("--no-person", dest="person", action="store_false",
                    help="bots at every seat (default: the last seat is a scripted person at the keyboard)")
     p.add_argument("--faults", default="none", help="none (default), all, or a comma-separated list of %s"

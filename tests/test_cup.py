@@ -16,7 +16,7 @@ from conftest import micropython_path
 
 pytestmark = pytest.mark.skipif(micropython_path() is None, reason="needs the micropython unix port")
 
-from kits.cupkit import CupDriver  # noqa: E402
+from kits.cupkit import THROW_MS, CupDriver  # noqa: E402
 
 
 @pytest.fixture
@@ -97,7 +97,7 @@ def test_sechsen_drehen_and_limit(cup):
     until(lambda: cup.faces() == [1, 1, 4], "the dice under the cup while peeking after the last throw")
     cup.release_main()
     until(lambda: cup.faces() == [1, 0, 0], "the cup covered again")
-    cup.cup.shake(800)                                         # past the limit
+    cup.cup.shake(THROW_MS)                                         # past the limit
     assert cup.recv("error")["code"] == protocol.E_REFUSED
     cup.send(t="reveal", round=1)
     rev = cup.recv("revealed")
@@ -148,7 +148,7 @@ def test_sixes_refused_on_last_throw(cup):
 
 def test_refusals_out_of_turn(cup):
     cup.start()
-    cup.cup.shake(800)                                         # no Spinksen: not on turn, no throw
+    cup.cup.shake(THROW_MS)                                         # no Spinksen: not on turn, no throw
     assert cup.recv("error")["code"] == protocol.E_REFUSED
     cup.hold_main()
     assert cup.recv("error")["code"] == protocol.E_REFUSED
@@ -295,7 +295,7 @@ def test_a_stuck_rng_refuses_every_throw_until_its_test_passes_again(cup):
     assert err["code"] == protocol.E_RNG                        # the commitment nonce could not be drawn
     assert err["msg"] == "repetition count test failed"         # the roller's reason (docs/protocol.md)
     assert _status_color(cup) == "magenta"
-    cup.cup.shake(800)
+    cup.cup.shake(THROW_MS)
     err = cup.recv("error")
     assert err["code"] == protocol.E_RNG                        # the retried startup test fails too
     assert err["msg"] == "repetition count test failed"
@@ -320,11 +320,11 @@ def test_a_fair_turn_waits_out_a_stuck_rng_and_goes_on_with_a_fresh_seed(cup):
     cup.request(t="turn", round=1, limit=None)
     assert cup.recv("error")["code"] == protocol.E_RNG                 # the seed could not be drawn
     assert _status_color(cup) == "magenta"
-    cup.cup.shake(800)
+    cup.cup.shake(THROW_MS)
     assert cup.recv("error")["code"] == protocol.E_RNG                 # the retried startup test fails too
     assert not [m for m in cup.quiet() if m["t"] in ("seed", "shake")]
     cup.cup.control("rng ok")
-    cup.cup.shake(800)
+    cup.cup.shake(THROW_MS)
     seed = cup.recv("seed")                                     # committed before the host's nonce exists
     ask = cup.recv("shake")
     assert ask["throw"] == 1
@@ -347,7 +347,7 @@ def test_the_same_nonce_again_is_no_refusal(cup):
     cup.request(t="configure", rules={"preset": "standard", "options": {}}, name="Anna", seat=0, fair=True)
     cup.request(t="turn", round=1, limit=None)
     cup.recv("seed")
-    cup.cup.shake(800)
+    cup.cup.shake(THROW_MS)
     assert cup.recv("shake")["throw"] == 1
     nonce = "%032x" % 7919
     cup.send(t="nonce", round=1, throw=1, nonce=nonce)
@@ -385,7 +385,7 @@ def test_nothing_before_the_reveal_gives_the_hidden_throw_away(cup):
     cup.request(t="turn", round=1, limit=None)
     seed = cup.recv("seed")
     for throw in (1, 2):
-        cup.cup.shake(800)
+        cup.cup.shake(THROW_MS)
         ask = cup.recv("shake")
         assert ask["throw"] == throw and ask["public"] == []
         cup.send(t="nonce", round=1, throw=throw, nonce="%032x" % (throw * 7919))

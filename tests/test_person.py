@@ -23,12 +23,13 @@ import pytest
 from schocken_host.views import keymap
 from schocken_host.commands import play as play_cmd
 from schocken_host.links import ledframe
+from schocken_host.table import seating
 from schocken_host.table.session import GameSession
 from schocken_host.views.scoreboard import Scoreboard
 
 from conftest import micropython_path
 from kits.scorekit import run_async
-from kits.tablekit import game_config, play_args, read_log
+from kits.tablekit import RecordingCup, game_config, play_args, read_log
 from kits.termkit import Terminal
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -61,8 +62,9 @@ async def wait(pilot, check, timeout, what, show=lambda: ""):
 # --- the scoreboard's test pilot ------------------------------------------------------------------------
 @needs_mp
 @run_async
-async def test_a_persons_turn_on_the_scoreboard(tmp_path):
+async def test_a_persons_turn_on_the_scoreboard(tmp_path, monkeypatch):
     # Seat 1 is the person (the bots take the first emulated cups); he opens, so he has three throws.
+    monkeypatch.setattr(seating, "EmulatedCup", RecordingCup)
     session = GameSession(game_config(["Bot", "Anna"], tmp_path, bots=1, opener=1, fair=False, time_scale=1),
                           inputs=play_cmd.person_inputs(plain=False))
     app = Scoreboard(lang="de", game=session.run)
@@ -108,19 +110,22 @@ async def test_a_persons_turn_on_the_scoreboard(tmp_path):
         await wait(pilot, lambda: me.throws == 2, STEP_S, "the second throw", show)
         await wait(pilot, lambda: "beiseite 1 · unter dem Becher gesehen 5 5" in app.own_text(), STEP_S,
                    "the panel after the second throw", show)
-        await pilot.press("enter")
-        await wait(pilot, lambda: me.done, STEP_S, "the person standing", show)
-        assert me.throws == 2
-        # Stood: his dice stay on his panel, and a peek still shows them (never "du stehst schon"). Looked at
-        # as soon as the peek is over (its frames came, his key is done): the bot's turn after his ends the
-        # round within a second or two, and the reveal takes the panel then.
-        frames = own.cup.frame_count
-        await pilot.press("p")
-        peeked = lambda: own.doing is None and own.cup.frame_count > frames   # noqa: E731
-        await wait(pilot, peeked, STEP_S, "the peek", show)
-        assert "beiseite 1 · unter dem Becher gesehen 5 5" in app.own_text(), show()
-        assert "stehst schon" not in app.own_text()
-        assert own.cup.cup_id == "emu2"   # the panel reads the person's cup, never the bot's (emu1)
+        # The bot plays after him: its cup does not answer (SIGSTOP) until his peek after standing is
+        # checked, so the round's reveal cannot come first.
+        bot = RecordingCup.registry["Bot"]
+        bot.freeze()
+        try:
+            await pilot.press("enter")
+            await wait(pilot, lambda: me.done, STEP_S, "the person standing", show)
+            assert me.throws == 2
+            # Stood: his dice stay on his panel, and a peek still shows them (never "du stehst schon").
+            await pilot.press("p")
+            await pilot.pause(keymap.PERSON_LONG_MS / 1000)
+            assert "beiseite 1 · unter dem Becher gesehen 5 5" in app.own_text(), show()
+            assert "stehst schon" not in app.own_text()
+            assert own.cup.cup_id == "emu2"   # the panel reads the person's cup, never the bot's (emu1)
+        finally:
+            bot.thaw()
         await pilot.press("q")
         await pilot.pause()
     assert not app.finished and app.final_state is None

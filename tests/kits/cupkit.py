@@ -31,6 +31,12 @@ class LineReader:
                 return None
 
 
+# A throw's shake in cup ms: a bot's (table/bots.py), the shortest the shake-quality rule takes with room
+# (300 ms and three half-swings of the emulated 5 Hz shake, docs/rules.md "The shake"). A person's key
+# shakes longer (keymap.SHAKE_MS, 800), as a hand does.
+THROW_MS = 400
+
+
 class CupDriver:
     def __init__(self, heap=None, long_ms=300, cup=None, **kw):
         """``cup``: an EmulatedCup made elsewhere (started with long_ms), else one is made here."""
@@ -116,7 +122,7 @@ class CupDriver:
     def throw(self, *dice):
         if dice:
             self.cup.control("dice " + " ".join(str(d) for d in dice))
-        self.cup.shake(800)
+        self.cup.shake(THROW_MS)
         return self.recv("progress")
 
     def three_rounds(self, fair=False):
@@ -134,7 +140,7 @@ class CupDriver:
             self.request(t="turn", round=r, limit=limit)
             if fair:
                 self.recv("seed")
-                self.cup.shake(800)
+                self.cup.shake(THROW_MS)
                 ask = self.recv("shake")
                 self.send(t="nonce", round=r, throw=ask["throw"], nonce="%032x" % (r * 7919))
                 self.recv("progress")
