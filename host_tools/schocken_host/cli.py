@@ -10,7 +10,7 @@ import os
 import sys
 import traceback
 
-from schocken_host.i18n import LANGS, TEXTS, LocalizedError, tr
+from schocken_host.i18n import LANGS, LocalizedError, tr
 from schocken_host.errors import BAD_INPUT, CommandError
 
 INTERNAL_ERROR = 70     # EX_SOFTWARE of sysexits.h
@@ -98,10 +98,8 @@ def argparse_in(lang):
 
 def help_formatter(lang):
     """argparse's help formatter, speaking ``lang``: the usage line's prefix and the sections' titles through
-    the formatter's own hooks (add_usage, start_section), each option's description as texts/option_help.py
-    has it (a verb writes it in English where it defines the option) and -h's own."""
-    german = {en: de for key, (de, en) in TEXTS.items() if key.startswith("help.")}
-    german["show this help message and exit"] = tr("de", "argparse.help")
+    the formatter's own hooks (add_usage, start_section); each option's description is the parser's
+    (input_checks.OneLineParser)."""
     titles = {"positional arguments": tr(lang, "argparse.positionals"),
               "options": tr(lang, "argparse.options")}
 
@@ -112,10 +110,6 @@ def help_formatter(lang):
 
         def start_section(self, heading):
             super().start_section(titles.get(heading, heading))
-
-        def _expand_help(self, action):
-            text = super()._expand_help(action)
-            return text if lang == "en" else german.get(text, text)
     return HelpInLanguage
 
 

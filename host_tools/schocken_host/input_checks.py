@@ -16,7 +16,7 @@ from pathlib import Path
 from schocken.rules import PRESETS, Rules
 
 from schocken_host.errors import BAD_INPUT, CommandError
-from schocken_host.i18n import Message, os_reason, tr
+from schocken_host.i18n import TEXTS, Message, os_reason, tr
 from schocken_host.pace import MAX_FACTOR
 
 # The heap the cup is tested in (tests/test_cup.py). The smallest that plays three rounds is 56 KB with fair
@@ -78,11 +78,42 @@ def argparse_words(lang, message):
     return message
 
 
+_GERMAN_HELP = {}   # an option's English description -> its German (the help.* texts: texts/option_help.py)
+
+
+def _spoken(lang, kwargs):
+    """An option's arguments with its description in ``lang``: the verbs write it in English where they
+    define the option, and the texts hold each one's German by that English."""
+    text = kwargs.get("help")
+    if lang == "en" or not isinstance(text, str):
+        return kwargs
+    if not _GERMAN_HELP:
+        _GERMAN_HELP.update({en: de for key, (de, en) in TEXTS.items() if key.startswith("help.")})
+        _GERMAN_HELP["show this help message and exit"] = tr("de", "argparse.help")
+    return dict(kwargs, help=_GERMAN_HELP.get(text, text))
+
+
 class OneLineParser(argparse.ArgumentParser):
     """argparse, but a bad argument is one line in the user's language: "schocken play: Fehler: Argument
-    --emulate: ..." and exit status 2, without the usage block (``--help`` shows that). Subparsers are made of
-    the same class. ``lang``: set by cli.argparse_in before the parser is built."""
+    --emulate: ..." and exit status 2, without the usage block (``--help`` shows that), and each option's
+    description in that language, put in where the option is added (argparse's public add_argument, also of
+    its groups). Subparsers are made of the same class. ``lang``: set by cli.argparse_in before the parser is
+    built."""
     lang = "de"
+
+    def add_argument(self, *args, **kwargs):
+        return super().add_argument(*args, **_spoken(self.lang, kwargs))
+
+    def add_argument_group(self, *args, **kwargs):
+        return self._speaking(super().add_argument_group(*args, **kwargs))
+
+    def add_mutually_exclusive_group(self, **kwargs):
+        return self._speaking(super().add_mutually_exclusive_group(**kwargs))
+
+    def _speaking(self, group):
+        plain, lang = group.add_argument, self.lang
+        group.add_argument = lambda *args, **kwargs: plain(*args, **_spoken(lang, kwargs))
+        return group
 
     def error(self, message):
         words = " ".join(argparse_words(self.lang, message).split())

@@ -151,7 +151,7 @@ TEXTS = {
     "league.col_halves": ("Hälften", "halves"),
     "league.col_finals": ("Finale", "finals"),
     "league.col_deckel": ("Deckel/Runde", "Deckel/round"),
-    # --- the options' descriptions under --help (cli.help_formatter finds them by their English text)
+    # --- the options' descriptions under --help (input_checks.OneLineParser finds them by their English)
     "help.liga_season": ("der Stand der Abende dieser Saison (schocken liga saison)",
                          "the standings of this season's evenings (schocken liga season)"),
     "help.liga_sort": ("das Höchste dieser Spalte zuerst (eine Spalte von --csv, oder das Wort der deutschen "

@@ -46,7 +46,7 @@ TEXTS = {
                      "(docs/odds.md)",
                      "Luck: Deckel the dice saved against the expected (negative: cost); cost: Deckel the "
                      "player's own decisions cost against the best play (docs/odds.md)"),
-    # --- the options' help (cli.help_formatter finds them by their English)
+    # --- the options' help (input_checks.OneLineParser finds them by their English)
     "help.liga_plot": ("die Tabelle, die Deckel über die Abende und das Glück als Bild (braucht matplotlib: "
                        "das Extra [plot])",
                        "the standings, the Deckel over the evenings and the luck as a picture (needs "

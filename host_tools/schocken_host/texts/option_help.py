@@ -1,7 +1,7 @@
 """The options' descriptions under `schocken VERB --help`, in German and English. A verb gives its option's
-help in English where it defines the option (commands/*.py); cli.help_formatter finds it here by that English
-text and shows the text of the user's language (tests/test_cli_words.py checks that every option has one).
-{key: (German, English)}."""
+help in English where it defines the option (commands/*.py); input_checks.OneLineParser finds it here by that
+English text as the option is added and keeps the text of the user's language (tests/test_cli_words.py checks
+that every option has one). {key: (German, English)}."""
 
 TEXTS = {
     "help.rules_rules": ("Regelwerk: beton, ludomax, standard, verein, wuerfel63 (Vorgabe: standard)",
