@@ -183,11 +183,19 @@ class CupDriver:
         return self.recv("done")
 
     def hold_main(self):
-        self.cup.control("press 3")
-        time.sleep(0.1)
+        self._and_its_frame("press 3")
 
     def release_main(self):
-        self.cup.control("release 3")
+        self._and_its_frame("release 3")
+
+    def _and_its_frame(self, line, timeout=5.0):
+        """A control line, then the frame that shows it (bounded: a loaded machine draws it late; where no
+        frame comes, the cup showed nothing new), and a debounce's time."""
+        before = self.cup.frame_count
+        self.cup.control(line)
+        end = time.monotonic() + timeout
+        while self.cup.frame_count == before and time.monotonic() < end:
+            time.sleep(0.01)
         time.sleep(0.1)
 
     # --- what the LEDs show ----------------------------------------------------------------------

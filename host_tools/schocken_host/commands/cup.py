@@ -182,6 +182,8 @@ class CupSession:
         elif kind in ("tap", "long", "peek", "stand", "reveal"):
             self.hands.act(action)
             self.note(tr(self.lang, "cup." + kind, n=button(action) + 1))
+            if settle:  # what the press did shows in a frame: a busy machine may draw it after the release
+                self.wait_frame(before, 3.0)
         if settle:
             self.wait_quiet()
         self.guard.check()
