@@ -566,20 +566,27 @@ def test_a_game_played_by_bots_is_recorded(liga, tmp_path, micropython):
 ODD_LINES = [b' {"ev":"turn","round":1,"seat":0}', b'{"ev":"turn","round":1,"seat":0}\x0c',
              b'{"ev":"turn","round":1,"seat":0} {"ev":"turn"}', b'', b'   ', b'{"ev":"turn","x":NaN}',
              b'[{"ev":"turn"}]', b'{"ev":"turn","round":1,"seat":0}\r', b'\xff{"ev":1}', b'"ev"', b'{"e":1}',
-             b'{"ev":"turn","round":1,"seat":0', b'[' * 100000, b'{"ev":"turn","round":1,"seat":0}  ']
+             b'{"ev":"turn","round":1,"seat":0', b'[' * 100000, b'{"ev":"turn","round":1,"seat":0}  ',
+             b'{"ev":"turn","round":1,"seat":0,"x":[', b'{"ev":"turn","round":1,"seat":0,',
+             b'{"ev":"turn",\xc3']
+# A line of the log before the odd one, with characters of more than one byte in UTF-8.
+WIDE = '{"ev":"fault","seat":0,"reason":"Jörg\'s cup: ☕"}'.encode("utf-8")
 
 
 @pytest.mark.parametrize("odd", ODD_LINES, ids=range(len(ODD_LINES)))
 @pytest.mark.parametrize("where", [20, -1], ids=["inside", "last"])
-def test_every_line_is_read_as_replay_reads_it(odd, where):
-    """league/games.py decodes a plain line with the JSON scanner itself (bench/league.py: a fifth faster):
+@pytest.mark.parametrize("wide", [False, True], ids=["ascii", "wide"])
+def test_every_line_is_read_as_replay_reads_it(odd, where, wide):
+    """league/games.py scans a plain line's event where it lies in the log decoded once (bench/league.py):
     any other line must come out as table/replay.py's Replay has it, the same line refused for the same
-    reason, the same torn tail."""
+    reason, the same torn tail, also after lines whose characters take more than one byte."""
     from schocken_host.league.games import _replay
     from schocken_host.table.replay import replay
     from schocken_host.table.state import TableState
     lines = RECORDED[0].read_bytes().split(b"\n")[:-1]
     lines[where] = odd
+    if wide:
+        lines.insert(10, WIDE)
     data = b"\n".join(lines) + (b"\n" if where != -1 else b"")
     ours, theirs = _replay(data, TableState(), None), replay(data, TableState())
     assert (ours.lines, ours.torn) == (theirs.lines, theirs.torn)

@@ -102,8 +102,8 @@ def _dice_ok(value):
 # are JSON's own); a value it does not pass is asked of ``_ok``, which decides. Written with "v" the value and
 # "seats" the players at the table; tests/test_events_fields.py holds each to ``_ok``.
 _FAST = {
-    "i": "type(v) is int and -1073741824 < v < 1073741824",
-    "n": "type(v) is int and 0 <= v < 1073741824",
+    "i": "type(v) is int and -(1 << 30) < v < (1 << 30)",
+    "n": "type(v) is int and 0 <= v < (1 << 30)",
     "p": "type(v) is int and 0 <= v < seats",
     "q": "type(v) is list and _seats_ok(v, seats)",
     "s": "type(v) is str",
