@@ -78,7 +78,7 @@ def argparse_words(lang, message):
     return message
 
 
-_GERMAN_HELP = {}   # an option's English description -> its German (the help.* texts: texts/option_help.py)
+_GERMAN_HELP: dict[str, str] = {}   # an option's English description -> its German (help.* texts)
 
 
 def _spoken(lang, kwargs):
