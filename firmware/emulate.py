@@ -59,10 +59,10 @@ class Control:
     (cup/app.py ``App.serve``): ``link`` a Console, ``step()`` takes what has come; under CPython (only there)
     ``task()`` reads its ``FdReader`` in asyncio. ``say(bytes)``: a line out."""
 
-    def __init__(self, link, board, roller, say, app):
+    def __init__(self, link, say, app):
+        # The board and the roller are the app's (app.board, app.cup.roller): eight attributes, a table of 8
+        # slots, not 10, in the emulated cup's heap.
         self.link = link
-        self.board = board
-        self.roller = roller
         self.say = say
         self.app = app
         self.cheat = None
@@ -137,18 +137,18 @@ class Control:
             dice = ["123456".find(w) + 1 if len(w) == 1 else 0 for w in words[1:]]
             if not 1 <= len(dice) <= 3 or 0 in dice:
                 return text(_USAGE_DICE, module=_TEXTS)
-            self.roller.scripted = dice
+            self.app.cup.roller.scripted = dice
             return None
         if verb == "cheat" or verb == "inject":
             if self.cheat is None:
                 from cheat import Cheat
-                self.cheat = Cheat(self.app, self.roller)
+                self.cheat = Cheat(self.app, self.app.cup.roller)
             if verb == "cheat":
                 return self.cheat.arm(words[1:])
             return self.cheat.inject(line.strip()[len(verb):])
         if verb == "power":  # the power counters (cup/clock.py), for bench/energy.py: wakes no sleeping cup
             from cup.clock import report
-            counters = report(self.board.power)
+            counters = report(self.app.board.power)
             words = " ".join("%s=%d" % (k, counters[k]) for k in sorted(counters))
             self.say(("power " + words + "\n").encode())
             return None
@@ -157,7 +157,7 @@ class Control:
                 return text(_NO_HEAP, module=_TEXTS)
             self.mem_asked = True
             return None
-        return self.board.apply_control(line)
+        return self.app.board.apply_control(line)
 
 
 def main(argv):
@@ -250,7 +250,7 @@ def main(argv):
     roller = ScriptedRoller(board.urandom, None, board.radio_on)
     app = App(board, config, roller, splitter)
     write_line(("hello %s\n" % sys.implementation.name).encode())
-    extra = [Control(control, board, roller, write_line, app)] if control is not None else []
+    extra = [Control(control, write_line, app)] if control is not None else []
     return app, extra
 
 

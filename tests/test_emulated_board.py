@@ -8,6 +8,7 @@ import subprocess
 import sys
 from array import array
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -118,7 +119,7 @@ def test_control_channel_reads_a_stream(way):
     reader = Chunks([b"press 1\nbo", b"gus\naccel 1 2 3", b"\n"])  # lines torn across reads
     errors = []
     b = emulated.make_board()
-    read_all(emulate.Control(reader, b, None, errors.append, None), way)
+    read_all(emulate.Control(reader, errors.append, SimpleNamespace(board=b)), way)
     buf = array("i", (0, 0, 0))
     b.read_accel(buf)
     assert (b.read_buttons(), errors, list(buf)) == (2, [b"error: unknown command 'bogus'\n"], [1, 2, 3])
@@ -131,7 +132,7 @@ def test_control_channel_drops_a_line_too_long_up_to_its_newline(way):
     reader = Chunks([b"x" * 31] * 64 + [b" press 1\npress 2\n"])
     errors = []
     b = emulated.make_board()
-    read_all(emulate.Control(reader, b, None, errors.append, None), way)
+    read_all(emulate.Control(reader, errors.append, SimpleNamespace(board=b)), way)
     assert (b.read_buttons(), errors) == (0b100, [b"error: control line longer than 1100 bytes: dropped\n"])
 
 
@@ -142,7 +143,8 @@ def test_control_line_that_fails_is_lost_alone(way):
     import emulate
     errors = []
     b = emulated.make_board()
-    read_all(emulate.Control(Chunks([b"dice 1 2 3\npress 1\n"]), b, None, errors.append, None), way)
+    app = SimpleNamespace(board=b)  # no cup, so no roller
+    read_all(emulate.Control(Chunks([b"dice 1 2 3\npress 1\n"]), errors.append, app), way)
     assert (b.read_buttons(), errors) == (0b10, [b"error: control line dropped: AttributeError\n"])
 
 
