@@ -103,12 +103,18 @@ class Control:
         while start < n:
             end = buf.find(b"\n", start, n)
             try:
+                # Too long is told before anything of it is kept: how much one read holds is the host's
+                # timing, and a long line must end the same way whatever it was.
+                if len(self.pending) + (n if end < 0 else end) - start > _CONTROL_LINE:
+                    self.pending = bytes()
+                    self.skipping = end < 0  # dropped up to its newline
+                    say(text(_LINE_TOO_LONG, _CONTROL_LINE, module=_TEXTS).encode() + b"\n")
+                    if end < 0:
+                        return
+                    start = end + 1
+                    continue
                 if end < 0:  # the line goes on in the next read
                     self.pending += buf[start:n]  # emulation only: a few short lines a second
-                    if len(self.pending) > _CONTROL_LINE:  # no end in sight: dropped up to its newline
-                        self.pending = bytes()
-                        self.skipping = True
-                        say(text(_LINE_TOO_LONG, _CONTROL_LINE, module=_TEXTS).encode() + b"\n")
                     return
                 line = self.pending + buf[start:end]
                 self.pending = bytes()
