@@ -206,7 +206,10 @@ def hello(port, timeout=5.0):
     """Open the cup's port like the referee does and ask who it is: its identity message."""
     deadline = time.time() + timeout
     with serial.Serial(port, timeout=0.2) as s:
-        s.write(protocol.encode({"t": "hello", "v": protocol.VERSION}))
+        # On a line of its own, as the referee's (links/transport.py): what an earlier session left in the
+        # cup's input (a raw REPL's last bytes before a power cycle) would swallow its start, and the cup
+        # would answer bad_json instead of who it is.
+        s.write(b"\n" + protocol.encode({"t": "hello", "v": protocol.VERSION}))
         buf = b""
         while time.time() < deadline:
             buf += s.read(4096)
