@@ -38,6 +38,11 @@ class _OnFirstUse:
         self._name = name
 
     def __getattr__(self, attr):
+        if attr.startswith("_"):
+            # Asked of this object, not of the module (the tests read public names only): pytest's collection
+            # looks at every name of a test module (``__wrapped__``, ``_mock_name``, ``__test__``), which
+            # imported the kernel in every worker.
+            raise AttributeError(attr)
         return getattr(importlib.import_module(self._name), attr)
 
 

@@ -23,7 +23,7 @@ import pytest
 from schocken_host.views import keymap
 from schocken_host.commands import play as play_cmd
 from schocken_host.links import ledframe
-from schocken_host.table import seating
+from schocken_host.table import gamelog, seating
 from schocken_host.table.session import GameSession
 from schocken_host.views.scoreboard import Scoreboard
 
@@ -131,6 +131,35 @@ async def test_a_persons_turn_on_the_scoreboard(tmp_path, monkeypatch):
     assert not app.finished and app.final_state is None
     assert play_cmd.resume_hint(play_args([]), session.log_path, "de") == (
         "Spiel unterbrochen. Weiter mit: schocken play --resume %s" % session.log_path)
+
+
+@needs_mp
+@run_async
+async def test_a_shake_on_the_screens_word_waits_until_his_cup_hears_of_his_turn(tmp_path, monkeypatch):
+    """A slow disk: the screen shows his turn before the log has it on disk, and his cup hears of it only
+    after (cuplinks). His s pressed at once is carried out when the turn is on disk: a throw, no refusal."""
+    fsync = gamelog.GameLog._fsync_fd
+
+    def slow_disk(log):
+        time.sleep(0.5)
+        fsync(log)
+    monkeypatch.setattr(gamelog.GameLog, "_fsync_fd", slow_disk)
+    session = GameSession(game_config(["Bot", "Anna"], tmp_path, bots=1, opener=1, fair=False, time_scale=20),
+                          inputs=play_cmd.person_inputs(plain=False))
+    app = Scoreboard(lang="de", game=session.run)
+    async with app.run_test(size=(120, 50)) as pilot:
+        def show():
+            return "log:\n%s" % app.text_of("#log")[-1500:]
+
+        await wait(pilot, lambda: app.own is not None and app.state is not None and app.state.on_turn == 1,
+                   START_S, "the person's turn", show)
+        me = app.state.players[1]
+        await pilot.press("s")
+        await wait(pilot, lambda: me.throws == 1 or "abgelehnt" in app.text_of("#log"), STEP_S, "his throw",
+                   show)
+        assert me.throws == 1 and "abgelehnt" not in app.text_of("#log"), show()
+        await pilot.press("q")
+        await pilot.pause()
 
 
 @needs_mp
