@@ -1,7 +1,7 @@
 """A throw-off that costs Deckel (verein: throw_off_deckel) and holds a Schock-Aus ends the first half at
 once: the lowest takes all the Deckel. The table is told who lost it, as after a round: a `half_lost` event
-right after the `throw_off`, and its line on the screen. (Found by bench/soak.py: the log had no half_lost and the
-plain output never named the first half's loser.)"""
+right after the `throw_off`, and its line on the screen (the log had no half_lost once, and the plain output
+never named the first half's loser)."""
 
 import os
 
