@@ -375,7 +375,9 @@ def test_q_midway_in_a_real_terminal_exits_0_and_resume_continues_the_log(tmp_pa
     # is kept beside the log), and stops again with q.
     game = Lines(["--lang", "en", "play", "--resume", log, "--plain"], logs)
     try:
-        game.until(lambda t: "Game resumed." in t and "Keys:" in t, START_S, "the resumed game")
+        # The resumed screen says whose turn it is: hers, which her cup kept (no new turn event comes).
+        game.until(lambda t: "Game resumed." in t and "Keys:" in t and "Anna is on turn" in t.split(
+            "Game resumed.")[1], START_S, "the resumed game with whose turn it is")
         game.send("p")
         game.until(lambda t: "under the cup" in t or "Your cup" in t, STEP_S, "the person's cup after a peek")
         game.send("q")

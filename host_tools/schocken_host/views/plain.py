@@ -100,8 +100,11 @@ class PlainUI(View):
         self.say("opener_void" if ev.get("reason") else "opener", name=st.name(ev["seat"]))
 
     def _turn(self, st: "TableState", ev: "TurnEvent") -> None:
-        limit = self.tr("limit", n=self._throws(ev["limit"])) if ev.get("limit") else ""
-        self.say("turn", round=self._round_name(st, ev["round"]), name=st.name(ev["seat"]), limit=limit)
+        self._on_turn(st, ev["round"], ev["seat"], ev.get("limit"))
+
+    def _on_turn(self, st, round_id, seat, limit):
+        limit = self.tr("limit", n=self._throws(limit)) if limit else ""
+        self.say("turn", round=self._round_name(st, round_id), name=st.name(seat), limit=limit)
 
     def _round_name(self, st, round_id):
         """"Runde 9" as people count rounds, or "Auswürfeln" for a throw-off (its round id has no number)."""
@@ -196,6 +199,10 @@ class PlainUI(View):
 
     def _resumed(self, st: "TableState", ev: "ResumedEvent") -> None:
         self.say("resumed")
+        # A seat on turn when the host stopped goes on with its turn without a new turn event (its cup
+        # kept it): this host's screen has not said whose turn it is yet.
+        if st.on_turn is not None and not st.over:
+            self._on_turn(st, st.round, st.on_turn, st.players[st.on_turn].limit)
 
     def _penalty(self, st: "TableState", ev: "PenaltyEvent") -> None:
         self.say("penalty", name=st.name(ev["seat"]))
