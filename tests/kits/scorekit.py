@@ -184,9 +184,12 @@ async def check_snapshot(pilot, app, name):
     """The screen against tests/snapshots/scoreboard_NAME.svg, once it has settled: two captures 50 ms
     apart agree (a log's scroll to its end, a widget's refresh, come after the event that caused them, later
     on a loaded machine)."""
+    await pilot.wait_for_scheduled_animations()
+    await pilot.pause()   # what the app has queued (a layout, the log's scroll after it) is done first
     svg = normalize_svg(app.export_screenshot(title="schocken %s" % name))
     for _ in range(40):
         await pilot.pause(0.05)
+        await pilot.pause()
         again = normalize_svg(app.export_screenshot(title="schocken %s" % name))
         if again == svg:
             break

@@ -2,6 +2,7 @@
 touched) with one window of a given size, the command started in it once the window has that size, its screen
 captured as text, keys sent to it. Used by tests/test_person.py and tests/test_screens.py."""
 
+import itertools
 import os
 import shlex
 import subprocess
@@ -11,6 +12,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHOCKEN = [sys.executable, "-m", "schocken_host.cli"]
+_TERMINALS = itertools.count(1)
 
 
 def python_path():
@@ -23,7 +25,9 @@ class Terminal:
     """One tmux window of ``width`` x ``height`` running `schocken ARGV`; every wait is bounded."""
 
     def __init__(self, tmp_path, width=160, height=50):
-        self.socket = "schocken-test-%d-%dx%d" % (os.getpid(), width, height)
+        # A socket of its own for every terminal: the last test's server, killed on the same socket, may still
+        # be going away when the next one starts ("server exited unexpectedly").
+        self.socket = "schocken-test-%d-%d" % (os.getpid(), next(_TERMINALS))
         self.status = Path(tmp_path) / ("status-%dx%d" % (width, height))
         self.width, self.height = width, height
 
