@@ -14,6 +14,9 @@ Measures, through the project's own code (testbed.target, `schocken deploy`):
                            deployed main.py, answers the host's hello on USB
     shake stopped -> final rp2040: the chip's clock from the end of the recorded shake (tests/data) to the
                            firmware's shake detector calling the throw, the sensor read at 100 Hz
+    a pass of the loop     rp2040: the chip's clock for each pass of the cup app's loop (App.tick: buttons,
+                           LEDs, the sensor read and the detector; the throw's roll, flash and LEDs in its
+                           pass) in a turn while the recorded shake plays, a pass due every 10 ms
     line round trip        a 1,000-byte line written to the UART and echoed back by a loop in the guest
     rules evaluate/s       bench/rules.py's evaluate_rate, run in the guest (its clock: time.ticks_us)
     rules games/s          bench/rules.py's game_rate, three players, the standard rules
@@ -61,6 +64,42 @@ while time.ticks_diff(time.ticks_ms(), t0) < 20000:
     time.sleep_ms(max(0, time.ticks_diff(due, time.ticks_ms())))
 print(json.dumps([time.ticks_ms()]))
 """
+
+# The deployed cup app (as main.py makes it: boot_select.boot) in a turn of a table without fair play, its
+# loop's passes (App.tick) every 10 ms timed on the chip's clock (ticks_us) while the recorded shake plays: at
+# rest, the shake, the pass whose detector calls the throw (a collection, the roll, /state.json written, the
+# LEDs), and after. Prints the passes' µs and the index of the throw's pass.
+PASSES = """\
+import gc, json, time, boot_select
+from array import array
+from cup import app as _app_module
+from cup.clock import next_due
+from schocken.rules import Rules
+_us = array('i', range(%d))
+_res = []
+def _start(board, config, splitter):
+    app = _app_module.App(board, config, None, splitter)
+    cup = app.cup
+    cup.on_message({"t": "configure", "rules": Rules("standard").to_dict(), "name": "Bench", "seat": 0})
+    cup.on_message({"t": "turn", "round": 1, "limit": None})
+    tick, thrown, n = app.tick, -1, 0
+    gc.collect()
+    print('go')
+    due = time.ticks_ms()
+    while n < len(_us):
+        t = time.ticks_us()
+        tick()
+        _us[n] = time.ticks_diff(time.ticks_us(), t)
+        if thrown < 0 and cup.turn.throws_used:
+            thrown = n
+        n += 1
+        due = next_due(due, 10)
+        time.sleep_ms(max(0, time.ticks_diff(due, time.ticks_ms())))
+    _res.append(thrown)
+boot_select.boot("/", start=_start)
+print(json.dumps([list(_us), _res[0]]))
+"""
+PASSES_N = 500                     # 5 s of the chip's clock: rest, the shake (~2.3 s), the throw, rest
 LINE = b"x" * 999 + b"\n"
 
 ECHO = """\
@@ -127,6 +166,27 @@ def shake_to_final(dev, chip):
     thrown = json.loads(out.decode().strip().splitlines()[-1])[0]
     at, start = chip.playing[-1]
     return thrown - (at + manifest["shake_end_ms"][0] - start)
+
+
+def pass_times(dev, chip):
+    """The µs of each pass of the cup app's loop in a turn while the recorded shake plays, and the index of
+    the pass that threw."""
+    dev.t.serial.timeout = 60   # the raw paste's flow control from a chip slowed down further by other jobs
+    dev.t.exec_raw_no_follow(PASSES % PASSES_N)
+    assert dev.t.read_until(1, b"go\r\n", timeout=300, timeout_overall=300).endswith(b"go\r\n")
+    chip.shake()
+    out, err = dev.t.follow(900)
+    assert not err, err
+    return json.loads(out.decode().strip().splitlines()[-1])
+
+
+def print_passes(us, thrown):
+    assert thrown >= 0, "the recorded shake threw no dice"
+    rest = [u for i, u in enumerate(us) if i != thrown]
+    print("a pass of the cup's loop (chip's clock, %d passes every 10 ms, a turn, the recorded shake): "
+          "median %d us, 99th percentile %d us, longest %d us but the throw's; the throw's pass %d us; "
+          "%d passes over 10 ms" % (len(us), statistics.median(rest), sorted(rest)[len(rest) * 99 // 100],
+                                    max(rest), us[thrown], sum(u > 10000 for u in us)))
 
 
 def measure(dev, timeout=120):
@@ -203,7 +263,8 @@ def main_rp2040(image):
           % (statistics.median(b[1] for b in boots), statistics.median(b[2] for b in boots)))
     chip = target_lane.start_rp2040(image, trace=SHAKE_TRACE)
     try:
-        took, said = deploy(chip.port, "bench-target-rp2040", where=())
+        # deploy's waits at the lane's slowness (tests/test_target.py): the chip's answers under other jobs
+        took, said = deploy(chip.port, "bench-target-rp2040", where=("--cup-slowness", "40"))
         how = "the configuration alone (frozen image)" if "frozen" in said else "files"
         print("deploy to the emulated flash (wall): %.1f s, %s" % (took, how))
         ready = [cup_ready_after_reset(chip, "bench-target-rp2040") for _ in range(RP_BOOTS)]
@@ -212,6 +273,7 @@ def main_rp2040(image):
         dev = Device(chip.port, timeout=60)   # stops the cup app main.py started
         try:
             print("shake stopped -> throw final (chip's clock): %.0f ms" % shake_to_final(dev, chip))
+            print_passes(*pass_times(dev, chip))
             global LINES
             LINES = RP_LINES
             measure(dev, timeout=900)   # the guest's seconds of rules take minutes of wall time
