@@ -130,10 +130,14 @@ def rows_of(screen):
 
 
 def thrown_after_the_half(screen):
-    """Whether the history (below "Verlauf") shows a throw after its line of the half's loss."""
+    """Whether the screen shows a throw of the next half: its history (below "Verlauf") a throw after its line
+    of the half's loss, or its header the second half's turn with a throw used (the rows and the header are
+    drawn before the history's line of that throw)."""
     history = screen.split("Verlauf", 1)[-1].splitlines()
     lost = [n for n, line in enumerate(history) if "verliert die 1. Hälfte" in line]
-    return bool(lost) and any(re.search(r": Wurf \d", line) for line in history[lost[-1] + 1:])
+    head = screen.splitlines()[0]
+    return bool(lost) and (any(re.search(r": Wurf \d", line) for line in history[lost[-1] + 1:])
+                           or "2. Hälfte" in head and re.search(r"Wurf [1-9]", head) is not None)
 
 
 @needs_mp
