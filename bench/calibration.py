@@ -176,8 +176,7 @@ def play_game(rules, kinds, rng, season, oracle=None, learnt=None, who=None):
             turn.stand()
             if pos == 0:
                 limit = turn.throws_used
-            public = [turn.values[i] for i in range(3) if turn.state[i] != IN_CUP]
-            views.append((SeatView(public, turn.throws_used, turn.throws_used < own), own))
+            views.append((SeatView.after(turn, own), own))
             entries.append((turn.dice(), turn.throws_used, turn.hand()))
             played.append((seat, own, pos == 0, throws))
         result, moves = game.play_round(entries)

@@ -30,7 +30,7 @@ sys.path[:0] = [os.path.join(ROOT, "host_tools"), os.path.join(ROOT, "firmware",
 
 from schocken.game import Game  # noqa: E402
 from schocken.rules import PRESETS, Rules  # noqa: E402
-from schocken.turn import IN_CUP, Turn  # noqa: E402
+from schocken.turn import Turn  # noqa: E402
 
 from schocken_host.odds.best import _CACHE, Optimal, SeatView, context_for, warm  # noqa: E402
 
@@ -62,8 +62,7 @@ def play_game(rules, players, rng, times):
             turn.stand()
             if pos == 0:
                 limit = turn.throws_used
-            public = [turn.values[i] for i in range(3) if turn.state[i] != IN_CUP]
-            views.append((SeatView(public, turn.throws_used, turn.throws_used < own), own))
+            views.append((SeatView.after(turn, own), own))
             entries.append((turn.dice(), turn.throws_used, turn.hand()))
         game.play_round(entries)
 

@@ -30,7 +30,6 @@ sys.path[:0] = [os.path.join(ROOT, "host_tools"), os.path.join(ROOT, "firmware",
 from schocken.ranking import rank_round  # noqa: E402
 from schocken.rules import PRESETS, Rules  # noqa: E402
 from schocken.sim import play_turn  # noqa: E402
-from schocken.turn import IN_CUP  # noqa: E402
 
 from schocken_host.odds.best import Optimal, SeatView, context_for, warm  # noqa: E402
 from schocken_host.odds.best import _CACHE as context_cache_dict  # noqa: E402
@@ -75,8 +74,7 @@ def play_round(rules, players, rng, baseline, tested, optimal):
         turn = play_turn(rules, limit, rng, strategy)
         if pos == 0:
             limit = turn.throws_used
-        public = [turn.values[i] for i in range(3) if turn.state[i] != IN_CUP]
-        views.append((SeatView(public, turn.throws_used, turn.throws_used < own), own))
+        views.append((SeatView.after(turn, own), own))
         entries.append((turn.dice(), turn.throws_used, turn.hand()))
     result = rank_round(rules, entries)
     return worth(result.results[result.best], rules) if result.worst == tested else 0

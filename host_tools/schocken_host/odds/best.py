@@ -63,6 +63,13 @@ class SeatView:
                     kept.append(v)
             self.out = tuple(kept)
 
+    @classmethod
+    def after(cls, turn, own):
+        """A seat's finished ``turn`` (schocken.turn.Turn) as the seats after it see it: the values lying
+        open, its throws, and whether it stood before its limit ``own``."""
+        public = [turn.values[i] for i in range(3) if turn.state[i] != IN_CUP]
+        return cls(public, turn.throws_used, turn.throws_used < own)
+
     def key(self):
         return (self.public, self.throws, self.early, self.out)
 
