@@ -2,12 +2,6 @@
 when it runs on USB, a drain measured over the evening and a warning when it falls below 20 % or will not
 last the next hour; the log records it, the scoreboard, the TV page's model and `schocken scan` show it."""
 
-import os
-import subprocess
-import sys
-import threading
-import time
-
 import pytest
 
 from schocken_host.commands.scan import format_table
@@ -17,7 +11,7 @@ from schocken_host.views.scoreboard import card, layout
 from schocken_host.views.web import model
 
 from conftest import micropython_path
-from kits.tablekit import SCALED, read_log
+from kits.tablekit import plain_game, read_log, replay_json
 
 
 def test_percent_from_the_cells_curve_not_the_millivolts():
@@ -94,26 +88,9 @@ def test_scan_shows_the_percent_and_usb():
 def test_a_cup_running_low_is_logged_and_warned_in_a_game(tmp_path):
     """A whole game of emulated cups; seat 2's battery drops to 3.65 V (the emulation's word): the referee
     hears it in the cup's next status, logs it and the plain view warns. `replay` reads the log back."""
-    env = dict(os.environ, SCHOCKEN_LOG_DIR=str(tmp_path))
-    proc = subprocess.Popen([sys.executable, "-m", "schocken_host.cli", "--lang", "en", "play", "--emulate",
-                             "3", "--plain", "--strategy", "fast", "--set", "deckel_total=3"] + SCALED,
-                            env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            text=True, bufsize=1)
-    lines = []
-    t = threading.Thread(target=lambda: lines.extend(proc.stdout), daemon=True)
-    t.start()
-    try:
-        deadline = time.time() + 60
-        while not any("Round 1" in ln for ln in lines) and time.time() < deadline:
-            time.sleep(0.05)
-        proc.stdin.write("battery 2 3650\n")
-        proc.stdin.flush()
-        proc.wait(180)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-    t.join(5)
-    assert proc.returncode == 0, "".join(lines[-30:])
+    status, lines = plain_game(["--emulate", 3, "--strategy", "fast", "--set", "deckel_total=3"], tmp_path,
+                               "Round 1", "battery 2 3650")
+    assert status == 0, "".join(lines[-30:])
     log = next(tmp_path.glob("*.jsonl"))
     evs = read_log(log)
     charge = [e for e in evs if e["ev"] == "battery"]
@@ -122,6 +99,4 @@ def test_a_cup_running_low_is_logged_and_warned_in_a_game(tmp_path):
     low = [e for e in charge if e["seat"] == 1 and e["low"]]
     assert low and low[0]["percent"] == 8 and low[0]["mv"] == 3650, charge
     assert any("Battery: the cup of" in ln and "8 %" in ln for ln in lines), "".join(lines[-30:])
-    replayed = subprocess.run([sys.executable, "-m", "schocken_host.cli", "replay", str(log), "--json"],
-                              capture_output=True, text=True, env=env, timeout=60)
-    assert replayed.returncode == 0, replayed.stderr
+    replay_json(log)   # `replay` reads it back

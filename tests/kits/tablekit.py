@@ -46,6 +46,38 @@ def schocken(*argv, env=None, timeout=60):
                           env=env, stdin=subprocess.DEVNULL, cwd=ROOT)
 
 
+def plain_game(argv, log_dir, after, word, on_line=None, start_s=60, game_s=180):
+    """`schocken --lang en play --plain ARGV` (scaled) in a process of its own, its log in ``log_dir``: once a
+    line of its output holds ``after``, ``word`` goes to its standard input (the table's word, or the
+    emulation's: bounded by ``start_s``); ``on_line(line, stdin)`` sees each line as it comes. Waits for the
+    game's end (at most ``game_s``); returns its exit status and its lines."""
+    env = dict(os.environ, SCHOCKEN_LOG_DIR=str(log_dir))
+    proc = subprocess.Popen([sys.executable, "-m", "schocken_host.cli", "--lang", "en", "play", "--plain"]
+                            + [str(a) for a in argv] + SCALED, env=env, stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1)
+    lines = []
+
+    def read():
+        for line in proc.stdout:
+            lines.append(line)
+            if on_line is not None:
+                on_line(line, proc.stdin)
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    try:
+        deadline = time.time() + start_s
+        while not any(after in line for line in lines) and time.time() < deadline:
+            time.sleep(0.05)
+        proc.stdin.write(word + "\n")
+        proc.stdin.flush()
+        proc.wait(game_s)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    reader.join(5)
+    return proc.returncode, lines
+
+
 def read_log(path):
     """The events of a log, its lines taken as the host takes them (table/gamelog.read): a torn last line (a
     host still writing it, or killed while it did) is no part of them; a line that is no event raises."""
